@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { LANGUAGES, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
+
+/**
+ * The data file, as lowdb keeps it on disk. Internal names are camelCase; the wire format is built by the
+ * presenters. Every date is a `Y-m-d H:i:s` string; `*Utc` ones are in UTC, `*Local` ones are wall-clock
+ * time in the record's own time zone.
+ */
+export const SCHEMA_VERSION = 1;
+
+const sqlDate = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+const id = z.number().int().nonnegative();
+
+const postBase = {
+  id: id,
+  authorId: id,
+  status: z.enum(POST_STATUSES),
+  slug: z.string(),
+  language: z.enum(LANGUAGES),
+  description: z.string(),
+  excerpt: z.string(),
+  imageId: id.nullable(),
+  password: z.string(),
+  parentId: id,
+  dateUtc: sqlDate,
+  modifiedUtc: sqlDate,
+  /** Bumped on every change; sync compares it with the revision it last pushed. */
+  revision: z.number().int().nonnegative(),
+};
+
+export const storedEventSchema = z.object({
+  ...postBase,
+  kind: z.literal('event'),
+  title: z.string(),
+  startLocal: sqlDate,
+  endLocal: sqlDate,
+  startUtc: sqlDate,
+  endUtc: sqlDate,
+  timezone: z.string(),
+  allDay: z.boolean(),
+  /** Raw cost values as sent (an event may carry several, e.g. a range). */
+  cost: z.array(z.string()),
+  currencySymbol: z.string(),
+  currencyPosition: z.enum(['prefix', 'postfix', '']),
+  /** `null` when never set: the response then shows the event's permalink, as the reference does. */
+  website: z.string().nullable(),
+  showMap: z.boolean(),
+  showMapLink: z.boolean(),
+  hideFromListings: z.boolean(),
+  sticky: z.boolean(),
+  featured: z.boolean(),
+  ticketed: z.boolean(),
+  categoryIds: z.array(id),
+  tagIds: z.array(id),
+  venueId: id,
+  organizerIds: z.array(id),
+});
+
+export const storedVenueSchema = z.object({
+  ...postBase,
+  kind: z.literal('venue'),
+  name: z.string(),
+  address: z.string(),
+  city: z.string(),
+  country: z.string(),
+  province: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  phone: z.string(),
+  website: z.string(),
+  stateprovince: z.string(),
+  showMap: z.boolean(),
+  showMapLink: z.boolean(),
+  geoLat: z.number().nullable(),
+  geoLng: z.number().nullable(),
+});
+
+export const storedOrganizerSchema = z.object({
+  ...postBase,
+  kind: z.literal('organizer'),
+  name: z.string(),
+  phone: z.string(),
+  website: z.string(),
+  email: z.string(),
+});
+
+export const storedTermSchema = z.object({
+  id: id,
+  taxonomy: z.enum(TAXONOMIES),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  parent: id,
+  language: z.enum(LANGUAGES),
+  modifiedUtc: sqlDate,
+  revision: z.number().int().nonnegative(),
+});
+
+export const storedMediaSchema = z.object({
+  id: id,
+  url: z.string(),
+  extension: z.string(),
+  /** Set when the file was copied into the data folder (served under /media/). */
+  fileName: z.string().nullable(),
+  authorId: id,
+  dateUtc: sqlDate,
+});
+
+const secretHash = z.object({ salt: z.string(), hash: z.string() });
+
+export const storedAppPasswordSchema = secretHash.extend({
+  uuid: z.string(),
+  name: z.string(),
+  createdUtc: sqlDate,
+  lastUsedUtc: sqlDate.nullable(),
+});
+
+export const storedUserSchema = z.object({
+  id: id,
+  login: z.string(),
+  displayName: z.string(),
+  role: z.enum(ROLES),
+  appPasswords: z.array(storedAppPasswordSchema),
+  createdUtc: sqlDate,
+});
+
+export const storedTokenSchema = secretHash.extend({
+  id: z.string(),
+  userId: id,
+  name: z.string(),
+  createdUtc: sqlDate,
+});
+
+export const settingsSchema = z.object({
+  siteName: z.string(),
+  siteDescription: z.string(),
+  /** IANA zone name or `UTC+N` offset, as WordPress' `timezone_string` / `gmt_offset`. */
+  timezone: z.string(),
+  postsPerPage: z.number().int().positive(),
+});
+
+export const dataFileSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  counters: z.object({ post: id, term: id, user: id }),
+  settings: settingsSchema,
+  events: z.array(storedEventSchema),
+  venues: z.array(storedVenueSchema),
+  organizers: z.array(storedOrganizerSchema),
+  terms: z.array(storedTermSchema),
+  media: z.array(storedMediaSchema),
+  users: z.array(storedUserSchema),
+  tokens: z.array(storedTokenSchema),
+  /** Per-remote link state of the sync engine, keyed by remote id. */
+  syncLinks: z.record(z.string(), z.unknown()),
+});
+
+export type StoredEvent = z.infer<typeof storedEventSchema>;
+export type StoredVenue = z.infer<typeof storedVenueSchema>;
+export type StoredOrganizer = z.infer<typeof storedOrganizerSchema>;
+export type StoredPost = StoredEvent | StoredVenue | StoredOrganizer;
+export type StoredTerm = z.infer<typeof storedTermSchema>;
+export type StoredMedia = z.infer<typeof storedMediaSchema>;
+export type StoredUser = z.infer<typeof storedUserSchema>;
+export type StoredAppPassword = z.infer<typeof storedAppPasswordSchema>;
+export type StoredToken = z.infer<typeof storedTokenSchema>;
+export type Settings = z.infer<typeof settingsSchema>;
+export type DataFile = z.infer<typeof dataFileSchema>;
+
+export function emptyDataFile(settings: Settings): DataFile {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    counters: { post: 0, term: 0, user: 0 },
+    settings,
+    events: [],
+    venues: [],
+    organizers: [],
+    terms: [],
+    media: [],
+    users: [],
+    tokens: [],
+    syncLinks: {},
+  };
+}
