@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
@@ -11,6 +12,13 @@ export default tseslint.config(
   {
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,vue}'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     rules: {

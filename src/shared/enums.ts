@@ -7,7 +7,16 @@ export const LANGUAGE_ROOTS = ['en', 'it', 'pl'] as const;
 export type LanguageRoot = (typeof LANGUAGE_ROOTS)[number];
 
 /** WordPress post statuses a post can be stored with (`get_post_stati()` of a plain site). */
-export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
+export const POST_STATUSES = [
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** Statuses WP's `any` expands to for editors: everything not excluded from search. */

@@ -25,7 +25,9 @@ export const FORBIDDEN = (loggedIn: boolean) =>
   new ApiError(loggedIn ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 
 export const missingParams = (names: string[]) =>
-  new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
+  new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
+    params: names,
+  });
 
 export const invalidParams = (params: Record<string, string>) =>
   new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
@@ -34,7 +36,8 @@ export const invalidParams = (params: Record<string, string>) =>
   });
 
 /** Shorthand for a single invalid parameter with the generic WordPress message. */
-export const invalidParam = (name: string, message = 'Invalid parameter.') => invalidParams({ [name]: message });
+export const invalidParam = (name: string, message = 'Invalid parameter.') =>
+  invalidParams({ [name]: message });
 
 export const storageUnavailable = (detail: string) =>
   new ApiError(

@@ -43,6 +43,11 @@ export class Collection<T extends { id: number }> {
     return previous;
   }
 
+  clear(): void {
+    this.byId.clear();
+    this.byKey.clear();
+  }
+
   delete(id: number): T | undefined {
     const previous = this.byId.get(id);
     if (!previous) return undefined;

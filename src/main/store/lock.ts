@@ -16,7 +16,9 @@ export class FolderLockedError extends Error {
     readonly dataDir: string,
     readonly owner: FolderOwner | null,
   ) {
-    const who = owner ? `process ${owner.pid}${owner.apiRoot ? ` (serving ${owner.apiRoot})` : ''}` : 'another process';
+    const who = owner
+      ? `process ${owner.pid}${owner.apiRoot ? ` (serving ${owner.apiRoot})` : ''}`
+      : 'another process';
     super(
       `The data folder ${dataDir} is in use by ${who}. ` +
         'Stop that instance first, or use another folder with --data.',

@@ -73,8 +73,11 @@ export class CalendarStore {
   private counters = { post: 0, term: 0, user: 0 };
   private syncLinks: Record<string, unknown> = {};
 
-  private pendingBatch: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } | null =
-    null;
+  private pendingBatch: {
+    promise: Promise<void>;
+    resolve: () => void;
+    reject: (error: Error) => void;
+  } | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
 
@@ -141,16 +144,14 @@ export class CalendarStore {
   }
 
   private clear() {
-    for (const event of this.events.toArray()) {
-      this.eventIndex.update(event, undefined);
-      this.events.delete(event.id);
-    }
+    for (const event of this.events.values()) this.eventIndex.update(event, undefined);
+    this.events.clear();
     this.eventSlugs.clear();
-    for (const collection of [this.venues, this.organizers, this.terms, this.media, this.users] as Collection<{
-      id: number;
-    }>[]) {
-      for (const record of collection.toArray()) collection.delete(record.id);
-    }
+    this.venues.clear();
+    this.organizers.clear();
+    this.terms.clear();
+    this.media.clear();
+    this.users.clear();
     this.tokens.clear();
   }
 
@@ -212,17 +213,20 @@ export class CalendarStore {
 
   /** Resolves when everything changed so far is on disk. Changes made meanwhile join the next write. */
   private commit(): Promise<void> {
-    if (!this.pendingBatch) {
-      let resolve!: () => void;
-      let reject!: (error: Error) => void;
-      const promise = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      this.pendingBatch = { promise, resolve, reject };
-      if (!this.writing) this.writing = this.writeLoop();
-    }
-    return this.pendingBatch.promise;
+    const batch = this.pendingBatch ?? this.openBatch();
+    if (!this.writing) this.writing = this.writeLoop();
+    return batch.promise;
+  }
+
+  private openBatch() {
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.pendingBatch = { promise, resolve, reject };
+    return this.pendingBatch;
   }
 
   private async writeLoop(): Promise<void> {
@@ -235,7 +239,9 @@ export class CalendarStore {
         batch.resolve();
       } catch (error) {
         // What is on disk is the truth: drop every change not yet written, and fail all their callers.
-        const failure = new StorageUnavailableError(`Could not write the calendar: ${(error as Error).message}`);
+        const failure = new StorageUnavailableError(
+          `Could not write the calendar: ${(error as Error).message}`,
+        );
         const next = this.pendingBatch as typeof batch | null;
         this.pendingBatch = null;
         batch.reject(failure);

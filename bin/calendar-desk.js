@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Entry of the `calendar-desk` command: runs the CLI that `npm run build` (also run by `npm ci`) produced.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const built = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
+if (!existsSync(built)) {
+  console.error(
+    'calendar-desk: the app is not built yet. Run "npm run build" (npm ci does it for you) and try again.',
+  );
+  process.exit(1);
+}
+const { main } = await import(pathToFileURL(built).href);
+await main(process.argv);

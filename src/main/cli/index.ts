@@ -1,0 +1,189 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ROLES, type Role } from '../../shared/enums';
+import { startEngine, EngineError } from '../engine';
+import { CalendarStore, DataFileInvalidError } from '../store/store';
+import { FolderLockedError } from '../store/lock';
+import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
+import { resolveDataFolder } from '../core/dataFolder';
+import { parseToken } from '../core/credentials';
+
+process.env.TZ = 'UTC';
+
+/** An error the user can fix: printed as one line, exit code 1, no stack. */
+class UsageError extends Error {}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  }
+  return port;
+}
+
+function parseRole(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`choose one of: ${ROLES.join(', ')}.`);
+  }
+  return value as Role;
+}
+
+const dataOption = () =>
+  new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)');
+
+/** The built renderer next to the built CLI (out/renderer), if it exists. */
+function rendererDir(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidate = resolve(here, '..', 'renderer');
+  return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
+}
+
+/** Opens the store for a short command; a folder served by a running instance gets a clear explanation. */
+async function withStore<T>(dataDir: string, work: (store: CalendarStore) => Promise<T>): Promise<T> {
+  const store = await CalendarStore.open({
+    dataDir,
+    initialSettings: {
+      siteName: 'Calendar Desk',
+      siteDescription: 'Events planned offline',
+      timezone: 'UTC',
+      postsPerPage: 10,
+    },
+  });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command('calendar-desk')
+    .description('Calendar Desk: an offline event calendar with a local cal/events/v1 REST API')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('serve')
+    .description('run the API (and the web UI) in the foreground until Ctrl+C')
+    .addOption(
+      new Option('--port <port>', 'port on 127.0.0.1 (0 = any free port)').default(8787).argParser(parsePort),
+    )
+    .option('--host <host>', 'loopback address to bind', '127.0.0.1')
+    .addOption(dataOption())
+    .addOption(
+      new Option('--timezone <zone>', 'site time zone of a new data folder (IANA name)').default(
+        process.env.CALENDAR_DESK_TIMEZONE ?? 'UTC',
+      ),
+    )
+    .action(async (options: { port: number; host: string; data?: string; timezone: string }) => {
+      const dataDir = resolveDataFolder(options.data);
+      const engine = await startEngine({
+        dataDir,
+        port: options.port,
+        host: options.host,
+        timezone: options.timezone,
+        rendererDir: rendererDir(),
+      });
+      console.log(`Calendar Desk is running.`);
+      console.log(`  API root:    ${engine.apiRoot}cal/events/v1`);
+      console.log(`  Web UI:      ${engine.origin}/`);
+      console.log(`  Data folder: ${dataDir}`);
+      console.log(
+        `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,
+      );
+      console.log('Press Ctrl+C to stop.');
+      const stop = async () => {
+        await engine.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('token')
+    .description('print the admin API token (alone on the last line)')
+    .addOption(dataOption())
+    .action(async (options: { data?: string }) => {
+      const dataDir = resolveDataFolder(options.data);
+      const saved = await readFile(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').then(
+        (text) => text.trim(),
+        () => '',
+      );
+      if (parseToken(saved)) {
+        console.log(saved);
+        return;
+      }
+      console.log(await withStore(dataDir, (store) => ensureAdminAccess(store, () => new Date())));
+    });
+
+  const users = program.command('users').description('manage who may write through the API');
+  users
+    .command('add <login>')
+    .description('create a user and print its new application password (alone on the last line)')
+    .addOption(
+      new Option('--role <role>', `one of ${ROLES.join(', ')}`).makeOptionMandatory().argParser(parseRole),
+    )
+    .addOption(dataOption())
+    .action(async (login: string, options: { role: Role; data?: string }) => {
+      const dataDir = resolveDataFolder(options.data);
+      const { user, password } = await withStore(dataDir, (store) =>
+        addUser(store, login, options.role, () => new Date()),
+      );
+      console.log(`Created ${user.role} "${user.login}". Its application password (shown only now):`);
+      console.log(password);
+    });
+  users
+    .command('list')
+    .description('list users and their roles')
+    .addOption(dataOption())
+    .action(async (options: { data?: string }) => {
+      await withStore(resolveDataFolder(options.data), async (store) => {
+        for (const user of store.users.values()) {
+          const secrets =
+            user.appPasswords.length +
+            [...store.tokens.values()].filter((token) => token.userId === user.id).length;
+          console.log(
+            `${user.login}\t${user.role}\t${secrets} credential(s)\tcreated ${user.createdUtc} UTC`,
+          );
+        }
+      });
+    });
+  users
+    .command('revoke <login>')
+    .description("revoke all of a user's application passwords and tokens")
+    .addOption(dataOption())
+    .action(async (login: string, options: { data?: string }) => {
+      const user = await withStore(resolveDataFolder(options.data), (store) => revokeUser(store, login));
+      console.log(`Revoked every credential of "${user.login}".`);
+    });
+  return program;
+}
+
+/** Runs the CLI; errors the user can act on are one clear line on stderr and a non-zero exit. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    const known =
+      error instanceof UsageError ||
+      error instanceof EngineError ||
+      error instanceof FolderLockedError ||
+      error instanceof UserError ||
+      error instanceof DataFileInvalidError ||
+      ['EACCES', 'EPERM', 'ENOTDIR', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '');
+    console.error(`calendar-desk: ${known ? (error as Error).message : (error as Error).stack}`);
+    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+      console.error(
+        'calendar-desk: the data folder is not readable/writable by you; pick another with --data.',
+      );
+    }
+    process.exitCode = known ? 1 : 70;
+  }
+}
+
+const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) void main(process.argv);

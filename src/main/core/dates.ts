@@ -1,0 +1,261 @@
+import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+// @ts-expect-error -- locutus ships no type declarations; the signature is restated below.
+import locutusStrtotime from 'locutus/php/datetime/strtotime.js';
+
+/** PHP's strtotime (locutus port): seconds, or false when the text is not understood. */
+const phpStrtotime = locutusStrtotime as (text: string, now: number) => number | false;
+
+export type SqlDate = string; // 'YYYY-MM-DD HH:mm:ss'
+
+const SQL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+const ZERO_DATE = '0000-00-00 00:00:00'; // WordPress' "no date" (e.g. date_gmt of drafts)
+
+// WordPress offset zones: 'UTC+5', 'UTC-3:30', 'UTC+5.5' (half hours written as decimals), also bare '+02:00'.
+const OFFSET_ZONE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2})|(\.\d+))?$/i;
+
+/** Parses a WordPress-style time zone string into a Luxon zone, or null. */
+function parseZone(tz: string): Zone | null {
+  const m = OFFSET_ZONE.exec(tz);
+  if (m) {
+    const minutes = Number(m[2]) * 60 + (m[3] ? Number(m[3]) : m[4] ? Math.round(Number(m[4]) * 60) : 0);
+    if (minutes > 14 * 60 || (m[3] && Number(m[3]) >= 60)) return null;
+    return FixedOffsetZone.instance(m[1] === '-' ? -minutes : minutes);
+  }
+  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+}
+
+/** True for IANA names, 'UTC' and offset zones such as 'UTC+5', 'UTC-3:30', 'UTC+5.5', '+02:00'; '' is invalid. */
+export function isValidTimezone(tz: string): boolean {
+  return parseZone(tz) !== null;
+}
+
+/** The Luxon zone of a WordPress-style time zone string; throws when invalid. */
+export function toLuxonZone(tz: string): Zone {
+  const zone = parseZone(tz);
+  if (!zone) throw new Error(`Invalid time zone: ${JSON.stringify(tz)}`);
+  return zone;
+}
+
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/**
+ * The instant showing `wall` in `zone`. On a fall-back repeat the earlier instant wins (as in PHP); in a
+ * spring-forward gap the time moves forward by the gap length (Luxon's rule, also PHP's).
+ */
+function atWallClock(wall: WallClock, zone: Zone): DateTime {
+  const asUtc = DateTime.fromObject(wall, { zone: 'utc' }).toMillis();
+  const day = 86_400_000;
+  const matches = [asUtc - day, asUtc, asUtc + day]
+    .map((probe) => asUtc - zone.offset(probe) * 60_000)
+    .filter((instant) => asUtc - instant === zone.offset(instant) * 60_000);
+  if (matches.length) return DateTime.fromMillis(Math.min(...matches), { zone });
+  return DateTime.fromObject(wall, { zone });
+}
+
+/**
+ * Runs locutus' strtotime and reports whether the text named its own zone/offset ('UTC', 'EST', '+0200', '@ts').
+ * locutus only calls Date#getTimezoneOffset when a zone was parsed (to apply it), and exposes no other way to
+ * tell; so the method is wrapped for the duration of this synchronous call.
+ */
+function strtotimeWithZoneFlag(text: string, now: number): { seconds: number; zoned: boolean } | null {
+  const proto = Date.prototype;
+  const original = proto.getTimezoneOffset;
+  let zoned = false;
+  proto.getTimezoneOffset = function (this: Date) {
+    zoned = true;
+    return original.call(this);
+  };
+  try {
+    const seconds = phpStrtotime(text, now);
+    return seconds === false || !Number.isFinite(seconds) ? null : { seconds, zoned };
+  } catch {
+    return null;
+  } finally {
+    proto.getTimezoneOffset = original;
+  }
+}
+
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+// locutus gives every "<ordinal> <weekday>" PHP's 'this' behaviour, so 'next wednesday' said on a Wednesday is
+// today; PHP (timelib behaviour 0) means the first such weekday strictly after the base date, a week later.
+// The fix-up below assumes the base date is today (a text naming both a date and 'next <weekday>' is nonsense).
+const NEXT_WEEKDAY =
+  /\b(?:next|first|second|third|fourth|fifth|sixth|seventh|eighth?|ninth|tenth|eleventh|twelfth)[ \t]+(sun|mon|tue|wed|thu|fri|sat)[a-z]*\b/i;
+
+/** strtotime semantics in `zone`: relative forms count from `now` as seen on the wall clock of `zone`. */
+function strtotimeInZone(text: string, zone: Zone, now: Date): DateTime | null {
+  const nowWall = DateTime.fromJSDate(now, { zone });
+  // locutus computes on the process-local clock (the app pins TZ=UTC): hand it a `now` whose local fields are
+  // the zone's wall clock, and read its result's local fields back as a wall clock of the zone.
+  const localNow = new Date(
+    nowWall.year,
+    nowWall.month - 1,
+    nowWall.day,
+    nowWall.hour,
+    nowWall.minute,
+    nowWall.second,
+  );
+  const parsed = strtotimeWithZoneFlag(text, Math.floor(localNow.getTime() / 1000));
+  if (!parsed) return null;
+  if (parsed.zoned) return DateTime.fromSeconds(parsed.seconds, { zone });
+  const r = new Date(parsed.seconds * 1000);
+  const next = NEXT_WEEKDAY.exec(text);
+  if (next && WEEKDAYS.indexOf(next[1].toLowerCase()) === nowWall.weekday % 7) r.setDate(r.getDate() + 7);
+  return atWallClock(
+    {
+      year: r.getFullYear(),
+      month: r.getMonth() + 1,
+      day: r.getDate(),
+      hour: r.getHours(),
+      minute: r.getMinutes(),
+      second: r.getSeconds(),
+    },
+    zone,
+  );
+}
+
+function wallOf(dt: DateTime): WallClock {
+  return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
+}
+
+/**
+ * Parses a date the way TEC does (PHP strtotime) in time zone `zone`, relative forms counting from `now`:
+ * timestamps, ISO 8601 / SQL forms (own offset honoured) and English relative forms. Null when unparseable.
+ */
+export function parseDateInput(input: string | number, zone: string, now: Date): DateTime | null {
+  const z = toLuxonZone(zone);
+  if (typeof input === 'number' || /^-?\d+$/.test(input.trim())) {
+    const dt = DateTime.fromSeconds(Number(input), { zone: z });
+    return dt.isValid ? dt : null;
+  }
+  const text = input.trim();
+  if (text === '') return null; // locutus answers "now" for '', PHP answers false
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    // ISO/SQL first: Luxon knows zone names and offsets in them (locutus does not know 'Europe/Berlin').
+    const opts = { zone: z, setZone: true };
+    for (const dt of [DateTime.fromISO(text, opts), DateTime.fromSQL(text, opts)]) {
+      if (!dt.isValid) continue;
+      // Same zone back means the text had no offset of its own: a wall clock in `zone`.
+      return dt.zone.equals(z) ? atWallClock(wallOf(dt), z) : dt.setZone(z);
+    }
+  }
+  return strtotimeInZone(text, z, now);
+}
+
+/** WordPress' is_time: a number (timestamp) or a string strtotime understands. */
+export function isTime(input: unknown): boolean {
+  if (typeof input === 'number') return Number.isFinite(input);
+  // Whether a text parses does not depend on the clock, so any fixed `now` will do.
+  return typeof input === 'string' && parseDateInput(input, 'UTC', new Date(0)) !== null;
+}
+
+/** 'Y-m-d H:i:s' of `dt` in its own zone. */
+export function formatSql(dt: DateTime): SqlDate {
+  return dt.toFormat(SQL_FORMAT);
+}
+
+/** The instant of a 'Y-m-d H:i:s' wall clock in `zone` (throws on malformed input). */
+export function sqlToDateTime(sql: SqlDate, zone: string): DateTime {
+  const z = toLuxonZone(zone);
+  const wall = DateTime.fromSQL(sql, { zone: 'utc' });
+  if (!wall.isValid) throw new Error(`Invalid SQL date: ${JSON.stringify(sql)}`);
+  return atWallClock(wallOf(wall), z);
+}
+
+/** The `*_details` object of a 'Y-m-d H:i:s' string: zero-padded parts (epoch parts when unparseable, as PHP). */
+export function dateDetails(sql: SqlDate): {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+} {
+  const m = /^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?/.exec(sql.trim()) ?? [
+    '',
+    '1970',
+    '1',
+    '1',
+  ];
+  const pad = (v: string | undefined, n = 2) => (v ?? '0').padStart(n, '0');
+  return {
+    year: pad(m[1], 4),
+    month: pad(m[2]),
+    day: pad(m[3]),
+    hour: pad(m[4]),
+    minutes: pad(m[5]),
+    seconds: pad(m[6]),
+  };
+}
+
+// CLDR has short names only where a locale uses them ('EST' in en-US, 'CET' in en-GB, 'HKT' in en-HK...).
+const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-CA', 'en-ZA', 'en-HK', 'en-SG'];
+
+/** The zone abbreviation at `at` ('EST', 'CEST', 'UTC'); offset zones return the zone string itself ('UTC+5'). */
+export function timezoneAbbr(tz: string, at: DateTime): string {
+  const zone = toLuxonZone(tz);
+  if (zone instanceof FixedOffsetZone) return zone.offset(0) === 0 ? 'UTC' : tz.trim();
+  const ts = at.toMillis();
+  for (const locale of ABBR_LOCALES) {
+    const name = zone.offsetName(ts, { format: 'short', locale });
+    if (name && !/^(?:GMT|UTC)[+-]/.test(name)) return name;
+  }
+  // No abbreviation in CLDR: tzdata (and so PHP) then uses the numeric offset, '+08', '+0530', '-03'.
+  const offset = zone.offset(ts);
+  const abs = Math.abs(offset);
+  const hhmm =
+    String(Math.floor(abs / 60)).padStart(2, '0') + (abs % 60 ? String(abs % 60).padStart(2, '0') : '');
+  return (offset < 0 ? '-' : '+') + hhmm;
+}
+
+/** Current UTC wall clock as 'Y-m-d H:i:s'. */
+export function utcSqlNow(now: Date): SqlDate {
+  return formatSql(DateTime.fromJSDate(now, { zone: 'utc' }));
+}
+
+/** Converts a wall clock of `zone` to the UTC wall clock (WordPress' zero date passes through). */
+export function toUtcSql(localSql: SqlDate, zone: string): SqlDate {
+  return localSql === ZERO_DATE ? localSql : formatSql(sqlToDateTime(localSql, zone).toUTC());
+}
+
+/** Converts a UTC wall clock to the wall clock of `zone` (WordPress' zero date passes through). */
+export function fromUtcSql(utcSql: SqlDate, zone: string): SqlDate {
+  return utcSql === ZERO_DATE ? utcSql : formatSql(sqlToDateTime(utcSql, 'UTC').setZone(toLuxonZone(zone)));
+}
+
+/** ISO 8601 with a numeric offset, as PHP's 'c' format: '2026-12-01T08:00:00+00:00'. */
+export function isoWithOffset(localSql: SqlDate, zone: string): string {
+  return sqlToDateTime(localSql, zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
+
+/** Default `start_date` of GET /events: 'yesterday 23:59' computed in UTC, rendered in the site zone. */
+export function defaultArchiveStart(now: Date, siteZone: string): SqlDate {
+  const utc = parseDateInput('yesterday 23:59', 'UTC', now) as DateTime;
+  return formatSql(utc.setZone(toLuxonZone(siteZone)));
+}
+
+/** Default `end_date` of GET /events: now + 24 months as a UTC wall clock (PHP month overflow, not clamping). */
+export function defaultArchiveEnd(now: Date): SqlDate {
+  return formatSql(parseDateInput('+24 months', 'UTC', now) as DateTime);
+}
+
+/**
+ * Normalise a date filter value to the site-zone wall clock it is compared with.
+ * Inclusive mode: only the calendar date of the input (parsed in the site zone) counts; 'dayStart' gives its
+ * 00:00:00, 'dayEnd' its 23:59:59. Strict mode: the exact instant (zone-less input read as UTC) in the site zone.
+ * Null if unparseable.
+ */
+export function normaliseFilterDate(
+  input: string | number,
+  kind: 'dayStart' | 'dayEnd',
+  strict: boolean,
+  siteZone: string,
+  now: Date,
+): SqlDate | null {
+  if (strict) {
+    const dt = parseDateInput(input, 'UTC', now);
+    return dt && formatSql(dt.setZone(toLuxonZone(siteZone)));
+  }
+  const dt = parseDateInput(input, siteZone, now);
+  return dt && dt.toFormat('yyyy-MM-dd') + (kind === 'dayStart' ? ' 00:00:00' : ' 23:59:59');
+}

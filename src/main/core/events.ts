@@ -1,0 +1,225 @@
+import type { DateTime } from 'luxon';
+import type { Language, PostStatus } from '../../shared/enums';
+import type { CalendarStore, Transaction } from '../store/store';
+import type { StoredEvent } from '../store/schema';
+import { scaleBackStatus, type MaybeCaller } from './capabilities';
+import { formatSql, parseDateInput, sqlToDateTime, toUtcSql } from './dates';
+import { parseCostInput } from './cost';
+import { sanitizeRichText, toPlainText } from './html';
+import { nowUtc, postSlug, publicationDateUtc, resolveImage } from './posts';
+import { resolveEventTerms } from './terms';
+import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
+import { linkedEntries, normaliseInlineKeys } from '../server/args/linkedPostArgs';
+
+/** Validated event arguments (create or update); absent keys are not changed on update. */
+export interface EventInput {
+  author?: number;
+  date?: string | number;
+  date_utc?: string | number;
+  title?: string;
+  description?: string | null;
+  slug?: string;
+  excerpt?: string | null;
+  status?: string;
+  timezone?: string;
+  all_day?: boolean;
+  start_date?: string | number;
+  end_date?: string | number;
+  image?: string | number | null;
+  cost?: string | number | Array<string | number> | null;
+  website?: unknown;
+  show_map?: boolean;
+  show_map_link?: boolean;
+  hide_from_listings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  ticketed?: boolean;
+  categories?: unknown;
+  tags?: unknown;
+  venue?: unknown;
+  organizer?: unknown;
+  post_password?: string;
+}
+
+export interface EventWriteContext {
+  tx: Transaction;
+  store: CalendarStore;
+  caller: MaybeCaller;
+  now: Date;
+  language: Language;
+}
+
+/** A rule of the calendar the input breaks; the route reports it as a 400 on `field`. */
+export class EventRuleError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function parseIn(value: string | number, zone: string, now: Date, field: string): DateTime {
+  const parsed = parseDateInput(value, zone, now);
+  if (!parsed) throw new EventRuleError(field, 'Invalid parameter.');
+  return parsed;
+}
+
+/** Local start/end (and their UTC twins) from the sent dates, in the event's zone, all-day aware. */
+function schedule(
+  base: Pick<StoredEvent, 'startLocal' | 'endLocal' | 'allDay'>,
+  input: EventInput,
+  zone: string,
+  now: Date,
+): Pick<StoredEvent, 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc' | 'allDay'> {
+  const allDay = input.all_day ?? base.allDay;
+  let start =
+    input.start_date !== undefined
+      ? formatSql(parseIn(input.start_date, zone, now, 'start_date'))
+      : base.startLocal;
+  let end =
+    input.end_date !== undefined ? formatSql(parseIn(input.end_date, zone, now, 'end_date')) : base.endLocal;
+  if (allDay) {
+    start = `${start.slice(0, 10)} 00:00:00`;
+    end = `${end.slice(0, 10)} 23:59:59`;
+  }
+  if (end < start) {
+    throw new EventRuleError('end_date', 'The end date must not be before the start date.');
+  }
+  return {
+    startLocal: start,
+    endLocal: end,
+    startUtc: toUtcSql(start, zone),
+    endUtc: toUtcSql(end, zone),
+    allDay,
+  };
+}
+
+function websiteValue(value: unknown, previous: string | null): string | null {
+  if (value === undefined) return previous;
+  if (value === null || value === '') return null;
+  return String(value).trim();
+}
+
+/** Venue/organizer ids of an event argument, creating the inline ones (REFERENCE §5.4). */
+function linkedIds(kind: 'venue' | 'organizer', value: unknown, context: EventWriteContext): number[] {
+  const entries = linkedEntries(value) ?? [];
+  const ids = entries.map((entry) => {
+    if (typeof entry === 'number') return entry;
+    if (entry.id !== undefined) return Number(entry.id);
+    const data = normaliseInlineKeys(entry);
+    return kind === 'venue'
+      ? createVenue(data as VenueInput, context).id
+      : createOrganizer(data as OrganizerInput, context).id;
+  });
+  return [...new Set(ids)];
+}
+
+/** Applies the sent fields onto `base` (true patch); the caller stores the result. */
+export function applyEventInput(
+  base: StoredEvent,
+  input: EventInput,
+  context: EventWriteContext,
+): StoredEvent {
+  const { tx, store, now } = context;
+  const has = (key: keyof EventInput) => input[key] !== undefined;
+  const zone =
+    has('timezone') && input.timezone !== ''
+      ? input.timezone!
+      : has('timezone')
+        ? store.settings.timezone
+        : base.timezone;
+  const cost = has('cost') ? parseCostInput(input.cost ?? '') : undefined;
+  if (has('cost') && cost === null) throw new EventRuleError('cost', 'Invalid parameter.');
+  const event: StoredEvent = {
+    ...base,
+    ...schedule(base, input, zone, now),
+    timezone: zone,
+    title: has('title') ? toPlainText(input.title!) : base.title,
+    description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
+    excerpt: has('excerpt') ? sanitizeRichText(input.excerpt ?? '') : base.excerpt,
+    authorId: input.author ?? base.authorId,
+    dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? base.dateUtc,
+    imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,
+    cost: cost ? cost.values : base.cost,
+    currencySymbol: cost ? cost.symbol : base.currencySymbol,
+    currencyPosition: cost ? cost.position : base.currencyPosition,
+    website: websiteValue(input.website, base.website),
+    showMap: input.show_map ?? base.showMap,
+    showMapLink: input.show_map_link ?? base.showMapLink,
+    hideFromListings: input.hide_from_listings ?? base.hideFromListings,
+    sticky: input.sticky ?? base.sticky,
+    featured: input.featured ?? base.featured,
+    ticketed: input.ticketed ?? base.ticketed,
+    password: input.post_password ?? base.password,
+    categoryIds: has('categories')
+      ? resolveEventTerms(tx, store, 'category', input.categories, context.language, now)
+      : base.categoryIds,
+    tagIds: has('tags')
+      ? resolveEventTerms(tx, store, 'tag', input.tags, context.language, now)
+      : base.tagIds,
+    venueId: has('venue') ? (linkedIds('venue', input.venue, context)[0] ?? 0) : base.venueId,
+    organizerIds: has('organizer') ? linkedIds('organizer', input.organizer, context) : base.organizerIds,
+  };
+  if (has('status')) event.status = scaleBackStatus(context.caller, input.status as PostStatus);
+  if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
+  return event;
+}
+
+/** Creates an event from validated create arguments. */
+export function createEvent(input: EventInput, context: EventWriteContext): StoredEvent {
+  const { tx, store, now } = context;
+  const created = nowUtc(now);
+  const zone = input.timezone || store.settings.timezone;
+  const placeholder = formatSql(sqlToDateTime('1970-01-01 00:00:00', 'UTC'));
+  const base: StoredEvent = {
+    id: tx.nextPostId(),
+    kind: 'event',
+    authorId: input.author ?? context.caller?.userId ?? 0,
+    status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
+    slug: '',
+    language: context.language,
+    description: '',
+    excerpt: '',
+    imageId: null,
+    password: '',
+    parentId: 0,
+    dateUtc: created,
+    modifiedUtc: created,
+    revision: 1,
+    title: '',
+    startLocal: placeholder,
+    endLocal: placeholder,
+    startUtc: placeholder,
+    endUtc: placeholder,
+    timezone: zone,
+    allDay: false,
+    cost: [],
+    currencySymbol: '',
+    currencyPosition: '',
+    website: null,
+    // CONTRACT §3: events created without these flags show the map and its link.
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: false,
+    ticketed: false,
+    categoryIds: [],
+    tagIds: [],
+    venueId: 0,
+    organizerIds: [],
+  };
+  const event = applyEventInput(base, { ...input, status: undefined, slug: undefined }, context);
+  event.slug = postSlug(store, 'event', input.slug ?? event.title, event.id, `event-${event.id}`);
+  tx.putEvent(event);
+  return event;
+}
+
+/** Patches an event; bumps its revision and modification time. */
+export function updateEvent(base: StoredEvent, input: EventInput, context: EventWriteContext): StoredEvent {
+  const event = applyEventInput(base, input, context);
+  const updated = { ...event, modifiedUtc: nowUtc(context.now), revision: base.revision + 1 };
+  context.tx.putEvent(updated);
+  return updated;
+}

@@ -1,0 +1,102 @@
+import sanitizeHtml from 'sanitize-html';
+
+const TARGETS = ['_blank', '_self', '_parent', '_top'];
+
+const RICH_TEXT: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'code', 'pre',
+    'img', 'figure', 'figcaption', 'span', 'div', 'hr',
+    'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
+  ], // prettier-ignore
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'width', 'height'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemesByTag: {},
+  // Elements whose content is dropped along with the element (the default list plus embedding containers).
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template'],
+  transformTags: {
+    a: (tagName, { target, rel, ...attribs }) => {
+      const frame = target?.trim().toLowerCase() ?? '';
+      const rels = new Set((rel ?? '').split(/\s+/).filter(Boolean));
+      if (TARGETS.includes(frame)) attribs.target = frame;
+      if (frame === '_blank') rels.add('noopener').add('noreferrer');
+      if (rels.size > 0) attribs.rel = [...rels].join(' ');
+      return { tagName, attribs };
+    },
+  },
+};
+
+/** Sanitizes event/venue/organizer `description`/`excerpt` HTML (CONTRACT §2): no scripts, handlers or unsafe URLs. */
+export function sanitizeRichText(html: string): string {
+  return sanitizeHtml(html, RICH_TEXT);
+}
+
+/** Strips every tag (and script/style/comment content) from a title or name, leaving entities as written; trimmed. */
+export function toPlainText(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const lt = text.indexOf('<', i);
+    if (lt < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, lt);
+    if (!/[a-zA-Z/!?]/.test(text[lt + 1] ?? '')) {
+      out += '<'; // a lone '<' (as in `a < b`) is text, not a tag
+      i = lt + 1;
+      continue;
+    }
+    if (text.startsWith('<!--', lt)) {
+      const end = text.indexOf('-->', lt + 4);
+      i = end < 0 ? text.length : end + 3;
+      continue;
+    }
+    i = tagEnd(text, lt);
+    const raw = /^<(script|style)[\s/>]/i.exec(text.slice(lt, lt + 8));
+    if (raw) {
+      const close = new RegExp(`</${raw[1]}[\\s>]`, 'ig');
+      close.lastIndex = i;
+      const found = close.exec(text);
+      i = found ? tagEnd(text, found.index) : text.length;
+    }
+  }
+  return out.trim();
+}
+
+/** Index just past the `>` closing the tag that starts at `start` (quoted attribute values may hold `>`). */
+function tagEnd(text: string, start: number): number {
+  let quote = '';
+  let afterEquals = false;
+  for (let j = start + 1; j < text.length; j++) {
+    const c = text[j];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (afterEquals && (c === '"' || c === "'")) {
+      quote = c;
+    } else if (c === '>') {
+      return j + 1;
+    }
+    if (c === '=') afterEquals = true;
+    else if (!/\s/.test(c)) afterEquals = false;
+  }
+  return text.length; // unterminated tag: drop the rest, like PHP strip_tags
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}

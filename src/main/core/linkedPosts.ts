@@ -1,0 +1,229 @@
+import type { Language } from '../../shared/enums';
+import type { CalendarStore, Transaction } from '../store/store';
+import type { StoredOrganizer, StoredVenue } from '../store/schema';
+import { scaleBackStatus, type MaybeCaller } from './capabilities';
+import { sanitizeRichText, toPlainText } from './html';
+import { postSlug, publicationDateUtc, resolveImage, nowUtc } from './posts';
+import { isTruthy } from '../server/args/wpTypes';
+
+/** Arguments of a venue write, as validated (every key optional on update). */
+export interface VenueInput {
+  venue?: string;
+  author?: number;
+  date?: string | number;
+  date_utc?: string | number;
+  description?: string;
+  status?: string;
+  show_map?: string | boolean | number | null;
+  show_map_link?: string | boolean | number | null;
+  address?: string;
+  city?: string;
+  country?: string;
+  province?: string;
+  state?: string;
+  zip?: string;
+  phone?: string;
+  stateprovince?: string;
+  website?: string | null;
+  image?: string | number | null;
+  geo_lat?: number | '' | null;
+  geo_lng?: number | '' | null;
+}
+
+export interface OrganizerInput {
+  organizer?: string;
+  author?: number;
+  date?: string | number;
+  date_utc?: string | number;
+  description?: string;
+  status?: string;
+  phone?: string;
+  website?: string | null;
+  email?: string;
+  image?: string | number | null;
+}
+
+export interface WriteContext {
+  tx: Transaction;
+  store: CalendarStore;
+  caller: MaybeCaller;
+  now: Date;
+  language: Language;
+}
+
+const text = (value: string | null | undefined) => toPlainText(value ?? '');
+
+/** Venue show_map flags: true unless a falsy word is sent (REFERENCE §5.7). */
+const venueFlag = (value: unknown) =>
+  value === undefined || value === null || value === '' || isTruthy(value);
+
+/** `stateprovince` derived when empty: the state for US addresses, else the province (REFERENCE §5.7). */
+function deriveStateProvince(venue: StoredVenue): string {
+  if (venue.stateprovince) return venue.stateprovince;
+  const usa = ['', 'us', 'usa', 'united states'].includes(venue.country.trim().toLowerCase());
+  return (usa ? venue.state : venue.province) || '';
+}
+
+const coordinate = (value: number | '' | null | undefined, previous: number | null) =>
+  value === undefined ? previous : value === '' || value === null ? null : value;
+
+/** Applies sent venue fields onto `base` (true patch: absent fields are kept). */
+export function applyVenueInput(base: StoredVenue, input: VenueInput, context: WriteContext): StoredVenue {
+  const { tx, store, now } = context;
+  const has = (key: keyof VenueInput) => input[key] !== undefined;
+  const venue: StoredVenue = {
+    ...base,
+    name: has('venue') ? text(input.venue) : base.name,
+    description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
+    address: has('address') ? text(input.address) : base.address,
+    city: has('city') ? text(input.city) : base.city,
+    country: has('country') ? text(input.country) : base.country,
+    province: has('province') ? text(input.province) : base.province,
+    state: has('state') ? text(input.state) : base.state,
+    zip: has('zip') ? text(input.zip) : base.zip,
+    phone: has('phone') ? text(input.phone) : base.phone,
+    website: has('website') ? (input.website ?? '').trim() : base.website,
+    stateprovince: has('stateprovince') ? text(input.stateprovince) : base.stateprovince,
+    showMap: has('show_map') ? venueFlag(input.show_map) : base.showMap,
+    showMapLink: has('show_map_link') ? venueFlag(input.show_map_link) : base.showMapLink,
+    imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,
+    geoLat: coordinate(input.geo_lat, base.geoLat),
+    geoLng: coordinate(input.geo_lng, base.geoLng),
+  };
+  if (venue.geoLat === null || venue.geoLng === null) {
+    venue.geoLat = null;
+    venue.geoLng = null;
+  }
+  venue.stateprovince = deriveStateProvince(venue);
+  return venue;
+}
+
+export function applyOrganizerInput(
+  base: StoredOrganizer,
+  input: OrganizerInput,
+  context: WriteContext,
+): StoredOrganizer {
+  const has = (key: keyof OrganizerInput) => input[key] !== undefined;
+  return {
+    ...base,
+    name: has('organizer') ? text(input.organizer) : base.name,
+    description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
+    phone: has('phone') ? text(input.phone) : base.phone,
+    website: has('website') ? (input.website ?? '').trim() : base.website,
+    email: has('email') ? text(input.email) : base.email,
+    imageId: has('image')
+      ? resolveImage(context.tx, context.store, input.image, base.authorId, context.now)
+      : base.imageId,
+  };
+}
+
+/** Post fields shared by a new venue or organizer. */
+function newPostBase(input: VenueInput | OrganizerInput, context: WriteContext) {
+  const created = nowUtc(context.now);
+  return {
+    id: context.tx.nextPostId(),
+    authorId: input.author ?? context.caller?.userId ?? 0,
+    status: scaleBackStatus(context.caller, input.status as StoredVenue['status'] | undefined),
+    language: context.language,
+    description: '',
+    excerpt: '',
+    imageId: null,
+    password: '',
+    parentId: 0,
+    dateUtc: publicationDateUtc(input, context.store.settings.timezone, context.now) ?? created,
+    modifiedUtc: created,
+    revision: 1,
+  };
+}
+
+/**
+ * Duplicate avoidance on create (REFERENCE §5.7): a non-trashed post of the kind with the same name (and the
+ * same description, when one is sent), compared case-insensitively.
+ */
+function findDuplicate<T extends StoredVenue | StoredOrganizer>(
+  posts: Iterable<T>,
+  name: string,
+  description: string | undefined,
+): T | undefined {
+  const wantedName = name.toLowerCase();
+  const wantedDescription =
+    description === undefined ? undefined : sanitizeRichText(description).toLowerCase();
+  for (const post of posts) {
+    if (post.status === 'trash' || post.name.toLowerCase() !== wantedName) continue;
+    if (
+      wantedDescription !== undefined &&
+      wantedDescription !== '' &&
+      post.description.toLowerCase() !== wantedDescription
+    )
+      continue;
+    return post;
+  }
+  return undefined;
+}
+
+/** Creates a venue, or re-uses and updates the duplicate it matches. Returns the stored venue. */
+export function createVenue(input: VenueInput, context: WriteContext): StoredVenue {
+  const { store, tx } = context;
+  const duplicate = findDuplicate(store.venues.values(), text(input.venue), input.description);
+  if (duplicate) {
+    const updated = {
+      ...applyVenueInput(duplicate, input, context),
+      modifiedUtc: nowUtc(context.now),
+      revision: duplicate.revision + 1,
+    };
+    tx.putVenue(updated);
+    return updated;
+  }
+  const base = newPostBase(input, context);
+  const empty: StoredVenue = {
+    ...base,
+    kind: 'venue',
+    slug: '',
+    name: '',
+    address: '',
+    city: '',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    phone: '',
+    website: '',
+    stateprovince: '',
+    showMap: true,
+    showMapLink: true,
+    geoLat: null,
+    geoLng: null,
+  };
+  const venue = applyVenueInput(empty, input, context);
+  venue.slug = postSlug(store, 'venue', venue.name, venue.id, `venue-${venue.id}`);
+  tx.putVenue(venue);
+  return venue;
+}
+
+/** Creates an organizer, or re-uses and updates the duplicate it matches. */
+export function createOrganizer(input: OrganizerInput, context: WriteContext): StoredOrganizer {
+  const { store, tx } = context;
+  const duplicate = findDuplicate(store.organizers.values(), text(input.organizer), input.description);
+  if (duplicate) {
+    const updated = {
+      ...applyOrganizerInput(duplicate, input, context),
+      modifiedUtc: nowUtc(context.now),
+      revision: duplicate.revision + 1,
+    };
+    tx.putOrganizer(updated);
+    return updated;
+  }
+  const empty: StoredOrganizer = {
+    ...newPostBase(input, context),
+    kind: 'organizer',
+    slug: '',
+    name: '',
+    phone: '',
+    website: '',
+    email: '',
+  };
+  const organizer = applyOrganizerInput(empty, input, context);
+  organizer.slug = postSlug(store, 'organizer', organizer.name, organizer.id, `organizer-${organizer.id}`);
+  tx.putOrganizer(organizer);
+  return organizer;
+}

@@ -1,0 +1,94 @@
+import type { CalendarStore, Transaction } from '../store/store';
+import type { StoredMedia, StoredPost } from '../store/schema';
+import { formatSql, parseDateInput, utcSqlNow } from './dates';
+import { slugify, uniqueSlug } from './slugs';
+
+/** The publication date to store (UTC), from `date` (site zone) or `date_utc` (UTC); undefined if neither. */
+export function publicationDateUtc(
+  args: { date?: string | number; date_utc?: string | number },
+  siteZone: string,
+  now: Date,
+): string | undefined {
+  if (args.date_utc !== undefined) {
+    const parsed = parseDateInput(args.date_utc, 'UTC', now);
+    if (parsed) return formatSql(parsed.toUTC());
+  }
+  if (args.date !== undefined) {
+    const parsed = parseDateInput(args.date, siteZone, now);
+    if (parsed) return formatSql(parsed.toUTC());
+  }
+  return undefined;
+}
+
+export const nowUtc = (now: Date) => utcSqlNow(now);
+
+function slugTaken(
+  store: CalendarStore,
+  kind: StoredPost['kind'],
+  slug: string,
+  selfId: number | undefined,
+): boolean {
+  const owner =
+    kind === 'event'
+      ? store.eventBySlug(slug)
+      : kind === 'venue'
+        ? store.venues.getByKey(slug)
+        : store.organizers.getByKey(slug);
+  return owner !== undefined && owner.id !== selfId;
+}
+
+/** A slug unique among posts of the kind, from a wanted slug or the title (WordPress appends -2, -3, …). */
+export function postSlug(
+  store: CalendarStore,
+  kind: StoredPost['kind'],
+  wanted: string,
+  selfId: number | undefined,
+  fallback: string,
+): string {
+  return uniqueSlug(slugify(wanted), (slug) => slugTaken(store, kind, slug, selfId), fallback);
+}
+
+/** Trashed posts free their slug, as WordPress does, by taking a `__trashed` suffix. */
+export function trashedSlug(store: CalendarStore, post: StoredPost): string {
+  return uniqueSlug(
+    `${post.slug}__trashed`,
+    (slug) => slugTaken(store, post.kind, slug, post.id),
+    String(post.id),
+  );
+}
+
+const extensionOf = (url: string) => {
+  try {
+    const match = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);
+    return match ? match[1].toLowerCase() : '';
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * The media id for an `image` argument: an id is used as is; a URL re-uses the media item with that URL or
+ * records a new one without downloading it (the app may be offline, CONTRACT §2). Empty means none.
+ */
+export function resolveImage(
+  tx: Transaction,
+  store: CalendarStore,
+  value: string | number | null | undefined,
+  authorId: number,
+  now: Date,
+): number | null {
+  if (value === null || value === undefined || value === '' || value === 0) return null;
+  if (typeof value === 'number' || /^\d+$/.test(value)) return Number(value);
+  const url = value.trim();
+  for (const media of store.media.values()) if (media.url === url) return media.id;
+  const media: StoredMedia = {
+    id: tx.nextPostId(),
+    url,
+    extension: extensionOf(url),
+    fileName: null,
+    authorId,
+    dateUtc: utcSqlNow(now),
+  };
+  tx.putMedia(media);
+  return media.id;
+}

@@ -1,0 +1,41 @@
+import slugifyText from '@sindresorhus/slugify';
+import { toPlainText } from './html';
+
+/** WordPress keeps post names within the 200-character `post_name` column. */
+const MAX_SLUG_LENGTH = 200;
+
+/** Characters WordPress deletes outright (they do not become separators): `Q&A` → `qa`, `AC/DC` → `acdc`. */
+const DELETED = '&\'"!#$%()*+,/:;<=>?@[\\]^`{|}~‘’‚“”„«»‹›¡¿©®™…';
+
+/** Where WordPress `remove_accents` (default locale) differs from the transliteration defaults. */
+const REPLACED: [string, string][] = [
+  ['ä', 'a'], ['ö', 'o'], ['ü', 'u'], ['Ä', 'A'], ['Ö', 'O'], ['Ü', 'U'], ['×', 'x'], ['🦄', ''], ['♥', ''],
+]; // prettier-ignore
+
+const OPTIONS = {
+  decamelize: false,
+  preserveCharacters: ['_'],
+  customReplacements: [...DELETED].map((c): [string, string] => [c, '']).concat(REPLACED),
+};
+
+/** WordPress `sanitize_title` for a title or requested slug (`Café Müller` → `cafe-muller`); may return ''. */
+export function slugify(title: string): string {
+  const text = toPlainText(title).replace(/&#?[a-z0-9]+;/gi, '');
+  return trimSlug(slugifyText(text, OPTIONS).slice(0, MAX_SLUG_LENGTH));
+}
+
+/** WordPress `wp_unique_post_slug`: `base` (or `fallback` when empty) with -2, -3, … appended until not taken. */
+export function uniqueSlug(base: string, taken: (slug: string) => boolean, fallback: string): string {
+  const slug = base || fallback;
+  if (!slug) throw new Error('uniqueSlug needs a non-empty base or fallback');
+  if (!taken(slug)) return slug;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = trimSlug(slug.slice(0, MAX_SLUG_LENGTH - suffix.length)) + suffix;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+function trimSlug(slug: string): string {
+  return slug.replace(/^-+|-+$/g, '');
+}

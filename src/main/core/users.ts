@@ -1,0 +1,124 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Role } from '../../shared/enums';
+import type { CalendarStore } from '../store/store';
+import type { StoredUser } from '../store/schema';
+import {
+  generateAppPassword,
+  generateToken,
+  hashSecret,
+  normaliseAppPassword,
+  parseToken,
+} from './credentials';
+import { utcSqlNow } from './dates';
+
+export const ADMIN_LOGIN = 'admin';
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+export class UserError extends Error {
+  constructor(
+    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN' | 'LAST_ADMIN',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LOGIN_PATTERN = /^[a-z0-9][a-z0-9._@-]{0,59}$/i;
+
+/**
+ * First start: create the `admin` user. Every start: make sure the admin token file holds a token the store
+ * knows (a deleted or foreign file gets a fresh token), readable by the owner only. Returns the token.
+ */
+export async function ensureAdminAccess(store: CalendarStore, now: () => Date): Promise<string> {
+  let admin = store.users.getByKey(ADMIN_LOGIN);
+  if (!admin) {
+    const created = utcSqlNow(now());
+    await store.mutate((tx) => {
+      tx.putUser({
+        id: tx.nextUserId(),
+        login: ADMIN_LOGIN,
+        displayName: 'Administrator',
+        role: 'administrator',
+        appPasswords: [],
+        createdUtc: created,
+      });
+    });
+    admin = store.users.getByKey(ADMIN_LOGIN)!;
+  }
+  const tokenPath = join(store.dataDir, ADMIN_TOKEN_FILE);
+  const existing = await readFile(tokenPath, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
+  const parsed = parseToken(existing);
+  if (parsed && store.tokens.get(parsed.id)?.userId === admin.id) return existing;
+
+  const { id, secret, token } = generateToken();
+  const adminId = admin.id;
+  await store.mutate((tx) => {
+    tx.putToken({
+      id,
+      userId: adminId,
+      name: 'admin token',
+      createdUtc: utcSqlNow(now()),
+      ...hashSecret(secret),
+    });
+  });
+  await writeFile(tokenPath, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+/** Creates a user with one application password; returns the password (shown once, stored hashed). */
+export async function addUser(
+  store: CalendarStore,
+  login: string,
+  role: Role,
+  now: () => Date,
+): Promise<{ user: StoredUser; password: string }> {
+  if (!LOGIN_PATTERN.test(login)) {
+    throw new UserError(
+      'INVALID_LOGIN',
+      `"${login}" is not a valid login: use 1-60 letters, digits and . _ @ - (starting with a letter or digit).`,
+    );
+  }
+  if (store.users.hasKey(login.toLowerCase())) {
+    throw new UserError('USER_EXISTS', `A user named "${login}" already exists. Pick another login.`);
+  }
+  const password = generateAppPassword();
+  const created = utcSqlNow(now());
+  const user = await store.mutate((tx) => {
+    const record: StoredUser = {
+      id: tx.nextUserId(),
+      login,
+      displayName: login,
+      role,
+      createdUtc: created,
+      appPasswords: [
+        {
+          uuid: randomUUID(),
+          name: 'calendar-desk',
+          createdUtc: created,
+          lastUsedUtc: null,
+          ...hashSecret(normaliseAppPassword(password)),
+        },
+      ],
+    };
+    tx.putUser(record);
+    return record;
+  });
+  return { user, password };
+}
+
+/** Revokes every credential of a user (application passwords and tokens); the user and their posts stay. */
+export async function revokeUser(store: CalendarStore, login: string): Promise<StoredUser> {
+  const user = store.users.getByKey(login.toLowerCase());
+  if (!user) throw new UserError('USER_NOT_FOUND', `There is no user named "${login}". See "users list".`);
+  return store.mutate((tx) => {
+    const revoked = { ...user, appPasswords: [] };
+    tx.putUser(revoked);
+    for (const token of store.tokens.values()) if (token.userId === user.id) tx.deleteToken(token.id);
+    return revoked;
+  });
+}

@@ -1,0 +1,129 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CalendarStore } from './store/store';
+import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
+import { createApp } from './server/app';
+import { isValidTimezone } from './core/dates';
+
+// The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
+process.env.TZ = 'UTC';
+
+export interface EngineOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Site time zone of a brand-new data folder. */
+  timezone?: string;
+  /** The built renderer, served at `/`. */
+  rendererDir?: string;
+  clock?: () => Date;
+  log?: (message: string) => void;
+}
+
+export interface Engine {
+  store: CalendarStore;
+  port: number;
+  /** `http://127.0.0.1:8787` */
+  origin: string;
+  /** `http://127.0.0.1:8787/wp-json/` */
+  apiRoot: string;
+  adminToken: string;
+  adminTokenFile: string;
+  close(): Promise<void>;
+}
+
+export class EngineError extends Error {
+  constructor(
+    readonly code: 'PORT_IN_USE' | 'NOT_LOOPBACK' | 'BAD_TIMEZONE' | 'LISTEN_FAILED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
+
+/** Opens the data folder, makes sure the admin can get in, and serves the API on loopback. */
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.test(host)) {
+    throw new EngineError(
+      'NOT_LOOPBACK',
+      `Refusing to listen on ${host}: the API only binds to loopback (127.0.0.1, ::1).`,
+    );
+  }
+  const timezone = options.timezone ?? 'UTC';
+  if (!isValidTimezone(timezone)) {
+    throw new EngineError(
+      'BAD_TIMEZONE',
+      `"${timezone}" is not a time zone: use an IANA name such as Europe/Rome, or UTC.`,
+    );
+  }
+  const clock = options.clock ?? (() => new Date());
+  const store = await CalendarStore.open({
+    dataDir: options.dataDir,
+    initialSettings: {
+      siteName: 'Calendar Desk',
+      siteDescription: 'Events planned offline',
+      timezone,
+      postsPerPage: 10,
+    },
+  });
+  let server: Server | undefined;
+  try {
+    const adminToken = await ensureAdminAccess(store, clock);
+    const app = createApp({ store, clock, config: { rendererDir: options.rendererDir }, log: options.log });
+    server = await listen(app.callback(), options.port ?? 8787, host);
+    const port = (server.address() as AddressInfo).port;
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    await store.folderLock?.setApiRoot(`${origin}/wp-json/`);
+    const running = server;
+    return {
+      store,
+      port,
+      origin,
+      apiRoot: `${origin}/wp-json/`,
+      adminToken,
+      adminTokenFile: join(options.dataDir, ADMIN_TOKEN_FILE),
+      async close() {
+        await new Promise<void>((resolve) => {
+          running.close(() => resolve());
+          running.closeAllConnections();
+        });
+        await store.close();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await store.close();
+    throw error;
+  }
+}
+
+async function listen(
+  handler: Parameters<typeof import('node:http').createServer>[1],
+  port: number,
+  host: string,
+): Promise<Server> {
+  const { createServer } = await import('node:http');
+  const server = createServer({ requestTimeout: 30_000 }, handler);
+  // Enough for a page of 50 events; bigger bodies are refused by the body parser anyway.
+  server.maxHeadersCount = 100;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new EngineError(
+            'PORT_IN_USE',
+            `Port ${port} on ${host} is already in use. Pick another with --port, or stop what uses it.`,
+          ),
+        );
+      } else
+        reject(new EngineError('LISTEN_FAILED', `Could not listen on ${host}:${port}: ${error.message}`));
+    });
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { POST_STATUSES, type PostStatus } from '../../../shared/enums';
+import { isTime, isValidTimezone } from '../../core/dates';
+import { canEditPosts, canUploadFiles } from '../../core/capabilities';
+import { arg, type CheckContext } from './define';
+import {
+  listToArray,
+  nonEmptyString,
+  positiveInt,
+  stringOrEmpty,
+  untyped,
+  wpInteger,
+  wpString,
+} from './wpTypes';
+
+/** Statuses a client may name (`get_post_stati()`), as a check. */
+export const isRegisteredStatus = (value: string) => (POST_STATUSES as readonly string[]).includes(value);
+
+export const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/** Date argument: a Unix timestamp or anything PHP's strtotime reads. */
+export const dateValue = () => z.union([wpString(), z.number()]);
+
+export const pageArg = () =>
+  arg(positiveInt(), { description: 'The archive page to return', type: 'integer', default: 1, in: 'query' });
+
+export const perPageArg = (kind: string) =>
+  arg(positiveInt(), {
+    description: `The number of ${kind} to return on each page`,
+    type: 'integer',
+    default: 10,
+    in: 'query',
+  });
+
+/** `filter_post_status_list` (REFERENCE §4.6): anonymous callers may only ask for `publish`. */
+export function statusListCheck(value: unknown, context: CheckContext): boolean {
+  const statuses = listToArray(value);
+  if (statuses.length === 0) return false;
+  if (!canEditPosts(context.caller)) return statuses.length === 1 && statuses[0] === 'publish';
+  return statuses.every((status) => typeof status === 'string' && isRegisteredStatus(status));
+}
+
+export const statusFilterArg = (description: string) =>
+  arg(untyped(), { description, format: 'string', in: 'query' }, statusListCheck);
+
+export const authorArg = (kind: string) =>
+  arg(wpInteger(), { description: `The ${kind} author ID`, type: 'integer', in: 'body' }, (id, { store }) =>
+    store.users.has(id),
+  );
+
+export const publicationDateArgs = (kind: string) => ({
+  date: arg(
+    dateValue(),
+    { description: `The ${kind} publication date`, type: 'string', in: 'body' },
+    (value) => isTime(value),
+  ),
+  date_utc: arg(
+    dateValue(),
+    { description: `The ${kind} publication date (UTC time zone)`, type: 'string', in: 'body' },
+    (value) => isTime(value),
+  ),
+});
+
+export const postStatusArg = (kind: string) =>
+  arg(wpString(), { description: `The ${kind} post status`, type: 'string', in: 'body' }, isRegisteredStatus);
+
+export const statusOf = (value: string | undefined) => value as PostStatus | undefined;
+
+/** WordPress' `is_image`: an existing image media id, or an http(s) URL if the caller may upload files. */
+export function imageCheck(value: string | number | null, context: CheckContext): boolean {
+  if (value === null || value === '' || value === 0) return true;
+  if (typeof value === 'number' || /^\d+$/.test(String(value))) {
+    const media = context.store.media.get(Number(value));
+    return media !== undefined && IMAGE_EXTENSIONS.has(media.extension.toLowerCase());
+  }
+  return canUploadFiles(context.caller) && isHttpUrl(String(value).trim());
+}
+
+export const IMAGE_EXTENSIONS = new Set([
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'webp',
+  'avif',
+  'bmp',
+  'ico',
+  'svg',
+  'heic',
+]);
+
+export const imageArg = (kind: string) =>
+  arg(
+    z.union([wpString(), z.number().int(), z.null()]),
+    { description: `The ${kind} featured image ID or URL`, type: 'string', in: 'body' },
+    imageCheck,
+  );
+
+/** A text field that may be cleared with `''` or `null` (venue/organizer fields, and every update). */
+export const clearableText = (description: string) =>
+  arg(stringOrEmpty(), { description, type: 'string', in: 'body' });
+
+export const requiredName = (description: string) =>
+  arg(nonEmptyString(), { description, type: 'string', required: true, in: 'body' });
+
+export const timezoneCheck = (value: string) => value === '' || isValidTimezone(value);
+
+export const languageArg = () =>
+  arg(z.string(), {
+    description: 'Language of the record (ml_language)',
+    type: 'string',
+    in: 'query',
+    extension: true,
+  });
+
+export { nonEmptyString, positiveInt, wpInteger, wpString, untyped };

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { arg, optionalAll, validateArgs, type CheckContext } from './define';
+import {
+  authorArg,
+  clearableText,
+  imageArg,
+  isHttpUrl,
+  pageArg,
+  perPageArg,
+  postStatusArg,
+  publicationDateArgs,
+  requiredName,
+  statusFilterArg,
+} from './common';
+import { nonEmptyString, untyped, wpInteger, wpString } from './wpTypes';
+
+const websiteArg = (description: string) =>
+  arg(
+    z.union([wpString(), z.null()]),
+    { description, type: 'string', in: 'body' },
+    (value) => value === null || value === '' || isHttpUrl(value.trim()),
+  );
+
+/** Venue `show_map`: typed string in the reference, read with truthy rules; booleans accepted too. */
+const venueFlag = (description: string) =>
+  arg(z.union([wpString(), z.boolean(), z.number(), z.null()]), { description, type: 'string', in: 'body' });
+
+const coordinate = (description: string, limit: number, other: string) =>
+  arg(
+    z.union([z.coerce.number().min(-limit).max(limit), z.literal(''), z.null()]),
+    { description, type: 'number', in: 'body', extension: true },
+    (_value, { raw }) => raw[other] !== undefined || `Send geo_lat and geo_lng together.`,
+  );
+
+/** `POST /venues` (REFERENCE §2.3) plus our `geo_lat`/`geo_lng`. */
+export const venueCreateArgs = {
+  author: authorArg('venue'),
+  ...publicationDateArgs('venue'),
+  venue: requiredName('The venue name'),
+  description: clearableText('The venue description'),
+  status: postStatusArg('venue'),
+  show_map: venueFlag('Whether events linked to the venue should show a map or not'),
+  show_map_link: venueFlag('Whether events linked to the venue should show a map link or not'),
+  address: clearableText('The venue address'),
+  city: clearableText('The venue city'),
+  country: clearableText('The venue country'),
+  province: clearableText('The venue province'),
+  state: clearableText('The venue state'),
+  zip: clearableText('The venue ZIP code'),
+  phone: clearableText('The venue phone number'),
+  stateprovince: clearableText('The venue state and province'),
+  website: websiteArg('The venue website URL'),
+  image: imageArg('venue'),
+  geo_lat: coordinate('The venue latitude (decimal degrees)', 90, 'geo_lng'),
+  geo_lng: coordinate('The venue longitude (decimal degrees)', 180, 'geo_lat'),
+};
+
+/** `POST /organizers` (REFERENCE §2.4). */
+export const organizerCreateArgs = {
+  author: authorArg('organizer'),
+  ...publicationDateArgs('organizer'),
+  organizer: requiredName('The organizer name'),
+  description: clearableText('The organizer description'),
+  status: postStatusArg('organizer'),
+  phone: clearableText('The organizer phone number'),
+  website: websiteArg('The organizer website'),
+  email: clearableText('The organizer e-mail address'),
+  image: imageArg('organizer'),
+};
+
+/** Updates: all optional (the name, when sent, must still be non-empty). */
+export const venueUpdateArgs = optionalAll(venueCreateArgs);
+export const organizerUpdateArgs = optionalAll(organizerCreateArgs);
+
+/** `GET /venues`, `GET /organizers` (REFERENCE §2.3, §2.4). */
+export const linkedPostArchiveArgs = (plural: 'venues' | 'organizers') => {
+  const Kind = plural === 'venues' ? 'Venues' : 'Organizers';
+  return {
+    page: pageArg(),
+    per_page: perPageArg(plural),
+    search: arg(nonEmptyString(), {
+      description: `${Kind} should contain the specified string in the title, description or custom fields`,
+      type: 'string',
+      in: 'query',
+    }),
+    event: arg(
+      wpInteger(),
+      { description: `${Kind} should be related to this event`, type: 'integer', in: 'query' },
+      (id, { store }) => store.events.has(id),
+    ),
+    has_events: arg(untyped(), { description: `${Kind} should have events associated to them`, in: 'query' }),
+    only_with_upcoming: arg(untyped(), {
+      description: `${Kind} should have upcoming events associated to them`,
+      default: false,
+      in: 'query',
+    }),
+    status: statusFilterArg(`The ${plural === 'venues' ? 'venue' : 'organizer'} post status`),
+  };
+};
+
+export const linkedPostIdArgs = (kind: 'venue' | 'organizer') => ({
+  id: arg(
+    wpInteger(),
+    { description: `the ${kind} post ID`, type: 'integer', required: true, in: 'path' },
+    (id, { store }) => (kind === 'venue' ? store.venues.has(id) : store.organizers.has(id)),
+  ),
+});
+
+export const linkedPostSlugArgs = (kind: 'venue' | 'organizer') => ({
+  slug: arg(
+    wpString(),
+    { description: `the ${kind} post name`, type: 'string', required: true, in: 'path' },
+    (slug, { store }) =>
+      (kind === 'venue'
+        ? store.venues.getByKey(slug.toLowerCase())
+        : store.organizers.getByKey(slug.toLowerCase())) !== undefined,
+  ),
+});
+
+/** One entry of an event's `venue`/`organizer` argument, after validation. */
+export type LinkedEntry = { id: number } | { data: Record<string, unknown> };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Normalises an event's `venue`/`organizer` value (REFERENCE §5.4): empty values mean none; a scalar or CSV
+ * string lists ids; an object is one entry; a list holds ids, `{id}` objects or field objects.
+ * Returns null when some entry is invalid.
+ */
+export function linkedEntries(value: unknown): Array<number | Record<string, unknown>> | null {
+  if (
+    value === null ||
+    value === undefined ||
+    value === '' ||
+    value === 0 ||
+    value === '0' ||
+    value === false
+  )
+    return [];
+  const list: unknown[] = Array.isArray(value)
+    ? value
+    : isRecord(value)
+      ? [value]
+      : typeof value === 'string'
+        ? value.split(',').map((item) => item.trim())
+        : [value];
+  const entries: Array<number | Record<string, unknown>> = [];
+  for (const item of list) {
+    if (item === '' || item === 0 || item === '0' || item === null) continue;
+    if (typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item)))
+      entries.push(Number(item));
+    else if (isRecord(item)) entries.push(item);
+    else return null;
+  }
+  return entries;
+}
+
+/** `is_venue_id_or_entry_or_empty` / `is_organizer_id_or_entry_or_empty`. */
+export function linkedPostEntryCheck(kind: 'venue' | 'organizer') {
+  return (value: unknown, context: CheckContext): boolean => {
+    const entries = linkedEntries(value);
+    if (entries === null) return false;
+    const exists = (id: number) =>
+      kind === 'venue' ? context.store.venues.has(id) : context.store.organizers.has(id);
+    return entries.every((entry) => {
+      if (typeof entry === 'number') return exists(entry);
+      if (entry.id !== undefined) return /^\d+$/.test(String(entry.id)) && exists(Number(entry.id));
+      try {
+        validateArgs(
+          kind === 'venue' ? venueCreateArgs : organizerCreateArgs,
+          normaliseInlineKeys(entry),
+          context,
+        );
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  };
+}
+
+/** Inline venue data may use `stateProvince` (the plugin's own form field name). */
+export function normaliseInlineKeys(entry: Record<string, unknown>): Record<string, unknown> {
+  const { stateProvince, ...rest } = entry;
+  return stateProvince !== undefined && rest.stateprovince === undefined
+    ? { ...rest, stateprovince: stateProvince }
+    : rest;
+}
+
+export { pageArg };

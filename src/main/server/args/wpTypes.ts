@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * zod schemas reproducing how WordPress coerces request arguments (REFERENCE §1.2). Messages may contain
+ * `%s`, replaced by the argument's name when the error is reported.
+ */
+
+const TYPE_MESSAGE = (type: string) => `%s is not of type ${type}.`;
+
+/** WP `type: integer`: integers or integer-valued numeric strings, coerced to numbers. */
+export const wpInteger = () =>
+  z.union(
+    [
+      z.number().int(),
+      z
+        .string()
+        .regex(/^\s*-?\d+\s*$/)
+        .transform((value) => Number.parseInt(value, 10)),
+    ],
+    { error: TYPE_MESSAGE('integer') },
+  );
+
+/** WP `is_positive_int`: numeric, integral and > 0. */
+export const positiveInt = () => wpInteger().refine((value) => value > 0, { error: 'Invalid parameter.' });
+
+const TRUE_WORDS = new Set(['true', '1']);
+const FALSE_WORDS = new Set(['false', '0', '']);
+
+/** WP `type: boolean`: true/false, "true"/"false" in any case, "1"/"0", 1/0. */
+export const wpBoolean = () =>
+  z.union([z.boolean(), z.number(), z.string()]).transform((value, ctx) => {
+    const word = String(value).trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+    ctx.addIssue({ code: 'custom', message: TYPE_MESSAGE('boolean') });
+    return z.NEVER;
+  });
+
+/** A string, as WP `type: string` requires (a JSON number is refused). */
+export const wpString = () => z.string({ error: TYPE_MESSAGE('string') });
+
+/** WP `is_string` validator: a non-empty string. */
+export const nonEmptyString = () => wpString().min(1, { error: 'Invalid parameter.' });
+
+/** WP `is_string_or_empty`: any string, also ''. `null` is treated as empty. */
+export const stringOrEmpty = () => z.union([wpString(), z.null()]).transform((value) => value ?? '');
+
+/** The truthy words The Events Calendar accepts where it tests values loosely (`tribe_is_truthy`). */
+export const TRUTHY_WORDS = ['1', 'true', 'yes', 'on', 'y', 'enable', 'enabled'];
+export const isTruthy = (value: unknown): boolean =>
+  value === true ||
+  (typeof value === 'number' && value !== 0) ||
+  TRUTHY_WORDS.includes(String(value).trim().toLowerCase());
+
+/**
+ * `Tribe__Utils__Array::list_to_array`: an array is used as-is; a string is split on commas, items trimmed,
+ * empty items dropped; numeric items become numbers.
+ */
+export function listToArray(value: unknown): Array<string | number | unknown> {
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? decodeMaybe(value).split(',')
+      : value === null || value === undefined
+        ? []
+        : [value];
+  return items
+    .map((item) => (typeof item === 'string' ? item.trim() : item))
+    .filter((item) => item !== '' && item !== null && item !== undefined)
+    .map((item) => (typeof item === 'string' && /^-?\d+(\.\d+)?$/.test(item) ? Number(item) : item));
+}
+
+function decodeMaybe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** A CSV-or-array list of items (see `listToArray`). */
+export const csvList = () => z.unknown().transform((value) => listToArray(value));
+
+/** A non-empty CSV-or-array list of positive integer ids. */
+export const idList = () =>
+  csvList().pipe(
+    z
+      .array(z.number().int().positive(), { error: 'Invalid parameter.' })
+      .min(1, { error: 'Invalid parameter.' }),
+  );
+
+/** A list of term references: ids, slugs or names. */
+export const termRefList = () =>
+  csvList().pipe(z.array(z.union([z.number().int(), z.string()]), { error: 'Invalid parameter.' }).min(1));
+
+/** Untyped argument (no WP `type`): any value passes to the validators. */
+export const untyped = () => z.unknown();

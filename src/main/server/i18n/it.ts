@@ -1,0 +1,1 @@
+export const it: Record<string, string> = {};

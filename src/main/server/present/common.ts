@@ -1,0 +1,70 @@
+import type { CalendarStore } from '../../store/store';
+import type { StoredPost } from '../../store/schema';
+import type { Links } from '../links';
+import type { MaybeCaller } from '../../core/capabilities';
+import { fromUtcSql } from '../../core/dates';
+
+/** Everything a presenter needs besides the record. */
+export interface PresentEnv {
+  store: CalendarStore;
+  links: Links;
+  caller: MaybeCaller;
+  now: Date;
+}
+
+const POST_TYPE: Record<StoredPost['kind'], string> = {
+  event: 'tribe_events',
+  venue: 'tribe_venue',
+  organizer: 'tribe_organizer',
+};
+
+/** Public permalink; trashed posts have none, so WordPress shows the query form. */
+export function permalink(post: StoredPost, links: Links): string {
+  if (post.status === 'trash') return `${links.siteUrl}/?post_type=${POST_TYPE[post.kind]}&p=${post.id}`;
+  return `${links.siteUrl}/${post.kind}/${post.slug}/`;
+}
+
+export function globalId(id: number, links: Links): string {
+  return `${links.host}?id=${id}`;
+}
+
+/** The post-level fields every post kind shares, in the reference's order. */
+export function postHeader(post: StoredPost, env: PresentEnv) {
+  const zone = env.store.settings.timezone;
+  return {
+    author: String(post.authorId),
+    status: post.status,
+    date: fromUtcSql(post.dateUtc, zone),
+    date_utc: post.dateUtc,
+    modified: fromUtcSql(post.modifiedUtc, zone),
+    modified_utc: post.modifiedUtc,
+    url: permalink(post, env.links),
+  };
+}
+
+/** `{url, id, extension}` of a media item, or `false` (REFERENCE §3.4). */
+export function presentImage(
+  imageId: number | null,
+  env: PresentEnv,
+): { url: string; id: number; extension: string } | false {
+  if (!imageId) return false;
+  const media = env.store.media.get(imageId);
+  if (!media) return false;
+  const url = media.fileName ? `${env.links.siteUrl}/media/${encodeURIComponent(media.fileName)}` : media.url;
+  return { url, id: media.id, extension: media.extension };
+}
+
+/** Drops empty values the way `get_venue_data`/`get_organizer_data` do (`''`, false, null, 0, '0'). */
+export function withoutEmpty<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(record).filter(
+      ([, value]) =>
+        value !== '' &&
+        value !== false &&
+        value !== null &&
+        value !== undefined &&
+        value !== 0 &&
+        value !== '0',
+    ),
+  ) as Partial<T>;
+}

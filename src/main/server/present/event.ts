@@ -1,0 +1,107 @@
+import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../../store/schema';
+import { dateDetails } from '../../core/dates';
+import { costDetailsValues, formatCost } from '../../core/cost';
+import { timezoneAbbr, sqlToDateTime } from '../../core/dates';
+import { globalId, permalink, postHeader, presentImage, type PresentEnv } from './common';
+import { presentEmbeddedTerm } from './term';
+import { presentOrganizer, presentVenue } from './linkedPosts';
+import { eventJsonLd } from './jsonLd';
+import { blankProtected } from './protect';
+import { canChangePost } from '../../core/capabilities';
+
+/** The Events Calendar's default currency settings (a site without its own). */
+export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' } as const;
+
+interface EventOptions {
+  /** Single reads carry `json_ld` (and their venue/organizers carry theirs). */
+  single?: boolean;
+  /** The password the request carries. */
+  password?: string;
+}
+
+function embeddedTerms(ids: number[], env: PresentEnv) {
+  return ids
+    .map((id) => env.store.terms.get(id))
+    .filter((term): term is StoredTerm => term !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id)
+    .map((term) => presentEmbeddedTerm(term, env));
+}
+
+/** Whether the caller may see a password-protected event's content. */
+export function canAccessProtected(
+  event: StoredEvent,
+  env: PresentEnv,
+  password: string | undefined,
+): boolean {
+  return event.password === '' || password === event.password || canChangePost(env.caller, event, 'edit');
+}
+
+/** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
+export function presentEvent(event: StoredEvent, env: PresentEnv, options: EventOptions = {}) {
+  const single = options.single ?? false;
+  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
+  const organizers = event.organizerIds
+    .map((id) => env.store.organizers.get(id))
+    .filter((organizer): organizer is StoredOrganizer => organizer !== undefined);
+  const costValues = costDetailsValues(event.cost);
+  const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, DEFAULT_CURRENCY);
+  const url = permalink(event, env.links);
+  const body = {
+    id: event.id,
+    global_id: globalId(event.id, env.links),
+    global_id_lineage: [globalId(event.id, env.links)],
+    ...postHeader(event, env),
+    rest_url: `${env.links.nsRoot}events/${event.id}`,
+    title: event.title,
+    description: event.description,
+    excerpt: event.excerpt,
+    slug: event.slug,
+    image: presentImage(event.imageId, env),
+    all_day: event.allDay,
+    start_date: event.startLocal,
+    start_date_details: dateDetails(event.startLocal),
+    end_date: event.endLocal,
+    end_date_details: dateDetails(event.endLocal),
+    utc_start_date: event.startUtc,
+    utc_start_date_details: dateDetails(event.startUtc),
+    utc_end_date: event.endUtc,
+    utc_end_date_details: dateDetails(event.endUtc),
+    timezone: event.timezone,
+    timezone_abbr: event.timezone
+      ? timezoneAbbr(event.timezone, sqlToDateTime(event.startLocal, event.timezone))
+      : '',
+    cost: costText,
+    cost_details: {
+      currency_symbol: event.currencySymbol,
+      currency_code: '',
+      currency_position: event.currencyPosition,
+      values: costValues,
+    },
+    website: event.website ?? url,
+    show_map: event.showMap,
+    show_map_link: event.showMapLink,
+    hide_from_listings: event.hideFromListings,
+    sticky: event.sticky,
+    featured: event.featured,
+    categories: embeddedTerms(event.categoryIds, env),
+    tags: embeddedTerms(event.tagIds, env),
+    venue: venue
+      ? (presentVenue(venue as StoredVenue, env, { jsonLd: single }) as object)
+      : ([] as unknown[]),
+    organizer: organizers.map((organizer) => presentOrganizer(organizer, env, { jsonLd: single })),
+    custom_fields: [] as unknown[],
+    language: event.language,
+    ticketed: event.ticketed,
+  };
+  if (!canAccessProtected(event, env, options.password)) return blankProtected(body);
+  if (!single) return body;
+  return {
+    ...body,
+    json_ld: eventJsonLd(event, env, {
+      text: costText.replace(/[^\d.,–\s]/g, '').trim(),
+      values: costValues,
+    }),
+  };
+}
+
+export type PresentedEvent = ReturnType<typeof presentEvent>;

@@ -1,0 +1,90 @@
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
+import { isoWithOffset } from '../../core/dates';
+import { toPlainText } from '../../core/html';
+import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
+
+/** schema.org data of a venue (REFERENCE §3.9). */
+export function venueJsonLd(venue: StoredVenue, env: PresentEnv) {
+  const image = presentImage(venue.imageId, env);
+  const address = withoutEmpty({
+    '@type': 'PostalAddress',
+    streetAddress: venue.address,
+    addressLocality: venue.city,
+    addressRegion: venue.stateprovince || venue.state || venue.province,
+    postalCode: venue.zip,
+    addressCountry: venue.country,
+  });
+  return withoutEmpty({
+    '@type': 'Place',
+    name: venue.name,
+    description: toPlainText(venue.description),
+    image: image ? image.url : '',
+    url: permalink(venue, env.links),
+    address,
+    geo:
+      venue.geoLat !== null && venue.geoLng !== null
+        ? { '@type': 'GeoCoordinates', latitude: venue.geoLat, longitude: venue.geoLng }
+        : null,
+    telephone: venue.phone,
+    sameAs: venue.website,
+  });
+}
+
+/** schema.org data of an organizer. */
+export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
+  const image = presentImage(organizer.imageId, env);
+  return withoutEmpty({
+    '@type': 'Person',
+    name: organizer.name,
+    description: toPlainText(organizer.description),
+    image: image ? image.url : '',
+    url: organizer.website,
+    telephone: organizer.phone,
+    email: organizer.email,
+    sameAs: organizer.website,
+  });
+}
+
+/** schema.org data of an event, with its place, organizers and offer. */
+export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: string; values: string[] }) {
+  const image = presentImage(event.imageId, env);
+  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
+  const organizers = event.organizerIds
+    .map((id) => env.store.organizers.get(id))
+    .filter(
+      (organizer): organizer is StoredOrganizer => organizer !== undefined && organizer.status !== 'trash',
+    );
+  const url = permalink(event, env.links);
+  return withoutEmpty({
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: event.title,
+    description: toPlainText(event.excerpt || event.description),
+    image: image ? image.url : '',
+    url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoWithOffset(event.startLocal, event.timezone),
+    endDate: isoWithOffset(event.endLocal, event.timezone),
+    location: venue && venue.status !== 'trash' ? venueJsonLd(venue, env) : null,
+    organizer:
+      organizers.length === 0
+        ? null
+        : organizers.length === 1
+          ? organizerJsonLd(organizers[0], env)
+          : organizers.map((organizer) => organizerJsonLd(organizer, env)),
+    offers:
+      cost.values.length > 0
+        ? {
+            '@type': 'Offer',
+            price: cost.text,
+            priceCurrency:
+              event.currencySymbol === '€' ? 'EUR' : event.currencySymbol === '£' ? 'GBP' : 'USD',
+            url,
+            category: 'primary',
+            availability: 'inStock',
+          }
+        : null,
+    performer: 'Organization',
+  });
+}

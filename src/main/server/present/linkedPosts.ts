@@ -1,0 +1,81 @@
+import type { StoredOrganizer, StoredVenue } from '../../store/schema';
+import { globalId, postHeader, presentImage, withoutEmpty, type PresentEnv } from './common';
+import { organizerJsonLd, venueJsonLd } from './jsonLd';
+import { blankProtected } from './protect';
+
+interface LinkedPostOptions {
+  /** Single reads (and venues embedded in a single event) carry `json_ld`. */
+  jsonLd?: boolean;
+  /** The password the request carries, to unlock a protected post. */
+  password?: string;
+  /** Whether the caller may edit the post (`context=edit` access). */
+  canEdit?: boolean;
+}
+
+const isLocked = (post: { password: string }, options: LinkedPostOptions) =>
+  post.password !== '' && !options.canEdit && options.password !== post.password;
+
+/** A venue record (REFERENCE §3.5): empty values dropped, then the always-present keys appended. */
+export function presentVenue(venue: StoredVenue, env: PresentEnv, options: LinkedPostOptions = {}) {
+  const image = presentImage(venue.imageId, env);
+  const hasGeo = venue.geoLat !== null && venue.geoLng !== null;
+  const body = {
+    ...withoutEmpty({
+      id: venue.id,
+      ...postHeader(venue, env),
+      venue: venue.name,
+      description: venue.description,
+      excerpt: venue.excerpt,
+      slug: venue.slug,
+      image,
+      address: venue.address,
+      city: venue.city,
+      country: venue.country,
+      province: venue.province,
+      state: venue.state,
+      zip: venue.zip,
+      phone: venue.phone,
+      website: venue.website,
+      stateprovince: venue.stateprovince,
+      geo_lat: hasGeo ? venue.geoLat : null,
+      geo_lng: hasGeo ? venue.geoLng : null,
+      json_ld: options.jsonLd ? venueJsonLd(venue, env) : null,
+    }),
+    show_map: venue.showMap,
+    show_map_link: venue.showMapLink,
+    global_id: globalId(venue.id, env.links),
+    global_id_lineage: [globalId(venue.id, env.links)],
+    language: venue.language,
+  };
+  return isLocked(venue, options) ? blankProtected(body) : body;
+}
+
+/** An organizer record (REFERENCE §3.6): every empty value dropped. */
+export function presentOrganizer(
+  organizer: StoredOrganizer,
+  env: PresentEnv,
+  options: LinkedPostOptions = {},
+) {
+  const body = {
+    ...withoutEmpty({
+      id: organizer.id,
+      ...postHeader(organizer, env),
+      organizer: organizer.name,
+      description: organizer.description,
+      excerpt: organizer.excerpt,
+      slug: organizer.slug,
+      image: presentImage(organizer.imageId, env),
+      phone: organizer.phone,
+      website: organizer.website,
+      email: organizer.email,
+      json_ld: options.jsonLd ? organizerJsonLd(organizer, env) : null,
+    }),
+    global_id: globalId(organizer.id, env.links),
+    global_id_lineage: [globalId(organizer.id, env.links)],
+    language: organizer.language,
+  };
+  return isLocked(organizer, options) ? blankProtected(body) : body;
+}
+
+export type PresentedVenue = ReturnType<typeof presentVenue>;
+export type PresentedOrganizer = ReturnType<typeof presentOrganizer>;

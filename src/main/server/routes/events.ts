@@ -1,0 +1,382 @@
+import type { PostStatus } from '../../../shared/enums';
+import { ANY_STATUSES } from '../../../shared/enums';
+import { canChangePost, canEditPosts, canReadPost, hasPostCap } from '../../core/capabilities';
+import { createEvent, EventRuleError, updateEvent, type EventInput } from '../../core/events';
+import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
+import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates';
+import { nowUtc, trashedSlug } from '../../core/posts';
+import { findTerm } from '../../core/terms';
+import type { StoredEvent } from '../../store/schema';
+import type { CalendarStore } from '../../store/store';
+import { ApiError, FORBIDDEN, invalidParam } from '../errors';
+import type { ArgValues } from '../args/define';
+import {
+  eventArchiveArgs,
+  eventCreateArgs,
+  eventIdArgs,
+  eventSlugArgs,
+  eventUpdateArgs,
+  sanitizeSlugLookup,
+} from '../args/eventArgs';
+import { isTruthy, listToArray } from '../args/wpTypes';
+import { canAccessProtected, presentEvent } from '../present/event';
+import { eventResponseSchema } from '../../../shared/schemas/records';
+import { clampPerPage, postArchive } from './paginate';
+import { checkIfMatch, etagOf } from './etag';
+import {
+  endpoint,
+  ID_PARAM,
+  type ApiRequest,
+  type ApiResponse,
+  type BareRequest,
+  type RouteDef,
+} from './table';
+
+type ArchiveArgs = ArgValues<typeof eventArchiveArgs>;
+
+const RELATIVE_FILTERS = [
+  ['starts_before', 'start', '<'],
+  ['starts_after', 'start', '>'],
+  ['ends_before', 'end', '<'],
+  ['ends_after', 'end', '>'],
+] as const;
+
+/** Date bounds of the archive with the reference's defaults and day rounding (REFERENCE §4.4). */
+function dateBounds(
+  args: ArchiveArgs,
+  siteZone: string,
+  now: Date,
+): { bounds: DateBound[]; echo: Array<[string, string]> } {
+  const strict =
+    args.strict_dates !== undefined && isTruthy(args.strict_dates) && args.strict_dates !== '1'
+      ? true
+      : isTruthy(args.strict_dates);
+  const normalise = (value: string | number, kind: 'dayStart' | 'dayEnd') =>
+    normaliseFilterDate(value, kind, strict, siteZone, now)!;
+  const bounds: DateBound[] = [];
+  const echo: Array<[string, string]> = [];
+  const relative = RELATIVE_FILTERS.filter(([name]) => args[name] !== undefined);
+  if (args.include) {
+    // `include` drops explicit start/end dates, but the raw default window comes back (REFERENCE §4.4 item 4).
+    bounds.push({ field: 'start', op: '>=', value: defaultArchiveStart(now, siteZone) });
+    bounds.push({ field: 'end', op: '<=', value: defaultArchiveEnd(now) });
+  } else {
+    const useDefaults = relative.length === 0;
+    const start =
+      args.start_date !== undefined
+        ? normalise(args.start_date, 'dayStart')
+        : useDefaults
+          ? normalise(defaultArchiveStart(now, siteZone), 'dayStart')
+          : undefined;
+    const end =
+      args.end_date !== undefined
+        ? normalise(args.end_date, 'dayEnd')
+        : useDefaults
+          ? normalise(defaultArchiveEnd(now), 'dayEnd')
+          : undefined;
+    if (start) {
+      bounds.push({ field: 'start', op: '>=', value: start });
+      echo.push(['start_date', start]);
+    }
+    if (end) {
+      bounds.push({ field: 'end', op: '<=', value: end });
+      echo.push(['end_date', end]);
+    }
+  }
+  for (const [name, field, op] of relative) {
+    const value = normalise(args[name]!, 'dayEnd');
+    bounds.push({ field, op, value });
+    echo.push([name, value]);
+  }
+  return { bounds, echo };
+}
+
+function termIds(store: CalendarStore, taxonomy: 'category' | 'tag', value: unknown): Set<number> {
+  const ids = new Set<number>();
+  for (const ref of listToArray(value)) {
+    const term = findTerm(store, taxonomy, ref as string | number);
+    if (term) ids.add(term.id);
+  }
+  return ids;
+}
+
+function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
+  const { args, store, caller, now, links } = request;
+  const siteZone = store.settings.timezone;
+  const page = args.page ?? 1;
+  const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
+  const { bounds, echo: dateEcho } = dateBounds(args, siteZone, now);
+  const statuses = args.status
+    ? (listToArray(args.status) as PostStatus[])
+    : canEditPosts(caller)
+      ? [...ANY_STATUSES]
+      : (['publish'] as PostStatus[]);
+  const query: EventQuery = {
+    bounds,
+    statuses: new Set(statuses),
+    searchWords: args.search?.toLowerCase().split(/\s+/).filter(Boolean),
+    categoryIds: args.categories !== undefined ? termIds(store, 'category', args.categories) : undefined,
+    tagIds: args.tags !== undefined ? termIds(store, 'tag', args.tags) : undefined,
+    venueIds: args.venue ? new Set(args.venue) : undefined,
+    organizerIds: args.organizer ? new Set(args.organizer) : undefined,
+    featured: args.featured,
+    ticketed: args.ticketed,
+    include: args.include ? new Set(args.include) : undefined,
+    parentId: args.post_parent,
+    geo:
+      args.geoloc || args.geoloc_lat !== undefined
+        ? { lat: args.geoloc_lat, lng: args.geoloc_lng, radiusKm: args.geoloc_radius ?? 25 }
+        : undefined,
+    includeHidden: args.show_hidden === true,
+    language: request.raw.ml_language as EventQuery['language'],
+  };
+  const { total, items } = runEventQuery(query, store, { offset: (page - 1) * perPage, limit: perPage });
+  const password = typeof request.raw.password === 'string' ? request.raw.password : undefined;
+  const bool = (value: boolean | undefined) => (value === undefined ? [] : [value ? '1' : '0']);
+  const echo: Array<[string, string]> = [
+    ...dateEcho,
+    ...(args.search ? [['search', args.search] as [string, string]] : []),
+    ['status', statuses.join(',')],
+    ...(args.include ? [['include', args.include.join(',')] as [string, string]] : []),
+    ...(args.post_parent !== undefined
+      ? [['post_parent', String(args.post_parent)] as [string, string]]
+      : []),
+    ...bool(args.ticketed).map((value) => ['ticketed', value] as [string, string]),
+    ...bool(args.geoloc).map((value) => ['geoloc', value] as [string, string]),
+    ...(args.geoloc_lat !== undefined ? [['geoloc_lat', String(args.geoloc_lat)] as [string, string]] : []),
+    ...(args.geoloc_lng !== undefined ? [['geoloc_lng', String(args.geoloc_lng)] as [string, string]] : []),
+    ...(args.venue ? [['venue', args.venue.join(',')] as [string, string]] : []),
+    ...(args.organizer ? [['organizer', args.organizer.join(',')] as [string, string]] : []),
+    ...bool(args.featured).map((value) => ['featured', value] as [string, string]),
+    ...(args.show_hidden ? [['show_hidden', '1'] as [string, string]] : []),
+    ...(request.raw.ml_language
+      ? [['ml_language', String(request.raw.ml_language)] as [string, string]]
+      : []),
+  ];
+  const presented = items.map((event) => presentEvent(event, request.env, { password }));
+  return postArchive('event', presented, { total, page, perPage }, `${links.nsRoot}events/`, echo);
+}
+
+/** The event an id route names, or the reference's 404/400 when there is none. */
+function requireEvent(store: CalendarStore, id: number): StoredEvent {
+  const event = store.events.get(id);
+  if (event) return event;
+  if (store.venues.has(id) || store.organizers.has(id) || store.media.has(id)) {
+    throw new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.');
+  }
+  throw new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`);
+}
+
+function single(event: StoredEvent, request: ApiRequest<typeof eventIdArgs>, status = 200): ApiResponse {
+  return {
+    status,
+    body: presentEvent(event, request.env, { single: status === 200 && request.ctx.method === 'GET' }),
+    headers: { ETag: etagOf('event', event) },
+  };
+}
+
+function read(request: ApiRequest<typeof eventIdArgs>, event: StoredEvent): ApiResponse {
+  if (event.status === 'trash') {
+    throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
+  }
+  if (!canReadPost(request.caller, event)) {
+    throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
+  }
+  if (!canAccessProtected(event, request.env, request.args.password)) {
+    throw new ApiError(
+      403,
+      'event-password-protected',
+      'The requested event is not accessible without a password',
+    );
+  }
+  return single(event, request);
+}
+
+const ruleError = (error: unknown): never => {
+  if (error instanceof EventRuleError) throw invalidParam(error.field, error.message);
+  throw error;
+};
+
+async function create(request: ApiRequest<typeof eventCreateArgs>): Promise<ApiResponse> {
+  const { store, caller, now } = request;
+  if (!canEditPosts(caller)) throw FORBIDDEN(caller !== null);
+  const event = await store
+    .mutate((tx) =>
+      createEvent(request.args as EventInput, { tx, store, caller, now, language: request.recordLanguage }),
+    )
+    .catch(ruleError);
+  return {
+    status: 201,
+    body: presentEvent(event, request.env),
+    headers: { ETag: etagOf('event', event), Location: `${request.links.nsRoot}events/${event.id}` },
+  };
+}
+
+/** Permission for an existing event, else the generic capability (so admins reach the 404). */
+function authorize(request: BareRequest, id: number, action: 'edit' | 'delete') {
+  const event = request.store.events.get(id);
+  const allowed = event ? canChangePost(request.caller, event, action) : hasPostCap(request.caller, action);
+  if (!allowed) throw FORBIDDEN(request.caller !== null);
+}
+
+async function update(
+  request: ApiRequest<typeof eventUpdateArgs & typeof eventIdArgs>,
+  id: number,
+): Promise<ApiResponse> {
+  const { store, caller, now } = request;
+  authorize(request, id, 'edit');
+  const current = requireEvent(store, id);
+  checkIfMatch(request.ctx, etagOf('event', current));
+  const event = await store
+    .mutate((tx) => {
+      const latest = store.events.get(id)!;
+      return updateEvent(latest, request.args as EventInput, {
+        tx,
+        store,
+        caller,
+        now,
+        language: latest.language,
+      });
+    })
+    .catch(ruleError);
+  return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
+}
+
+async function trash(request: ApiRequest<typeof eventIdArgs>, id: number): Promise<ApiResponse> {
+  const { store, now } = request;
+  authorize(request, id, 'delete');
+  const current = requireEvent(store, id);
+  if (current.status === 'trash')
+    throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
+  checkIfMatch(request.ctx, etagOf('event', current));
+  const event = await store.mutate((tx) => {
+    const trashed: StoredEvent = {
+      ...current,
+      status: 'trash',
+      slug: trashedSlug(store, current),
+      modifiedUtc: nowUtc(now),
+      revision: current.revision + 1,
+    };
+    tx.putEvent(trashed);
+    return trashed;
+  });
+  return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
+}
+
+const slugToId = (request: ApiRequest<typeof eventSlugArgs>) =>
+  request.store.eventBySlug(sanitizeSlugLookup(request.args.slug!))!.id;
+
+const record = (description: string) => ({ description, schema: eventResponseSchema });
+const errors = {
+  '400': { description: 'Invalid parameters' },
+  '401': { description: 'Credentials needed' },
+  '403': { description: 'Not allowed' },
+  '404': { description: 'Not found' },
+};
+
+export const eventRoutes: RouteDef[] = [
+  {
+    pattern: '/events',
+    path: '/events',
+    docPath: '/events',
+    endpoints: [
+      endpoint({
+        methods: ['GET'],
+        args: eventArchiveArgs,
+        handle: archive,
+        doc: {
+          summary: 'List events (archive)',
+          responses: { '200': { description: 'Events archive page' }, ...errors },
+        },
+      }),
+      endpoint({
+        methods: ['POST'],
+        args: eventCreateArgs,
+        handle: create,
+        doc: { summary: 'Create an event', responses: { '201': record('The created event'), ...errors } },
+      }),
+    ],
+  },
+  {
+    pattern: '/events/(?P<id>\\d+)',
+    path: '/events/:id',
+    docPath: '/events/{id}',
+    params: ID_PARAM,
+    endpoints: [
+      endpoint({
+        methods: ['GET'],
+        args: eventIdArgs,
+        handle: (request) => read(request, requireEvent(request.store, request.args.id!)),
+        doc: { summary: 'Read an event', responses: { '200': record('The event, with json_ld'), ...errors } },
+      }),
+      endpoint({
+        methods: ['DELETE'],
+        args: eventIdArgs,
+        handle: (request) => trash(request, request.args.id!),
+        doc: {
+          summary: 'Move an event to the trash',
+          responses: {
+            '200': record('The trashed event'),
+            '410': { description: 'Already trashed' },
+            ...errors,
+          },
+        },
+      }),
+      endpoint({
+        methods: ['POST', 'PUT', 'PATCH'],
+        args: { ...eventIdArgs, ...eventUpdateArgs },
+        handle: (request) => update(request, request.args.id!),
+        doc: {
+          summary: 'Update an event (only the sent fields change)',
+          responses: {
+            '200': record('The updated event'),
+            '412': { description: 'If-Match failed' },
+            ...errors,
+          },
+        },
+      }),
+    ],
+  },
+  {
+    pattern: '/events/by-slug/(?P<slug>[^/]+)',
+    path: '/events/by-slug/:slug',
+    docPath: '/events/by-slug/{slug}',
+    endpoints: [
+      endpoint({
+        methods: ['GET'],
+        args: eventSlugArgs,
+        handle: (request) =>
+          read(
+            request as unknown as ApiRequest<typeof eventIdArgs>,
+            request.store.events.get(slugToId(request))!,
+          ),
+        doc: {
+          summary: 'Read an event by slug',
+          responses: { '200': record('The event, with json_ld'), ...errors },
+        },
+      }),
+      endpoint({
+        methods: ['DELETE'],
+        args: eventSlugArgs,
+        handle: (request) => trash(request as unknown as ApiRequest<typeof eventIdArgs>, slugToId(request)),
+        doc: {
+          summary: 'Move an event to the trash by slug',
+          responses: { '200': record('The trashed event'), ...errors },
+        },
+      }),
+      endpoint({
+        methods: ['POST', 'PUT', 'PATCH'],
+        args: { ...eventUpdateArgs, ...eventSlugArgs },
+        handle: (request) =>
+          update(
+            request as unknown as ApiRequest<typeof eventUpdateArgs & typeof eventIdArgs>,
+            slugToId(request),
+          ),
+        doc: {
+          summary: 'Update an event by slug',
+          responses: { '200': record('The updated event'), ...errors },
+        },
+      }),
+    ],
+  },
+];

@@ -1,0 +1,418 @@
+import type { PostStatus } from '../../../shared/enums';
+import { ANY_STATUSES } from '../../../shared/enums';
+import { canChangePost, canEditPosts, canReadPost } from '../../core/capabilities';
+import {
+  applyOrganizerInput,
+  applyVenueInput,
+  createOrganizer,
+  createVenue,
+  type OrganizerInput,
+  type VenueInput,
+} from '../../core/linkedPosts';
+import { nowUtc, trashedSlug } from '../../core/posts';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
+import type { CalendarStore, Transaction } from '../../store/store';
+import { ApiError, FORBIDDEN } from '../errors';
+import {
+  linkedPostArchiveArgs,
+  linkedPostIdArgs,
+  linkedPostSlugArgs,
+  organizerCreateArgs,
+  organizerUpdateArgs,
+  venueCreateArgs,
+  venueUpdateArgs,
+} from '../args/linkedPostArgs';
+import { isTruthy, listToArray } from '../args/wpTypes';
+import { presentOrganizer, presentVenue } from '../present/linkedPosts';
+import { organizerResponseSchema, venueResponseSchema } from '../../../shared/schemas/records';
+import { clampPerPage, postArchive } from './paginate';
+import { checkIfMatch, etagOf } from './etag';
+import {
+  endpoint,
+  ID_PARAM,
+  type ApiRequest,
+  type ApiResponse,
+  type BareRequest,
+  type RouteDef,
+} from './table';
+import type { PresentEnv } from '../present/common';
+
+type Kind = 'venue' | 'organizer';
+type LinkedPost = StoredVenue | StoredOrganizer;
+
+/** Where the two kinds differ; everything else is shared. */
+interface KindRules {
+  kind: Kind;
+  plural: 'venues' | 'organizers';
+  posts: (store: CalendarStore) => {
+    get(id: number): LinkedPost | undefined;
+    values(): IterableIterator<LinkedPost>;
+    getByKey(key: string): LinkedPost | undefined;
+  };
+  /** Events linking to a post of this kind. */
+  linkedEvents: (store: CalendarStore, id: number) => Set<number> | undefined;
+  searchFields: (post: LinkedPost) => string[];
+  present: (
+    post: LinkedPost,
+    env: PresentEnv,
+    options?: { jsonLd?: boolean; password?: string; canEdit?: boolean },
+  ) => unknown;
+  create: (input: Record<string, unknown>, context: Parameters<typeof createVenue>[1]) => LinkedPost;
+  apply: (
+    base: LinkedPost,
+    input: Record<string, unknown>,
+    context: Parameters<typeof createVenue>[1],
+  ) => LinkedPost;
+  put: (tx: Transaction, post: LinkedPost) => void;
+  unlink: (event: StoredEvent, id: number) => StoredEvent;
+}
+
+const VENUE: KindRules = {
+  kind: 'venue',
+  plural: 'venues',
+  posts: (store) => store.venues,
+  linkedEvents: (store, id) => store.eventIndex.byVenue.get(id),
+  searchFields: (post) => {
+    const venue = post as StoredVenue;
+    return [
+      venue.name,
+      venue.description,
+      venue.excerpt,
+      venue.address,
+      venue.city,
+      venue.province,
+      venue.state,
+      venue.stateprovince,
+      venue.zip,
+      venue.phone,
+    ];
+  },
+  present: (post, env, options) => presentVenue(post as StoredVenue, env, options),
+  create: (input, context) => createVenue(input as VenueInput, context),
+  apply: (base, input, context) => applyVenueInput(base as StoredVenue, input as VenueInput, context),
+  put: (tx, post) => tx.putVenue(post as StoredVenue),
+  unlink: (event) => ({ ...event, venueId: 0 }),
+};
+
+const ORGANIZER: KindRules = {
+  kind: 'organizer',
+  plural: 'organizers',
+  posts: (store) => store.organizers,
+  linkedEvents: (store, id) => store.eventIndex.byOrganizer.get(id),
+  searchFields: (post) => {
+    const organizer = post as StoredOrganizer;
+    return [
+      organizer.name,
+      organizer.description,
+      organizer.excerpt,
+      organizer.phone,
+      organizer.email,
+      organizer.website,
+    ];
+  },
+  present: (post, env, options) => presentOrganizer(post as StoredOrganizer, env, options),
+  create: (input, context) => createOrganizer(input as OrganizerInput, context),
+  apply: (base, input, context) =>
+    applyOrganizerInput(base as StoredOrganizer, input as OrganizerInput, context),
+  put: (tx, post) => tx.putOrganizer(post as StoredOrganizer),
+  unlink: (event, id) => ({ ...event, organizerIds: event.organizerIds.filter((other) => other !== id) }),
+};
+
+/** Venue/organizer search (REFERENCE §4.7): any one field must contain every fragment of the text. */
+function searchMatcher(text: string, rules: KindRules) {
+  const fragments = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter(Boolean);
+  return (post: LinkedPost) =>
+    rules.searchFields(post).some((field) => {
+      const haystack = field.toLowerCase();
+      return fragments.every((fragment) => haystack.includes(fragment));
+    });
+}
+
+function archive(
+  rules: KindRules,
+  request: ApiRequest<ReturnType<typeof linkedPostArchiveArgs>>,
+): ApiResponse {
+  const { args, store, caller, now, links } = request;
+  const page = args.page ?? 1;
+  const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
+  const editor = canEditPosts(caller);
+  const statuses = new Set<PostStatus>(
+    args.status ? (listToArray(args.status) as PostStatus[]) : editor ? ANY_STATUSES : ['publish'],
+  );
+  const eventStatuses = editor ? new Set<PostStatus>(ANY_STATUSES) : new Set<PostStatus>(['publish']);
+  const nowLocal = nowUtc(now);
+  const events = (id: number) =>
+    [...(rules.linkedEvents(store, id) ?? [])].map((eventId) => store.events.get(eventId)!).filter(Boolean);
+  const filters: Array<(post: LinkedPost) => boolean> = [(post) => statuses.has(post.status)];
+  if (args.search) {
+    const matches = searchMatcher(args.search, rules);
+    filters.push((post) => post.status !== 'trash' && matches(post));
+  }
+  if (args.event !== undefined) {
+    const event = store.events.get(args.event)!;
+    const linked = new Set(rules.kind === 'venue' ? [event.venueId] : event.organizerIds);
+    filters.push((post) => linked.has(post.id));
+  }
+  if (args.has_events !== undefined) {
+    const wanted = isTruthy(args.has_events);
+    filters.push(
+      (post) =>
+        events(post.id).some((event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
+    );
+  }
+  if (args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming)) {
+    filters.push((post) =>
+      events(post.id).some((event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
+    );
+  }
+  const language = request.raw.ml_language;
+  if (language) filters.push((post) => post.language === language);
+  const matching = [...rules.posts(store).values()]
+    .filter((post) => filters.every((filter) => filter(post)))
+    .sort((a, b) => (a.dateUtc < b.dateUtc ? 1 : a.dateUtc > b.dateUtc ? -1 : b.id - a.id));
+  const items = matching.slice((page - 1) * perPage, page * perPage).map((post) =>
+    rules.present(post, request.env, {
+      canEdit: canChangePost(caller, post, 'edit'),
+      password: request.raw.password as string | undefined,
+    }),
+  );
+  const echo: Array<[string, string]> = [
+    ...(args.event !== undefined ? [['event', String(args.event)] as [string, string]] : []),
+    ...(args.has_events !== undefined ? [['has_events', String(args.has_events)] as [string, string]] : []),
+    ['status', [...statuses].join(',')],
+  ];
+  return postArchive(
+    rules.kind,
+    items,
+    { total: matching.length, page, perPage },
+    `${links.nsRoot}${rules.plural}/`,
+    echo,
+  );
+}
+
+function requirePost(rules: KindRules, store: CalendarStore, id: number): LinkedPost {
+  const post = rules.posts(store).get(id);
+  if (!post)
+    throw new ApiError(400, 'rest_invalid_param', 'Invalid parameter(s): id', {
+      params: { id: 'Invalid parameter.' },
+      details: [],
+    });
+  return post;
+}
+
+function read(rules: KindRules, request: BareRequest, post: LinkedPost): ApiResponse {
+  if (!canReadPost(request.caller, post)) {
+    throw new ApiError(403, `${rules.kind}-not-accessible`, `The requested ${rules.kind} is not accessible`);
+  }
+  const body = rules.present(post, request.env, {
+    jsonLd: true,
+    canEdit: canChangePost(request.caller, post, 'edit'),
+    password: request.raw.password as string | undefined,
+  });
+  return { body, headers: { ETag: etagOf(rules.kind, post) } };
+}
+
+async function create(
+  rules: KindRules,
+  request: ApiRequest<typeof venueCreateArgs | typeof organizerCreateArgs>,
+): Promise<ApiResponse> {
+  const { store, caller, now } = request;
+  if (!canEditPosts(caller)) throw FORBIDDEN(caller !== null);
+  const post = await store.mutate((tx) =>
+    rules.create(request.args as Record<string, unknown>, {
+      tx,
+      store,
+      caller,
+      now,
+      language: request.recordLanguage,
+    }),
+  );
+  return {
+    status: 201,
+    body: rules.present(post, request.env, { canEdit: true }),
+    headers: {
+      ETag: etagOf(rules.kind, post),
+      Location: `${request.links.nsRoot}${rules.plural}/${post.id}`,
+    },
+  };
+}
+
+async function update(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
+  const { store, caller, now } = request;
+  const current = requirePost(rules, store, id);
+  if (!canChangePost(caller, current, 'edit')) throw FORBIDDEN(caller !== null);
+  checkIfMatch(request.ctx, etagOf(rules.kind, current));
+  const args = request.args as Record<string, unknown>;
+  const post = await store.mutate((tx) => {
+    const context = { tx, store, caller, now, language: current.language };
+    const applied = rules.apply(current, args, context);
+    const updated = { ...applied, modifiedUtc: nowUtc(now), revision: current.revision + 1 } as LinkedPost;
+    if (args.status !== undefined) updated.status = args.status as PostStatus;
+    if (args.author !== undefined) updated.authorId = args.author as number;
+    rules.put(tx, updated);
+    return updated;
+  });
+  return {
+    body: rules.present(post, request.env, { canEdit: true }),
+    headers: { ETag: etagOf(rules.kind, post) },
+  };
+}
+
+async function trash(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
+  const { store, caller, now } = request;
+  const current = requirePost(rules, store, id);
+  if (!canChangePost(caller, current, 'delete')) throw FORBIDDEN(caller !== null);
+  if (current.status === 'trash') {
+    throw new ApiError(410, `${rules.kind}-is-in-trash`, `The ${rules.kind} is already trashed`);
+  }
+  checkIfMatch(request.ctx, etagOf(rules.kind, current));
+  const post = await store.mutate((tx) => {
+    const modified = nowUtc(now);
+    // Trashing unlinks the post from every event (REFERENCE §5.7).
+    for (const eventId of [...(rules.linkedEvents(store, id) ?? [])]) {
+      const event = store.events.get(eventId)!;
+      tx.putEvent({ ...rules.unlink(event, id), modifiedUtc: modified, revision: event.revision + 1 });
+    }
+    const trashed = {
+      ...current,
+      status: 'trash',
+      slug: trashedSlug(store, current),
+      modifiedUtc: modified,
+      revision: current.revision + 1,
+    } as LinkedPost;
+    rules.put(tx, trashed);
+    return trashed;
+  });
+  return {
+    body: rules.present(post, request.env, { canEdit: true }),
+    headers: { ETag: etagOf(rules.kind, post) },
+  };
+}
+
+function routesFor(rules: KindRules): RouteDef[] {
+  const createArgs = rules.kind === 'venue' ? venueCreateArgs : organizerCreateArgs;
+  const updateArgs = rules.kind === 'venue' ? venueUpdateArgs : organizerUpdateArgs;
+  const idArgs = linkedPostIdArgs(rules.kind);
+  const slugArgs = linkedPostSlugArgs(rules.kind);
+  const schema = rules.kind === 'venue' ? venueResponseSchema : organizerResponseSchema;
+  const one = (description: string) => ({ description, schema });
+  const errors = {
+    '400': { description: 'Invalid parameters' },
+    '401': { description: 'Credentials needed' },
+    '403': { description: 'Not allowed' },
+  };
+  const bySlug = (request: ApiRequest<typeof slugArgs>) =>
+    rules.posts(request.store).getByKey(String(request.args.slug).toLowerCase())!.id;
+  const Name = rules.kind === 'venue' ? 'venue' : 'organizer';
+  return [
+    {
+      pattern: `/${rules.plural}`,
+      path: `/${rules.plural}`,
+      docPath: `/${rules.plural}`,
+      endpoints: [
+        endpoint({
+          methods: ['GET'],
+          args: linkedPostArchiveArgs(rules.plural),
+          handle: (request) => archive(rules, request),
+          doc: {
+            summary: `List ${rules.plural}`,
+            responses: {
+              '200': { description: `${Name} archive page` },
+              ...errors,
+              '404': { description: 'Page past the end' },
+            },
+          },
+        }),
+        endpoint({
+          methods: ['POST'],
+          args: createArgs,
+          handle: (request) => create(rules, request),
+          doc: {
+            summary: `Create a ${Name} (an existing one with the same name is re-used)`,
+            responses: { '201': one(`The ${Name}`), ...errors },
+          },
+        }),
+      ],
+    },
+    {
+      pattern: `/${rules.plural}/(?P<id>\\d+)`,
+      path: `/${rules.plural}/:id`,
+      docPath: `/${rules.plural}/{id}`,
+      params: ID_PARAM,
+      endpoints: [
+        endpoint({
+          methods: ['GET'],
+          args: idArgs,
+          handle: (request) => read(rules, request, requirePost(rules, request.store, request.args.id!)),
+          doc: {
+            summary: `Read a ${Name}`,
+            responses: { '200': one(`The ${Name}, with json_ld`), ...errors },
+          },
+        }),
+        endpoint({
+          methods: ['DELETE'],
+          args: idArgs,
+          handle: (request) => trash(rules, request, request.args.id!),
+          doc: {
+            summary: `Move a ${Name} to the trash (unlinking it from its events)`,
+            responses: {
+              '200': one(`The trashed ${Name}`),
+              '410': { description: 'Already trashed' },
+              ...errors,
+            },
+          },
+        }),
+        endpoint({
+          methods: ['POST', 'PUT', 'PATCH'],
+          args: { ...idArgs, ...updateArgs },
+          handle: (request) => update(rules, request, request.args.id!),
+          doc: {
+            summary: `Update a ${Name} (only the sent fields change)`,
+            responses: {
+              '200': one(`The updated ${Name}`),
+              '412': { description: 'If-Match failed' },
+              ...errors,
+            },
+          },
+        }),
+      ],
+    },
+    {
+      pattern: `/${rules.plural}/by-slug/(?P<slug>[^/]+)`,
+      path: `/${rules.plural}/by-slug/:slug`,
+      docPath: `/${rules.plural}/by-slug/{slug}`,
+      endpoints: [
+        endpoint({
+          methods: ['GET'],
+          args: slugArgs,
+          handle: (request) => read(rules, request, rules.posts(request.store).get(bySlug(request))!),
+          doc: { summary: `Read a ${Name} by slug`, responses: { '200': one(`The ${Name}`), ...errors } },
+        }),
+        endpoint({
+          methods: ['DELETE'],
+          args: slugArgs,
+          handle: (request) => trash(rules, request, bySlug(request)),
+          doc: {
+            summary: `Trash a ${Name} by slug`,
+            responses: { '200': one(`The trashed ${Name}`), ...errors },
+          },
+        }),
+        endpoint({
+          methods: ['POST', 'PUT', 'PATCH'],
+          args: { ...slugArgs, ...updateArgs },
+          handle: (request) => update(rules, request, bySlug(request)),
+          doc: {
+            summary: `Update a ${Name} by slug`,
+            responses: { '200': one(`The updated ${Name}`), ...errors },
+          },
+        }),
+      ],
+    },
+  ];
+}
+
+export const venueRoutes = routesFor(VENUE);
+export const organizerRoutes = routesFor(ORGANIZER);

@@ -1,0 +1,67 @@
+import type Koa from 'koa';
+import type { z } from 'zod';
+import type { Language } from '../../../shared/enums';
+import type { CalendarStore } from '../../store/store';
+import type { MaybeCaller } from '../../core/capabilities';
+import type { ArgSpec, ArgValues } from '../args/define';
+import type { Links } from '../links';
+import type { PresentEnv } from '../present/common';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler gets: validated arguments plus the request's environment. */
+export interface ApiRequest<Spec extends ArgSpec> {
+  args: ArgValues<Spec>;
+  /** Raw merged parameters, to tell "sent" from "absent" (true PATCH). */
+  raw: Record<string, unknown>;
+  store: CalendarStore;
+  caller: MaybeCaller;
+  now: Date;
+  links: Links;
+  env: PresentEnv;
+  /** Language new records get: `ml_language`, else the language root, else `en`. */
+  recordLanguage: Language;
+  ctx: Koa.Context;
+}
+
+export interface ApiResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How /doc documents an endpoint. */
+export interface EndpointDoc {
+  summary: string;
+  /** Response schemas by status; `200`/`201` name the record schema. */
+  responses: Record<string, { description: string; schema?: z.ZodType }>;
+}
+
+export interface Endpoint<Spec extends ArgSpec = ArgSpec> {
+  methods: HttpMethod[];
+  args: Spec;
+  handle: (request: ApiRequest<Spec>) => Promise<ApiResponse> | ApiResponse;
+  doc: EndpointDoc;
+}
+
+export interface RouteDef {
+  /** The route's regex as WordPress lists it in the namespace index, e.g. `/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** The Koa path, e.g. `/events/:id`. */
+  path: string;
+  /** The OpenAPI path, e.g. `/events/{id}`. */
+  docPath: string;
+  /** Path parameters must match these, else the route does not match at all (404 rest_no_route). */
+  params?: Record<string, RegExp>;
+  endpoints: Endpoint<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each endpoint has its own spec
+}
+
+/** Declares an endpoint, inferring the argument types of its handler from its spec. */
+export function endpoint<Spec extends ArgSpec>(definition: Endpoint<Spec>): Endpoint<Spec> {
+  return definition;
+}
+
+export const ID_PARAM = { id: /^\d+$/ };
+
+/** A request whose arguments the callee does not look at. */
+export type BareRequest = ApiRequest<Record<never, never>>;

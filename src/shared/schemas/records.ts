@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { LANGUAGES, POST_STATUSES } from '../enums';
+
+/**
+ * The records the API returns, as zod schemas: the OpenAPI document is generated from them and the tests
+ * parse real responses with them (strictly), so the documentation cannot drift from the server.
+ */
+
+const sqlDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  .describe('Y-m-d H:i:s');
+
+export const dateDetailsSchema = z
+  .strictObject({
+    year: z.string(),
+    month: z.string(),
+    day: z.string(),
+    hour: z.string(),
+    minutes: z.string(),
+    seconds: z.string(),
+  })
+  .meta({ id: 'DateDetails', description: 'Parts of a date, as zero-padded strings' });
+
+export const imageSchema = z
+  .strictObject({ url: z.string(), id: z.number().int(), extension: z.string() })
+  .meta({ id: 'Image' });
+
+export const costDetailsSchema = z
+  .strictObject({
+    currency_symbol: z.string(),
+    currency_code: z.string(),
+    currency_position: z.string(),
+    values: z.array(z.string()).describe('Cost values as numeric strings, ascending'),
+  })
+  .meta({ id: 'CostDetails' });
+
+const termUrls = z.strictObject({ self: z.string(), collection: z.string(), up: z.string().optional() });
+const language = z.enum(LANGUAGES);
+const jsonLd = z.record(z.string(), z.unknown()).describe('schema.org data (single reads only)');
+
+export const embeddedTermSchema = z
+  .strictObject({
+    name: z.string(),
+    slug: z.string(),
+    term_group: z.number().int(),
+    term_taxonomy_id: z.number().int(),
+    taxonomy: z.enum(['tribe_events_cat', 'post_tag']),
+    description: z.string(),
+    parent: z.number().int(),
+    count: z.number().int(),
+    filter: z.literal('raw'),
+    id: z.number().int(),
+    urls: termUrls,
+    language,
+  })
+  .meta({ id: 'EmbeddedTerm', description: 'A category or tag as embedded in an event' });
+
+export const termResponseSchema = z
+  .strictObject({
+    id: z.number().int(),
+    count: z.number().int(),
+    description: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    taxonomy: z.enum(['tribe_events_cat', 'post_tag']),
+    parent: z.number().int().optional().describe('Categories only'),
+    meta: z.array(z.unknown()),
+    url: z.string(),
+    urls: termUrls,
+    language,
+    _links: z.record(z.string(), z.unknown()).optional().describe('Single-term responses only'),
+  })
+  .meta({ id: 'Term' });
+
+const postHeader = {
+  id: z.number().int(),
+  author: z.string().optional().describe('Author id as a numeric string'),
+  status: z.enum(POST_STATUSES).optional(),
+  date: sqlDate.optional(),
+  date_utc: sqlDate.optional(),
+  modified: sqlDate.optional(),
+  modified_utc: sqlDate.optional(),
+  url: z.string().optional(),
+};
+
+/** Venue: empty fields are omitted (REFERENCE §3.5); a protected venue has its fields blanked. */
+export const venueResponseSchema = z
+  .strictObject({
+    ...postHeader,
+    venue: z.union([z.string(), z.array(z.never())]).optional(),
+    description: z.string().optional(),
+    excerpt: z.string().optional(),
+    slug: z.string().optional(),
+    image: z.union([imageSchema, z.literal(false)]).optional(),
+    address: z.string().optional(),
+    city: z.string().optional(),
+    country: z.string().optional(),
+    province: z.string().optional(),
+    state: z.string().optional(),
+    zip: z.string().optional(),
+    phone: z.string().optional(),
+    website: z.string().optional(),
+    stateprovince: z.string().optional(),
+    geo_lat: z.number().optional(),
+    geo_lng: z.number().optional(),
+    json_ld: jsonLd.optional(),
+    show_map: z.boolean().nullable(),
+    show_map_link: z.boolean().nullable(),
+    global_id: z.string(),
+    global_id_lineage: z.array(z.string()),
+    language,
+  })
+  .meta({ id: 'Venue' });
+
+export const organizerResponseSchema = z
+  .strictObject({
+    ...postHeader,
+    organizer: z.union([z.string(), z.array(z.never())]).optional(),
+    description: z.string().optional(),
+    excerpt: z.string().optional(),
+    slug: z.string().optional(),
+    image: z.union([imageSchema, z.literal(false)]).optional(),
+    phone: z.string().optional(),
+    website: z.string().optional(),
+    email: z.string().optional(),
+    json_ld: jsonLd.optional(),
+    global_id: z.string(),
+    global_id_lineage: z.array(z.string()),
+    language,
+  })
+  .meta({ id: 'Organizer' });
+
+const nullableFlag = z.boolean().nullable().describe('null when blanked by password protection');
+
+export const eventResponseSchema = z
+  .strictObject({
+    id: z.number().int(),
+    global_id: z.string(),
+    global_id_lineage: z.array(z.string()),
+    author: z.string(),
+    status: z.enum(POST_STATUSES),
+    date: sqlDate,
+    date_utc: sqlDate,
+    modified: sqlDate,
+    modified_utc: sqlDate,
+    url: z.string(),
+    rest_url: z.string(),
+    title: z.string(),
+    description: z.string(),
+    excerpt: z.string(),
+    slug: z.string(),
+    image: z.union([imageSchema, z.literal(false)]),
+    all_day: nullableFlag,
+    start_date: sqlDate,
+    start_date_details: dateDetailsSchema,
+    end_date: sqlDate,
+    end_date_details: dateDetailsSchema,
+    utc_start_date: sqlDate,
+    utc_start_date_details: dateDetailsSchema,
+    utc_end_date: sqlDate,
+    utc_end_date_details: dateDetailsSchema,
+    timezone: z.string(),
+    timezone_abbr: z.string(),
+    cost: z.string(),
+    cost_details: costDetailsSchema,
+    website: z.string(),
+    show_map: nullableFlag,
+    show_map_link: nullableFlag,
+    hide_from_listings: nullableFlag,
+    sticky: nullableFlag,
+    featured: nullableFlag,
+    categories: z.array(embeddedTermSchema),
+    tags: z.array(embeddedTermSchema),
+    venue: z.union([venueResponseSchema, z.array(z.never())]).describe('The venue, or [] when none'),
+    organizer: z.array(organizerResponseSchema),
+    custom_fields: z.array(z.unknown()),
+    language,
+    ticketed: nullableFlag,
+    json_ld: jsonLd.optional(),
+  })
+  .meta({ id: 'Event' });
+
+const archive = <K extends string, S extends z.ZodType>(key: K, item: S) =>
+  z.strictObject({
+    [key]: z.array(item),
+    rest_url: z.string(),
+    next_rest_url: z.string().optional(),
+    previous_rest_url: z.string().optional(),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+  } as Record<K, z.ZodArray<S>> & Record<string, z.ZodType>);
+
+export const eventArchiveSchema = archive('events', eventResponseSchema).meta({ id: 'EventArchive' });
+export const venueArchiveSchema = archive('venues', venueResponseSchema).meta({ id: 'VenueArchive' });
+export const organizerArchiveSchema = archive('organizers', organizerResponseSchema).meta({
+  id: 'OrganizerArchive',
+});
+export const categoryArchiveSchema = archive('categories', termResponseSchema).meta({
+  id: 'CategoryArchive',
+});
+export const tagArchiveSchema = archive('tags', termResponseSchema).meta({ id: 'TagArchive' });
+
+export const errorSchema = z
+  .strictObject({
+    code: z.string(),
+    message: z.string(),
+    data: z.looseObject({ status: z.number().int() }),
+  })
+  .meta({ id: 'Error' });
+
+export type EventResponse = z.infer<typeof eventResponseSchema>;
+export type VenueResponse = z.infer<typeof venueResponseSchema>;
+export type OrganizerResponse = z.infer<typeof organizerResponseSchema>;
+export type TermResponse = z.infer<typeof termResponseSchema>;

@@ -1,0 +1,73 @@
+import { describe, it, expect } from 'vitest';
+import { slugify, uniqueSlug } from '../../src/main/core/slugs';
+
+describe('slugify', () => {
+  it.each([
+    ['Food &amp; Drink', 'food-drink'],
+    ['Food & Drink', 'food-drink'],
+    ['Sample created event', 'sample-created-event'],
+    ['Summer Workshop mwr7d6bz-224', 'summer-workshop-mwr7d6bz-224'],
+    ['Café Müller', 'cafe-muller'],
+    ['Über Straße', 'uber-strasse'],
+    ['Æsir Œuvre', 'aesir-oeuvre'],
+    ["Jane's Café", 'janes-cafe'],
+    ['Rock ’n’ Roll', 'rock-n-roll'],
+    ['Q&A', 'qa'],
+    ['AC/DC', 'acdc'],
+    ['C++ & C#', 'c-c'],
+    ['fooBar', 'foobar'],
+    ['Version 2.0', 'version-2-0'],
+    ['  --Spaced   out--  ', 'spaced-out'],
+    ['Long — dash – here', 'long-dash-here'],
+    ['Hello <b>World</b>', 'hello-world'],
+    ['5 × 5', '5-x-5'],
+    ['Привет мир', 'privet-mir'],
+    ['event-01', 'event-01'],
+    ['my_event', 'my_event'],
+  ])('%j → %j', (title, slug) => {
+    expect(slugify(title)).toBe(slug);
+  });
+
+  it('returns "" when nothing usable is left', () => {
+    expect(slugify('')).toBe('');
+    expect(slugify('!!!')).toBe('');
+    expect(slugify('&amp;')).toBe('');
+    expect(slugify('東京')).toBe('');
+  });
+
+  it('is stable on its own output and caps the length at 200', () => {
+    expect(slugify(slugify('Café Müller & Friends'))).toBe('cafe-muller-friends');
+    const long = slugify('word '.repeat(100));
+    expect(long.length).toBeLessThanOrEqual(200);
+    expect(long).not.toMatch(/^-|-$/);
+  });
+});
+
+describe('uniqueSlug', () => {
+  const takenOf =
+    (...slugs: string[]) =>
+    (s: string) =>
+      slugs.includes(s);
+
+  it('keeps a free slug', () => {
+    expect(uniqueSlug('event', takenOf(), '42')).toBe('event');
+  });
+
+  it('appends -2, -3, … until free', () => {
+    expect(uniqueSlug('event', takenOf('event'), '42')).toBe('event-2');
+    expect(uniqueSlug('event', takenOf('event', 'event-2', 'event-3'), '42')).toBe('event-4');
+    expect(uniqueSlug('event-2', takenOf('event-2'), '42')).toBe('event-2-2');
+  });
+
+  it('uses the fallback when the base is empty (and makes it unique too)', () => {
+    expect(uniqueSlug('', takenOf(), '42')).toBe('42');
+    expect(uniqueSlug('', takenOf('42'), '42')).toBe('42-2');
+    expect(() => uniqueSlug('', takenOf(), '')).toThrow();
+  });
+
+  it('stays within 200 characters when suffixing', () => {
+    const base = 'a'.repeat(200);
+    const slug = uniqueSlug(base, takenOf(base), '1');
+    expect(slug).toBe(`${'a'.repeat(198)}-2`);
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEngine, type Engine, type EngineOptions } from '../../src/main/engine';
+import { addUser } from '../../src/main/core/users';
+import type { Role } from '../../src/shared/enums';
+
+export const NS = 'wp-json/cal/events/v1';
+
+/** A real server on a free loopback port over a fresh data folder, with helpers to call it. */
+export interface TestServer {
+  engine: Engine;
+  dataDir: string;
+  base: string;
+  /** `Authorization` header of the admin. */
+  admin: Record<string, string>;
+  /** Creates a user of the role and returns its Basic `Authorization` header. */
+  userHeaders(login: string, role: Role): Promise<Record<string, string>>;
+  /** fetch relative to the namespace root (`events?x=1`), JSON in and out. */
+  api(
+    path: string,
+    init?: RequestInit & { json?: unknown; auth?: Record<string, string> },
+  ): Promise<ApiResult>;
+  close(): Promise<void>;
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  body: any;
+}
+
+export async function startTestServer(options: Partial<EngineOptions> = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'calendar-desk-test-')));
+  const engine = await startEngine({ port: 0, ...options, dataDir });
+  const base = `${engine.origin}/${NS}/`;
+  const api: TestServer['api'] = async (path, init = {}) => {
+    const { json, auth, headers, ...rest } = init;
+    const response = await fetch(path.startsWith('http') ? path : `${base}${path}`, {
+      ...rest,
+      headers: {
+        ...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...auth,
+        ...(headers as Record<string, string>),
+      },
+      body: json !== undefined ? JSON.stringify(json) : rest.body,
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: response.status, headers: response.headers, body };
+  };
+  return {
+    engine,
+    dataDir,
+    base,
+    admin: { Authorization: `Bearer ${engine.adminToken}` },
+    async userHeaders(login, role) {
+      const { password } = await addUser(engine.store, login, role, () => new Date());
+      return { Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
+    },
+    api,
+    async close() {
+      await engine.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An event body with sensible dates relative to a day offset from now. */
+export function eventBody(title: string, daysFromNow: number, extra: Record<string, unknown> = {}) {
+  const day = new Date(Date.now() + daysFromNow * 86_400_000).toISOString().slice(0, 10);
+  return { title, start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, ...extra };
+}
