@@ -1,0 +1,77 @@
+import type Koa from 'koa';
+import Router from '@koa/router';
+import serve from 'koa-static';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
+import { escapeHtml, sanitizeRichText } from '../core/html';
+import { buildLinks } from './links';
+
+/**
+ * The public side of the site: the record pages that `url` points to (CONTRACT §2) and the built renderer
+ * at `/`. Pages show published records only, escape every plain-text field and re-sanitize stored HTML.
+ */
+export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Middleware[] {
+  const router = new Router({ sensitive: false, strict: false });
+  const page = (ctx: Koa.Context, title: string, body: string) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:");
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
+dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html>`;
+  };
+  const row = (label: string, value: string) => (value ? `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>` : '');
+  const published = <T extends { status: string }>(record: T | undefined) =>
+    record && record.status === 'publish' ? record : undefined;
+
+  router.get('/event/:slug', (ctx, next) => {
+    const event = published(store.eventBySlug(ctx.params.slug)) as StoredEvent | undefined;
+    if (!event || event.password) return next();
+    const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
+    page(
+      ctx,
+      event.title,
+      `<h1>${escapeHtml(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
+        'Ends',
+        event.endLocal,
+      )}${row('Venue', venue?.name ?? '')}</dl>${sanitizeRichText(event.description)}`,
+    );
+  });
+  router.get('/venue/:slug', (ctx, next) => {
+    const venue = published(store.venues.getByKey(ctx.params.slug.toLowerCase())) as StoredVenue | undefined;
+    if (!venue || venue.password) return next();
+    page(
+      ctx,
+      venue.name,
+      `<h1>${escapeHtml(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
+        'Country',
+        venue.country,
+      )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
+    );
+  });
+  router.get('/organizer/:slug', (ctx, next) => {
+    const organizer = published(store.organizers.getByKey(ctx.params.slug.toLowerCase())) as StoredOrganizer | undefined;
+    if (!organizer || organizer.password) return next();
+    page(
+      ctx,
+      organizer.name,
+      `<h1>${escapeHtml(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
+        'Website',
+        organizer.website,
+      )}</dl>${sanitizeRichText(organizer.description)}`,
+    );
+  });
+  // Unknown pages: a plain 404 that points people to the app and the API.
+  const notFound: Koa.Middleware = async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      const links = buildLinks(`${ctx.protocol}://${ctx.host}`, null);
+      page(ctx, 'Not found', `<h1>Not found</h1><p>Nothing public lives here. The API root is <code>${escapeHtml(links.apiRoot)}</code>.</p>`);
+      ctx.status = 404;
+    }
+  };
+  const middlewares: Koa.Middleware[] = [notFound, router.routes() as Koa.Middleware];
+  if (rendererDir) middlewares.push(serve(rendererDir, { index: 'index.html', hidden: false }));
+  return middlewares;
+}
