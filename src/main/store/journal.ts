@@ -1,0 +1,94 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+
+/** One committed batch of changes; `seq` grows by one per batch. */
+export interface JournalEntry<Op = unknown> {
+  seq: number;
+  ops: Op[];
+}
+
+/**
+ * An append-only log of committed batches, one line each: `<crc32 hex> <json>\n`. A batch is durable once
+ * `append()` resolves (written and fsynced). On open, every complete line whose checksum matches is read
+ * back; a torn or corrupt tail (a crash mid-write) is cut off, never replayed.
+ */
+export class Journal<Op = unknown> {
+  private constructor(
+    private readonly handle: FileHandle,
+    private bytes: number,
+  ) {}
+
+  /** Opens (creating) the journal and returns the intact entries in order. */
+  static async open<Op>(
+    path: string,
+  ): Promise<{ journal: Journal<Op>; entries: JournalEntry<Op>[]; tornBytes: number }> {
+    const handle = await open(path, 'a+', 0o600);
+    try {
+      const content = await handle.readFile();
+      const { entries, validBytes } = parseJournal<Op>(content);
+      const tornBytes = content.length - validBytes;
+      if (tornBytes > 0) {
+        await handle.truncate(validBytes);
+        await handle.sync();
+      }
+      return { journal: new Journal<Op>(handle, validBytes), entries, tornBytes };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Size of the journal in bytes (what compaction will fold into the snapshot). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Appends batches and waits until they are on disk. */
+  async append(entries: JournalEntry<Op>[]): Promise<void> {
+    if (entries.length === 0) return;
+    const text = entries.map((entry) => encodeLine(entry)).join('');
+    const buffer = Buffer.from(text, 'utf8');
+    await this.handle.write(buffer, 0, buffer.length, null);
+    await this.handle.datasync();
+    this.bytes += buffer.length;
+  }
+
+  /** Empties the journal once its entries are safely in a snapshot. */
+  async reset(): Promise<void> {
+    await this.handle.truncate(0);
+    await this.handle.sync();
+    this.bytes = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}
+
+function encodeLine(entry: JournalEntry<unknown>): string {
+  const json = JSON.stringify(entry);
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+}
+
+/** Reads complete, checksum-valid lines from the start; stops at the first bad one. */
+export function parseJournal<Op>(content: Buffer): { entries: JournalEntry<Op>[]; validBytes: number } {
+  const entries: JournalEntry<Op>[] = [];
+  let offset = 0;
+  while (offset < content.length) {
+    const newline = content.indexOf(0x0a, offset);
+    if (newline < 0) break;
+    const line = content.subarray(offset, newline).toString('utf8');
+    const match = /^([0-9a-f]{8}) (.*)$/s.exec(line);
+    if (!match || crc32(match[2]).toString(16).padStart(8, '0') !== match[1]) break;
+    let entry: JournalEntry<Op>;
+    try {
+      entry = JSON.parse(match[2]) as JournalEntry<Op>;
+    } catch {
+      break;
+    }
+    if (!Number.isInteger(entry.seq) || !Array.isArray(entry.ops)) break;
+    entries.push(entry);
+    offset = newline + 1;
+  }
+  return { entries, validBytes: offset };
+}
