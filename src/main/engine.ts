@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Adapter } from 'lowdb';
 import { CalendarStore } from './store/store';
+import type { DataFile } from './store/schema';
 import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
 import { createApp } from './server/app';
 import { isValidTimezone } from './core/dates';
@@ -20,6 +22,8 @@ export interface EngineOptions {
   rendererDir?: string;
   clock?: () => Date;
   log?: (message: string) => void;
+  /** Replaces the data file's adapter (tests make writes fail through it). */
+  storeAdapter?: Adapter<DataFile>;
 }
 
 export interface Engine {
@@ -64,6 +68,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? (() => new Date());
   const store = await CalendarStore.open({
     dataDir: options.dataDir,
+    adapter: options.storeAdapter,
     initialSettings: {
       siteName: 'Calendar Desk',
       siteDescription: 'Events planned offline',
@@ -108,7 +113,7 @@ async function listen(
   host: string,
 ): Promise<Server> {
   const { createServer } = await import('node:http');
-  const server = createServer({ requestTimeout: 30_000 }, handler);
+  const server = createServer({ requestTimeout: 30_000, requireHostHeader: false }, handler);
   // Enough for a page of 50 events; bigger bodies are refused by the body parser anyway.
   server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {

@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ROLES, type Role } from '../../shared/enums';
 import { startEngine, EngineError } from '../engine';
-import { CalendarStore, DataFileInvalidError } from '../store/store';
+import { CalendarStore, DataFileInvalidError, DataFileUnreadableError } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
-import { resolveDataFolder } from '../core/dataFolder';
+import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
 import { parseToken } from '../core/credentials';
 
 process.env.TZ = 'UTC';
@@ -41,8 +41,14 @@ function rendererDir(): string | undefined {
   return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
 }
 
-/** Opens the store for a short command; a folder served by a running instance gets a clear explanation. */
-async function withStore<T>(dataDir: string, work: (store: CalendarStore) => Promise<T>): Promise<T> {
+/**
+ * Opens the store for a short command (a folder a running instance owns is refused with a clear message).
+ * A fresh folder is initialised as `serve` would: the `admin` user and the admin token.
+ */
+async function withStore<T>(
+  dataDir: string,
+  work: (store: CalendarStore, adminToken: string) => Promise<T>,
+): Promise<T> {
   const store = await CalendarStore.open({
     dataDir,
     initialSettings: {
@@ -53,7 +59,7 @@ async function withStore<T>(dataDir: string, work: (store: CalendarStore) => Pro
     },
   });
   try {
-    return await work(store);
+    return await work(store, await ensureAdminAccess(store, () => new Date()));
   } finally {
     await store.close();
   }
@@ -95,12 +101,20 @@ export function buildProgram(): Command {
         `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,
       );
       console.log('Press Ctrl+C to stop.');
-      const stop = async () => {
-        await engine.close();
-        process.exit(0);
+      let stopping = false;
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        engine.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`calendar-desk: could not stop cleanly: ${(error as Error).message}`);
+            process.exit(1);
+          },
+        );
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
 
   program
@@ -109,15 +123,19 @@ export function buildProgram(): Command {
     .addOption(dataOption())
     .action(async (options: { data?: string }) => {
       const dataDir = resolveDataFolder(options.data);
-      const saved = await readFile(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').then(
-        (text) => text.trim(),
-        () => '',
+      const token = await withStore(dataDir, async (_store, adminToken) => adminToken).catch(
+        async (error: unknown) => {
+          // A running server checked the token file when it started: it is the token to use.
+          if (!(error instanceof FolderLockedError)) throw error;
+          const saved = await readFile(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').then(
+            (text) => text.trim(),
+            () => '',
+          );
+          if (!parseToken(saved)) throw error;
+          return saved;
+        },
       );
-      if (parseToken(saved)) {
-        console.log(saved);
-        return;
-      }
-      console.log(await withStore(dataDir, (store) => ensureAdminAccess(store, () => new Date())));
+      console.log(token);
     });
 
   const users = program.command('users').description('manage who may write through the API');
@@ -163,20 +181,36 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Errors the user can act on: their message is the whole story, no stack needed. */
+function isUserFacing(error: unknown): boolean {
+  if (
+    error instanceof UsageError ||
+    error instanceof EngineError ||
+    error instanceof FolderLockedError ||
+    error instanceof UserError ||
+    error instanceof DataFolderError ||
+    error instanceof DataFileInvalidError ||
+    error instanceof DataFileUnreadableError
+  ) {
+    return true;
+  }
+  // Operating-system errors (permissions, full disk, a file where a folder should be) name the path.
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string';
+}
+
 /** Runs the CLI; errors the user can act on are one clear line on stderr and a non-zero exit. */
 export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    const known =
-      error instanceof UsageError ||
-      error instanceof EngineError ||
-      error instanceof FolderLockedError ||
-      error instanceof UserError ||
-      error instanceof DataFileInvalidError ||
-      ['EACCES', 'EPERM', 'ENOTDIR', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '');
-    console.error(`calendar-desk: ${known ? (error as Error).message : (error as Error).stack}`);
-    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+    const known = isUserFacing(error);
+    console.error(
+      known
+        ? `calendar-desk: ${(error as Error).message}`
+        : `calendar-desk: unexpected error (please report it): ${(error as Error)?.stack ?? String(error)}`,
+    );
+    if (['EACCES', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) {
       console.error(
         'calendar-desk: the data folder is not readable/writable by you; pick another with --data.',
       );

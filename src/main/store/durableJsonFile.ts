@@ -18,7 +18,10 @@ export class DurableJsonFile<T> implements Adapter<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    return JSON.parse(text) as T;
+    const data = JSON.parse(text) as T | null;
+    // `null` means "no file" to lowdb: a file that holds `null` is damaged, not absent.
+    if (data === null) throw new SyntaxError('the file holds null');
+    return data;
   }
 
   async write(data: T): Promise<void> {
@@ -31,14 +34,15 @@ export async function writeFileDurably(filename: string, text: string): Promise<
   const temp = join(dirname(filename), `.${basename(filename)}.${process.pid}.tmp`);
   const handle = await open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, filename);
   } catch (error) {
+    // A full disk or a failed rename must not leave a half-written temporary file behind.
     await unlink(temp).catch(() => undefined);
     throw error;
   }

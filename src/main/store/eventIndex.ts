@@ -62,6 +62,21 @@ export class EventIndex {
     return this.publishedPerTerm.get(termId) ?? 0;
   }
 
+  /** Indexes exactly `events`, dropping whatever was indexed before (one sort instead of n insertions). */
+  reset(events: Iterable<StoredEvent>): void {
+    this.byStart.length = 0;
+    this.byTerm.clear();
+    this.byVenue.clear();
+    this.byOrganizer.clear();
+    this.byParent.clear();
+    this.publishedPerTerm.clear();
+    for (const event of events) {
+      this.byStart.push(event);
+      this.addLinks(event);
+    }
+    this.byStart.sort(compareStart);
+  }
+
   /** Replaces `previous` (if any) by `next` (if any) in every index. */
   update(previous: StoredEvent | undefined, next: StoredEvent | undefined): void {
     if (previous) this.remove(previous);
@@ -69,8 +84,11 @@ export class EventIndex {
   }
 
   private add(event: StoredEvent) {
-    const at = this.insertionPoint(event);
-    this.byStart.splice(at, 0, event);
+    this.byStart.splice(this.insertionPoint(event), 0, event);
+    this.addLinks(event);
+  }
+
+  private addLinks(event: StoredEvent) {
     for (const termId of [...event.categoryIds, ...event.tagIds]) {
       addTo(this.byTerm, termId, event.id);
       if (event.status === 'publish') this.publishedPerTerm.set(termId, this.termCount(termId) + 1);

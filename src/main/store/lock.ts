@@ -1,6 +1,8 @@
-import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { prepareDataFolder } from '../core/dataFolder';
+import { writeFileDurably } from './durableJsonFile';
 
 /** What the owner of a data folder records about itself, so that others can name it or talk to it. */
 export interface FolderOwner {
@@ -8,6 +10,20 @@ export interface FolderOwner {
   startedAt: string;
   /** The API root of the server that owns the folder, when it is a server. */
   apiRoot?: string;
+}
+
+const OWNER_FILE = 'owner.json';
+export const LOCK_NAME = 'calendar-desk.lock';
+const STALE_MS = 10_000;
+
+/** Whether a process of this machine with that pid exists (the owner may have crashed). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export class FolderLockedError extends Error {
@@ -19,26 +35,25 @@ export class FolderLockedError extends Error {
     const who = owner
       ? `process ${owner.pid}${owner.apiRoot ? ` (serving ${owner.apiRoot})` : ''}`
       : 'another process';
-    super(
-      `The data folder ${dataDir} is in use by ${who}. ` +
-        'Stop that instance first, or use another folder with --data.',
-    );
+    const advice =
+      owner && !isRunning(owner.pid)
+        ? `Process ${owner.pid} no longer runs here: its lock expires ${STALE_MS / 1000} s after it stopped, then try again.`
+        : 'Stop that instance first, or use another folder with --data.';
+    super(`The data folder ${dataDir} is in use by ${who}. ${advice}`);
   }
 }
-
-const OWNER_FILE = 'owner.json';
 
 /**
  * Takes the single-owner lock of a data folder. proper-lockfile keeps the lock fresh while we run and treats
  * a lock that was not refreshed for `stale` ms as left by a crashed process, so it can be taken over.
  */
 export async function lockDataFolder(dataDir: string, owner: Omit<FolderOwner, 'pid' | 'startedAt'> = {}) {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataFolder(dataDir);
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(dataDir, {
-      lockfilePath: join(dataDir, 'calendar-desk.lock'),
-      stale: 10_000,
+      lockfilePath: join(dataDir, LOCK_NAME),
+      stale: STALE_MS,
       update: 2_000,
       realpath: false,
       onCompromised: (error) => {
@@ -54,11 +69,18 @@ export async function lockDataFolder(dataDir: string, owner: Omit<FolderOwner, '
     throw error;
   }
   const record: FolderOwner = { pid: process.pid, startedAt: new Date().toISOString(), ...owner };
-  await writeFile(join(dataDir, OWNER_FILE), JSON.stringify(record), { mode: 0o600 });
+  // Written whole (temp file + rename) so that a process that is refused never reads half a record.
+  const saveOwner = () => writeFileDurably(join(dataDir, OWNER_FILE), JSON.stringify(record));
+  try {
+    await saveOwner();
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
   return {
     async setApiRoot(apiRoot: string) {
       record.apiRoot = apiRoot;
-      await writeFile(join(dataDir, OWNER_FILE), JSON.stringify(record), { mode: 0o600 });
+      await saveOwner();
     },
     async release() {
       await rm(join(dataDir, OWNER_FILE), { force: true });

@@ -1,0 +1,254 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { ROLES } from '../../src/shared/enums';
+import { LOCK_NAME } from '../../src/main/store/lock';
+import { ensureBuilt, isolatedEnv, lastLine, runCli, startServe, type ServeProcess } from './cliProcess';
+
+let home: string;
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+const serves: ServeProcess[] = [];
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-cli-'));
+  env = isolatedEnv(home);
+}, 120_000);
+afterAll(() => rm(home, { recursive: true, force: true }));
+
+let folders = 0;
+const freshFolder = () => join(home, `data-${++folders}`);
+
+afterEach(async () => {
+  for (const serve of serves.splice(0)) {
+    if (serve.child.exitCode === null) serve.child.kill('SIGKILL');
+    await serve.exited;
+  }
+  await server?.close();
+  server = undefined;
+});
+
+const noStack = (text: string) => expect(text).not.toMatch(/^\s+at /m);
+
+/** A user-facing failure: non-zero exit, one line naming the problem, no stack trace. */
+function expectCleanFailure(result: { code: number | null; stderr: string }, message: RegExp) {
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+  expect(result.stderr).toMatch(message);
+  noStack(result.stderr);
+}
+
+const basic = (login: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+});
+
+/** Creates an event through a server on the folder, with these credentials; returns the status. */
+async function createAs(auth: Record<string, string>) {
+  return (await server!.api('events', { method: 'POST', auth, json: eventBody('From the CLI test', 2) }))
+    .status;
+}
+
+describe('calendar-desk serve', () => {
+  it('prints the API root, the UI address and the token file, answers HTTP and stops cleanly on SIGTERM', async () => {
+    dataDir = freshFolder();
+    const serve = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(serve);
+    expect(serve.apiRoot).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/wp-json\/cal\/events\/v1$/);
+    expect(serve.webUi).toBe(serve.apiRoot.replace(/wp-json\/cal\/events\/v1$/, ''));
+    expect(serve.tokenFile).toBe(join(dataDir, 'admin-token'));
+
+    const index = await fetch(serve.apiRoot);
+    expect(index.status).toBe(200);
+    expect(((await index.json()) as { namespace: string }).namespace).toBe('cal/events/v1');
+    expect((await fetch(serve.webUi)).status).toBe(200);
+
+    const token = (await readFile(serve.tokenFile, 'utf8')).trim();
+    const created = await fetch(`${serve.apiRoot}/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(eventBody('Served', 2)),
+    });
+    expect(created.status).toBe(201);
+
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'owner.json'))).toBe(false);
+    expect(existsSync(join(dataDir, LOCK_NAME))).toBe(false);
+    const disk = JSON.parse(await readFile(join(dataDir, 'calendar.json'), 'utf8'));
+    expect(disk.events.map((event: { title: string }) => event.title)).toEqual(['Served']);
+    // The folder is free again.
+    expect((await runCli(['users', 'list', '--data', dataDir], env)).code).toBe(0);
+  });
+
+  it('fails with one clear line when the port is in use, and leaves the folder free', async () => {
+    dataDir = freshFolder();
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runCli(['serve', '--port', String(port), '--data', dataDir], env);
+      expectCleanFailure(result, new RegExp(`Port ${port} .*already in use`));
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      blocker.close();
+    }
+    expect(existsSync(join(dataDir, LOCK_NAME))).toBe(false);
+    expect((await runCli(['users', 'list', '--data', dataDir], env)).code).toBe(0);
+  });
+
+  it('refuses to listen beyond loopback', async () => {
+    const result = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--data', freshFolder()], env);
+    expectCleanFailure(result, /0\.0\.0\.0.*loopback/);
+  });
+
+  it('documents port 8787 as the default', async () => {
+    const result = await runCli(['serve', '--help'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/--port <port>[\s\S]*default: 8787/);
+  });
+});
+
+describe('calendar-desk token', () => {
+  it('initialises a fresh folder and prints a working admin token alone on the last line', async () => {
+    dataDir = freshFolder();
+    const result = await runCli(['token', '--data', dataDir], env);
+    expect(result.code).toBe(0);
+    const token = lastLine(result.stdout);
+    expect(token).toMatch(/^cdt_\S+$/);
+    expect((await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()).toBe(token);
+
+    // Asking again gives the same token, and the server accepts it as Bearer.
+    expect(lastLine((await runCli(['token', '--data', dataDir], env)).stdout)).toBe(token);
+    server = await startTestServer({ dataDir });
+    expect(await createAs({ Authorization: `Bearer ${token}` })).toBe(201);
+    // While the server owns the folder, the token is still printed.
+    const whileServing = await runCli(['token', '--data', dataDir], env);
+    expect(whileServing.code).toBe(0);
+    expect(lastLine(whileServing.stdout)).toBe(token);
+  });
+});
+
+describe('calendar-desk users', () => {
+  it('adds, lists and revokes users whose passwords work as Basic auth', async () => {
+    dataDir = freshFolder();
+    const added = await runCli(['users', 'add', 'bob', '--role', 'editor', '--data', dataDir], env);
+    expect(added.code).toBe(0);
+    const password = lastLine(added.stdout);
+    expect(password).toMatch(/^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
+
+    const list = await runCli(['users', 'list', '--data', dataDir], env);
+    expect(list.code).toBe(0);
+    // A fresh folder was initialised: the admin exists beside bob.
+    expect(list.stdout).toMatch(/^admin\s+administrator\b/m);
+    expect(list.stdout).toMatch(/^bob\s+editor\b/m);
+
+    server = await startTestServer({ dataDir });
+    expect(await createAs(basic('bob', password))).toBe(201);
+    await server.close();
+    server = undefined;
+
+    const revoked = await runCli(['users', 'revoke', 'bob', '--data', dataDir], env);
+    expect(revoked.code).toBe(0);
+    server = await startTestServer({ dataDir });
+    expect(await createAs(basic('bob', password))).toBe(401);
+  });
+
+  it('refuses an unknown role, listing the roles, and creates nobody', async () => {
+    dataDir = freshFolder();
+    const result = await runCli(['users', 'add', 'carol', '--role', 'wizard', '--data', dataDir], env);
+    expectCleanFailure(result, /wizard/);
+    for (const role of ROLES) expect(result.stderr).toContain(role);
+    const list = await runCli(['users', 'list', '--data', dataDir], env);
+    expect(list.stdout).not.toMatch(/carol/);
+  });
+
+  it('refuses a login that exists, and an unknown login to revoke', async () => {
+    dataDir = freshFolder();
+    expect((await runCli(['users', 'add', 'dave', '--role', 'author', '--data', dataDir], env)).code).toBe(0);
+    const duplicate = await runCli(['users', 'add', 'DAVE', '--role', 'editor', '--data', dataDir], env);
+    expectCleanFailure(duplicate, /already exists/);
+    expect(duplicate.stderr.trim().split('\n')).toHaveLength(1);
+    expectCleanFailure(
+      await runCli(['users', 'revoke', 'nobody', '--data', dataDir], env),
+      /no user named "nobody"/,
+    );
+  });
+
+  it('refuses to touch a folder a running server owns, naming it', async () => {
+    server = await startTestServer({ dataDir: freshFolder() });
+    const result = await runCli(['users', 'add', 'erin', '--role', 'author', '--data', server.dataDir], env);
+    expectCleanFailure(result, /in use/);
+    expect(result.stderr).toContain(`process ${process.pid}`);
+    expect(result.stderr).toContain(server.engine.apiRoot);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(server.engine.store.users.getByKey('erin')).toBeUndefined();
+  });
+});
+
+describe('the data folder', () => {
+  it('honours CALENDAR_DESK_DATA when --data is not given', async () => {
+    dataDir = freshFolder();
+    const withEnv = isolatedEnv(home, { CALENDAR_DESK_DATA: dataDir });
+    expect((await runCli(['users', 'add', 'fay', '--role', 'author'], withEnv)).code).toBe(0);
+    const token = lastLine((await runCli(['token'], withEnv)).stdout);
+    expect((await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()).toBe(token);
+    const disk = JSON.parse(await readFile(join(dataDir, 'calendar.json'), 'utf8'));
+    expect(disk.users.map((user: { login: string }) => user.login)).toEqual(['admin', 'fay']);
+    // --data wins over the variable.
+    const other = freshFolder();
+    expect((await runCli(['token', '--data', other], withEnv)).code).toBe(0);
+    expect(existsSync(join(other, 'calendar.json'))).toBe(true);
+  });
+
+  it('refuses a regular file as data folder with a clear message and no stack', async () => {
+    const file = join(home, 'not-a-folder');
+    await writeFile(file, 'precious');
+    for (const args of [
+      ['users', 'list', '--data', file],
+      ['token', '--data', file],
+      ['users', 'add', 'gil', '--role', 'author', '--data', file],
+      ['serve', '--port', '0', '--data', file],
+      ['users', 'list', '--data', join(file, 'inside')],
+    ]) {
+      const result = await runCli(args, env);
+      expectCleanFailure(result, /data folder .*not-a-folder.* (is a file|inside a file)/);
+    }
+    expect(await readFile(file, 'utf8')).toBe('precious');
+  });
+
+  it('reports a damaged data file clearly and leaves it alone', async () => {
+    dataDir = freshFolder();
+    expect((await runCli(['token', '--data', dataDir], env)).code).toBe(0);
+    await writeFile(join(dataDir, 'calendar.json'), '{"schemaVersion": 1, "events": [');
+    const result = await runCli(['users', 'list', '--data', dataDir], env);
+    expectCleanFailure(result, /calendar\.json is not a valid Calendar Desk file/);
+    expect(await readFile(join(dataDir, 'calendar.json'), 'utf8')).toBe('{"schemaVersion": 1, "events": [');
+  });
+});
+
+describe('--help', () => {
+  it.each([
+    [[], 'calendar-desk'],
+    [['serve'], 'calendar-desk serve'],
+    [['token'], 'calendar-desk token'],
+    [['users'], 'calendar-desk users'],
+    [['users', 'add'], 'calendar-desk users add'],
+    [['users', 'list'], 'calendar-desk users list'],
+    [['users', 'revoke'], 'calendar-desk users revoke'],
+  ])('%j --help exits 0 with its usage', async (command, usage) => {
+    const result = await runCli([...command, '--help'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Usage: ${usage} `);
+  });
+
+  it('answers an unknown command with an error and the usage', async () => {
+    const result = await runCli(['frobnicate'], env);
+    expectCleanFailure(result, /unknown command 'frobnicate'/);
+  });
+});

@@ -1,0 +1,99 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** Runs the `calendar-desk` command as users do: `node bin/calendar-desk.js …`, a real child process. */
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const BIN = join(ROOT, 'bin', 'calendar-desk.js');
+const BUILT = join(ROOT, 'out', 'main', 'cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the CLI (`npx electron-vite build`, about 1.5 s) when it is missing or older than its sources. */
+export async function ensureBuilt(): Promise<void> {
+  const sources = Math.max(
+    ...['src/main', 'src/shared', 'src/preload'].map((dir) => newestSource(join(ROOT, dir))),
+    statSync(join(ROOT, 'electron.vite.config.ts')).mtimeMs,
+  );
+  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= sources) return;
+  await promisify(execFile)('npx', ['electron-vite', 'build'], { cwd: ROOT, timeout: 120_000 });
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment that cannot reach the user's real calendar: no CALENDAR_DESK_DATA, a throwaway home. */
+export function isolatedEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    ...extra,
+  };
+  if (!('CALENDAR_DESK_DATA' in extra)) delete env.CALENDAR_DESK_DATA;
+  delete env.CALENDAR_DESK_TIMEZONE;
+  return env;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}
+
+/** The last non-empty line of an output. */
+export const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+export interface ServeProcess {
+  child: ChildProcess;
+  stdout: string;
+  stderr: () => string;
+  apiRoot: string;
+  webUi: string;
+  tokenFile: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `serve` and resolves once it has printed where it listens (or rejects with what it printed). */
+export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolveExit) => child.on('close', resolveExit));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolveStart, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (!stdout.includes('Press Ctrl+C')) return;
+      const field = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(stdout)?.[1] ?? '';
+      resolveStart({
+        child,
+        stdout,
+        stderr: () => stderr,
+        apiRoot: field('API root'),
+        webUi: field('Web UI'),
+        tokenFile: field('Admin token'),
+        exited,
+      });
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready: ${stderr}`)));
+  });
+}

@@ -1,0 +1,182 @@
+import { Memory } from 'lowdb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CalendarStore } from '../../src/main/store/store';
+import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
+
+const settings: Settings = { siteName: 'Test', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
+
+/** A store kept in memory (no lock, no disk), so hundreds of runs stay fast. */
+const memoryStore = (adapter = new Memory<DataFile>()) =>
+  CalendarStore.open({
+    dataDir: '/nonexistent/calendar-desk',
+    initialSettings: settings,
+    lock: false,
+    adapter,
+  });
+
+/** The parts of an event the indexes look at. */
+const eventFields = fc.record({
+  // Few distinct days and hours, so equal starts (ordered by id) are common.
+  startLocal: fc
+    .tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('09', '10', '18'))
+    .map(([day, hour]) => `2030-01-0${day} ${hour}:00:00`),
+  status: fc.constantFrom('publish', 'draft', 'pending', 'private', 'trash' as const),
+  categoryIds: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { maxLength: 3 }),
+  tagIds: fc.uniqueArray(fc.integer({ min: 5, max: 8 }), { maxLength: 3 }),
+  venueId: fc.integer({ min: 0, max: 3 }),
+  organizerIds: fc.uniqueArray(fc.integer({ min: 11, max: 13 }), { maxLength: 2 }),
+  parentId: fc.integer({ min: 0, max: 2 }),
+});
+type EventFields = Omit<Partial<StoredEvent>, 'status'> & { status: StoredEvent['status'] };
+
+function makeEvent(id: number, fields: EventFields): StoredEvent {
+  const start = fields.startLocal ?? '2030-01-01 10:00:00';
+  return {
+    id,
+    kind: 'event',
+    authorId: 1,
+    slug: `event-${id}`,
+    language: 'en',
+    description: '',
+    excerpt: '',
+    imageId: null,
+    password: '',
+    parentId: 0,
+    dateUtc: '2029-12-01 00:00:00',
+    modifiedUtc: '2029-12-01 00:00:00',
+    revision: 1,
+    title: `Event ${id}`,
+    startLocal: start,
+    endLocal: start,
+    startUtc: start,
+    endUtc: start,
+    timezone: 'UTC',
+    allDay: false,
+    cost: [],
+    currencySymbol: '',
+    currencyPosition: '',
+    website: null,
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: false,
+    ticketed: false,
+    categoryIds: [],
+    tagIds: [],
+    venueId: 0,
+    organizerIds: [],
+    ...fields,
+  };
+}
+
+const operation = fc.oneof(
+  fc.record({ kind: fc.constant('create' as const), fields: eventFields }),
+  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), fields: eventFields }),
+  fc.record({ kind: fc.constant('trash' as const), pick: fc.nat() }),
+  // A change that stores an event and then fails: it must leave no trace.
+  fc.record({ kind: fc.constant('failing' as const), pick: fc.nat(), fields: eventFields }),
+);
+
+/** Every index of the store, recomputed by brute force from the events themselves. */
+function expectIndexMatchesScan(store: CalendarStore) {
+  const events = [...store.events.values()];
+  const sorted = [...events].sort((a, b) =>
+    a.startLocal === b.startLocal ? a.id - b.id : a.startLocal < b.startLocal ? -1 : 1,
+  );
+  const index = store.eventIndex;
+  expect(index.byStart.map((event) => event.id)).toEqual(sorted.map((event) => event.id));
+  // The index holds the current version of every event, not a stale copy.
+  for (const event of index.byStart) expect(event).toBe(store.events.get(event.id));
+
+  const reverse = (keysOf: (event: StoredEvent) => number[]) => {
+    const map = new Map<number, Set<number>>();
+    for (const event of events)
+      for (const key of keysOf(event)) map.set(key, (map.get(key) ?? new Set()).add(event.id));
+    return map;
+  };
+  expect(index.byTerm).toEqual(reverse((event) => [...event.categoryIds, ...event.tagIds]));
+  expect(index.byVenue).toEqual(reverse((event) => (event.venueId ? [event.venueId] : [])));
+  expect(index.byOrganizer).toEqual(reverse((event) => event.organizerIds));
+  expect(index.byParent).toEqual(reverse((event) => (event.parentId ? [event.parentId] : [])));
+  for (let term = 1; term <= 8; term++) {
+    const published = events.filter(
+      (event) =>
+        event.status === 'publish' && (event.categoryIds.includes(term) || event.tagIds.includes(term)),
+    ).length;
+    expect(index.termCount(term)).toBe(published);
+  }
+  for (const probe of [
+    '2030-01-01 00:00:00',
+    '2030-01-02 10:00:00',
+    '2030-01-03 18:00:00',
+    '2031-01-01 00:00:00',
+  ]) {
+    expect(index.lowerBound(probe)).toBe(sorted.filter((event) => event.startLocal < probe).length);
+    expect(index.upperBound(probe)).toBe(sorted.filter((event) => event.startLocal <= probe).length);
+  }
+  for (const event of events) expect(store.eventBySlug(event.slug)).toBe(event);
+}
+
+describe('EventIndex', () => {
+  it('matches a brute-force scan after any sequence of creates, updates, trashes and failed changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { maxLength: 40 }), async (operations) => {
+        const adapter = new Memory<DataFile>();
+        const store = await memoryStore(adapter);
+        const writes: Promise<unknown>[] = [];
+        for (const op of operations) {
+          const ids = [...store.events.values()].map((event) => event.id);
+          const target = op.kind === 'create' ? undefined : ids[op.pick % Math.max(ids.length, 1)];
+          if (op.kind === 'create') {
+            writes.push(store.mutate((tx) => tx.putEvent(makeEvent(tx.nextPostId(), op.fields))));
+          } else if (target === undefined) {
+            continue;
+          } else if (op.kind === 'update') {
+            const current = store.events.get(target)!;
+            writes.push(store.mutate((tx) => tx.putEvent({ ...current, ...op.fields, slug: current.slug })));
+          } else if (op.kind === 'trash') {
+            const current = store.events.get(target)!;
+            writes.push(
+              store.mutate((tx) =>
+                tx.putEvent({ ...current, status: 'trash', slug: `${current.slug}__trashed` }),
+              ),
+            );
+          } else {
+            const current = store.events.get(target)!;
+            const before = store.snapshot();
+            const failing = store.mutate((tx) => {
+              tx.putEvent({ ...current, ...op.fields, slug: `${current.slug}-changed` });
+              tx.putEvent(makeEvent(tx.nextPostId(), op.fields));
+              tx.putTerm({
+                id: tx.nextTermId(),
+                taxonomy: 'category',
+                name: 'never',
+                slug: 'never',
+                description: '',
+                parent: 0,
+                language: 'en',
+                modifiedUtc: '2029-12-01 00:00:00',
+                revision: 1,
+              });
+              throw new Error('rule broken half-way');
+            });
+            await expect(failing).rejects.toThrow('rule broken half-way');
+            expect(store.snapshot()).toEqual(before);
+          }
+          expectIndexMatchesScan(store);
+        }
+        // Group-committed writes all settle, and a store reopened from what was written indexes the same.
+        await Promise.all(writes);
+        const reopened = await memoryStore(adapter);
+        expectIndexMatchesScan(reopened);
+        expect(reopened.eventIndex.byStart.map((event) => event.id)).toEqual(
+          store.eventIndex.byStart.map((event) => event.id),
+        );
+        expect(reopened.snapshot()).toEqual(store.snapshot());
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

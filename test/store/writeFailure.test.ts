@@ -1,0 +1,187 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Adapter } from 'lowdb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { DATA_FILE_NAME } from '../../src/main/store/store';
+import { DurableJsonFile } from '../../src/main/store/durableJsonFile';
+import type { DataFile } from '../../src/main/store/schema';
+
+/** The real durable file, with a switch that makes writes fail and a gate that holds them. */
+class FlakyFile implements Adapter<DataFile> {
+  private readonly file: DurableJsonFile<DataFile>;
+  failing = false;
+  writes = 0;
+  private gate: Promise<void> | null = null;
+  private openGate: (() => void) | null = null;
+
+  constructor(filename: string) {
+    this.file = new DurableJsonFile<DataFile>(filename);
+  }
+
+  read() {
+    return this.file.read();
+  }
+
+  async write(data: DataFile) {
+    this.writes++;
+    if (this.gate) await this.gate;
+    if (this.failing) throw new Error('ENOSPC: no space left on device (simulated)');
+    await this.file.write(data);
+  }
+
+  hold() {
+    this.gate = new Promise((resolve) => (this.openGate = resolve));
+  }
+
+  release() {
+    this.gate = null;
+    this.openGate?.();
+  }
+}
+
+let dataDir: string;
+let server: TestServer | undefined;
+const dataFile = () => join(dataDir, DATA_FILE_NAME);
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-fail-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const expectUnavailable = (result: { status: number; body: { code?: string } }) => {
+  expect(result.status).toBe(503);
+  expect(result.body.code).toBe('rest_storage_unavailable');
+};
+
+describe('a failing write', () => {
+  it('answers 503 and leaves the previous state intact in memory and on disk', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { api, admin } = server;
+    const kept = await api('events', {
+      method: 'POST',
+      auth: admin,
+      json: eventBody('Kept', 2, { categories: ['Kept category'] }),
+    });
+    expect(kept.status).toBe(201);
+    const listBefore = await api('events');
+    const categoriesBefore = await api('categories?hide_empty=false');
+    const single = await api(`events/${kept.body.id}`);
+    const bytesBefore = await readFile(dataFile(), 'utf8');
+
+    adapter.failing = true;
+    expectUnavailable(
+      await api('events', {
+        method: 'POST',
+        auth: admin,
+        json: eventBody('Lost', 2, { categories: ['Lost category'], venue: { venue: 'Lost venue' } }),
+      }),
+    );
+    expectUnavailable(
+      await api(`events/${kept.body.id}`, { method: 'PATCH', auth: admin, json: { title: 'Renamed' } }),
+    );
+    expectUnavailable(await api(`events/${kept.body.id}`, { method: 'DELETE', auth: admin }));
+    expectUnavailable(await api('tags', { method: 'POST', auth: admin, json: { name: 'lost tag' } }));
+
+    // Memory: reads answer exactly as before the failures.
+    expect((await api('events')).body).toEqual(listBefore.body);
+    expect((await api(`events/${kept.body.id}`)).body).toEqual(single.body);
+    expect((await api('categories?hide_empty=false')).body).toEqual(categoriesBefore.body);
+    expect((await api('venues')).body.venues ?? []).toEqual([]);
+    // Disk: untouched, no temporary file left behind.
+    expect(await readFile(dataFile(), 'utf8')).toBe(bytesBefore);
+    expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    // Once the disk recovers, writes work again and the failed ones stay undone.
+    adapter.failing = false;
+    const after = await api('events', { method: 'POST', auth: admin, json: eventBody('After', 3) });
+    expect(after.status).toBe(201);
+    const disk = JSON.parse(await readFile(dataFile(), 'utf8')) as DataFile;
+    expect(disk.events.map((event) => event.title).sort()).toEqual(['After', 'Kept']);
+    expect(disk.terms.map((term) => term.name)).toEqual(['Kept category']);
+    expect(disk.venues).toEqual([]);
+  });
+
+  it('fails every change that was waiting for the failed write, not only the first', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { api, admin, engine } = server;
+    const before = await api('events?per_page=50');
+    const bytesBefore = await readFile(dataFile(), 'utf8');
+
+    adapter.hold();
+    adapter.failing = true;
+    const writesBefore = adapter.writes;
+    const pending = Array.from({ length: 5 }, (_, n) =>
+      api('events', { method: 'POST', auth: admin, json: eventBody(`Batch ${n}`, 2) }),
+    );
+    // All five changes are applied in memory: one write is in progress, the others wait to be grouped.
+    await vi.waitFor(() => {
+      expect(engine.store.events.size).toBe(5);
+      expect(adapter.writes).toBe(writesBefore + 1);
+    });
+    // Readers could see these unwritten events meanwhile, so their ids must never name anything else.
+    const glimpsed = [...engine.store.events.values()].map((event) => event.id);
+    adapter.release();
+    for (const result of await Promise.all(pending)) expectUnavailable(result);
+
+    expect(engine.store.events.size).toBe(0);
+    expect((await api('events?per_page=50')).body).toEqual(before.body);
+    expect(await readFile(dataFile(), 'utf8')).toBe(bytesBefore);
+
+    adapter.failing = false;
+    const after = await api('events', { method: 'POST', auth: admin, json: eventBody('After', 2) });
+    expect(after.status).toBe(201);
+    expect(after.body.id).toBeGreaterThan(Math.max(...glimpsed));
+  });
+
+  it('answers 503 when the real file cannot be replaced on disk', async () => {
+    server = await startTestServer({ dataDir });
+    const { api, admin } = server;
+    const kept = await api('events', { method: 'POST', auth: admin, json: eventBody('Kept', 2) });
+    expect(kept.status).toBe(201);
+    const bytesBefore = await readFile(dataFile(), 'utf8');
+
+    // A folder where the durable writer puts its temporary file makes the write fail for real.
+    const temp = join(dataDir, `.${DATA_FILE_NAME}.${process.pid}.tmp`);
+    await mkdir(temp);
+    expectUnavailable(await api('events', { method: 'POST', auth: admin, json: eventBody('Lost', 2) }));
+    expect((await api('events')).body.events.map((event: { title: string }) => event.title)).toEqual([
+      'Kept',
+    ]);
+    expect(await readFile(dataFile(), 'utf8')).toBe(bytesBefore);
+
+    await rmdir(temp);
+    expect((await api('events', { method: 'POST', auth: admin, json: eventBody('Saved', 2) })).status).toBe(
+      201,
+    );
+  });
+});
+
+describe('DurableJsonFile', () => {
+  it('keeps the old file and removes its temporary file when the rename fails', async () => {
+    const target = join(dataDir, 'data.json');
+    // A non-empty folder cannot be replaced by a file.
+    await mkdir(target);
+    await writeFile(join(target, 'keep'), 'x');
+    const file = new DurableJsonFile<{ a: number }>(target);
+    await expect(file.write({ a: 1 })).rejects.toThrow();
+    expect((await readdir(dataDir)).sort()).toEqual(['data.json']);
+  });
+
+  it('replaces the file whole and reads back what it wrote', async () => {
+    const target = join(dataDir, 'data.json');
+    const file = new DurableJsonFile<{ a: number[] }>(target);
+    expect(await file.read()).toBeNull();
+    await file.write({ a: [1, 2] });
+    await file.write({ a: [3] });
+    expect(await file.read()).toEqual({ a: [3] });
+    expect(await readdir(dataDir)).toEqual(['data.json']);
+  });
+});
