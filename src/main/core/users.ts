@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../shared/enums';
@@ -10,11 +10,13 @@ import {
   hashSecret,
   normaliseAppPassword,
   parseToken,
+  secretMatches,
 } from './credentials';
 import { utcSqlNow } from './dates';
 
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_TOKEN_FILE = 'admin-token';
+const ADMIN_TOKEN_NAME = 'admin token';
 
 export class UserError extends Error {
   constructor(
@@ -53,20 +55,32 @@ export async function ensureAdminAccess(store: CalendarStore, now: () => Date): 
     () => '',
   );
   const parsed = parseToken(existing);
-  if (parsed && store.tokens.get(parsed.id)?.userId === admin.id) return existing;
+  const known = parsed ? store.tokens.get(parsed.id) : undefined;
+  if (parsed && known?.userId === admin.id && secretMatches(parsed.secret, known)) {
+    // A copied or restored file may have lost its mode: the token stays readable by its owner only.
+    await chmod(tokenPath, 0o600);
+    return existing;
+  }
 
+  // A new admin token replaces the earlier ones: deleting the file is how a user rotates a leaked token.
   const { id, secret, token } = generateToken();
   const adminId = admin.id;
+  const earlier = [...store.tokens.values()].filter(
+    (stored) => stored.userId === adminId && stored.name === ADMIN_TOKEN_NAME,
+  );
   await store.mutate((tx) => {
+    for (const stored of earlier) tx.deleteToken(stored.id);
     tx.putToken({
       id,
       userId: adminId,
-      name: 'admin token',
+      name: ADMIN_TOKEN_NAME,
       createdUtc: utcSqlNow(now()),
       ...hashSecret(secret),
     });
   });
-  await writeFile(tokenPath, `${token}\n`, { mode: 0o600 });
+  // Created afresh so that the mode applies (writeFile keeps the mode of an existing file).
+  await rm(tokenPath, { force: true });
+  await writeFile(tokenPath, `${token}\n`, { mode: 0o600, flag: 'wx' });
   return token;
 }
 

@@ -5,15 +5,24 @@ import { LANGUAGE_ROOTS, LANGUAGES, NAMESPACE, type Language, type LanguageRoot 
 import type { CalendarStore } from '../store/store';
 import { ApiError, NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
-import { apiHeaders, hostAndOriginGuard } from './middleware/guards';
+import { apiHeaders, baseHeaders, hostAndOriginGuard } from './middleware/guards';
 import { parseBody } from './middleware/body';
 import { authMiddleware, AuthThrottle } from './middleware/auth';
 import { buildLinks, type Links } from './links';
 import { validateArgs } from './args/define';
 import type { RouteDef } from './routes/table';
 import { namespaceRoutes } from './routes';
-import { siteIndex } from './routes/discovery';
-import type { MaybeCaller } from '../core/capabilities';
+import { indexRoutes, siteIndex } from './routes/discovery';
+import { docLanguageOf } from './i18n/descriptions';
+import { siteRoutes } from './site';
+import { sanitizeSlugLookup } from './args/eventArgs';
+import {
+  canChangePost,
+  canEditPosts,
+  canManageTerms,
+  hasPostCap,
+  type MaybeCaller,
+} from '../core/capabilities';
 
 export interface AppConfig {
   /** Extra `Host` names accepted besides the loopback ones (a configured site host). */
@@ -41,11 +50,13 @@ const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-js
 export function createApp({ store, clock = () => new Date(), config = {}, log }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
-  const throttle = new AuthThrottle();
+  const throttle = new AuthThrottle(() => clock().getTime());
   const routes = namespaceRoutes();
 
   app.use(errorMapper(log));
+  app.use(baseHeaders());
   app.use(hostAndOriginGuard({ extraHosts: config.extraHosts }));
+  app.use(wordpressRequestForms());
   // Language roots serve the same routes: remember the root and route the rest of the path.
   app.use(async (ctx, next) => {
     const match = LANGUAGE_ROOT_PATTERN.exec(ctx.path);
@@ -58,8 +69,10 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   const api = new Router({ prefix: '/wp-json', sensitive: false, strict: false });
   api.use(apiHeaders(), parseBody(), authMiddleware(store, throttle));
   api.get('/', (ctx) => {
-    const root = (ctx.state as ApiState).languageRoot;
-    ctx.body = siteIndex(ctx.state.links, store, routes, root === 'it' || root === 'pl' ? root : 'en');
+    const { ml_language: mlLanguage } = parseQuery(ctx.querystring);
+    checkLanguage(mlLanguage);
+    const language = docLanguageOf(mlLanguage, (ctx.state as ApiState).languageRoot);
+    ctx.body = siteIndex(ctx.state.links, store, routes, language, clock());
   });
   const namespaceRouter = new Router({ sensitive: false, strict: false });
   for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes });
@@ -75,7 +88,34 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
       throw NO_ROUTE();
     }
   });
+  // The public record pages that `url` points to, and the renderer (CONTRACT §2).
+  for (const middleware of siteRoutes(store, config.rendererDir)) app.use(middleware);
   return app;
+}
+
+const OVERRIDABLE_METHODS = ['PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Two request forms WordPress clients use: `?rest_route=/cal/events/v1/…` on the site root (sites without
+ * pretty permalinks), and a POST carrying its real method in `?_method=` or `X-HTTP-Method-Override` (for
+ * proxies that only pass GET and POST). Only POST may be overridden, so the Origin check of writes has
+ * already run on it and a GET can never turn into a write.
+ */
+function wordpressRequestForms(): Koa.Middleware {
+  return async (ctx, next) => {
+    const query = new URLSearchParams(ctx.querystring);
+    const restRoute = query.get('rest_route');
+    if (restRoute !== null && (ctx.path === '/' || ctx.path.toLowerCase() === '/index.php')) {
+      query.delete('rest_route');
+      ctx.querystring = query.toString();
+      ctx.path = `/wp-json${restRoute.startsWith('/') ? '' : '/'}${restRoute}`;
+    }
+    if (ctx.method === 'POST') {
+      const override = (query.get('_method') ?? ctx.get('X-HTTP-Method-Override')).trim().toUpperCase();
+      if (OVERRIDABLE_METHODS.includes(override)) ctx.method = override;
+    }
+    await next();
+  };
 }
 
 /** PHP-style query parsing (`a[]=1&a[]=2`), as WordPress reads parameters. */
@@ -94,29 +134,106 @@ function mergeParams(ctx: Koa.Context, pathParams: Record<string, string>): Reco
   return { ...parseQuery(ctx.querystring), ...bodyParams, ...pathParams };
 }
 
+/** `ml_language` is accepted by every route; a value that is not one of our languages is a 400. */
+function checkLanguage(language: unknown): void {
+  if (language !== undefined && !LANGUAGES.includes(language as Language)) {
+    throw new ApiError(400, 'rest_invalid_param', 'Invalid parameter(s): ml_language', {
+      params: { ml_language: `ml_language is not one of ${LANGUAGES.join(', ')}.` },
+      details: [],
+    });
+  }
+}
+
+type Section = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+
+/**
+ * Whether the caller passes the permission check of a write endpoint (REFERENCE §8.1), for WordPress'
+ * `Allow` header. Reads are public; writes need a login, and on existing posts the per-object rules.
+ */
+function mayWrite(
+  store: CalendarStore,
+  caller: MaybeCaller,
+  routePath: string,
+  method: string,
+  params: Record<string, string>,
+): boolean {
+  if (!caller) return false;
+  const section = routePath.split('/')[1] as Section;
+  if (section === 'categories') return canManageTerms(caller, 'category');
+  if (section === 'tags') return canManageTerms(caller, 'tag');
+  if (params.id === undefined && params.slug === undefined) return canEditPosts(caller);
+  const action = method === 'DELETE' ? 'delete' : 'edit';
+  const id = params.id !== undefined ? Number(params.id) : undefined;
+  const slug = params.slug !== undefined ? safeDecode(params.slug) : '';
+  const post =
+    section === 'events'
+      ? id !== undefined
+        ? store.events.get(id)
+        : store.eventBySlug(sanitizeSlugLookup(slug))
+      : section === 'venues'
+        ? id !== undefined
+          ? store.venues.get(id)
+          : store.venues.getByKey(slug.toLowerCase())
+        : id !== undefined
+          ? store.organizers.get(id)
+          : store.organizers.getByKey(slug.toLowerCase());
+  return post ? canChangePost(caller, post, action) : hasPostCap(caller, action);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** WordPress' `Allow` header: the route's methods whose permission check the caller passes. */
+function allowHeader(
+  store: CalendarStore,
+  caller: MaybeCaller,
+  route: RouteDef,
+  params: Record<string, string>,
+): string {
+  return route.endpoints
+    .flatMap((endpoint) => endpoint.methods)
+    .filter((method) => method === 'GET' || mayWrite(store, caller, route.path, method, params))
+    .join(', ');
+}
+
+function pathParamsMatch(route: RouteDef, pathParams: Record<string, string>): boolean {
+  return Object.entries(route.params ?? {}).every(([name, pattern]) => pattern.test(pathParams[name] ?? ''));
+}
+
 function registerRoute(
   router: Router,
   route: RouteDef,
   deps: { store: CalendarStore; clock: () => Date; routes: RouteDef[] },
 ) {
-  const allow = route.endpoints.flatMap((endpoint) => endpoint.methods).join(', ');
+  // OPTIONS describes the route, as WordPress does (no CORS headers: browsers get nothing from it).
+  router.register(route.path, ['options'], (ctx, next) => {
+    const pathParams = ctx.params as Record<string, string>;
+    if (!pathParamsMatch(route, pathParams)) return next();
+    const state = ctx.state as ApiState;
+    const { ml_language: mlLanguage } = parseQuery(ctx.querystring);
+    checkLanguage(mlLanguage);
+    ctx.set('Allow', allowHeader(deps.store, state.caller, route, pathParams));
+    const entries = indexRoutes([route], state.links, docLanguageOf(mlLanguage, state.languageRoot), {
+      now: deps.clock(),
+      siteZone: deps.store.settings.timezone,
+    });
+    ctx.body = Object.values(entries)[0];
+  });
   for (const endpoint of route.endpoints) {
     const methods = endpoint.methods.map((method) => method.toLowerCase());
     router.register(route.path, methods, async (ctx, next) => {
       const pathParams = ctx.params as Record<string, string>;
-      for (const [name, pattern] of Object.entries(route.params ?? {})) {
-        if (!pattern.test(pathParams[name] ?? '')) return next();
-      }
-      ctx.set('Allow', allow);
-      const raw = mergeParams(ctx, pathParams);
+      if (!pathParamsMatch(route, pathParams)) return next();
       const state = ctx.state as ApiState;
+      ctx.set('Allow', allowHeader(deps.store, state.caller, route, pathParams));
+      const raw = mergeParams(ctx, pathParams);
       const language = raw.ml_language;
-      if (language !== undefined && !LANGUAGES.includes(language as Language)) {
-        throw new ApiError(400, 'rest_invalid_param', 'Invalid parameter(s): ml_language', {
-          params: { ml_language: `ml_language is not one of ${LANGUAGES.join(', ')}.` },
-          details: [],
-        });
-      }
+      checkLanguage(language);
       const now = deps.clock();
       const env = { store: deps.store, links: state.links, caller: state.caller, now };
       const args = validateArgs(endpoint.args, raw, { store: deps.store, caller: state.caller });

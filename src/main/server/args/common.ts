@@ -35,7 +35,9 @@ export const perPageArg = (kind: string) =>
   arg(positiveInt(), {
     description: `The number of ${kind} to return on each page`,
     type: 'integer',
+    // Shown in the index; the archive applies the site's posts-per-page setting when absent.
     default: 10,
+    applyDefault: false,
     in: 'query',
   });
 

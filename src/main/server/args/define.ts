@@ -35,7 +35,8 @@ export interface ArgMeta {
 export interface ArgDef<S extends z.ZodType = z.ZodType> {
   schema: S;
   meta: ArgMeta;
-  check?: (value: z.output<S>, context: CheckContext) => CheckResult;
+  /** Method syntax on purpose: a spec may hold a def whose schema was swapped (`{ ...pageArg(), schema }`). */
+  check?(value: z.output<S>, context: CheckContext): CheckResult;
 }
 
 export type ArgSpec = Record<string, ArgDef>;

@@ -20,8 +20,23 @@ export const wpInteger = () =>
     { error: TYPE_MESSAGE('integer') },
   );
 
-/** WP `is_positive_int`: numeric, integral and > 0. */
-export const positiveInt = () => wpInteger().refine((value) => value > 0, { error: 'Invalid parameter.' });
+/**
+ * WP `is_positive_int`: numeric, integral and > 0. WordPress runs this validator before the `integer` type
+ * coercion, so every bad value (`abc`, `1.5`, `0`, `-1`) reports "Invalid parameter." (sample 32).
+ */
+export const positiveInt = () =>
+  z
+    .union(
+      [
+        z.number().int(),
+        z
+          .string()
+          .regex(/^\s*\d+\s*$/)
+          .transform((value) => Number.parseInt(value, 10)),
+      ],
+      { error: 'Invalid parameter.' },
+    )
+    .refine((value) => value > 0, { error: 'Invalid parameter.' });
 
 const TRUE_WORDS = new Set(['true', '1']);
 const FALSE_WORDS = new Set(['false', '0', '']);

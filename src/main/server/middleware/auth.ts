@@ -4,10 +4,12 @@ import type { Caller } from '../../core/capabilities';
 import { normaliseAppPassword, parseToken, secretMatches } from '../../core/credentials';
 import { ApiError } from '../errors';
 
-/** Failures allowed per client before answers slow down, and the window they are counted in. */
-const FREE_FAILURES = 5;
+/** Failures allowed per client and credential before answers slow down, and the window they are counted in. */
+export const FREE_FAILURES = 10;
 const WINDOW_MS = 10 * 60_000;
 const MAX_DELAY_S = 300;
+/** Keys kept at most; beyond that, expired ones are dropped first, then the oldest. */
+const MAX_KEYS = 10_000;
 
 interface FailureRecord {
   count: number;
@@ -16,20 +18,22 @@ interface FailureRecord {
 }
 
 /**
- * Counts authentication failures per client address: after a few, the client must wait (429 with
- * `Retry-After`), doubling each time. Loopback clients are all one machine, so the login is part of the key.
+ * Counts authentication failures per key (client address + the credential tried): after a few, that key
+ * must wait (429 with `Retry-After`), the wait doubling with each further failure; a success clears it.
+ * Every local client shares the loopback address, so the credential is part of the key: someone guessing
+ * one login's password slows down that login only, never the desktop app's token or other users.
  */
 export class AuthThrottle {
   private readonly failures = new Map<string, FailureRecord>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** Seconds the client must still wait, or 0. */
+  /** Seconds the key must still wait, or 0. */
   waitFor(key: string): number {
     const record = this.failures.get(key);
     if (!record) return 0;
     const now = this.clock();
-    if (now - record.first > WINDOW_MS && now >= record.blockedUntil) {
+    if (this.expired(record, now)) {
       this.failures.delete(key);
       return 0;
     }
@@ -38,18 +42,65 @@ export class AuthThrottle {
 
   fail(key: string): void {
     const now = this.clock();
-    const record = this.failures.get(key) ?? { count: 0, first: now, blockedUntil: 0 };
+    let record = this.failures.get(key);
+    if (!record || this.expired(record, now)) record = { count: 0, first: now, blockedUntil: 0 };
     record.count += 1;
     if (record.count >= FREE_FAILURES) {
       const delay = Math.min(MAX_DELAY_S, 2 ** (record.count - FREE_FAILURES));
       record.blockedUntil = now + delay * 1000;
     }
+    this.failures.delete(key);
     this.failures.set(key, record);
+    if (this.failures.size > MAX_KEYS) this.prune(now);
   }
 
   succeed(key: string): void {
     this.failures.delete(key);
   }
+
+  /** Number of keys tracked (for tests). */
+  get size(): number {
+    return this.failures.size;
+  }
+
+  private expired(record: FailureRecord, now: number): boolean {
+    return now - record.first > WINDOW_MS && now >= record.blockedUntil;
+  }
+
+  private prune(now: number): void {
+    for (const [key, record] of this.failures) if (this.expired(record, now)) this.failures.delete(key);
+    // Still too many (a flood of distinct logins): forget the oldest, never the blocked ones first.
+    for (const [key, record] of this.failures) {
+      if (this.failures.size <= MAX_KEYS) break;
+      if (record.blockedUntil <= now) this.failures.delete(key);
+    }
+    for (const key of this.failures.keys()) {
+      if (this.failures.size <= MAX_KEYS) break;
+      this.failures.delete(key);
+    }
+  }
+}
+
+interface ParsedCredentials {
+  scheme: 'bearer' | 'basic' | 'other';
+  /** What the throttle counts failures against: the login, or the token's id. */
+  identity: string;
+  value: string;
+}
+
+function parseAuthorization(header: string): ParsedCredentials {
+  const [scheme = '', ...rest] = header.trim().split(/\s+/);
+  const value = rest.join(' ');
+  if (/^bearer$/i.test(scheme)) {
+    return { scheme: 'bearer', identity: parseToken(value)?.id ?? '?', value };
+  }
+  if (/^basic$/i.test(scheme)) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const login = (colon >= 0 ? decoded.slice(0, colon) : decoded).toLowerCase();
+    return { scheme: 'basic', identity: login, value: decoded };
+  }
+  return { scheme: 'other', identity: scheme.toLowerCase(), value };
 }
 
 function callerOf(store: CalendarStore, userId: number): Caller | null {
@@ -57,11 +108,9 @@ function callerOf(store: CalendarStore, userId: number): Caller | null {
   return user ? { userId: user.id, login: user.login, role: user.role } : null;
 }
 
-function authenticate(store: CalendarStore, header: string): Caller {
-  const [scheme, ...rest] = header.trim().split(/\s+/);
-  const value = rest.join(' ');
-  if (/^bearer$/i.test(scheme)) {
-    const parsed = parseToken(value);
+function authenticate(store: CalendarStore, credentials: ParsedCredentials): Caller {
+  if (credentials.scheme === 'bearer') {
+    const parsed = parseToken(credentials.value);
     const stored = parsed ? store.tokens.get(parsed.id) : undefined;
     const caller =
       stored && parsed && secretMatches(parsed.secret, stored) ? callerOf(store, stored.userId) : null;
@@ -74,8 +123,8 @@ function authenticate(store: CalendarStore, header: string): Caller {
     }
     return caller;
   }
-  if (/^basic$/i.test(scheme)) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
+  if (credentials.scheme === 'basic') {
+    const decoded = credentials.value;
     const colon = decoded.indexOf(':');
     const login = colon >= 0 ? decoded.slice(0, colon) : decoded;
     const password = normaliseAppPassword(colon >= 0 ? decoded.slice(colon + 1) : '');
@@ -83,7 +132,7 @@ function authenticate(store: CalendarStore, header: string): Caller {
     if (!user) {
       throw new ApiError(401, 'invalid_username', 'Unknown username. Check again or try your email address.');
     }
-    if (!user.appPasswords.some((appPassword) => secretMatches(password, appPassword))) {
+    if (!password || !user.appPasswords.some((appPassword) => secretMatches(password, appPassword))) {
       throw new ApiError(
         401,
         'incorrect_password',
@@ -99,30 +148,34 @@ function authenticate(store: CalendarStore, header: string): Caller {
   );
 }
 
-/** Identifies the caller from `Authorization` (anonymous when absent); a wrong secret is 401 at once. */
+/**
+ * Identifies the caller from `Authorization` (anonymous when absent). Wrong credentials are 401 at once,
+ * on reads too; repeated failures with the same credential from one client are 429 for a while.
+ */
 export function authMiddleware(store: CalendarStore, throttle: AuthThrottle): Koa.Middleware {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     ctx.state.caller = null;
     if (header) {
-      const key = `${ctx.request.ip}`;
+      const credentials = parseAuthorization(header);
+      const key = `${ctx.request.ip} ${credentials.scheme}:${credentials.identity}`;
       const wait = throttle.waitFor(key);
       if (wait > 0) {
         throw new ApiError(
           429,
           'rest_too_many_auth_failures',
-          `Too many failed sign-ins from this client. Wait ${wait} s, then check the credentials.`,
+          `Too many failed sign-ins with these credentials. Wait ${wait} s, then check them.`,
           {},
           { 'Retry-After': String(wait) },
         );
       }
       try {
-        ctx.state.caller = authenticate(store, header);
-        throttle.succeed(key);
+        ctx.state.caller = authenticate(store, credentials);
       } catch (error) {
         throttle.fail(key);
         throw error;
       }
+      throttle.succeed(key);
     }
     await next();
   };

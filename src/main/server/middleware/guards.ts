@@ -8,26 +8,39 @@ export interface GuardOptions {
   extraHosts?: string[];
 }
 
-/** The `host:port` values this server answers to, for the port the request arrived on. */
+/** The address the request arrived on, as it appears in a `Host` header (`127.0.0.2`, `[::1]`). */
+function localName(ctx: Koa.Context): string | undefined {
+  const address = ctx.req.socket.localAddress?.replace(/^::ffff:/i, '');
+  if (!address) return undefined;
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** The `host:port` values this server answers to, for the address and port the request arrived on. */
 function allowedHosts(ctx: Koa.Context, options: GuardOptions): Set<string> {
   const port = ctx.req.socket.localPort;
-  const names = [...LOOPBACK_NAMES, ...(options.extraHosts ?? [])];
-  return new Set(names.flatMap((name) => [`${name}:${port}`.toLowerCase(), ...(port === 80 ? [name] : [])]));
+  const local = localName(ctx);
+  const names = [...LOOPBACK_NAMES, ...(local ? [local] : []), ...(options.extraHosts ?? [])];
+  return new Set(
+    names.flatMap((name) => [`${name}:${port}`.toLowerCase(), ...(port === 80 ? [name.toLowerCase()] : [])]),
+  );
 }
 
 /**
  * DNS-rebinding and cross-site protection (CONTRACT §6): a `Host` that is not our own loopback name and
- * port is refused, and so is any write carrying a foreign `Origin`.
+ * port is refused, and so is any write carrying a foreign `Origin`. No CORS header is ever sent, so
+ * browsers keep other sites from reading responses.
  */
 export function hostAndOriginGuard(options: GuardOptions = {}): Koa.Middleware {
   return async (ctx, next) => {
     const allowed = allowedHosts(ctx, options);
-    const host = (ctx.get('Host') || '').toLowerCase();
+    const host = (ctx.get('Host') || '').trim().toLowerCase();
     if (!allowed.has(host)) {
       throw new ApiError(
         403,
         'rest_forbidden_host',
-        `Requests for host "${host}" are refused: this server only answers to its own loopback address.`,
+        host
+          ? `Requests for host "${host}" are refused: this server only answers to its own loopback address.`
+          : 'Requests without a Host header are refused: this server only answers to its own loopback address.',
       );
     }
     const origin = ctx.get('Origin');
@@ -48,6 +61,14 @@ export function hostAndOriginGuard(options: GuardOptions = {}): Koa.Middleware {
         );
       }
     }
+    await next();
+  };
+}
+
+/** Hardening headers for every response of the server, API or not, errors included. */
+export function baseHeaders(): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   };
 }
