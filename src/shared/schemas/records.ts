@@ -24,7 +24,7 @@ export const dateDetailsSchema = z
 
 export const imageSchema = z
   .strictObject({ url: z.string(), id: z.number().int(), extension: z.string() })
-  .meta({ id: 'Image' });
+  .meta({ id: 'Image', description: 'A featured image: the media item id, its URL and file extension' });
 
 export const costDetailsSchema = z
   .strictObject({
@@ -33,7 +33,7 @@ export const costDetailsSchema = z
     currency_position: z.string(),
     values: z.array(z.string()).describe('Cost values as numeric strings, ascending'),
   })
-  .meta({ id: 'CostDetails' });
+  .meta({ id: 'CostDetails', description: 'The cost as currency settings and numeric values' });
 
 const termUrls = z.strictObject({ self: z.string(), collection: z.string(), up: z.string().optional() });
 const language = z.enum(LANGUAGES);
@@ -71,7 +71,7 @@ export const termResponseSchema = z
     language,
     _links: z.record(z.string(), z.unknown()).optional().describe('Single-term responses only'),
   })
-  .meta({ id: 'Term' });
+  .meta({ id: 'Term', description: 'An event category or event tag as /categories and /tags return it' });
 
 const postHeader = {
   id: z.number().int(),
@@ -111,7 +111,10 @@ export const venueResponseSchema = z
     global_id_lineage: z.array(z.string()),
     language,
   })
-  .meta({ id: 'Venue' });
+  .meta({
+    id: 'Venue',
+    description: 'A venue; empty fields are left out, a password-protected venue has its fields blanked',
+  });
 
 export const organizerResponseSchema = z
   .strictObject({
@@ -129,7 +132,7 @@ export const organizerResponseSchema = z
     global_id_lineage: z.array(z.string()),
     language,
   })
-  .meta({ id: 'Organizer' });
+  .meta({ id: 'Organizer', description: 'An organizer; empty fields are left out' });
 
 const nullableFlag = z.boolean().nullable().describe('null when blanked by password protection');
 
@@ -179,7 +182,11 @@ export const eventResponseSchema = z
     ticketed: nullableFlag,
     json_ld: jsonLd.optional(),
   })
-  .meta({ id: 'Event' });
+  .meta({
+    id: 'Event',
+    description:
+      'An event; json_ld only on single reads; a password-protected event read without its password has its content blanked',
+  });
 
 const archive = <K extends string, S extends z.ZodType>(key: K, item: S) =>
   z.strictObject({
@@ -191,15 +198,26 @@ const archive = <K extends string, S extends z.ZodType>(key: K, item: S) =>
     total_pages: z.number().int(),
   } as Record<K, z.ZodArray<S>> & Record<string, z.ZodType>);
 
-export const eventArchiveSchema = archive('events', eventResponseSchema).meta({ id: 'EventArchive' });
-export const venueArchiveSchema = archive('venues', venueResponseSchema).meta({ id: 'VenueArchive' });
+export const eventArchiveSchema = archive('events', eventResponseSchema).meta({
+  id: 'EventArchive',
+  description: 'A page of events (totals also in X-WP-Total / X-WP-TotalPages)',
+});
+export const venueArchiveSchema = archive('venues', venueResponseSchema).meta({
+  id: 'VenueArchive',
+  description: 'A page of venues',
+});
 export const organizerArchiveSchema = archive('organizers', organizerResponseSchema).meta({
   id: 'OrganizerArchive',
+  description: 'A page of organizers',
 });
 export const categoryArchiveSchema = archive('categories', termResponseSchema).meta({
   id: 'CategoryArchive',
+  description: 'A page of event categories',
 });
-export const tagArchiveSchema = archive('tags', termResponseSchema).meta({ id: 'TagArchive' });
+export const tagArchiveSchema = archive('tags', termResponseSchema).meta({
+  id: 'TagArchive',
+  description: 'A page of event tags',
+});
 
 export const errorSchema = z
   .strictObject({
@@ -207,7 +225,7 @@ export const errorSchema = z
     message: z.string(),
     data: z.looseObject({ status: z.number().int() }),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'Error', description: "WordPress' REST error: a code, a message and data.status" });
 
 export type EventResponse = z.infer<typeof eventResponseSchema>;
 export type VenueResponse = z.infer<typeof venueResponseSchema>;

@@ -10,3 +10,9 @@ export function translateDescription(text: string, language: DocLanguage): strin
   if (language === 'en') return text;
   return DICTIONARIES[language][text] ?? text;
 }
+
+/** Language of human-readable texts: `ml_language` when it is one we translate, else the language root. */
+export function docLanguageOf(mlLanguage: unknown, languageRoot: string | null | undefined): DocLanguage {
+  if (mlLanguage === 'en' || mlLanguage === 'it' || mlLanguage === 'pl') return mlLanguage;
+  return languageRoot === 'it' || languageRoot === 'pl' ? languageRoot : 'en';
+}

@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { NAMESPACE } from '../../../shared/enums';
 import { arg } from '../args/define';
-import type { DocLanguage } from '../i18n/descriptions';
+import { docLanguageOf, type DocLanguage } from '../i18n/descriptions';
 import { namespaceIndex, openApiDocument } from './discovery';
 import { eventRoutes } from './events';
 import { organizerRoutes, venueRoutes } from './linkedPosts';
 import { categoryRoutes, tagRoutes } from './terms';
 import { endpoint, type BareRequest, type RouteDef } from './table';
 
-/** Language of human-readable texts: `ml_language` when it is one we translate, else the language root. */
+/** Language of the request's human-readable texts (descriptions in the index and /doc). */
 export function docLanguage(request: BareRequest): DocLanguage {
-  const wanted = request.raw.ml_language;
-  if (wanted === 'en' || wanted === 'it' || wanted === 'pl') return wanted;
-  return ((request.ctx.state as { languageRoot?: DocLanguage }).languageRoot ?? 'en') as DocLanguage;
+  return docLanguageOf(
+    request.raw.ml_language,
+    (request.ctx.state as { languageRoot?: string }).languageRoot,
+  );
 }
 
 /** Every route of the namespace, in the reference's registration order (it orders the index and /doc). */
@@ -29,7 +30,12 @@ export function namespaceRoutes(): RouteDef[] {
           namespace: arg(z.string(), { description: '', default: NAMESPACE, in: 'query' }),
           context: arg(z.string(), { description: '', default: 'view', in: 'query' }),
         },
-        handle: (request) => ({ body: namespaceIndex(routes, request.links, docLanguage(request)) }),
+        handle: (request) => ({
+          body: namespaceIndex(routes, request.links, docLanguage(request), {
+            now: request.now,
+            siteZone: request.store.settings.timezone,
+          }),
+        }),
         doc: {
           summary: 'The namespace index',
           responses: { '200': { description: 'Routes and their arguments' } },
