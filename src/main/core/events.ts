@@ -95,9 +95,13 @@ function schedule(
   };
 }
 
+/**
+ * `website` as stored: absent keeps it; `null`/`''` clears it to `''` (the reference then answers `""`, as after
+ * any update that writes an empty URL). A create never writes an empty URL: see `createEvent`.
+ */
 function websiteValue(value: unknown, previous: string | null): string | null {
   if (value === undefined) return previous;
-  if (value === null || value === '') return null;
+  if (value === null) return '';
   return String(value).trim();
 }
 
@@ -211,6 +215,8 @@ export function createEvent(input: EventInput, context: EventWriteContext): Stor
     organizerIds: [],
   };
   const event = applyEventInput(base, { ...input, status: undefined, slug: undefined }, context);
+  // The reference writes `_EventURL` on create only when a URL is given; without one the permalink shows.
+  if (!event.website) event.website = null;
   event.slug = postSlug(store, 'event', input.slug ?? event.title, event.id, `event-${event.id}`);
   tx.putEvent(event);
   return event;

@@ -324,6 +324,7 @@ export const eventSlugArgs = {
     { description: 'the event post name', type: 'string', required: true, in: 'path' },
     (slug, { store }) => store.eventBySlug(sanitizeSlugLookup(slug)) !== undefined,
   ),
+  password: eventIdArgs.password,
 };
 
 /** WordPress' `get_page_by_path` sanitizes the slug before looking it up. */

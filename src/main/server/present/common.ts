@@ -18,9 +18,12 @@ const POST_TYPE: Record<StoredPost['kind'], string> = {
   organizer: 'tribe_organizer',
 };
 
-/** Public permalink; trashed posts have none, so WordPress shows the query form. */
+/** Statuses without a public address: WordPress' `get_post_permalink` gives them the query form. */
+const UNPUBLISHED = new Set(['draft', 'pending', 'auto-draft', 'future', 'trash']);
+
+/** Public permalink, or the query form for posts that are not public yet (or any more). */
 export function permalink(post: StoredPost, links: Links): string {
-  if (post.status === 'trash') return `${links.siteUrl}/?post_type=${POST_TYPE[post.kind]}&p=${post.id}`;
+  if (UNPUBLISHED.has(post.status)) return `${links.siteUrl}/?post_type=${POST_TYPE[post.kind]}&p=${post.id}`;
   return `${links.siteUrl}/${post.kind}/${post.slug}/`;
 }
 

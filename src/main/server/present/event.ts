@@ -94,7 +94,8 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     ticketed: event.ticketed,
   };
   if (!canAccessProtected(event, env, options.password)) return blankProtected(body);
-  if (!single) return body;
+  // The reference's JSON-LD builder returns nothing for password-protected posts, so the key is omitted.
+  if (!single || event.password !== '') return body;
   return {
     ...body,
     json_ld: eventJsonLd(event, env, {

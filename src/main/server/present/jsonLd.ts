@@ -1,5 +1,5 @@
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import { isoWithOffset } from '../../core/dates';
+import { fromUtcSql, isoWithOffset } from '../../core/dates';
 import { toPlainText } from '../../core/html';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
 
@@ -83,6 +83,10 @@ export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: s
             url,
             category: 'primary',
             availability: 'inStock',
+            validFrom: isoWithOffset(
+              fromUtcSql(event.dateUtc, env.store.settings.timezone),
+              env.store.settings.timezone,
+            ),
           }
         : null,
     performer: 'Organization',

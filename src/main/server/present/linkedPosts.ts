@@ -18,6 +18,7 @@ const isLocked = (post: { password: string }, options: LinkedPostOptions) =>
 /** A venue record (REFERENCE §3.5): empty values dropped, then the always-present keys appended. */
 export function presentVenue(venue: StoredVenue, env: PresentEnv, options: LinkedPostOptions = {}) {
   const image = presentImage(venue.imageId, env);
+  const locked = isLocked(venue, options);
   const hasGeo = venue.geoLat !== null && venue.geoLng !== null;
   const body = {
     ...withoutEmpty({
@@ -37,17 +38,18 @@ export function presentVenue(venue: StoredVenue, env: PresentEnv, options: Linke
       phone: venue.phone,
       website: venue.website,
       stateprovince: venue.stateprovince,
-      geo_lat: hasGeo ? venue.geoLat : null,
-      geo_lng: hasGeo ? venue.geoLng : null,
-      json_ld: options.jsonLd ? venueJsonLd(venue, env) : null,
     }),
+    // Coordinates are kept whenever both exist, 0 included (the equator is a place).
+    ...(hasGeo ? { geo_lat: venue.geoLat!, geo_lng: venue.geoLng! } : {}),
+    // No schema.org data for a locked post (REFERENCE §3.9): it would leak what blanking hides.
+    ...(options.jsonLd && !locked ? { json_ld: venueJsonLd(venue, env) } : {}),
     show_map: venue.showMap,
     show_map_link: venue.showMapLink,
     global_id: globalId(venue.id, env.links),
     global_id_lineage: [globalId(venue.id, env.links)],
     language: venue.language,
   };
-  return isLocked(venue, options) ? blankProtected(body) : body;
+  return locked ? blankProtected(body) : body;
 }
 
 /** An organizer record (REFERENCE §3.6): every empty value dropped. */
@@ -56,6 +58,7 @@ export function presentOrganizer(
   env: PresentEnv,
   options: LinkedPostOptions = {},
 ) {
+  const locked = isLocked(organizer, options);
   const body = {
     ...withoutEmpty({
       id: organizer.id,
@@ -68,13 +71,13 @@ export function presentOrganizer(
       phone: organizer.phone,
       website: organizer.website,
       email: organizer.email,
-      json_ld: options.jsonLd ? organizerJsonLd(organizer, env) : null,
+      json_ld: options.jsonLd && !locked ? organizerJsonLd(organizer, env) : null,
     }),
     global_id: globalId(organizer.id, env.links),
     global_id_lineage: [globalId(organizer.id, env.links)],
     language: organizer.language,
   };
-  return isLocked(organizer, options) ? blankProtected(body) : body;
+  return locked ? blankProtected(body) : body;
 }
 
 export type PresentedVenue = ReturnType<typeof presentVenue>;

@@ -20,7 +20,7 @@ import {
 } from '../args/eventArgs';
 import { isTruthy, listToArray } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
-import { eventResponseSchema } from '../../../shared/schemas/records';
+import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
 import {
@@ -170,7 +170,10 @@ function requireEvent(store: CalendarStore, id: number): StoredEvent {
 function single(event: StoredEvent, request: ApiRequest<typeof eventIdArgs>, status = 200): ApiResponse {
   return {
     status,
-    body: presentEvent(event, request.env, { single: status === 200 && request.ctx.method === 'GET' }),
+    body: presentEvent(event, request.env, {
+      single: status === 200 && request.ctx.method === 'GET',
+      password: request.args.password,
+    }),
     headers: { ETag: etagOf('event', event) },
   };
 }
@@ -286,7 +289,7 @@ export const eventRoutes: RouteDef[] = [
         handle: archive,
         doc: {
           summary: 'List events (archive)',
-          responses: { '200': { description: 'Events archive page' }, ...errors },
+          responses: { '200': { description: 'Events archive page', schema: eventArchiveSchema }, ...errors },
         },
       }),
       endpoint({
@@ -318,6 +321,7 @@ export const eventRoutes: RouteDef[] = [
           responses: {
             '200': record('The trashed event'),
             '410': { description: 'Already trashed' },
+            '412': { description: 'If-Match failed' },
             ...errors,
           },
         },
@@ -361,7 +365,12 @@ export const eventRoutes: RouteDef[] = [
         handle: (request) => trash(request as unknown as ApiRequest<typeof eventIdArgs>, slugToId(request)),
         doc: {
           summary: 'Move an event to the trash by slug',
-          responses: { '200': record('The trashed event'), ...errors },
+          responses: {
+            '200': record('The trashed event'),
+            '410': { description: 'Already trashed' },
+            '412': { description: 'If-Match failed' },
+            ...errors,
+          },
         },
       }),
       endpoint({
@@ -374,7 +383,11 @@ export const eventRoutes: RouteDef[] = [
           ),
         doc: {
           summary: 'Update an event by slug',
-          responses: { '200': record('The updated event'), ...errors },
+          responses: {
+            '200': record('The updated event'),
+            '412': { description: 'If-Match failed' },
+            ...errors,
+          },
         },
       }),
     ],
