@@ -15,10 +15,14 @@ function electronBinary() {
     return null;
   }
   const pathFile = join(packageDir, 'path.txt');
-  const binary = () => existsSync(pathFile) && join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  const binary = () =>
+    existsSync(pathFile) && join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
   if (binary() && existsSync(binary())) return binary();
   console.log('Fetching the Electron binary (first start only)…');
-  const install = spawnSync(process.execPath, [join(packageDir, 'install.js')], { stdio: 'inherit', timeout: 120_000 });
+  const install = spawnSync(process.execPath, [join(packageDir, 'install.js')], {
+    stdio: 'inherit',
+    timeout: 120_000,
+  });
   return install.status === 0 && binary() && existsSync(binary()) ? binary() : null;
 }
 
@@ -29,9 +33,13 @@ if (binary) {
 } else {
   console.log('');
   console.log('The Electron binary is not available on this machine (it is downloaded on first start, and');
-  console.log('that download failed). Starting Calendar Desk headless instead: open the address below in a browser.');
+  console.log(
+    'that download failed). Starting Calendar Desk headless instead: open the address below in a browser.',
+  );
   console.log('(Next time you can run this mode directly with: npm run serve)');
   console.log('');
-  const child = spawn(process.execPath, ['bin/calendar-desk.js', 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['bin/calendar-desk.js', 'serve', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -17,8 +17,21 @@ const RICH_TEXT: sanitizeHtml.IOptions = {
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: {},
-  // Elements whose content is dropped along with the element (the default list plus embedding containers).
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template'],
+  // Elements dropped with their content: the defaults, embedding containers, and foreign SVG/MathML content
+  // (where the parser does not auto-close <p>, which made sanitizing twice differ from once).
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'template',
+    'svg',
+    'math',
+  ],
   transformTags: {
     a: (tagName, { target, rel, ...attribs }) => {
       const frame = target?.trim().toLowerCase() ?? '';

@@ -57,11 +57,14 @@ const text = (value: string | null | undefined) => toPlainText(value ?? '');
 const venueFlag = (value: unknown) =>
   value === undefined || value === null || value === '' || isTruthy(value);
 
-/** `stateprovince` derived when empty: the state for US addresses, else the province (REFERENCE §5.7). */
-function deriveStateProvince(venue: StoredVenue): string {
-  if (venue.stateprovince) return venue.stateprovince;
-  const usa = ['', 'us', 'usa', 'united states'].includes(venue.country.trim().toLowerCase());
-  return (usa ? venue.state : venue.province) || '';
+/**
+ * `stateprovince` derived when none is given (REFERENCE §5.7, `Tribe__Events__Venue::save_meta`): the state
+ * when there is one and the country is empty, `US` or `United States`; else the province; else `''`.
+ */
+function derivedStateProvince(venue: Pick<StoredVenue, 'state' | 'province' | 'country'>): string {
+  const country = venue.country.trim();
+  const usa = country === '' || country === 'US' || country === 'United States';
+  return usa && venue.state ? venue.state : venue.province;
 }
 
 const coordinate = (value: number | '' | null | undefined, previous: number | null) =>
@@ -94,7 +97,12 @@ export function applyVenueInput(base: StoredVenue, input: VenueInput, context: W
     venue.geoLat = null;
     venue.geoLng = null;
   }
-  venue.stateprovince = deriveStateProvince(venue);
+  // A sent value wins; none (or '') derives it. When absent on an update, a value that was derived from the
+  // old fields follows the new ones, while one the user chose stays (true patch).
+  if (!venue.stateprovince) venue.stateprovince = derivedStateProvince(venue);
+  else if (!has('stateprovince') && base.stateprovince === derivedStateProvince(base)) {
+    venue.stateprovince = derivedStateProvince(venue);
+  }
   return venue;
 }
 
@@ -161,13 +169,25 @@ function findDuplicate<T extends StoredVenue | StoredOrganizer>(
   return undefined;
 }
 
+/**
+ * What a create writes onto the duplicate it matched: the meta only (REFERENCE §5.7). The post itself (its
+ * name as first written, description, status, author, dates) is left as it is.
+ */
+function metaOnly<T extends VenueInput | OrganizerInput>(input: T): T {
+  const meta: Record<string, unknown> = { ...input };
+  for (const key of ['venue', 'organizer', 'description', 'status', 'author', 'date', 'date_utc']) {
+    delete meta[key];
+  }
+  return meta as T;
+}
+
 /** Creates a venue, or re-uses and updates the duplicate it matches. Returns the stored venue. */
 export function createVenue(input: VenueInput, context: WriteContext): StoredVenue {
   const { store, tx } = context;
   const duplicate = findDuplicate(store.venues.values(), text(input.venue), input.description);
   if (duplicate) {
     const updated = {
-      ...applyVenueInput(duplicate, input, context),
+      ...applyVenueInput(duplicate, metaOnly(input), context),
       modifiedUtc: nowUtc(context.now),
       revision: duplicate.revision + 1,
     };
@@ -206,7 +226,7 @@ export function createOrganizer(input: OrganizerInput, context: WriteContext): S
   const duplicate = findDuplicate(store.organizers.values(), text(input.organizer), input.description);
   if (duplicate) {
     const updated = {
-      ...applyOrganizerInput(duplicate, input, context),
+      ...applyOrganizerInput(duplicate, metaOnly(input), context),
       modifiedUtc: nowUtc(context.now),
       revision: duplicate.revision + 1,
     };

@@ -14,14 +14,18 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
   const router = new Router({ sensitive: false, strict: false });
   const page = (ctx: Koa.Context, title: string, body: string) => {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:",
+    );
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
 dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html>`;
   };
-  const row = (label: string, value: string) => (value ? `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>` : '');
+  const row = (label: string, value: string) =>
+    value ? `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>` : '';
   const published = <T extends { status: string }>(record: T | undefined) =>
     record && record.status === 'publish' ? record : undefined;
 
@@ -51,7 +55,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     );
   });
   router.get('/organizer/:slug', (ctx, next) => {
-    const organizer = published(store.organizers.getByKey(ctx.params.slug.toLowerCase())) as StoredOrganizer | undefined;
+    const organizer = published(store.organizers.getByKey(ctx.params.slug.toLowerCase())) as
+      StoredOrganizer | undefined;
     if (!organizer || organizer.password) return next();
     page(
       ctx,
@@ -67,7 +72,11 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     await next();
     if (ctx.status === 404 && ctx.body === undefined) {
       const links = buildLinks(`${ctx.protocol}://${ctx.host}`, null);
-      page(ctx, 'Not found', `<h1>Not found</h1><p>Nothing public lives here. The API root is <code>${escapeHtml(links.apiRoot)}</code>.</p>`);
+      page(
+        ctx,
+        'Not found',
+        `<h1>Not found</h1><p>Nothing public lives here. The API root is <code>${escapeHtml(links.apiRoot)}</code>.</p>`,
+      );
       ctx.status = 404;
     }
   };

@@ -25,11 +25,28 @@ const websiteArg = (description: string) =>
 const venueFlag = (description: string) =>
   arg(z.union([wpString(), z.boolean(), z.number(), z.null()]), { description, type: 'string', in: 'body' });
 
+/**
+ * A coordinate in decimal degrees: a JSON number or a numeric string (form bodies); `''`/`null` clear it.
+ * Booleans and other words are refused (no `Number()` coercion: `true` must not become 1, `''` not 0).
+ */
 const coordinate = (description: string, limit: number, other: string) =>
   arg(
-    z.union([z.coerce.number().min(-limit).max(limit), z.literal(''), z.null()]),
+    z.union([
+      z.literal(''),
+      z.null(),
+      z.number().min(-limit).max(limit),
+      z
+        .string()
+        .regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/)
+        .transform(Number)
+        .pipe(z.number().min(-limit).max(limit)),
+    ]),
     { description, type: 'number', in: 'body', extension: true },
-    (_value, { raw }) => raw[other] !== undefined || `Send geo_lat and geo_lng together.`,
+    (value, { raw }) => {
+      const cleared = (item: unknown) => item === '' || item === null;
+      if (raw[other] === undefined) return 'Send geo_lat and geo_lng together.';
+      return cleared(value) === cleared(raw[other]) || 'Set or clear geo_lat and geo_lng together.';
+    },
   );
 
 /** `POST /venues` (REFERENCE §2.3) plus our `geo_lat`/`geo_lng`. */

@@ -1,6 +1,6 @@
 import type { PostStatus } from '../../../shared/enums';
 import { ANY_STATUSES } from '../../../shared/enums';
-import { canChangePost, canEditPosts, canReadPost } from '../../core/capabilities';
+import { canChangePost, canEditPosts, canReadPost, scaleBackStatus } from '../../core/capabilities';
 import {
   applyOrganizerInput,
   applyVenueInput,
@@ -9,7 +9,7 @@ import {
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
-import { nowUtc, trashedSlug } from '../../core/posts';
+import { nowUtc, publicationDateUtc, trashedSlug } from '../../core/posts';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { CalendarStore, Transaction } from '../../store/store';
 import { ApiError, FORBIDDEN } from '../errors';
@@ -24,7 +24,12 @@ import {
 } from '../args/linkedPostArgs';
 import { isTruthy, listToArray } from '../args/wpTypes';
 import { presentOrganizer, presentVenue } from '../present/linkedPosts';
-import { organizerResponseSchema, venueResponseSchema } from '../../../shared/schemas/records';
+import {
+  organizerArchiveSchema,
+  organizerResponseSchema,
+  venueArchiveSchema,
+  venueResponseSchema,
+} from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
 import {
@@ -142,7 +147,8 @@ function archive(
   const statuses = new Set<PostStatus>(
     args.status ? (listToArray(args.status) as PostStatus[]) : editor ? ANY_STATUSES : ['publish'],
   );
-  const eventStatuses = editor ? new Set<PostStatus>(ANY_STATUSES) : new Set<PostStatus>(['publish']);
+  // `only_with_upcoming` looks at events of the archive's effective statuses (REFERENCE §4.7).
+  const eventStatuses = statuses;
   const nowLocal = nowUtc(now);
   const events = (id: number) =>
     [...(rules.linkedEvents(store, id) ?? [])].map((eventId) => store.events.get(eventId)!).filter(Boolean);
@@ -182,7 +188,8 @@ function archive(
   const echo: Array<[string, string]> = [
     ...(args.event !== undefined ? [['event', String(args.event)] as [string, string]] : []),
     ...(args.has_events !== undefined ? [['has_events', String(args.has_events)] as [string, string]] : []),
-    ['status', [...statuses].join(',')],
+    // The effective status, as the reference echoes it: `any` for editors who sent none.
+    ['status', args.status === undefined && editor ? 'any' : [...statuses].join(',')],
   ];
   return postArchive(
     rules.kind,
@@ -249,8 +256,14 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
   const post = await store.mutate((tx) => {
     const context = { tx, store, caller, now, language: current.language };
     const applied = rules.apply(current, args, context);
-    const updated = { ...applied, modifiedUtc: nowUtc(now), revision: current.revision + 1 } as LinkedPost;
-    if (args.status !== undefined) updated.status = args.status as PostStatus;
+    const updated = {
+      ...applied,
+      dateUtc: publicationDateUtc(args, store.settings.timezone, now) ?? current.dateUtc,
+      modifiedUtc: nowUtc(now),
+      revision: current.revision + 1,
+    } as LinkedPost;
+    // The status is scaled back as on create (REFERENCE §5.1): only publishers may (re)publish.
+    if (args.status !== undefined) updated.status = scaleBackStatus(caller, args.status as PostStatus);
     if (args.author !== undefined) updated.authorId = args.author as number;
     rules.put(tx, updated);
     return updated;
@@ -320,7 +333,10 @@ function routesFor(rules: KindRules): RouteDef[] {
           doc: {
             summary: `List ${rules.plural}`,
             responses: {
-              '200': { description: `${Name} archive page` },
+              '200': {
+                description: `${Name} archive page`,
+                schema: rules.kind === 'venue' ? venueArchiveSchema : organizerArchiveSchema,
+              },
               ...errors,
               '404': { description: 'Page past the end' },
             },
@@ -361,6 +377,7 @@ function routesFor(rules: KindRules): RouteDef[] {
             responses: {
               '200': one(`The trashed ${Name}`),
               '410': { description: 'Already trashed' },
+              '412': { description: 'If-Match failed' },
               ...errors,
             },
           },
@@ -397,7 +414,12 @@ function routesFor(rules: KindRules): RouteDef[] {
           handle: (request) => trash(rules, request, bySlug(request)),
           doc: {
             summary: `Trash a ${Name} by slug`,
-            responses: { '200': one(`The trashed ${Name}`), ...errors },
+            responses: {
+              '200': one(`The trashed ${Name}`),
+              '410': { description: 'Already trashed' },
+              '412': { description: 'If-Match failed' },
+              ...errors,
+            },
           },
         }),
         endpoint({
@@ -406,7 +428,11 @@ function routesFor(rules: KindRules): RouteDef[] {
           handle: (request) => update(rules, request, bySlug(request)),
           doc: {
             summary: `Update a ${Name} by slug`,
-            responses: { '200': one(`The updated ${Name}`), ...errors },
+            responses: {
+              '200': one(`The updated ${Name}`),
+              '412': { description: 'If-Match failed' },
+              ...errors,
+            },
           },
         }),
       ],

@@ -10,7 +10,7 @@ import { ApiError, FORBIDDEN } from '../errors';
 import { termArchiveArgs, termCreateArgs, termIdArgs, termUpdateArgs } from '../args/termArgs';
 import { listToArray } from '../args/wpTypes';
 import { presentTerm } from '../present/term';
-import { termResponseSchema } from '../../../shared/schemas/records';
+import { categoryArchiveSchema, tagArchiveSchema, termResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, termArchive } from './paginate';
 import { checkIfMatch } from './etag';
 import {
@@ -100,15 +100,36 @@ function requireManager(taxonomy: TaxonomyKind, request: BareRequest) {
   if (!canManageTerms(request.caller, taxonomy)) throw FORBIDDEN(request.caller !== null);
 }
 
-function termExists(term: StoredTerm, taxonomy: TaxonomyKind, withParent: boolean): never {
+function termExists(term: StoredTerm, taxonomy: TaxonomyKind): never {
   throw new ApiError(
     400,
     'term_exists',
-    withParent
+    // WordPress' wording: hierarchical taxonomies always say "with this parent", even at the top level.
+    taxonomy === 'category'
       ? 'A term with the name provided already exists with this parent.'
       : 'A term with the name provided already exists in this taxonomy.',
     { term_id: term.id },
   );
+}
+
+/**
+ * `wp_insert_term`'s duplicate rule: a same-name term (same parent for categories) is a conflict unless the
+ * client asked for a slug of its own that no sibling uses.
+ */
+function createConflict(
+  store: CalendarStore,
+  taxonomy: TaxonomyKind,
+  name: string,
+  parent: number,
+  slug: string | undefined,
+): StoredTerm | undefined {
+  const nameMatch = conflictingTerm(store, taxonomy, name, parent);
+  if (!nameMatch) return undefined;
+  const wanted = slugify(slug ?? name);
+  if (slug === undefined || nameMatch.slug === wanted) return nameMatch;
+  const slugMatch = termsOf(store, taxonomy).find((term) => term.slug === wanted);
+  if (!slugMatch) return undefined;
+  return taxonomy === 'tag' ? nameMatch : slugMatch.parent === parent ? slugMatch : undefined;
 }
 
 function checkRaw(taxonomy: TaxonomyKind, raw: Record<string, unknown>) {
@@ -121,17 +142,33 @@ function checkRaw(taxonomy: TaxonomyKind, raw: Record<string, unknown>) {
   }
 }
 
+/** `wp_update_term`: another term of the taxonomy already has the wanted slug. */
 function checkSlugFree(
   store: CalendarStore,
   taxonomy: TaxonomyKind,
   slug: string | undefined,
-  selfId?: number,
+  selfId: number,
 ) {
   if (slug === undefined) return;
   const wanted = slugify(slug);
   if (termsOf(store, taxonomy).some((term) => term.slug === wanted && term.id !== selfId)) {
-    throw new ApiError(400, 'duplicate_term_slug', `The slug "${wanted}" is already in use by another term.`);
+    throw new ApiError(
+      400,
+      'duplicate_term_slug',
+      `The slug &#8220;${wanted}&#8221; is already in use by another term.`,
+    );
   }
+}
+
+/** Whether `ancestor` is `id` itself or one of its ancestors. */
+function isSelfOrAncestor(store: CalendarStore, ancestor: number, id: number): boolean {
+  const seen = new Set<number>();
+  for (let current: number | undefined = id; current && !seen.has(current);) {
+    if (current === ancestor) return true;
+    seen.add(current);
+    current = store.terms.get(current)?.parent;
+  }
+  return false;
 }
 
 const single = (term: StoredTerm, request: BareRequest, status = 200): ApiResponse => ({
@@ -149,9 +186,9 @@ async function create(
   checkRaw(taxonomy, request.raw);
   const args = request.args as { name: string; description?: string; slug?: string; parent?: number };
   const parent = args.parent ?? 0;
-  const conflict = conflictingTerm(store, taxonomy, toPlainText(args.name), parent);
-  if (conflict) termExists(conflict, taxonomy, parent !== 0);
-  checkSlugFree(store, taxonomy, args.slug);
+  const conflict = createConflict(store, taxonomy, toPlainText(args.name), parent, args.slug);
+  if (conflict) termExists(conflict, taxonomy);
+  // A taken slug is made unique on create (`wp_unique_term_slug`); only updates refuse it.
   const term = await store.mutate((tx) =>
     createTerm(tx, store, taxonomy, { ...args, parent }, request.recordLanguage, now),
   );
@@ -171,13 +208,12 @@ async function update(
   const current = store.terms.get(request.args.id!)!;
   const args = request.args as { name?: string; description?: string; slug?: string; parent?: number };
   const parent = args.parent ?? current.parent;
-  if (parent === current.id) {
-    throw new ApiError(400, 'rest_term_invalid', 'A category cannot be its own parent.');
+  if (parent !== 0 && isSelfOrAncestor(store, current.id, parent)) {
+    throw new ApiError(400, 'rest_term_invalid', 'A category cannot be its own parent or ancestor.');
   }
   const name = args.name !== undefined ? toPlainText(args.name) : current.name;
   const conflict = conflictingTerm(store, taxonomy, name, parent, current.id);
-  if (conflict && (args.name !== undefined || args.parent !== undefined))
-    termExists(conflict, taxonomy, parent !== 0);
+  if (conflict && (args.name !== undefined || args.parent !== undefined)) termExists(conflict, taxonomy);
   checkSlugFree(store, taxonomy, args.slug, current.id);
   checkIfMatch(request.ctx, termEtag(current));
   const term = await store.mutate((tx) => {
@@ -247,7 +283,13 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
           handle: (request) => archive(taxonomy, request),
           doc: {
             summary: `List ${plural}`,
-            responses: { '200': { description: `${plural} page` }, ...errors },
+            responses: {
+              '200': {
+                description: `${plural} page`,
+                schema: taxonomy === 'category' ? categoryArchiveSchema : tagArchiveSchema,
+              },
+              ...errors,
+            },
           },
         }),
         endpoint({
@@ -276,7 +318,11 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
           handle: (request) => update(taxonomy, request),
           doc: {
             summary: `Update a ${taxonomy}`,
-            responses: { '200': one(`The updated ${taxonomy}`), ...errors },
+            responses: {
+              '200': one(`The updated ${taxonomy}`),
+              '412': { description: 'If-Match failed' },
+              ...errors,
+            },
           },
         }),
         endpoint({
@@ -285,7 +331,11 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
           handle: (request) => remove(taxonomy, request),
           doc: {
             summary: `Delete a ${taxonomy} permanently`,
-            responses: { '200': one(`The ${taxonomy} as it was`), ...errors },
+            responses: {
+              '200': one(`The ${taxonomy} as it was`),
+              '412': { description: 'If-Match failed' },
+              ...errors,
+            },
           },
         }),
       ],
