@@ -35,6 +35,8 @@ export interface Engine {
   apiRoot: string;
   adminToken: string;
   adminTokenFile: string;
+  /** What happened to the data on this start that the user should know (a restored backup, a migration). */
+  notices: string[];
   close(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       apiRoot: `${origin}/wp-json/`,
       adminToken,
       adminTokenFile: join(options.dataDir, ADMIN_TOKEN_FILE),
+      notices: store.notices,
       async close() {
         await new Promise<void>((resolve) => {
           running.close(() => resolve());

@@ -77,3 +77,10 @@ export function eventBody(title: string, daysFromNow: number, extra: Record<stri
   const day = new Date(Date.now() + daysFromNow * 86_400_000).toISOString().slice(0, 10);
   return { title, start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, ...extra };
 }
+
+/** Every byte the store keeps in a data folder (data file and journals), as text: for "never stored" checks. */
+export async function dataFolderText(dataDir: string): Promise<string> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const names = (await readdir(dataDir)).filter((name) => name.endsWith('.json') || name.endsWith('.log'));
+  return (await Promise.all(names.map((name) => readFile(join(dataDir, name), 'utf8')))).join('\n');
+}

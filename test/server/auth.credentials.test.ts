@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startTestServer, NS, type TestServer } from '../helpers/server';
+import { dataFolderText, startTestServer, NS, type TestServer } from '../helpers/server';
+import { CalendarStore } from '../../src/main/store/store';
 import { addUser, ADMIN_TOKEN_FILE, revokeUser } from '../../src/main/core/users';
-import { DATA_FILE_NAME } from '../../src/main/store/store';
 import { expectError } from './safety.http';
 
 /** CONTRACT §5: Bearer tokens, Basic with application passwords, secrets only hashed, revocation. */
@@ -147,7 +147,7 @@ describe('secrets at rest', () => {
     const password = await newUser('hashed');
     // Wait for a write that surely follows the user's creation to be on disk.
     expect((await createCategory('After hashed', basic('hashed', password))).status).toBe(201);
-    const text = await readFile(join(server.dataDir, DATA_FILE_NAME), 'utf8');
+    const text = await dataFolderText(server.dataDir);
     const compact = password.replace(/ /g, '');
     const tokenSecret = server.engine.adminToken.split('_').slice(2).join('_');
     expect(text).not.toContain(password);
@@ -155,10 +155,7 @@ describe('secrets at rest', () => {
     expect(text).not.toContain(server.engine.adminToken);
     expect(text).not.toContain(tokenSecret);
 
-    const data = JSON.parse(text) as {
-      users: Array<{ login: string; appPasswords: Array<Record<string, unknown>> }>;
-      tokens: Array<Record<string, unknown>>;
-    };
+    const data = await CalendarStore.inspect(server.dataDir, server.engine.store.settings);
     const stored = data.users.find((user) => user.login === 'hashed')!.appPasswords;
     expect(stored).toHaveLength(1);
     expect(stored[0].salt).toMatch(/^[0-9a-f]{32}$/);

@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 
@@ -25,21 +25,63 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurably(this.filename, JSON.stringify(data));
+    await writeFileDurably(this.filename, serializeInChunks(data));
   }
 }
 
-/** Writes `text` to `filename` atomically and durably (temp file + fsync + rename + fsync of the folder). */
-export async function writeFileDurably(filename: string, text: string): Promise<void> {
+/** Records serialized per chunk: small enough that writing a big calendar never blocks requests for long. */
+const RECORDS_PER_CHUNK = 500;
+
+/**
+ * JSON of `data` in pieces, one record per line inside top-level arrays: a valid, greppable JSON document
+ * that is produced between writes instead of in one long `JSON.stringify` of the whole calendar.
+ */
+export function* serializeInChunks(data: unknown): Generator<string> {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    yield JSON.stringify(data);
+    return;
+  }
+  const entries = Object.entries(data as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  yield '{';
+  for (const [index, [key, value]] of entries.entries()) {
+    yield `${index > 0 ? ',' : ''}\n${JSON.stringify(key)}:`;
+    if (!Array.isArray(value)) {
+      yield JSON.stringify(value);
+      continue;
+    }
+    if (value.length === 0) {
+      yield '[]';
+      continue;
+    }
+    for (let at = 0; at < value.length; at += RECORDS_PER_CHUNK) {
+      const chunk = value.slice(at, at + RECORDS_PER_CHUNK).map((item) => JSON.stringify(item));
+      yield `${at === 0 ? '[\n' : ',\n'}${chunk.join(',\n')}`;
+    }
+    yield '\n]';
+  }
+  yield '\n}\n';
+}
+
+/**
+ * Writes `content` to `filename` atomically and durably (temp file + fsync + rename + fsync of the folder).
+ * With `keepPrevious`, the replaced file is first hard-linked there (a free backup: no copy is made).
+ */
+export async function writeFileDurably(
+  filename: string,
+  content: string | Iterable<string>,
+  keepPrevious?: string,
+): Promise<void> {
   const temp = join(dirname(filename), `.${basename(filename)}.${process.pid}.tmp`);
   const handle = await open(temp, 'w', 0o600);
   try {
     try {
-      await handle.writeFile(text, 'utf8');
+      if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+      else for (const piece of content) await handle.write(piece, null, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
     }
+    if (keepPrevious) await linkOrCopy(filename, keepPrevious);
     await rename(temp, filename);
   } catch (error) {
     // A full disk or a failed rename must not leave a half-written temporary file behind.
@@ -49,7 +91,18 @@ export async function writeFileDurably(filename: string, text: string): Promise<
   await syncFolder(dirname(filename));
 }
 
-async function syncFolder(folder: string): Promise<void> {
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'EEXIST') return;
+    await copyFile(from, to);
+  }
+}
+
+export async function syncFolder(folder: string): Promise<void> {
   // Makes the rename itself durable. Some platforms (Windows) cannot open folders: best effort there.
   try {
     const handle = await open(folder, 'r');

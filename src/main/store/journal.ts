@@ -14,6 +14,7 @@ export interface JournalEntry<Op = unknown> {
  */
 export class Journal<Op = unknown> {
   private constructor(
+    readonly path: string,
     private readonly handle: FileHandle,
     private bytes: number,
   ) {}
@@ -31,7 +32,7 @@ export class Journal<Op = unknown> {
         await handle.truncate(validBytes);
         await handle.sync();
       }
-      return { journal: new Journal<Op>(handle, validBytes), entries, tornBytes };
+      return { journal: new Journal<Op>(path, handle, validBytes), entries, tornBytes };
     } catch (error) {
       await handle.close();
       throw error;
@@ -48,8 +49,14 @@ export class Journal<Op = unknown> {
     if (entries.length === 0) return;
     const text = entries.map((entry) => encodeLine(entry)).join('');
     const buffer = Buffer.from(text, 'utf8');
-    await this.handle.write(buffer, 0, buffer.length, null);
-    await this.handle.datasync();
+    try {
+      await this.handle.write(buffer, 0, buffer.length, null);
+      await this.handle.datasync();
+    } catch (error) {
+      // Cut off whatever part was written, so the next batch does not land behind a torn line.
+      await this.handle.truncate(this.bytes).catch(() => undefined);
+      throw error;
+    }
     this.bytes += buffer.length;
   }
 

@@ -6,7 +6,7 @@ import { LANGUAGES, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums'
  * presenters. Every date is a `Y-m-d H:i:s` string; `*Utc` ones are in UTC, `*Local` ones are wall-clock
  * time in the record's own time zone.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const sqlDate = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 const id = z.number().int().nonnegative();
@@ -141,6 +141,8 @@ export const settingsSchema = z.object({
 
 export const dataFileSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
+  /** The last journal batch folded into this file: batches after it are replayed on start. */
+  journalSeq: z.number().int().nonnegative(),
   counters: z.object({ post: id, term: id, user: id }),
   settings: settingsSchema,
   events: z.array(storedEventSchema),
@@ -169,6 +171,7 @@ export type DataFile = z.infer<typeof dataFileSchema>;
 export function emptyDataFile(settings: Settings): DataFile {
   return {
     schemaVersion: SCHEMA_VERSION,
+    journalSeq: 0,
     counters: { post: 0, term: 0, user: 0 },
     settings,
     events: [],

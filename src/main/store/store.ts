@@ -1,7 +1,16 @@
 import { join } from 'node:path';
-import { Low, type Adapter } from 'lowdb';
-import { DurableJsonFile } from './durableJsonFile';
+import type { Adapter } from 'lowdb';
 import { lockDataFolder, type FolderLock } from './lock';
+import type { JournalEntry } from './journal';
+import { migrate } from './migrations';
+import {
+  DATA_FILE_NAME,
+  JournaledPersistence,
+  ReadOnlyPersistence,
+  SnapshotPersistence,
+  type JournaledOptions,
+  type Persistence,
+} from './persistence';
 import { Collection } from './collection';
 import { EventIndex } from './eventIndex';
 import {
@@ -19,7 +28,7 @@ import {
   type StoredVenue,
 } from './schema';
 
-export const DATA_FILE_NAME = 'calendar.json';
+export { DATA_FILE_NAME };
 
 export class StorageUnavailableError extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
@@ -27,7 +36,12 @@ export class StorageUnavailableError extends Error {
 
 /** The data file exists but is not a Calendar Desk file (not JSON, or not matching the schema). */
 export class DataFileInvalidError extends Error {
-  readonly code = 'DATA_FILE_INVALID';
+  readonly code: string = 'DATA_FILE_INVALID';
+}
+
+/** The data file was written by a newer Calendar Desk: not damaged, so never replaced by a backup. */
+export class DataFileTooNewError extends DataFileInvalidError {
+  override readonly code = 'DATA_FILE_TOO_NEW';
 }
 
 /** The data file could not be read at all (permissions, a folder in its place, an I/O error). */
@@ -41,8 +55,35 @@ export interface OpenStoreOptions {
   initialSettings: Settings;
   /** Skip the single-owner lock (read-only inspection in tests). */
   lock?: boolean;
-  /** Replaces the durable file adapter (tests use it to make writes fail or to keep data in memory). */
+  /** Keep the whole file in this lowdb adapter, rewritten on every commit, instead of the journal (tests). */
   adapter?: Adapter<DataFile>;
+  /** Tuning of the journal (compaction threshold, backups). */
+  journal?: JournaledOptions;
+  /** Replaces the persistence altogether (tests inject failures this way). */
+  persistence?: Persistence<StoreOp>;
+}
+
+type CollectionName = 'events' | 'venues' | 'organizers' | 'terms' | 'media' | 'users' | 'tokens';
+
+/** One change as the journal records it: a whole record put, a record deleted, or a setting. */
+export type StoreOp =
+  | { t: 'put'; c: CollectionName; v: { id: number | string } }
+  | { t: 'del'; c: 'terms' | 'tokens'; id: number | string }
+  | { t: 'settings'; v: Settings }
+  | { t: 'counters'; v: Counters };
+
+interface Counters {
+  post: number;
+  term: number;
+  user: number;
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  ops: StoreOp[];
+  undo: (() => void)[];
 }
 
 /** Mutations a transaction may make; every change goes through here so the indexes stay current. */
@@ -68,6 +109,12 @@ export interface Transaction {
  * promise settles only when its change is durably on disk. A failed write restores the last state that is
  * on disk, and every change that was not yet written is reported as failed.
  */
+/**
+ * The calendar's data: one data folder owned by one process, read from memory, changed through `mutate()`.
+ * A change is applied in memory at once; concurrent changes are committed together (group commit) as one
+ * journal batch, and each caller's promise settles only when its batch is durably on disk. A failed commit
+ * takes its changes (and those that came after them) back out of memory and reports them all as failed.
+ */
 export class CalendarStore {
   readonly events = new Collection<StoredEvent>();
   readonly eventSlugs = new Map<string, number>();
@@ -79,39 +126,56 @@ export class CalendarStore {
   readonly tokens = new Map<string, StoredToken>();
   readonly eventIndex = new EventIndex();
   settings!: Settings;
-  private counters = { post: 0, term: 0, user: 0 };
+  /** What the user should be told about this start (a restored backup, a discarded torn write, a migration). */
+  readonly notices: string[] = [];
+  private counters: Counters = { post: 0, term: 0, user: 0 };
   private syncLinks: Record<string, unknown> = {};
-  /** The state last read from or written to disk: what a failed write falls back to. */
-  private durable!: DataFile;
-  /** Undo steps of the running `mutate()` change, so a change that throws leaves nothing behind. */
+  /** Sequence number of the last batch that is durable. */
+  private seq = 0;
+  /** Undo steps and journal ops of the running `mutate()` change (null outside of one, e.g. during replay). */
   private undoLog: (() => void)[] | null = null;
+  private opsLog: StoreOp[] | null = null;
 
-  private pendingBatch: {
-    promise: Promise<void>;
-    resolve: () => void;
-    reject: (error: Error) => void;
-  } | null = null;
+  private pendingBatch: Batch | null = null;
   private writing: Promise<void> | null = null;
+  private compacting: Promise<void> | null = null;
   private closed = false;
 
   private constructor(
     readonly dataDir: string,
-    private readonly db: Low<DataFile>,
+    private readonly persistence: Persistence<StoreOp>,
     private readonly lock: FolderLock | null,
   ) {}
 
   static async open(options: OpenStoreOptions): Promise<CalendarStore> {
     const lock = options.lock === false ? null : await lockDataFolder(options.dataDir);
+    const persistence =
+      options.persistence ??
+      (options.adapter
+        ? new SnapshotPersistence<StoreOp>(options.adapter)
+        : new JournaledPersistence<StoreOp>(options.dataDir, options.journal));
     try {
-      const adapter = options.adapter ?? new DurableJsonFile<DataFile>(join(options.dataDir, DATA_FILE_NAME));
-      const db = new Low<DataFile>(adapter, emptyDataFile(options.initialSettings));
-      const store = new CalendarStore(options.dataDir, db, lock);
-      await store.load();
+      const store = new CalendarStore(options.dataDir, persistence, lock);
+      await store.load(options.initialSettings);
+      // Batches replayed from the journal are folded into the data file in the background, right away.
+      if (store.compactSoon) store.writing = store.writeLoop();
       return store;
     } catch (error) {
+      await persistence.close().catch(() => undefined);
       await lock?.release();
       throw error;
     }
+  }
+
+  /** The durable state of a folder (data file plus journal), read without locking or changing anything. */
+  static async inspect(dataDir: string, initialSettings: Settings): Promise<DataFile> {
+    const store = await CalendarStore.open({
+      dataDir,
+      initialSettings,
+      lock: false,
+      persistence: new ReadOnlyPersistence<StoreOp>(dataDir),
+    });
+    return store.snapshot();
   }
 
   /** The lock of the folder, so the server can record where it listens. */
@@ -123,31 +187,23 @@ export class CalendarStore {
     return this.users.size === 0;
   }
 
-  /** Reads and validates the data file; a missing file starts an empty calendar, written at once. */
-  private async load() {
+  /** Checks raw file content: a known schema version, migrated forward, matching the schema. */
+  private readonly validate = (raw: unknown): DataFile => {
     const file = join(this.dataDir, DATA_FILE_NAME);
-    let stored: unknown;
-    try {
-      // Straight from the adapter: Low.read() would take any falsy content for "no file".
-      stored = await this.db.adapter.read();
-    } catch (error) {
-      if (error instanceof SyntaxError) {
-        throw new DataFileInvalidError(
-          `The data file ${file} is not a valid Calendar Desk file: it is not JSON (${error.message}).`,
-        );
-      }
-      throw new DataFileUnreadableError(`The data file ${file} cannot be read: ${(error as Error).message}.`);
-    }
-    const exists = stored !== null;
-    if (exists) this.db.data = stored as DataFile;
-    const version = (this.db.data as { schemaVersion?: unknown } | null)?.schemaVersion;
-    if (typeof version === 'number' && version > SCHEMA_VERSION) {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw new DataFileInvalidError(
+        `The data file ${file} is not a valid Calendar Desk file: it holds no object.`,
+      );
+    }
+    const version = (raw as { schemaVersion?: unknown }).schemaVersion;
+    if (typeof version === 'number' && version > SCHEMA_VERSION) {
+      throw new DataFileTooNewError(
         `The data file ${file} was written by a newer Calendar Desk (schema version ${version}; ` +
           `this one reads ${SCHEMA_VERSION}). Update Calendar Desk to open it.`,
       );
     }
-    const parsed = dataFileSchema.safeParse(this.db.data);
+    const { data, applied } = migrate(raw as Record<string, unknown>);
+    const parsed = dataFileSchema.safeParse(data);
     if (!parsed.success) {
       throw new DataFileInvalidError(
         `The data file ${file} is not a valid Calendar Desk file: ` +
@@ -157,10 +213,48 @@ export class CalendarStore {
             .join('; '),
       );
     }
-    this.hydrate(parsed.data);
-    if (!exists) await this.db.write();
-    this.durable = parsed.data;
+    if (applied.length > 0) this.migrated = applied;
+    return parsed.data;
+  };
+
+  private migrated: number[] = [];
+
+  /** Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk. */
+  private async load(initialSettings: Settings) {
+    const file = join(this.dataDir, DATA_FILE_NAME);
+    let loaded: Awaited<ReturnType<Persistence<StoreOp>['load']>>;
+    try {
+      loaded = await this.persistence.load(this.validate);
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        throw new DataFileInvalidError(
+          `The data file ${file} is not a valid Calendar Desk file: it is not JSON (${error.message}), ` +
+            'and no backup could be restored.',
+        );
+      }
+      if (error instanceof DataFileInvalidError || error instanceof DataFileTooNewError) throw error;
+      throw new DataFileUnreadableError(`The data file ${file} cannot be read: ${(error as Error).message}.`);
+    }
+    this.notices.push(...loaded.notices);
+    const base = loaded.base ?? emptyDataFile(initialSettings);
+    this.hydrate(base);
+    this.seq = base.journalSeq;
+    for (const entry of loaded.entries) {
+      for (const op of entry.ops) this.apply(op);
+      this.seq = entry.seq;
+    }
+    if (this.migrated.length > 0) {
+      this.notices.push(`The data file was upgraded to schema version ${SCHEMA_VERSION}.`);
+    }
+    if (!loaded.base || this.migrated.length > 0) {
+      await this.persistence.writeSnapshot(this.snapshot());
+    } else if (loaded.entries.length > 0) {
+      // Fold the replayed batches into the data file soon, without delaying the start.
+      this.compactSoon = true;
+    }
   }
+
+  private compactSoon = false;
 
   private hydrate(data: DataFile) {
     this.clear();
@@ -192,6 +286,39 @@ export class CalendarStore {
     this.tokens.clear();
   }
 
+  /** Replays one journal op through the same code paths as a live change. */
+  private apply(op: StoreOp) {
+    const tx = this.transaction;
+    switch (op.t) {
+      case 'counters':
+        this.counters = {
+          post: Math.max(this.counters.post, op.v.post),
+          term: Math.max(this.counters.term, op.v.term),
+          user: Math.max(this.counters.user, op.v.user),
+        };
+        return;
+      case 'settings':
+        tx.setSettings(op.v);
+        return;
+      case 'del':
+        if (op.c === 'terms') tx.deleteTerm(op.id as number);
+        else tx.deleteToken(op.id as string);
+        return;
+      case 'put': {
+        const put: Record<CollectionName, (value: never) => void> = {
+          events: tx.putEvent,
+          venues: tx.putVenue,
+          organizers: tx.putOrganizer,
+          terms: tx.putTerm,
+          media: tx.putMedia,
+          users: tx.putUser,
+          tokens: tx.putToken,
+        };
+        put[op.c](op.v as never);
+      }
+    }
+  }
+
   private indexEvent(event: StoredEvent) {
     const previous = this.events.put(event);
     if (previous && this.eventSlugs.get(previous.slug) === previous.id) this.eventSlugs.delete(previous.slug);
@@ -215,6 +342,7 @@ export class CalendarStore {
   snapshot(): DataFile {
     return {
       schemaVersion: SCHEMA_VERSION,
+      journalSeq: this.seq,
       counters: { ...this.counters },
       settings: this.settings,
       events: this.events.toArray(),
@@ -235,7 +363,9 @@ export class CalendarStore {
   async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
     if (this.closed) throw new StorageUnavailableError('The calendar store is closed.');
     const undo: (() => void)[] = [];
+    const ops: StoreOp[] = [];
     this.undoLog = undo;
+    this.opsLog = ops;
     let result: T;
     try {
       result = change(this.transaction);
@@ -245,14 +375,21 @@ export class CalendarStore {
       throw error;
     } finally {
       this.undoLog = null;
+      this.opsLog = null;
     }
-    await this.commit();
+    if (ops.length === 0) return result;
+    const batch = this.pendingBatch ?? this.openBatch();
+    batch.ops.push(...ops);
+    batch.undo.push(...undo);
+    if (!this.writing) this.writing = this.writeLoop();
+    await batch.promise;
     return result;
   }
 
-  /** Records how to take back one step of the running change. */
-  private undoable(step: () => void) {
+  /** Records how to take back one step of the running change, and the op the journal will hold. */
+  private undoable(step: () => void, op?: StoreOp) {
     this.undoLog?.push(step);
+    if (op) this.opsLog?.push(op);
   }
 
   private restoreIn<T extends { id: number }>(collection: Collection<T>, id: number, previous?: T) {
@@ -276,113 +413,169 @@ export class CalendarStore {
     putEvent: (event) => {
       const previous = this.events.get(event.id);
       this.indexEvent(event);
-      this.undoable(() => {
-        if (previous) this.indexEvent(previous);
-        else this.unindexEvent(event);
-      });
+      this.undoable(
+        () => {
+          if (previous) this.indexEvent(previous);
+          else this.unindexEvent(event);
+        },
+        { t: 'put', c: 'events', v: event },
+      );
     },
     putVenue: (venue) => {
       const previous = this.venues.put(venue);
-      this.undoable(() => this.restoreIn(this.venues, venue.id, previous));
+      this.undoable(() => this.restoreIn(this.venues, venue.id, previous), {
+        t: 'put',
+        c: 'venues',
+        v: venue,
+      });
     },
     putOrganizer: (organizer) => {
       const previous = this.organizers.put(organizer);
-      this.undoable(() => this.restoreIn(this.organizers, organizer.id, previous));
+      this.undoable(() => this.restoreIn(this.organizers, organizer.id, previous), {
+        t: 'put',
+        c: 'organizers',
+        v: organizer,
+      });
     },
     putTerm: (term) => {
       const previous = this.terms.put(term);
-      this.undoable(() => this.restoreIn(this.terms, term.id, previous));
+      this.undoable(() => this.restoreIn(this.terms, term.id, previous), { t: 'put', c: 'terms', v: term });
     },
     deleteTerm: (id) => {
       const previous = this.terms.delete(id);
-      if (previous) this.undoable(() => this.terms.put(previous));
+      if (previous) this.undoable(() => this.terms.put(previous), { t: 'del', c: 'terms', id });
     },
     putMedia: (media) => {
       const previous = this.media.put(media);
-      this.undoable(() => this.restoreIn(this.media, media.id, previous));
+      this.undoable(() => this.restoreIn(this.media, media.id, previous), { t: 'put', c: 'media', v: media });
     },
     putUser: (user) => {
       const previous = this.users.put(user);
-      this.undoable(() => this.restoreIn(this.users, user.id, previous));
+      this.undoable(() => this.restoreIn(this.users, user.id, previous), { t: 'put', c: 'users', v: user });
     },
     putToken: (token) => {
       const previous = this.tokens.get(token.id);
       this.tokens.set(token.id, token);
-      this.undoable(() => {
-        if (previous) this.tokens.set(token.id, previous);
-        else this.tokens.delete(token.id);
-      });
+      this.undoable(
+        () => {
+          if (previous) this.tokens.set(token.id, previous);
+          else this.tokens.delete(token.id);
+        },
+        { t: 'put', c: 'tokens', v: token },
+      );
     },
     deleteToken: (id) => {
       const previous = this.tokens.get(id);
       this.tokens.delete(id);
-      if (previous) this.undoable(() => this.tokens.set(id, previous));
+      if (previous) this.undoable(() => this.tokens.set(id, previous), { t: 'del', c: 'tokens', id });
     },
     setSettings: (settings) => {
       const previous = this.settings;
       this.settings = settings;
-      this.undoable(() => (this.settings = previous));
+      this.undoable(() => (this.settings = previous), { t: 'settings', v: settings });
     },
   };
 
-  /** Resolves when everything changed so far is on disk. Changes made meanwhile join the next write. */
-  private commit(): Promise<void> {
-    const batch = this.pendingBatch ?? this.openBatch();
-    if (!this.writing) this.writing = this.writeLoop();
-    return batch.promise;
-  }
-
-  private openBatch() {
+  private openBatch(): Batch {
     let resolve!: () => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    this.pendingBatch = { promise, resolve, reject };
+    this.pendingBatch = { promise, resolve, reject, ops: [], undo: [] };
     return this.pendingBatch;
   }
 
+  /**
+   * Commits batches one after another until none is pending, folding the journal into the data file when it
+   * has grown. The last check and clearing `writing` happen without an await in between, so a change made
+   * meanwhile always finds a loop that will write it.
+   */
   private async writeLoop(): Promise<void> {
-    while (this.pendingBatch) {
+    for (;;) {
       const batch = this.pendingBatch;
-      this.pendingBatch = null;
-      const snapshot = this.snapshot();
-      try {
-        this.db.data = snapshot;
-        await this.db.write();
-        this.durable = snapshot;
-        batch.resolve();
-      } catch (error) {
-        // What is on disk is the truth: drop every change not yet written (this batch and the changes made
-        // while it was being written), and fail all their callers. Restoring from the last written snapshot
-        // is synchronous, so no request can slip a change in between.
-        const failure = new StorageUnavailableError(
-          `Could not write the calendar: ${(error as Error).message}`,
-        );
-        const next = this.pendingBatch as typeof batch | null;
+      if (batch) {
         this.pendingBatch = null;
-        // Reads may have seen the unwritten records' ids: the counters never go back, so no id is reused.
-        const counters = this.counters;
-        this.hydrate(this.durable);
-        this.counters = {
-          post: Math.max(counters.post, this.counters.post),
-          term: Math.max(counters.term, this.counters.term),
-          user: Math.max(counters.user, this.counters.user),
-        };
-        this.db.data = this.durable;
-        batch.reject(failure);
-        next?.reject(failure);
+        await this.commitBatch(batch);
+        continue;
       }
+      if (!this.compacting && !this.closed && (this.compactSoon || this.persistence.needsCompaction())) {
+        this.compactSoon = false;
+        await this.startCompaction();
+        continue;
+      }
+      break;
     }
     this.writing = null;
   }
 
-  /** Waits for pending writes, then releases the folder. */
+  private async commitBatch(batch: Batch) {
+    const entry: JournalEntry<StoreOp> = {
+      seq: this.seq + 1,
+      ops: [...batch.ops, { t: 'counters', v: { ...this.counters } }],
+    };
+    try {
+      await this.persistence.commit(entry, () => ({ ...this.snapshot(), journalSeq: entry.seq }));
+      this.seq = entry.seq;
+      batch.resolve();
+    } catch (error) {
+      // Nothing of this batch is on disk: take it back out of memory, and the batch made while it was being
+      // written too (it may build on it), newest first. Counters never go back: readers may have seen ids.
+      const failure = new StorageUnavailableError(
+        `Could not write the calendar: ${(error as Error).message}`,
+      );
+      const next = this.pendingBatch;
+      this.pendingBatch = null;
+      const counters = { ...this.counters };
+      for (const step of [...(next?.undo ?? []), ...batch.undo].reverse()) step();
+      this.counters = counters;
+      batch.reject(failure);
+      next?.reject(failure);
+    }
+  }
+
+  /**
+   * Compaction: the state right now (nothing is pending, so it is exactly what the journal holds) goes to
+   * the data file in the background while new batches go to a fresh journal.
+   */
+  private async startCompaction() {
+    const snapshot = this.snapshot();
+    await this.persistence.rotate(this.seq + 1);
+    this.compacting = this.persistence
+      .writeSnapshot(snapshot)
+      .catch((error: Error) => {
+        // The journal still holds everything: nothing is lost, the next compaction tries again.
+        console.error(`calendar-desk: could not fold the journal into the data file: ${error.message}`);
+      })
+      .finally(() => {
+        this.compacting = null;
+      });
+  }
+
+  /** Resolves once no commit and no background folding is under way. */
+  async idle(): Promise<void> {
+    while (this.writing || this.compacting) {
+      await this.writing;
+      await this.compacting;
+    }
+  }
+
+  /** Waits for pending writes, folds the journal into the data file, then releases the folder. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.writing;
-    await this.lock?.release();
+    await this.compacting;
+    try {
+      if (this.persistence instanceof JournaledPersistence && this.persistence.hasJournal()) {
+        const snapshot = this.snapshot();
+        await this.persistence.rotate(this.seq + 1);
+        await this.persistence.writeSnapshot(snapshot);
+      }
+    } finally {
+      await this.persistence.close();
+      await this.lock?.release();
+    }
   }
 }

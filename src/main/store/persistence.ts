@@ -1,0 +1,301 @@
+import { readdir, readFile, rename, unlink, mkdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+import { DurableJsonFile, serializeInChunks, writeFileDurably } from './durableJsonFile';
+import { Journal, parseJournal, type JournalEntry } from './journal';
+import type { DataFile } from './schema';
+
+export const DATA_FILE_NAME = 'calendar.json';
+export const BACKUP_FOLDER = 'backups';
+const JOURNAL_PATTERN = /^journal-(\d{12})\.log$/;
+
+/** What `load()` hands the store: the base state, the batches to replay on top, and what the user should know. */
+export interface LoadedData<Op> {
+  base: DataFile | null;
+  entries: JournalEntry<Op>[];
+  notices: string[];
+}
+
+/** Turns raw file content into a valid DataFile, or throws DataFileInvalidError. */
+export type Validate = (raw: unknown) => DataFile;
+
+/** How the store's state reaches the disk. */
+export interface Persistence<Op> {
+  load(validate: Validate): Promise<LoadedData<Op>>;
+  /** Makes one batch durable; `snapshot` gives the whole state for persistences that rewrite it. */
+  commit(entry: JournalEntry<Op>, snapshot: () => DataFile): Promise<void>;
+  /** Whether enough was appended that folding it into the data file is worth it. */
+  needsCompaction(): boolean;
+  /** Starts a new journal for batches after `seq`; the old ones are dropped once `writeSnapshot` is done. */
+  rotate(nextSeq: number): Promise<void>;
+  /** Writes the data file (whose `journalSeq` says what it contains) and drops the journals it covers. */
+  writeSnapshot(data: DataFile): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The whole file rewritten on every commit through any lowdb adapter (tests keep data in memory this way). */
+export class SnapshotPersistence<Op> implements Persistence<Op> {
+  constructor(private readonly adapter: Adapter<DataFile>) {}
+
+  async load(validate: Validate): Promise<LoadedData<Op>> {
+    const raw = await this.adapter.read();
+    return { base: raw === null ? null : validate(raw), entries: [], notices: [] };
+  }
+
+  async commit(_entry: JournalEntry<Op>, snapshot: () => DataFile): Promise<void> {
+    await this.adapter.write(snapshot());
+  }
+
+  needsCompaction(): boolean {
+    return false;
+  }
+
+  async rotate(): Promise<void> {}
+
+  async writeSnapshot(data: DataFile): Promise<void> {
+    await this.adapter.write(data);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface JournaledOptions {
+  /** Fold the journal into the data file once it holds this many bytes. */
+  compactAfterBytes?: number;
+  /** Backups kept, and the least time between two of them. */
+  backups?: number;
+  backupIntervalMs?: number;
+  now?: () => Date;
+}
+
+const journalName = (firstSeq: number) => `journal-${String(firstSeq).padStart(12, '0')}.log`;
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+
+/**
+ * The data file plus an append-only journal (issue: durable and fast). A commit appends one line to the
+ * journal and fsyncs it, so its cost does not grow with the calendar. From time to time (and at shutdown)
+ * the state is written to the data file in the background — temp file, fsync, rename — and the journals it
+ * covers are removed. On start the data file is read and newer journal batches replayed. The replaced data
+ * file is kept as a rolling backup (a hard link: no copy), used when the data file turns out unreadable.
+ */
+export class JournaledPersistence<Op> implements Persistence<Op> {
+  private journal: Journal<Op> | null = null;
+  /** Journal files whose batches the next snapshot will contain. */
+  private retired: string[] = [];
+  /**
+   * Journals already folded into the data file, kept until a backup covers them: restoring that backup then
+   * replays them, so a damaged data file loses nothing.
+   */
+  private kept: string[] = [];
+  /** `journalSeq` of the data file now on disk (what a backup made of it will contain). */
+  private fileSeq = 0;
+  private readonly file: string;
+  private readonly options: Required<JournaledOptions>;
+
+  constructor(
+    private readonly dataDir: string,
+    options: JournaledOptions = {},
+  ) {
+    this.file = join(dataDir, DATA_FILE_NAME);
+    this.options = {
+      compactAfterBytes: options.compactAfterBytes ?? 8 * 1024 * 1024,
+      backups: options.backups ?? 3,
+      backupIntervalMs: options.backupIntervalMs ?? 10 * 60_000,
+      now: options.now ?? (() => new Date()),
+    };
+  }
+
+  async load(validate: Validate): Promise<LoadedData<Op>> {
+    const notices: string[] = [];
+    const base = await this.loadBase(validate, notices);
+    const baseSeq = base?.journalSeq ?? 0;
+    this.fileSeq = baseSeq;
+    const files = (await readdir(this.dataDir)).filter((name) => JOURNAL_PATTERN.test(name)).sort();
+    const entries: JournalEntry<Op>[] = [];
+    for (const [index, name] of files.entries()) {
+      const path = join(this.dataDir, name);
+      if (index < files.length - 1) {
+        // Older journals were complete when they were rotated away; read what is intact. Those the data file
+        // already contains are only kept for the backups; the others still need folding.
+        const older = parseJournal<Op>(await readFile(path)).entries;
+        entries.push(...older);
+        (older.every((entry) => entry.seq <= baseSeq) ? this.kept : this.retired).push(path);
+      } else {
+        const opened = await Journal.open<Op>(path);
+        this.journal = opened.journal;
+        entries.push(...opened.entries);
+        if (opened.tornBytes > 0) {
+          notices.push(
+            `An unfinished last change (${opened.tornBytes} bytes, never confirmed) was discarded.`,
+          );
+        }
+      }
+    }
+    if (!this.journal)
+      this.journal = (await Journal.open<Op>(join(this.dataDir, journalName(baseSeq + 1)))).journal;
+    const replay = entries.filter((entry) => entry.seq > baseSeq);
+    if (replay.length > 0 && replay[0].seq !== baseSeq + 1) {
+      notices.push(
+        `Changes ${baseSeq + 1} to ${replay[0].seq - 1} were not found in the journal; later ones were applied.`,
+      );
+    }
+    return { base, entries: replay, notices };
+  }
+
+  /** The data file, or the newest good backup when it is damaged (the damaged file is kept aside). */
+  private async loadBase(validate: Validate, notices: string[]): Promise<DataFile | null> {
+    const reader = new DurableJsonFile<unknown>(this.file);
+    let firstError: unknown;
+    try {
+      const raw = await reader.read();
+      return raw === null ? null : validate(raw);
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+      firstError = error;
+    }
+    for (const backup of await this.backups()) {
+      try {
+        const raw = await new DurableJsonFile<unknown>(backup.path).read();
+        if (raw === null) continue;
+        const data = validate(raw);
+        const aside = `${this.file}.damaged-${stamp(this.options.now())}`;
+        await rename(this.file, aside);
+        await writeFileDurably(this.file, await readFile(backup.path, 'utf8'));
+        notices.push(
+          `The data file was damaged (${(firstError as Error).message}). It was kept as ${aside} and the backup ` +
+            `of ${backup.date.toISOString()} was restored; changes in the journal since then were re-applied.`,
+        );
+        return data;
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+      }
+    }
+    throw firstError;
+  }
+
+  /** Backups, newest first. */
+  private async backups(): Promise<Array<{ path: string; date: Date }>> {
+    const folder = join(this.dataDir, BACKUP_FOLDER);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const found = await Promise.all(
+      names
+        .filter((name) => /^calendar-.*\.json$/.test(name))
+        .map(async (name) => ({ path: join(folder, name), date: (await stat(join(folder, name))).mtime })),
+    );
+    return found.sort((a, b) => b.date.getTime() - a.date.getTime() || b.path.localeCompare(a.path));
+  }
+
+  async commit(entry: JournalEntry<Op>): Promise<void> {
+    await this.journal!.append([entry]);
+  }
+
+  needsCompaction(): boolean {
+    return (this.journal?.size ?? 0) >= this.options.compactAfterBytes;
+  }
+
+  /** Whether anything was appended since the data file was last written (kept journals do not count). */
+  hasJournal(): boolean {
+    return (this.journal?.size ?? 0) > 0 || this.retired.length > 0;
+  }
+
+  async rotate(nextSeq: number): Promise<void> {
+    // An empty journal holds nothing the snapshot must cover: keep appending to it (it may even be the very
+    // file `nextSeq` names, after a crash between a rotation and its snapshot).
+    if (this.journal!.size === 0) return;
+    const previous = this.journal!;
+    this.journal = (await Journal.open<Op>(join(this.dataDir, journalName(nextSeq)))).journal;
+    await previous.close();
+    this.retired.push(previous.path);
+  }
+
+  async writeSnapshot(data: DataFile): Promise<void> {
+    const covered = this.retired.splice(0);
+    const backup = await this.backupTarget();
+    await writeFileDurably(this.file, serializeInChunks(data), backup);
+    this.fileSeq = data.journalSeq;
+    this.kept.push(...covered);
+    await this.pruneBackups();
+    await this.dropJournalsCoveredByBackup();
+  }
+
+  /** Where the replaced data file is kept, when the last backup is old enough; its name says its journalSeq. */
+  private async backupTarget(): Promise<string | undefined> {
+    const newest = (await this.backups())[0];
+    const now = this.options.now();
+    if (newest && now.getTime() - newest.date.getTime() < this.options.backupIntervalMs) return undefined;
+    await mkdir(join(this.dataDir, BACKUP_FOLDER), { recursive: true, mode: 0o700 });
+    return join(this.dataDir, BACKUP_FOLDER, `calendar-${stamp(now)}-seq${this.fileSeq}.json`);
+  }
+
+  /** Removes kept journals whose every batch the newest backup already contains. */
+  private async dropJournalsCoveredByBackup(): Promise<void> {
+    const backupSeq = Math.max(0, ...(await this.backups()).map((backup) => seqOfBackup(backup.path)));
+    const firstSeqOf = (path: string) => Number(JOURNAL_PATTERN.exec(basename(path))![1]);
+    const ordered = [...this.kept].sort((a, b) => firstSeqOf(a) - firstSeqOf(b));
+    const following = [...ordered.slice(1), ...this.retired, this.journal!.path];
+    const stillNeeded: string[] = [];
+    for (const [index, path] of ordered.entries()) {
+      const lastSeq = firstSeqOf(following[index]) - 1;
+      if (lastSeq <= backupSeq) await unlink(path).catch(() => undefined);
+      else stillNeeded.push(path);
+    }
+    this.kept = stillNeeded;
+  }
+
+  private async pruneBackups(): Promise<void> {
+    for (const old of (await this.backups()).slice(this.options.backups))
+      await unlink(old.path).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.journal?.close();
+    this.journal = null;
+  }
+}
+
+/**
+ * Reads what is durable in a data folder (data file + journal batches) without changing anything: for
+ * tools and tests that inspect a folder another process may be writing.
+ */
+export class ReadOnlyPersistence<Op> implements Persistence<Op> {
+  constructor(private readonly dataDir: string) {}
+
+  async load(validate: Validate): Promise<LoadedData<Op>> {
+    const raw = await new DurableJsonFile<unknown>(join(this.dataDir, DATA_FILE_NAME)).read();
+    const base = raw === null ? null : validate(raw);
+    const files = (await readdir(this.dataDir)).filter((name) => JOURNAL_PATTERN.test(name)).sort();
+    const entries: JournalEntry<Op>[] = [];
+    for (const name of files)
+      entries.push(...parseJournal<Op>(await readFile(join(this.dataDir, name))).entries);
+    return { base, entries: entries.filter((entry) => entry.seq > (base?.journalSeq ?? 0)), notices: [] };
+  }
+
+  async commit(): Promise<void> {
+    throw new Error('This is a read-only view of the data folder.');
+  }
+
+  needsCompaction(): boolean {
+    return false;
+  }
+
+  async rotate(): Promise<void> {}
+
+  async writeSnapshot(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/** The journalSeq a backup's name records (`calendar-<time>-seq<N>.json`); 0 for older names. */
+function seqOfBackup(path: string): number {
+  const match = /-seq(\d+)\.json$/.exec(path);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Errors that mean "this file is damaged", as opposed to "this file cannot be read at all". */
+function isDamage(error: unknown): boolean {
+  return error instanceof SyntaxError || (error as { code?: string }).code === 'DATA_FILE_INVALID';
+}

@@ -1,0 +1,196 @@
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CalendarStore, DATA_FILE_NAME, DataFileInvalidError } from '../../src/main/store/store';
+import type { Settings, StoredTerm } from '../../src/main/store/schema';
+import { migrate, MIGRATIONS } from '../../src/main/store/migrations';
+
+const settings: Settings = { siteName: 'Test', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
+let dataDir: string;
+const open = (options: Partial<Parameters<typeof CalendarStore.open>[0]> = {}) =>
+  CalendarStore.open({ dataDir, initialSettings: settings, lock: false, ...options });
+
+const term = (id: number, name: string): StoredTerm => ({
+  id,
+  taxonomy: 'tag',
+  name,
+  slug: name.toLowerCase(),
+  description: '',
+  parent: 0,
+  language: 'en',
+  modifiedUtc: '2026-11-22 00:00:00',
+  revision: 1,
+});
+
+const addTag = (store: CalendarStore, name: string) =>
+  store.mutate((tx) => tx.putTerm(term(tx.nextTermId(), name)));
+const tagNames = (store: CalendarStore) => [...store.terms.values()].map((stored) => stored.name);
+const journals = async () => (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'journaled-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('the journaled store', () => {
+  it('commits to the journal without rewriting the data file, and replays it after a crash', async () => {
+    const first = await open();
+    const fileBefore = await readFile(join(dataDir, DATA_FILE_NAME), 'utf8');
+    await Promise.all(['a', 'b', 'c'].map((name) => addTag(first, name)));
+    await first.mutate((tx) => tx.deleteTerm(2));
+    expect(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).toBe(fileBefore);
+
+    // No close(): as after SIGKILL, the next start must find everything in the journal.
+    const second = await open();
+    expect(tagNames(second).sort()).toEqual(['a', 'c']);
+    expect(await second.mutate((tx) => tx.nextTermId())).toBe(4);
+    await second.close();
+  });
+
+  it('groups concurrent changes into one journal batch', async () => {
+    const store = await open();
+    await Promise.all(Array.from({ length: 20 }, (_, index) => addTag(store, `t${index}`)));
+    const lines = (await readFile(join(dataDir, (await journals())[0]), 'utf8')).trim().split('\n');
+    expect(lines.length).toBeLessThan(20);
+    await store.close();
+  });
+
+  it('folds the journal into the data file when it grows', async () => {
+    const store = await open({ journal: { compactAfterBytes: 2_000 } });
+    for (let index = 0; index < 30; index++) await addTag(store, `tag${index}`);
+    await store.close();
+    const file = JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8'));
+    expect(file.terms).toHaveLength(30);
+    expect(file.journalSeq).toBe(30);
+    const reopened = await open();
+    expect(tagNames(reopened)).toHaveLength(30);
+    await reopened.close();
+  });
+
+  it('restores a damaged data file from its backup plus the journals since, losing nothing', async () => {
+    const store = await open({ journal: { compactAfterBytes: 2_000 } });
+    for (let index = 0; index < 30; index++) await addTag(store, `tag${index}`);
+    await store.close();
+    await writeFile(join(dataDir, DATA_FILE_NAME), '{"truncated": ');
+    const restored = await open();
+    expect(restored.notices.join(' ')).toMatch(/damaged/);
+    expect(tagNames(restored)).toHaveLength(30);
+    await restored.close();
+  });
+
+  it('drops folded journals once a newer backup contains them, so they do not pile up', async () => {
+    let clock = Date.parse('2026-11-22T10:00:00Z');
+    const journal = { compactAfterBytes: 400, backupIntervalMs: 1, now: () => new Date((clock += 60_000)) };
+    const store = await open({ journal });
+    for (let index = 0; index < 60; index++) await addTag(store, `tag${index}`);
+    await store.idle();
+    expect((await journals()).length).toBeLessThanOrEqual(3);
+    await store.close();
+  });
+
+  it('recovers from a crash between a journal rotation and the snapshot it was for', async () => {
+    const crashed = await open();
+    for (const name of ['a', 'b', 'c']) await addTag(crashed, name);
+    // The rotation had created the next (empty) journal; the snapshot never got written.
+    await writeFile(join(dataDir, 'journal-000000000004.log'), '');
+    const restarted = await open();
+    expect(tagNames(restarted)).toEqual(['a', 'b', 'c']);
+    await addTag(restarted, 'd');
+    await restarted.idle();
+    // As another crash would leave it: no clean shutdown folding the journal.
+    const onDisk = await CalendarStore.inspect(dataDir, settings);
+    expect(onDisk.terms.map((stored) => stored.name)).toEqual(['a', 'b', 'c', 'd']);
+    await restarted.close();
+  });
+
+  it('discards a torn last journal line and says so', async () => {
+    const store = await open();
+    await addTag(store, 'kept');
+    const [journal] = await journals();
+    await appendFile(join(dataDir, journal), '0badc0de {"seq":2,"ops":[{"t":"put","c":"terms","v":{"id":');
+    const reopened = await open();
+    expect(tagNames(reopened)).toEqual(['kept']);
+    expect(reopened.notices.join(' ')).toMatch(/unfinished last change/);
+    await reopened.close();
+  });
+
+  it('keeps a bounded number of rolling backups and restores the newest when the data file is damaged', async () => {
+    let clock = Date.parse('2026-11-22T10:00:00Z');
+    const journal = {
+      compactAfterBytes: 300,
+      backups: 2,
+      backupIntervalMs: 1,
+      now: () => new Date((clock += 60_000)),
+    };
+    const store = await open({ journal });
+    for (let index = 0; index < 12; index++) await addTag(store, `tag${index}`);
+    await store.close();
+    const backups = await readdir(join(dataDir, 'backups'));
+    expect(backups.length).toBe(2);
+
+    await writeFile(join(dataDir, DATA_FILE_NAME), '{ not json');
+    const restored = await open({ journal });
+    expect(restored.notices.join(' ')).toMatch(/damaged.*backup/);
+    expect(tagNames(restored).length).toBeGreaterThan(0);
+    expect((await readdir(dataDir)).some((name) => name.startsWith(`${DATA_FILE_NAME}.damaged-`))).toBe(true);
+    await restored.close();
+  });
+
+  it('refuses a damaged data file it has no backup for, leaving it untouched', async () => {
+    await writeFile(join(dataDir, DATA_FILE_NAME), '{ not json');
+    await expect(open()).rejects.toBeInstanceOf(DataFileInvalidError);
+    expect(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).toBe('{ not json');
+  });
+
+  it('upgrades a schema version 1 file and says so', async () => {
+    const v1 = {
+      schemaVersion: 1,
+      counters: { post: 0, term: 1, user: 0 },
+      settings,
+      events: [],
+      venues: [],
+      organizers: [],
+      terms: [term(1, 'Old')],
+      media: [],
+      users: [],
+      tokens: [],
+      syncLinks: {},
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v1));
+    const store = await open();
+    expect(tagNames(store)).toEqual(['Old']);
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 2/);
+    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(2);
+    await store.close();
+  });
+});
+
+describe('migrations', () => {
+  it('are ordered, each one version forward', () => {
+    const versions = MIGRATIONS.map((migration) => migration.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it('apply only the steps after the file version, in order', () => {
+    const steps = [
+      {
+        version: 2,
+        describe: 'two',
+        migrate: (data: Record<string, unknown>) => ({ ...data, schemaVersion: 2, two: true }),
+      },
+      {
+        version: 3,
+        describe: 'three',
+        migrate: (data: Record<string, unknown>) => ({ ...data, schemaVersion: 3, three: data.two }),
+      },
+    ];
+    expect(migrate({ schemaVersion: 1 }, steps, 3)).toEqual({
+      data: { schemaVersion: 3, two: true, three: true },
+      applied: [2, 3],
+    });
+    expect(migrate({ schemaVersion: 2 }, steps, 3).applied).toEqual([3]);
+    expect(migrate({ schemaVersion: 3 }, steps, 3).applied).toEqual([]);
+  });
+});
