@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
 import { ROLES } from '../../src/shared/enums';
 import { LOCK_NAME } from '../../src/main/store/lock';
+import { CalendarStore } from '../../src/main/store/store';
 import { ensureBuilt, isolatedEnv, lastLine, runCli, startServe, type ServeProcess } from './cliProcess';
 
 let home: string;
@@ -180,14 +181,109 @@ describe('calendar-desk users', () => {
     );
   });
 
-  it('refuses to touch a folder a running server owns, naming it', async () => {
+  it('refuses a folder another process holds that is not a server, naming it and saying what to do', async () => {
+    dataDir = freshFolder();
+    const store = await CalendarStore.open({
+      dataDir,
+      initialSettings: { siteName: 'T', siteDescription: '', timezone: 'UTC', postsPerPage: 10 },
+    });
+    try {
+      const result = await runCli(['users', 'add', 'erin', '--role', 'author', '--data', dataDir], env);
+      expectCleanFailure(result, /in use by process \d+\. Stop that instance first/);
+      expect(result.stderr).toContain(`process ${process.pid}`);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(store.users.getByKey('erin')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('calendar-desk users while a server owns the folder', () => {
+  /** Creates an event through a spawned server with these credentials; returns the status. */
+  async function createThrough(serve: ServeProcess, auth: Record<string, string>) {
+    const response = await fetch(`${serve.apiRoot}/events`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(eventBody('Through the running server', 2)),
+    });
+    return response.status;
+  }
+
+  it('adds, lists and revokes through that server: the password works at once, the revoke too', async () => {
+    dataDir = freshFolder();
+    const serve = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(serve);
+    const apiRoot = `${serve.webUi}wp-json/`;
+
+    const added = await runCli(['users', 'add', 'bob', '--role', 'editor', '--data', dataDir], env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain(`Created editor "bob" through the server at ${apiRoot}.`);
+    const password = lastLine(added.stdout);
+    expect(password).toMatch(/^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
+    expect(await createThrough(serve, basic('bob', password))).toBe(201);
+
+    const list = await runCli(['users', 'list', '--data', dataDir], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^admin\s+administrator\s+1 credential\(s\)\s+created \d{4}-\d\d-\d\d /m);
+    expect(list.stdout).toMatch(/^bob\s+editor\s+1 credential\(s\)/m);
+
+    // The server's verdicts come back as the same one-line errors as without a server.
+    const duplicate = await runCli(['users', 'add', 'BOB', '--role', 'author', '--data', dataDir], env);
+    expectCleanFailure(duplicate, /A user named "BOB" already exists/);
+    expect(duplicate.stderr.trim().split('\n')).toHaveLength(1);
+    expectCleanFailure(
+      await runCli(['users', 'revoke', 'nobody', '--data', dataDir], env),
+      /no user named "nobody"/,
+    );
+    expectCleanFailure(
+      await runCli(['users', 'add', 'no body', '--role', 'author', '--data', dataDir], env),
+      /"no body" is not a valid login/,
+    );
+
+    const revoked = await runCli(['users', 'revoke', 'bob', '--data', dataDir], env);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked every credential of "bob" through the server at ${apiRoot}.`);
+    expect(await createThrough(serve, basic('bob', password))).toBe(401);
+    expect((await runCli(['users', 'list', '--data', dataDir], env)).stdout).toMatch(
+      /^bob\s+editor\s+0 credential\(s\)/m,
+    );
+
+    // The server wrote it all to the folder: after it stops, the folder says the same without it.
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    const after = await runCli(['users', 'list', '--data', dataDir], env);
+    expect(after.stdout).toMatch(/^bob\s+editor\s+0 credential\(s\)/m);
+  });
+
+  it('goes through an in-process server too (the desktop app), which sees the user at once', async () => {
     server = await startTestServer({ dataDir: freshFolder() });
     const result = await runCli(['users', 'add', 'erin', '--role', 'author', '--data', server.dataDir], env);
-    expectCleanFailure(result, /in use/);
-    expect(result.stderr).toContain(`process ${process.pid}`);
-    expect(result.stderr).toContain(server.engine.apiRoot);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(server.engine.store.users.getByKey('erin')).toBeUndefined();
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.engine.store.users.getByKey('erin')?.role).toBe('author');
+    expect(await createAs(basic('erin', lastLine(result.stdout)))).toBe(201);
+  });
+
+  it('says what to do when the server cannot be used (its admin token file is gone), changing nothing', async () => {
+    dataDir = freshFolder();
+    const serve = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(serve);
+    await rm(join(dataDir, 'admin-token'));
+    for (const args of [
+      ['users', 'add', 'fred', '--role', 'author'],
+      ['users', 'list'],
+      ['users', 'revoke', 'admin'],
+    ]) {
+      const result = await runCli([...args, '--data', dataDir], env);
+      expectCleanFailure(result, /in use by the server at http:\/\/127\.0\.0\.1:\d+\/wp-json\//);
+      expect(result.stderr).toContain(`process ${serve.child.pid}`);
+      expect(result.stderr).toContain('admin token file');
+      expect(result.stderr).toContain('Stop that server');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect((await runCli(['users', 'list', '--data', dataDir], env)).stdout).not.toMatch(/fred/);
   });
 });
 
@@ -222,9 +318,25 @@ describe('the data folder', () => {
     expect(await readFile(file, 'utf8')).toBe('precious');
   });
 
-  it('reports a damaged data file clearly and leaves it alone', async () => {
+  it('restores the newest backup when the data file is damaged, keeps the damaged file and says so', async () => {
+    dataDir = freshFolder();
+    expect((await runCli(['users', 'add', 'keeper', '--role', 'editor', '--data', dataDir], env)).code).toBe(
+      0,
+    );
+    await writeFile(join(dataDir, 'calendar.json'), '{"schemaVersion": 1, "events": [');
+    const result = await runCli(['users', 'list', '--data', dataDir], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/data file was damaged.*backup/s);
+    expect(result.stdout).toContain('keeper');
+    const aside = (await readdir(dataDir)).find((name) => name.startsWith('calendar.json.damaged-'));
+    expect(aside).toBeDefined();
+    expect(await readFile(join(dataDir, aside!), 'utf8')).toBe('{"schemaVersion": 1, "events": [');
+  });
+
+  it('reports a damaged data file clearly and leaves it alone when there is no backup', async () => {
     dataDir = freshFolder();
     expect((await runCli(['token', '--data', dataDir], env)).code).toBe(0);
+    await rm(join(dataDir, 'backups'), { recursive: true, force: true });
     await writeFile(join(dataDir, 'calendar.json'), '{"schemaVersion": 1, "events": [');
     const result = await runCli(['users', 'list', '--data', dataDir], env);
     expectCleanFailure(result, /calendar\.json is not a valid Calendar Desk file/);

@@ -1,21 +1,28 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEngine, EngineError, type Engine } from '../../src/main/engine';
 import { FolderLockedError, LOCK_NAME } from '../../src/main/store/lock';
 import { CalendarStore } from '../../src/main/store/store';
+import { ensureBuilt, isolatedEnv, runCli, startServe, type ServeProcess } from '../cli/cliProcess';
 
 let dataDir: string;
 const engines: Engine[] = [];
+const serves: ServeProcess[] = [];
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-lock-'));
 });
 afterEach(async () => {
   for (const engine of engines.splice(0)) await engine.close();
+  for (const serve of serves.splice(0)) {
+    if (serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill('SIGKILL');
+    await serve.exited;
+  }
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -81,5 +88,148 @@ describe('one owner per data folder', () => {
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('NOT_LOOPBACK');
     expect(existsSync(join(dataDir, 'calendar.json'))).toBe(false);
+  });
+});
+
+/** The pid of a process of this machine that has just ended (what a crashed owner's record names). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('close', resolve));
+  return child.pid!;
+}
+
+const ownerRecord = async () => JSON.parse(await readFile(join(dataDir, 'owner.json'), 'utf8'));
+
+describe('a crashed owner, and two owners at once (real processes)', () => {
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    await ensureBuilt();
+    env = isolatedEnv(tmpdir());
+  }, 120_000);
+
+  async function serve() {
+    const started = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(started);
+    return started;
+  }
+
+  async function createEvent(apiRoot: string, title: string) {
+    const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+    const response = await fetch(`${apiRoot}/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title, start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: number }).id;
+  }
+
+  it('takes over the folder of a SIGKILLed server at once, well before its lock would turn stale', async () => {
+    const first = await serve();
+    const id = await createEvent(first.apiRoot, 'Before the crash');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The crash left its lock and its owner record behind.
+    expect(existsSync(join(dataDir, LOCK_NAME))).toBe(true);
+    expect(await ownerRecord()).toMatchObject({ pid: first.child.pid, host: hostname() });
+    const lastRefresh = (await stat(join(dataDir, LOCK_NAME))).mtimeMs;
+
+    const second = await serve();
+    // Taken over, not waited out: the crashed lock (refreshed every 2 s) is stale only after 10 s.
+    expect(Date.now() - lastRefresh).toBeLessThan(9_000);
+    expect(await ownerRecord()).toMatchObject({ pid: second.child.pid, apiRoot: `${second.webUi}wp-json/` });
+    expect((await fetch(`${second.apiRoot}/events/${id}`)).status).toBe(200);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(join(dataDir, LOCK_NAME))).toBe(false);
+    expect(existsSync(join(dataDir, 'owner.json'))).toBe(false);
+  });
+
+  it('refuses a second live server with one clear line naming the first, which keeps serving', async () => {
+    const first = await serve();
+    const owner = await ownerRecord();
+    const second = await runCli(['serve', '--port', '0', '--data', dataDir], env);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(`The data folder ${dataDir} is in use by process ${first.child.pid}`);
+    expect(second.stderr).toContain(`(serving ${first.webUi}wp-json/)`);
+    expect(second.stderr).toContain('Stop that instance first');
+    expect(second.stderr).not.toMatch(/^\s+at /m);
+    // The refused process changed nothing: same owner record, and the first server still writes.
+    expect(await ownerRecord()).toEqual(owner);
+    await createEvent(first.apiRoot, 'Still mine');
+  });
+
+  it('keeps refusing while the owner process exists, even when it is stopped (SIGSTOP) and refreshes nothing', async () => {
+    const first = await serve();
+    first.child.kill('SIGSTOP');
+    try {
+      const second = await runCli(['serve', '--port', '0', '--data', dataDir], env);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
+    } finally {
+      first.child.kill('SIGCONT');
+    }
+    await createEvent(first.apiRoot, 'Woke up and still the owner');
+  });
+
+  it('lets exactly one of several servers started at once take over a crashed folder', async () => {
+    const crashed = await serve();
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 4 }, () => startServe(['--port', '0', '--data', dataDir], env)),
+    );
+    const winners = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
+    serves.push(...winners);
+    expect(winners).toHaveLength(1);
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') expect(String(attempt.reason)).toMatch(/in use by process/);
+    }
+    expect(await ownerRecord()).toMatchObject({ pid: winners[0].child.pid });
+    expect(existsSync(join(dataDir, 'calendar-desk.takeover.lock'))).toBe(false);
+    await createEvent(winners[0].apiRoot, 'The one owner');
+  });
+});
+
+describe('taking over a lock safely', () => {
+  it('does not take a held lock whose owner record names a gone process but another lock', async () => {
+    const first = await start();
+    const lock = await stat(join(dataDir, LOCK_NAME));
+    // What a process that took the folder but has not yet written its own record leaves beside it.
+    const stale = {
+      pid: await deadPid(),
+      startedAt: new Date().toISOString(),
+      host: hostname(),
+      lockId: '0:1',
+    };
+    await writeFile(join(dataDir, 'owner.json'), JSON.stringify(stale));
+
+    const error = await startEngine({ dataDir, port: 0 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(FolderLockedError);
+    expect((await stat(join(dataDir, LOCK_NAME))).ino).toBe(lock.ino);
+    expect(await ownerRecord()).toEqual(stale);
+    expect((await fetch(`${first.apiRoot}cal/events/v1`)).status).toBe(200);
+  });
+
+  it('takes over a lock whose recorded owner is gone, naming nobody alive', async () => {
+    // A crashed owner, simulated: its lock directory and its record naming a process that ended.
+    const crashed = await start();
+    const lock = await stat(join(dataDir, LOCK_NAME));
+    const record = await ownerRecord();
+    expect(record.lockId).toBe(`${lock.dev}:${lock.ino}`);
+    await crashed.close();
+    engines.splice(engines.indexOf(crashed), 1);
+    await mkdir(join(dataDir, LOCK_NAME));
+    const left = await stat(join(dataDir, LOCK_NAME));
+    await writeFile(
+      join(dataDir, 'owner.json'),
+      JSON.stringify({ ...record, pid: await deadPid(), lockId: `${left.dev}:${left.ino}` }),
+    );
+
+    const second = await start();
+    expect(await ownerRecord()).toMatchObject({ pid: process.pid, apiRoot: second.apiRoot });
+    expect((await fetch(`${second.apiRoot}cal/events/v1`)).status).toBe(200);
   });
 });

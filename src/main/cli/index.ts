@@ -10,6 +10,7 @@ import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
 import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
 import { parseToken } from '../core/credentials';
+import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 
 process.env.TZ = 'UTC';
 
@@ -58,12 +59,43 @@ async function withStore<T>(
       postsPerPage: 10,
     },
   });
+  // What opening the folder repaired or upgraded (a backup restored, a migration): the user must know.
+  for (const notice of store.notices) console.error(`calendar-desk: ${notice}`);
   try {
     return await work(store, await ensureAdminAccess(store, () => new Date()));
   } finally {
     await store.close();
   }
 }
+
+/** How long a command waits for a folder held by a process that is not a server (another command, a server starting). */
+const BUSY_WAIT_MS = 3_000;
+
+/**
+ * Runs a command on the data folder: directly when the folder is free; through the admin API of the server
+ * that owns it when one does (the same machine and user, so the folder's admin token is ours to use).
+ */
+async function withStoreOrServer<T>(
+  dataDir: string,
+  local: (store: CalendarStore) => Promise<T>,
+  remote: (server: OwnerServer) => Promise<T>,
+): Promise<T> {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    try {
+      return await withStore(dataDir, local);
+    } catch (error) {
+      if (!(error instanceof FolderLockedError)) throw error;
+      const server = await ownerServerOf(error);
+      if (server) return remote(server);
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+  }
+}
+
+const userLine = (login: string, role: string, credentials: number, createdUtc: string) =>
+  `${login}\t${role}\t${credentials} credential(s)\tcreated ${createdUtc} UTC`;
 
 export function buildProgram(): Command {
   const program = new Command('calendar-desk')
@@ -93,6 +125,7 @@ export function buildProgram(): Command {
         timezone: options.timezone,
         rendererDir: rendererDir(),
       });
+      for (const notice of engine.store.notices) console.error(`calendar-desk: ${notice}`);
       console.log(`Calendar Desk is running.`);
       console.log(`  API root:    ${engine.apiRoot}cal/events/v1`);
       console.log(`  Web UI:      ${engine.origin}/`);
@@ -138,7 +171,11 @@ export function buildProgram(): Command {
       console.log(token);
     });
 
-  const users = program.command('users').description('manage who may write through the API');
+  const users = program
+    .command('users')
+    .description(
+      'manage who may write through the API (through the running server when one owns the data folder)',
+    );
   users
     .command('add <login>')
     .description('create a user and print its new application password (alone on the last line)')
@@ -148,10 +185,26 @@ export function buildProgram(): Command {
     .addOption(dataOption())
     .action(async (login: string, options: { role: Role; data?: string }) => {
       const dataDir = resolveDataFolder(options.data);
-      const { user, password } = await withStore(dataDir, (store) =>
-        addUser(store, login, options.role, () => new Date()),
+      const { role, created, password, via } = await withStoreOrServer(
+        dataDir,
+        async (store) => {
+          const { user, password } = await addUser(store, login, options.role, () => new Date());
+          return { role: user.role, created: user.login, password, via: '' };
+        },
+        async (server) => {
+          const user = await server.call<RemoteUser & { password: string }>('POST', 'users', {
+            login,
+            role: options.role,
+          });
+          return {
+            role: user.role,
+            created: user.login,
+            password: user.password,
+            via: ` through the server at ${server.apiRoot}`,
+          };
+        },
       );
-      console.log(`Created ${user.role} "${user.login}". Its application password (shown only now):`);
+      console.log(`Created ${role} "${created}"${via}. Its application password (shown only now):`);
       console.log(password);
     });
   users
@@ -159,24 +212,39 @@ export function buildProgram(): Command {
     .description('list users and their roles')
     .addOption(dataOption())
     .action(async (options: { data?: string }) => {
-      await withStore(resolveDataFolder(options.data), async (store) => {
-        for (const user of store.users.values()) {
-          const secrets =
-            user.appPasswords.length +
-            [...store.tokens.values()].filter((token) => token.userId === user.id).length;
-          console.log(
-            `${user.login}\t${user.role}\t${secrets} credential(s)\tcreated ${user.createdUtc} UTC`,
-          );
-        }
-      });
+      const lines = await withStoreOrServer(
+        resolveDataFolder(options.data),
+        async (store) =>
+          [...store.users.values()].map((user) =>
+            userLine(
+              user.login,
+              user.role,
+              user.appPasswords.length +
+                [...store.tokens.values()].filter((token) => token.userId === user.id).length,
+              user.createdUtc,
+            ),
+          ),
+        async (server) =>
+          (await server.call<RemoteUser[]>('GET', 'users')).map((user) =>
+            userLine(user.login, user.role, user.credentials, user.created_utc),
+          ),
+      );
+      for (const line of lines) console.log(line);
     });
   users
     .command('revoke <login>')
     .description("revoke all of a user's application passwords and tokens")
     .addOption(dataOption())
     .action(async (login: string, options: { data?: string }) => {
-      const user = await withStore(resolveDataFolder(options.data), (store) => revokeUser(store, login));
-      console.log(`Revoked every credential of "${user.login}".`);
+      const { revoked, via } = await withStoreOrServer(
+        resolveDataFolder(options.data),
+        async (store) => ({ revoked: (await revokeUser(store, login)).login, via: '' }),
+        async (server) => {
+          const user = await server.call<RemoteUser>('POST', `users/${encodeURIComponent(login)}/revoke`);
+          return { revoked: user.login, via: ` through the server at ${server.apiRoot}` };
+        },
+      );
+      console.log(`Revoked every credential of "${revoked}"${via}.`);
     });
   return program;
 }
@@ -187,6 +255,7 @@ function isUserFacing(error: unknown): boolean {
     error instanceof UsageError ||
     error instanceof EngineError ||
     error instanceof FolderLockedError ||
+    error instanceof OwnerServerError ||
     error instanceof UserError ||
     error instanceof DataFolderError ||
     error instanceof DataFileInvalidError ||

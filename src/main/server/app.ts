@@ -15,6 +15,8 @@ import { namespaceRoutes } from './routes';
 import { indexRoutes, siteIndex } from './routes/discovery';
 import { docLanguageOf } from './i18n/descriptions';
 import { siteRoutes } from './site';
+import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
+import { paginationLink } from './routes/paginate';
 import { sanitizeSlugLookup } from './args/eventArgs';
 import {
   canChangePost,
@@ -77,6 +79,7 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   const namespaceRouter = new Router({ sensitive: false, strict: false });
   for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
+  api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();
   });
@@ -235,7 +238,13 @@ function registerRoute(
       const language = raw.ml_language;
       checkLanguage(language);
       const now = deps.clock();
-      const env = { store: deps.store, links: state.links, caller: state.caller, now };
+      const env = {
+        store: deps.store,
+        links: state.links,
+        caller: state.caller,
+        now,
+        editContext: raw.context === 'edit',
+      };
       const args = validateArgs(endpoint.args, raw, { store: deps.store, caller: state.caller });
       const response = await endpoint.handle({
         args,
@@ -250,6 +259,11 @@ function registerRoute(
       });
       ctx.status = response.status ?? 200;
       for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+      const totalPages = response.headers?.['X-WP-TotalPages'];
+      if (totalPages !== undefined) {
+        const link = paginationLink(new URL(ctx.originalUrl, state.links.siteUrl), Number(totalPages));
+        if (link) ctx.set('Link', link);
+      }
       ctx.body = response.body;
     });
   }
