@@ -1,6 +1,7 @@
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
+import type { ListingFilter, PartitionedEvents } from '../store/eventIndex';
 
 /** A comparison of an event's local start or end with a site-zone wall-clock value. */
 export interface DateBound {
@@ -86,68 +87,145 @@ export function matchesQuery(event: StoredEvent, query: EventQuery, store: Calen
   return true;
 }
 
-/** The smallest id set an index offers for the query, or null to walk the start-sorted list. */
-function candidateIds(query: EventQuery, store: CalendarStore): Set<number> | null {
-  const index = store.eventIndex;
-  const options: Set<number>[] = [];
-  const union = (ids: Iterable<number>, map: Map<number, Set<number>>) => {
-    const result = new Set<number>();
-    for (const id of ids) for (const eventId of map.get(id) ?? []) result.add(eventId);
-    return result;
-  };
-  if (query.include) options.push(new Set(query.include));
-  if (query.venueIds) options.push(union(query.venueIds, index.byVenue));
-  if (query.organizerIds) options.push(union(query.organizerIds, index.byOrganizer));
-  if (query.categoryIds) options.push(union(query.categoryIds, index.byTerm));
-  if (query.tagIds) options.push(union(query.tagIds, index.byTerm));
-  if (query.parentId !== undefined) options.push(new Set(index.byParent.get(query.parentId) ?? []));
-  if (options.length === 0) return null;
-  return options.reduce((smallest, next) => (next.size < smallest.size ? next : smallest));
+/** Ids an index offers for a filter: every matching event is among them. */
+interface IdSource {
+  size: number;
+  ids: () => Iterable<number>;
 }
 
-function startRange(query: EventQuery, store: CalendarStore): [number, number] {
-  const index = store.eventIndex;
-  let from = 0;
-  let to = index.byStart.length;
-  for (const bound of query.bounds) {
-    if (bound.field !== 'start') continue;
-    if (bound.op === '>=') from = Math.max(from, index.lowerBound(bound.value));
-    if (bound.op === '>') from = Math.max(from, index.upperBound(bound.value));
-    if (bound.op === '<=') to = Math.min(to, index.upperBound(bound.value));
-    if (bound.op === '<') to = Math.min(to, index.lowerBound(bound.value));
-  }
-  return [from, to];
+/** The events of any of `keys` in `map`: sized without building the union, built only when chosen. */
+function unionSource(keys: ReadonlySet<number>, map: Map<number, Set<number>>): IdSource {
+  let size = 0;
+  for (const key of keys) size += map.get(key)?.size ?? 0;
+  return {
+    size,
+    ids: () => {
+      if (keys.size === 1) return map.get([...keys][0]) ?? [];
+      const union = new Set<number>();
+      for (const key of keys) for (const id of map.get(key) ?? []) union.add(id);
+      return union;
+    },
+  };
 }
+
+/** The smallest id set the indexes offer for the query's other filters, or null when none applies. */
+function smallestIdSource(query: EventQuery, store: CalendarStore): IdSource | null {
+  const index = store.eventIndex;
+  const sources: IdSource[] = [];
+  const fixed = (ids: ReadonlySet<number>) => ({ size: ids.size, ids: () => ids });
+  if (query.include) sources.push(fixed(query.include));
+  // Events without a venue or parent are not indexed under 0: those filters then walk instead.
+  if (query.venueIds && !query.venueIds.has(0)) sources.push(unionSource(query.venueIds, index.byVenue));
+  if (query.organizerIds) sources.push(unionSource(query.organizerIds, index.byOrganizer));
+  if (query.categoryIds) sources.push(unionSource(query.categoryIds, index.byTerm));
+  if (query.tagIds) sources.push(unionSource(query.tagIds, index.byTerm));
+  if (query.parentId !== undefined && query.parentId !== 0) {
+    sources.push(fixed(index.byParent.get(query.parentId) ?? new Set()));
+  }
+  if (query.featured === true) sources.push(fixed(index.featured));
+  if (query.ticketed === true) sources.push(fixed(index.ticketed));
+  if (query.geo) {
+    // Only events at a venue with coordinates (in the radius) can match: venues are few.
+    const { lat, lng, radiusKm } = query.geo;
+    const venues = new Set<number>();
+    for (const venue of store.venues.values()) {
+      if (venue.geoLat === null || venue.geoLng === null || !index.byVenue.has(venue.id)) continue;
+      if (
+        lat !== undefined &&
+        lng !== undefined &&
+        distanceKm(lat, lng, venue.geoLat, venue.geoLng) > radiusKm
+      )
+        continue;
+      venues.add(venue.id);
+    }
+    sources.push(unionSource(venues, index.byVenue));
+  }
+  if (sources.length === 0) return null;
+  return sources.reduce((smallest, next) => (next.size < smallest.size ? next : smallest));
+}
+
+/** Whether a listing answers the query alone: no filter beyond statuses, hidden flag, language and dates. */
+function listingAnswers(query: EventQuery): boolean {
+  return (
+    !query.searchWords?.length &&
+    !query.categoryIds &&
+    !query.tagIds &&
+    !query.venueIds &&
+    !query.organizerIds &&
+    query.featured === undefined &&
+    query.ticketed === undefined &&
+    !query.include &&
+    query.parentId === undefined &&
+    !query.geo
+  );
+}
+
+const byStart = (a: StoredEvent, b: StoredEvent) =>
+  a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id;
+const byPostDate = (a: StoredEvent, b: StoredEvent) =>
+  a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id;
 
 /**
  * Runs the query: matching events in archive order (start, then id; with `include`, post date then id) and
- * the page asked for. Candidates come from the smallest index that applies; the start bounds narrow the
- * start-sorted list by binary search.
+ * the page asked for. No plan scans or sorts the whole calendar:
+ *
+ * - Statuses, hidden flag, language and date bounds alone (the default archive) are answered by the
+ *   partitioned listing of all events, as is a single category or tag with its own listing: the cost grows
+ *   with the page, not with the calendar (see `PartitionedEvents`).
+ * - Other filters take the cheaper of: the smallest id set an index offers (venue, organizer, terms, parent,
+ *   include, featured/ticketed, geo), filtered and sorted, so the cost grows with the matches; or a filtered
+ *   walk, in order, of the smallest listing range (e.g. a search in the default window).
  */
 export function runEventQuery(
   query: EventQuery,
   store: CalendarStore,
   page: { offset: number; limit: number },
 ): { total: number; items: StoredEvent[] } {
-  const matching: StoredEvent[] = [];
-  const candidates = candidateIds(query, store);
-  if (candidates) {
-    for (const id of candidates) {
+  const index = store.eventIndex;
+  const filter: ListingFilter = {
+    bounds: query.bounds,
+    statuses: query.statuses,
+    includeHidden: query.includeHidden,
+    language: query.language,
+  };
+  const listings: Array<{ listing: PartitionedEvents; rest: EventQuery }> = [
+    { listing: index.listing, rest: query },
+  ];
+  if (!query.include) {
+    const only = (ids: ReadonlySet<number> | undefined) => (ids?.size === 1 ? [...ids][0] : undefined);
+    const category = only(query.categoryIds);
+    const tag = only(query.tagIds);
+    if (category !== undefined) {
+      listings.push({
+        listing: index.termListing('category', category),
+        rest: { ...query, categoryIds: undefined },
+      });
+    }
+    if (tag !== undefined) {
+      listings.push({ listing: index.termListing('tag', tag), rest: { ...query, tagIds: undefined } });
+    }
+  }
+  for (const { listing, rest } of listings) {
+    if (listingAnswers(rest)) return listing.run(filter, page.offset, page.limit);
+  }
+
+  const source = smallestIdSource(query, store);
+  let walk = listings[0].listing;
+  let walkSize = Infinity;
+  if (!query.include) {
+    for (const { listing } of listings) {
+      const size = listing.rangeSize(filter);
+      if (size < walkSize) [walk, walkSize] = [listing, size];
+    }
+  }
+  if (source && source.size <= walkSize) {
+    const matching: StoredEvent[] = [];
+    for (const id of source.ids()) {
       const event = store.events.get(id);
       if (event && matchesQuery(event, query, store)) matching.push(event);
     }
-    matching.sort((a, b) =>
-      a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id,
-    );
-  } else {
-    const [from, to] = startRange(query, store);
-    const sorted = store.eventIndex.byStart;
-    for (let position = from; position < to; position++) {
-      if (matchesQuery(sorted[position], query, store)) matching.push(sorted[position]);
-    }
+    matching.sort(query.include ? byPostDate : byStart);
+    return { total: matching.length, items: matching.slice(page.offset, page.offset + page.limit) };
   }
-  if (query.include) {
-    matching.sort((a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id));
-  }
-  return { total: matching.length, items: matching.slice(page.offset, page.offset + page.limit) };
+  return walk.run(filter, page.offset, page.limit, (event) => matchesQuery(event, query, store));
 }

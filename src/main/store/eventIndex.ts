@@ -7,6 +7,56 @@ function compareStart(a: StoredEvent, b: StoredEvent): number {
   return a.id - b.id;
 }
 
+/** Position of the first event of `events` (sorted by start) whose start is >= `startLocal`. */
+function lowerBound(events: readonly StoredEvent[], startLocal: string): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid].startLocal < startLocal) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Position of the first event of `events` (sorted by start) whose start is > `startLocal`. */
+function upperBound(events: readonly StoredEvent[], startLocal: string): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid].startLocal <= startLocal) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Where `event` is, or would go, in `events` sorted by (start, id). */
+function insertionPoint(events: readonly StoredEvent[], event: StoredEvent): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareStart(events[mid], event) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Removes `event` (by id) from `events` sorted by (start, id); false when it is not there. */
+function removeSorted(events: StoredEvent[], event: StoredEvent): boolean {
+  const at = insertionPoint(events, event);
+  if (events[at]?.id === event.id) {
+    events.splice(at, 1);
+    return true;
+  }
+  // The stored copy must be the one indexed; a miss means a caller mutated a record in place.
+  const index = events.findIndex((candidate) => candidate.id === event.id);
+  if (index < 0) return false;
+  events.splice(index, 1);
+  return true;
+}
+
 function addTo<K>(map: Map<K, Set<number>>, key: K, id: number) {
   let set = map.get(key);
   if (!set) map.set(key, (set = new Set()));
@@ -20,61 +70,461 @@ function removeFrom<K>(map: Map<K, Set<number>>, key: K, id: number) {
   if (set.size === 0) map.delete(key);
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Wall-clock arithmetic. Local dates are `Y-m-d H:i:s` strings compared as strings; for a canonical date
+// (real calendar fields, four-digit year) string order is time order, so a date minus a duration can be
+// computed in seconds and turned back into a string that compares correctly with the stored ones.
+
+const DAY_SECONDS = 86_400;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DAYS_BEFORE_MONTH = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+// Date.UTC reads years 0-99 as 1900-1999: dates are shifted by 400 years (exactly 146,097 days) for it.
+const YEAR_ZERO_MS = Date.UTC(400, 0, 1);
+
+function digits(text: string, from: number, length: number): number {
+  let value = 0;
+  for (let at = from; at < from + length; at++) {
+    const digit = text.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Seconds from 0000-01-01 00:00:00 to a canonical `Y-m-d H:i:s` wall clock; null for anything else. */
+export function wallClockSeconds(text: string): number | null {
+  if (text.length !== 19) return null;
+  const separators = text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 32;
+  if (!separators || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null; // '-', ' ', ':'
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23) return null;
+  if (minute < 0 || minute > 59 || second < 0 || second > 59) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return null;
+  // Proleptic Gregorian days before the year (year 0 is a leap year), the month and the day.
+  const days =
+    365 * year +
+    Math.floor((year + 3) / 4) -
+    Math.floor((year + 99) / 100) +
+    Math.floor((year + 399) / 400) +
+    DAYS_BEFORE_MONTH[month - 1] +
+    (month > 2 && leap ? 1 : 0) +
+    day -
+    1;
+  return days * DAY_SECONDS + hour * 3600 + minute * 60 + second;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** The canonical wall clock `seconds` after 0000-01-01 00:00:00 (the inverse of `wallClockSeconds`). */
+export function wallClockText(seconds: number): string {
+  const date = new Date(YEAR_ZERO_MS + seconds * 1000);
+  return (
+    `${pad(date.getUTCFullYear() - 400, 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+  );
+}
+
 /**
- * In-memory indexes over events, kept current on every put: events sorted by start, and reverse maps from
- * terms, venues, organizers and parents to the events that use them. Term counts (published events per term,
- * as WordPress counts them) are kept incrementally.
+ * The canonical date `seconds` before `value`: every canonical date sorting before it is more than `seconds`
+ * before `value`. '' (before everything) when `value` is not canonical or the result would precede year 0.
+ */
+function wallClockBefore(value: string, seconds: number): string {
+  const at = wallClockSeconds(value);
+  if (at === null || at < seconds) return '';
+  return wallClockText(at - seconds);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Listings.
+
+/** A comparison of an event's local start or end with a wall-clock value (the query's `DateBound`). */
+export interface WallClockBound {
+  field: 'start' | 'end';
+  op: '>=' | '>' | '<=' | '<';
+  value: string;
+}
+
+/** The part of an archive query a listing answers by itself: statuses, hidden flag, language, dates. */
+export interface ListingFilter {
+  bounds: readonly WallClockBound[];
+  statuses: ReadonlySet<string>;
+  includeHidden: boolean;
+  /** Only events of this language (none or '': every language). */
+  language?: string;
+}
+
+function passes(event: StoredEvent, bounds: readonly WallClockBound[]): boolean {
+  for (const { field, op, value } of bounds) {
+    const actual = field === 'start' ? event.startLocal : event.endLocal;
+    switch (op) {
+      case '>=':
+        if (actual < value) return false;
+        break;
+      case '>':
+        if (actual <= value) return false;
+        break;
+      case '<=':
+        if (actual > value) return false;
+        break;
+      case '<':
+        if (actual >= value) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Where an event goes in a listing. Events are "regular" when both dates are canonical and the end is not
+ * before the start (the API rejects that, but a data file may hold anything); the span is then the end minus
+ * the start in wall-clock seconds. Spans are grouped in classes (up to a day, then each class up to 4× the
+ * previous), so that a few very long events do not widen the date checks of all the short ones.
+ */
+export interface Placement {
+  /** Status, hidden flag, span class and language packed in one number (see `placementOf`). */
+  key: number;
+  status: string;
+  hidden: boolean;
+  language: string;
+  /** Wall-clock seconds from start to end; -1 for an irregular event. */
+  span: number;
+}
+
+/** Small numbers (far below 2^20) for the status and language strings met so far, for numeric keys. */
+const codes = new Map<string, number>();
+const codeOf = (text: string) => {
+  let code = codes.get(text);
+  if (code === undefined) codes.set(text, (code = codes.size));
+  return code;
+};
+
+function placementOf(event: StoredEvent): Placement {
+  const start = wallClockSeconds(event.startLocal);
+  const end = wallClockSeconds(event.endLocal);
+  const span = start !== null && end !== null && end >= start ? end - start : -1;
+  // Class 0 for irregular events, 1 for spans up to a day, then each class up to 4× longer (at most 13).
+  let spanClass = 0;
+  if (span >= 0) {
+    spanClass = 1;
+    for (let limit = DAY_SECONDS; span > limit; limit *= 4) spanClass++;
+  }
+  const hidden = event.hideFromListings;
+  const key =
+    ((codeOf(event.status) * 2 + (hidden ? 1 : 0)) * 64 + spanClass) * 2 ** 20 + codeOf(event.language);
+  return { key, status: event.status, hidden, language: event.language, span };
+}
+
+/** Events of one status, hidden flag, language and span class, sorted by (start, id). */
+interface Partition {
+  readonly status: string;
+  readonly hidden: boolean;
+  readonly language: string;
+  /** False for the partition of irregular events, whose end dates are always checked one by one. */
+  readonly regular: boolean;
+  /** The longest span added since the partition was created (it may overstate the current longest one). */
+  maxSpan: number;
+  readonly events: StoredEvent[];
+}
+
+/** A run of one partition an archive page is read from. */
+interface Cursor {
+  events: readonly StoredEvent[];
+  position: number;
+  end: number;
+}
+
+/** Restores the min-heap property (by the cursors' next events) below `at`. */
+function siftDown(heap: Cursor[], at: number) {
+  const cursor = heap[at];
+  const head = cursor.events[cursor.position];
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= heap.length) break;
+    const right = child + 1;
+    if (
+      right < heap.length &&
+      compareStart(heap[right].events[heap[right].position], heap[child].events[heap[child].position]) < 0
+    )
+      child = right;
+    if (compareStart(heap[child].events[heap[child].position], head) >= 0) break;
+    heap[at] = heap[child];
+    at = child;
+  }
+  heap[at] = cursor;
+}
+
+/**
+ * Visits the events of every cursor in (start, id) order (a k-way merge) until `visit` returns false. Cursors
+ * are advanced in place, so what is left of each can be read afterwards.
+ */
+function mergeWalk(cursors: Cursor[], visit: (event: StoredEvent) => boolean) {
+  const heap = cursors.filter((cursor) => cursor.position < cursor.end);
+  for (let at = (heap.length >> 1) - 1; at >= 0; at--) siftDown(heap, at);
+  while (heap.length > 0) {
+    const top = heap[0];
+    const event = top.events[top.position++];
+    if (top.position === top.end) {
+      const last = heap.pop()!;
+      if (heap.length > 0) heap[0] = last;
+    }
+    if (heap.length > 0) siftDown(heap, 0);
+    if (!visit(event)) return;
+  }
+}
+
+/**
+ * Events split by (status, hidden from listings, language, span class) into arrays sorted by (start, id), so
+ * that an archive query never scans or sorts the whole calendar:
+ *
+ * - The partitions a query wants are picked by status/hidden/language; in each, the start bounds are a range
+ *   found by binary search.
+ * - An end bound is checked only where it can fail and succeed. A regular event lasts at most the partition's
+ *   `maxSpan`, and its end is not before its start: so `end <= Y` (or `< Y`) holds for every start before
+ *   Y − maxSpan and fails for every start after Y (the range is cut there), and `end >= X` (or `> X`) fails
+ *   for every start before X − maxSpan (cut) and holds for every start after X. Only the events starting in
+ *   [Y − maxSpan, Y] (resp. [X − maxSpan, X]) are looked at one by one: those overlapping the bound's instant,
+ *   roughly. Irregular events are all checked one by one (there should be none).
+ * - The total is the sum of the range sizes minus the events failing an end bound there; the page is read by
+ *   a k-way merge of the ranges from their start. A query costs O(partitions × log n + events straddling its
+ *   end bounds + offset + limit).
+ *
+ * Queries with other filters walk the ranges with a predicate instead (O(range)), still without sorting.
+ */
+export class PartitionedEvents {
+  private readonly partitions = new Map<number, Partition>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  clear(): void {
+    this.partitions.clear();
+    this.count = 0;
+  }
+
+  /** Adds an event; `atEnd` when it is known to sort after every event of its partition (bulk loading). */
+  add(event: StoredEvent, placement: Placement, atEnd = false): void {
+    let partition = this.partitions.get(placement.key);
+    if (!partition) {
+      partition = {
+        status: placement.status,
+        hidden: placement.hidden,
+        language: placement.language,
+        regular: placement.span >= 0,
+        maxSpan: 0,
+        events: [],
+      };
+      this.partitions.set(placement.key, partition);
+    }
+    partition.maxSpan = Math.max(partition.maxSpan, placement.span);
+    if (atEnd) partition.events.push(event);
+    else partition.events.splice(insertionPoint(partition.events, event), 0, event);
+    this.count++;
+  }
+
+  remove(event: StoredEvent, placement: Placement): void {
+    const expected = this.partitions.get(placement.key);
+    if (expected && this.removeFrom(placement.key, expected, event)) return;
+    // A record changed in place since it was indexed sits under another key: look everywhere.
+    for (const [key, partition] of this.partitions) if (this.removeFrom(key, partition, event)) return;
+  }
+
+  private removeFrom(key: number, partition: Partition, event: StoredEvent): boolean {
+    if (!removeSorted(partition.events, event)) return false;
+    this.count--;
+    // An emptied partition goes, so that its longest span starts over.
+    if (partition.events.length === 0) this.partitions.delete(key);
+    return true;
+  }
+
+  /** Every event of every partition (tests compare this with a brute-force scan). */
+  *partitionContents(): IterableIterator<{ key: number; maxSpan: number; events: readonly StoredEvent[] }> {
+    for (const [key, partition] of this.partitions)
+      yield { key, maxSpan: partition.maxSpan, events: partition.events };
+  }
+
+  /** The wanted partitions with the range of positions the bounds leave in each (possibly empty). */
+  private ranges(filter: ListingFilter): Array<{ partition: Partition; from: number; to: number }> {
+    const result: Array<{ partition: Partition; from: number; to: number }> = [];
+    for (const partition of this.partitions.values()) {
+      if (!filter.statuses.has(partition.status)) continue;
+      if (partition.hidden && !filter.includeHidden) continue;
+      if (filter.language && partition.language !== filter.language) continue;
+      const events = partition.events;
+      let from = 0;
+      let to = events.length;
+      for (const { field, op, value } of filter.bounds) {
+        if (field === 'start') {
+          if (op === '>=') from = Math.max(from, lowerBound(events, value));
+          else if (op === '>') from = Math.max(from, upperBound(events, value));
+          else if (op === '<=') to = Math.min(to, upperBound(events, value));
+          else to = Math.min(to, lowerBound(events, value));
+        } else if (partition.regular) {
+          // The end is not before the start, and at most `maxSpan` after it.
+          if (op === '<=' || op === '<') to = Math.min(to, upperBound(events, value));
+          else from = Math.max(from, lowerBound(events, wallClockBefore(value, partition.maxSpan)));
+        }
+      }
+      result.push({ partition, from, to: Math.max(from, to) });
+    }
+    return result;
+  }
+
+  /** How many events the wanted partitions' ranges hold: the cost of walking them with a predicate. */
+  rangeSize(filter: ListingFilter): number {
+    return this.ranges(filter).reduce((sum, { from, to }) => sum + to - from, 0);
+  }
+
+  /** Events of a range that fail an end bound: only those starting near an end bound are looked at. */
+  private endFailures(
+    partition: Partition,
+    from: number,
+    to: number,
+    ends: readonly WallClockBound[],
+  ): number {
+    const events = partition.events;
+    const regions: Array<[number, number]> = [];
+    if (!partition.regular) regions.push([from, to]);
+    else {
+      for (const { value } of ends) {
+        // Starts in [value − maxSpan, value] may end on either side of `value`; see the class comment.
+        const regionFrom = Math.max(from, lowerBound(events, wallClockBefore(value, partition.maxSpan)));
+        const regionTo = Math.min(to, upperBound(events, value));
+        if (regionFrom < regionTo) regions.push([regionFrom, regionTo]);
+      }
+    }
+    // Overlapping regions (several end bounds) are read once.
+    regions.sort((a, b) => a[0] - b[0]);
+    let failures = 0;
+    let done = from;
+    for (const [regionFrom, regionTo] of regions) {
+      for (let position = Math.max(done, regionFrom); position < regionTo; position++) {
+        if (!passes(events[position], ends)) failures++;
+      }
+      done = Math.max(done, regionTo);
+    }
+    return failures;
+  }
+
+  /**
+   * The events the filter (and `predicate`, if any) keeps, in (start, id) order: how many, and the page
+   * from `offset`. Without a predicate only the page and the end-bound regions are read; with one, the
+   * whole range is walked (the page by merging, the rest partition by partition).
+   */
+  run(
+    filter: ListingFilter,
+    offset: number,
+    limit: number,
+    predicate?: (event: StoredEvent) => boolean,
+  ): { total: number; items: StoredEvent[] } {
+    const ranges = this.ranges(filter);
+    const ends = filter.bounds.filter((bound) => bound.field === 'end');
+    const keeps = (event: StoredEvent) => passes(event, filter.bounds) && (!predicate || predicate(event));
+    let total = 0;
+    if (!predicate) {
+      for (const { partition, from, to } of ranges) {
+        if (from < to)
+          total += to - from - (ends.length > 0 ? this.endFailures(partition, from, to, ends) : 0);
+      }
+    }
+    const cursors: Cursor[] = ranges.map(({ partition, from, to }) => ({
+      events: partition.events,
+      position: from,
+      end: to,
+    }));
+    const items: StoredEvent[] = [];
+    let seen = 0;
+    const pageEnd = offset + limit;
+    if (limit > 0 && (predicate || offset < total)) {
+      mergeWalk(cursors, (event) => {
+        if (!keeps(event)) return true;
+        if (seen >= offset) items.push(event);
+        seen++;
+        return seen < pageEnd;
+      });
+    }
+    if (!predicate) return { total, items };
+    // The page is read; the rest only needs counting, in no particular order.
+    total = seen;
+    for (const cursor of cursors) {
+      for (let position = cursor.position; position < cursor.end; position++) {
+        if (keeps(cursor.events[position])) total++;
+      }
+    }
+    return { total, items };
+  }
+}
+
+const NO_EVENTS = new PartitionedEvents();
+
+/**
+ * In-memory indexes over events, kept current on every put: events sorted by start (all together, and
+ * partitioned for archive queries, also per category and per tag), and reverse maps from terms, venues,
+ * organizers, parents and the featured/ticketed flags to the events that use them. Term counts (published
+ * events per term, as WordPress counts them) are kept incrementally.
  */
 export class EventIndex {
   /** All events, sorted by (startLocal, id). */
   readonly byStart: StoredEvent[] = [];
+  /** All events, partitioned for archive queries. */
+  readonly listing = new PartitionedEvents();
+  private readonly categoryListings = new Map<number, PartitionedEvents>();
+  private readonly tagListings = new Map<number, PartitionedEvents>();
   readonly byTerm = new Map<number, Set<number>>();
   readonly byVenue = new Map<number, Set<number>>();
   readonly byOrganizer = new Map<number, Set<number>>();
   readonly byParent = new Map<number, Set<number>>();
+  readonly featured = new Set<number>();
+  readonly ticketed = new Set<number>();
   private readonly publishedPerTerm = new Map<number, number>();
 
   /** Position of the first event whose start is >= `startLocal`. */
   lowerBound(startLocal: string): number {
-    let lo = 0;
-    let hi = this.byStart.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.byStart[mid].startLocal < startLocal) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.byStart, startLocal);
   }
 
   /** Position of the first event whose start is > `startLocal`. */
   upperBound(startLocal: string): number {
-    let lo = 0;
-    let hi = this.byStart.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.byStart[mid].startLocal <= startLocal) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return upperBound(this.byStart, startLocal);
   }
 
   termCount(termId: number): number {
     return this.publishedPerTerm.get(termId) ?? 0;
   }
 
+  /** The events having `termId` among their categories (or tags), partitioned for archive queries. */
+  termListing(taxonomy: 'category' | 'tag', termId: number): PartitionedEvents {
+    return (taxonomy === 'category' ? this.categoryListings : this.tagListings).get(termId) ?? NO_EVENTS;
+  }
+
+  /** Term ids having a listing of their own (tests compare them with a brute-force scan). */
+  termListingIds(taxonomy: 'category' | 'tag'): number[] {
+    return [...(taxonomy === 'category' ? this.categoryListings : this.tagListings).keys()];
+  }
+
   /** Indexes exactly `events`, dropping whatever was indexed before (one sort instead of n insertions). */
   reset(events: Iterable<StoredEvent>): void {
     this.byStart.length = 0;
+    this.listing.clear();
+    this.categoryListings.clear();
+    this.tagListings.clear();
     this.byTerm.clear();
     this.byVenue.clear();
     this.byOrganizer.clear();
     this.byParent.clear();
+    this.featured.clear();
+    this.ticketed.clear();
     this.publishedPerTerm.clear();
-    for (const event of events) {
-      this.byStart.push(event);
-      this.addLinks(event);
-    }
+    for (const event of events) this.byStart.push(event);
     this.byStart.sort(compareStart);
+    // In start order, every partition is filled by appending.
+    for (const event of this.byStart) this.addLinks(event, placementOf(event), true);
   }
 
   /** Replaces `previous` (if any) by `next` (if any) in every index. */
@@ -84,29 +534,47 @@ export class EventIndex {
   }
 
   private add(event: StoredEvent) {
-    this.byStart.splice(this.insertionPoint(event), 0, event);
-    this.addLinks(event);
+    this.byStart.splice(insertionPoint(this.byStart, event), 0, event);
+    this.addLinks(event, placementOf(event), false);
   }
 
-  private addLinks(event: StoredEvent) {
-    for (const termId of [...event.categoryIds, ...event.tagIds]) {
-      addTo(this.byTerm, termId, event.id);
-      if (event.status === 'publish') this.publishedPerTerm.set(termId, this.termCount(termId) + 1);
-    }
+  private addLinks(event: StoredEvent, placement: Placement, atEnd: boolean) {
+    this.listing.add(event, placement, atEnd);
+    addToListings(this.categoryListings, event.categoryIds, event, placement, atEnd);
+    addToListings(this.tagListings, event.tagIds, event, placement, atEnd);
+    this.linkTerms(event, event.categoryIds);
+    this.linkTerms(event, event.tagIds);
     if (event.venueId) addTo(this.byVenue, event.venueId, event.id);
     for (const organizerId of event.organizerIds) addTo(this.byOrganizer, organizerId, event.id);
     if (event.parentId) addTo(this.byParent, event.parentId, event.id);
+    if (event.featured) this.featured.add(event.id);
+    if (event.ticketed) this.ticketed.add(event.id);
+  }
+
+  private linkTerms(event: StoredEvent, termIds: readonly number[]) {
+    for (const termId of termIds) {
+      addTo(this.byTerm, termId, event.id);
+      if (event.status === 'publish') this.publishedPerTerm.set(termId, this.termCount(termId) + 1);
+    }
   }
 
   private remove(event: StoredEvent) {
-    const at = this.insertionPoint(event);
-    if (this.byStart[at]?.id === event.id) this.byStart.splice(at, 1);
-    else {
-      // The stored copy must be the one indexed; a miss means a caller mutated a record in place.
-      const index = this.byStart.findIndex((candidate) => candidate.id === event.id);
-      if (index >= 0) this.byStart.splice(index, 1);
-    }
-    for (const termId of [...event.categoryIds, ...event.tagIds]) {
+    removeSorted(this.byStart, event);
+    const placement = placementOf(event);
+    this.listing.remove(event, placement);
+    removeFromListings(this.categoryListings, event.categoryIds, event, placement);
+    removeFromListings(this.tagListings, event.tagIds, event, placement);
+    this.unlinkTerms(event, event.categoryIds);
+    this.unlinkTerms(event, event.tagIds);
+    if (event.venueId) removeFrom(this.byVenue, event.venueId, event.id);
+    for (const organizerId of event.organizerIds) removeFrom(this.byOrganizer, organizerId, event.id);
+    if (event.parentId) removeFrom(this.byParent, event.parentId, event.id);
+    this.featured.delete(event.id);
+    this.ticketed.delete(event.id);
+  }
+
+  private unlinkTerms(event: StoredEvent, termIds: readonly number[]) {
+    for (const termId of termIds) {
       removeFrom(this.byTerm, termId, event.id);
       if (event.status === 'publish') {
         const count = this.termCount(termId) - 1;
@@ -114,19 +582,35 @@ export class EventIndex {
         else this.publishedPerTerm.delete(termId);
       }
     }
-    if (event.venueId) removeFrom(this.byVenue, event.venueId, event.id);
-    for (const organizerId of event.organizerIds) removeFrom(this.byOrganizer, organizerId, event.id);
-    if (event.parentId) removeFrom(this.byParent, event.parentId, event.id);
   }
+}
 
-  private insertionPoint(event: StoredEvent): number {
-    let lo = 0;
-    let hi = this.byStart.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareStart(this.byStart[mid], event) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+/** Adds the event to the listing of each of its terms (a term repeated in `termIds` counts once). */
+function addToListings(
+  listings: Map<number, PartitionedEvents>,
+  termIds: readonly number[],
+  event: StoredEvent,
+  placement: Placement,
+  atEnd: boolean,
+) {
+  for (let at = 0; at < termIds.length; at++) {
+    if (termIds.indexOf(termIds[at]) !== at) continue;
+    let listing = listings.get(termIds[at]);
+    if (!listing) listings.set(termIds[at], (listing = new PartitionedEvents()));
+    listing.add(event, placement, atEnd);
+  }
+}
+
+function removeFromListings(
+  listings: Map<number, PartitionedEvents>,
+  termIds: readonly number[],
+  event: StoredEvent,
+  placement: Placement,
+) {
+  for (let at = 0; at < termIds.length; at++) {
+    const listing = listings.get(termIds[at]);
+    if (!listing || termIds.indexOf(termIds[at]) !== at) continue;
+    listing.remove(event, placement);
+    if (listing.size === 0) listings.delete(termIds[at]);
   }
 }
