@@ -1,0 +1,49 @@
+// Load generation with autocannon, in the benchmark's own process (the servers run in child processes).
+import autocannon from 'autocannon';
+import { cpuMsOf, round, waitIdle } from './proc.mjs';
+
+/**
+ * Runs autocannon against `url` and summarises it. It starts once the processes of `idle` have finished any
+ * work an earlier run left (requests it abandoned), so that nothing spills into this measurement.
+ * `maxSeconds` stops a run that has an `amount` early (slow servers); `pid` (the server's) adds the share
+ * of a core the server used during the run.
+ */
+export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
+  for (const idlePid of idle) await waitIdle(idlePid);
+  const cpuBefore = pid ? cpuMsOf(pid) : null;
+  const started = performance.now();
+  return await new Promise((resolve, reject) => {
+    let timer;
+    const instance = autocannon({ url, timeout: 60, ...options }, (error, result) => {
+      clearTimeout(timer);
+      if (error) return reject(error);
+      const wallMs = performance.now() - started;
+      const cpuAfter = pid ? cpuMsOf(pid) : null;
+      const ok = result['2xx'] ?? 0;
+      resolve({
+        // Answers over the run's duration (the per-second histogram only counts whole requests per second).
+        requestsPerSecond: round(result.requests.total / result.duration, 1),
+        answered2xx: ok,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        statusCodes: Object.fromEntries(
+          Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]),
+        ),
+        latencyMs: {
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          mean: round(result.latency.mean, 2),
+        },
+        bytesPerSecond: Math.round(result.throughput.average),
+        seconds: round(result.duration, 2),
+        connections: result.connections,
+        serverCpuShare:
+          cpuBefore !== null && cpuAfter !== null ? round((cpuAfter - cpuBefore) / wallMs, 2) : null,
+      });
+    });
+    if (maxSeconds) timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
+  });
+}

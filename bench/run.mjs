@@ -1,0 +1,583 @@
+#!/usr/bin/env node
+// `npm run bench`: seeds calendars of 1k, 10k and 100k events and measures, for each, in one run:
+//   - GET /events?per_page=50 (default and filtered by category + start_date) and GET /events/<id>: requests/s of
+//     the server, and the ratio to a bare Koa app serving the very same response bytes (both in their own
+//     process, autocannon in this one);
+//   - durable create latency (p50/p99) with 16 concurrent writers;
+//   - start-up time to the first answered request, and resident memory (from /proc).
+// Writes bench/results/latest.json and prints a table with the targets of issue 3 marked met / not met.
+// Speed is reported as ratios measured in one run on one machine: never assert on it in tests.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  cpuMsOf,
+  killChildren,
+  memoryOf,
+  round,
+  runNode,
+  spawnUntil,
+  stopChild,
+  waitIdle,
+} from './lib/proc.mjs';
+import { runLoad } from './lib/load.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(root, 'bin', 'calendar-desk.js');
+const BUILT_CLI = join(root, 'out', 'main', 'cli.js');
+const SEED = join(root, 'bench', 'seed.mjs');
+const BARE_KOA = join(root, 'bench', 'lib', 'bareKoa.mjs');
+
+const TARGETS = {
+  events: 100_000,
+  listRatio: 0.7,
+  createP50Ms: 10,
+  createP99Ms: 50,
+  startMs: 2000,
+  rssMB: 600,
+};
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    writers: { type: 'string', default: '16' },
+    'create-amount': { type: 'string', default: '2000' },
+    'create-seconds': { type: 'string', default: '8' },
+    'data-root': { type: 'string' },
+    out: { type: 'string', default: join(root, 'bench', 'results', 'latest.json') },
+    build: { type: 'boolean', default: true },
+    keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  allowNegative: true,
+});
+
+if (args.help) {
+  console.log(`usage: npm run bench -- [options]
+  --sizes 1000,10000,100000   calendars to seed and measure
+  --duration 5                seconds of each read measurement (after --warmup 1 s)
+  --connections 10            concurrent connections of the read measurements
+  --writers 16                concurrent connections of the create measurement
+  --create-amount 2000        creates to send at most, within --create-seconds 8
+  --data-root DIR             where the seeded data folders go (default: the system temp folder)
+  --out FILE                  JSON result (default: bench/results/latest.json)
+  --no-build                  do not rebuild out/ even when src/ is newer
+  --keep                      keep the seeded data folders`);
+  process.exit(0);
+}
+
+const positive = (name) => {
+  const value = Number(args[name]);
+  if (!(value > 0)) throw new Error(`--${name} must be a positive number, not "${args[name]}"`);
+  return value;
+};
+const settings = {
+  sizes: args.sizes.split(',').map((size) => {
+    const value = Number(size.trim().replace(/_/g, ''));
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--sizes: "${size}" is not a whole number`);
+    return value;
+  }),
+  durationSeconds: positive('duration'),
+  warmupSeconds: positive('warmup'),
+  connections: positive('connections'),
+  writers: positive('writers'),
+  createAmount: positive('create-amount'),
+  createSeconds: positive('create-seconds'),
+};
+
+/** Newest modification time of the files under `folder`. */
+function newestMtime(folder) {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the app when out/ is missing or older than src/ (the benchmark must measure the current code). */
+function ensureBuilt() {
+  const sources = ['src/main', 'src/shared', 'src/preload'].map((folder) => join(root, folder));
+  const builtAt = existsSync(BUILT_CLI) ? statSync(BUILT_CLI).mtimeMs : 0;
+  const stale =
+    builtAt === 0 || sources.some((folder) => existsSync(folder) && newestMtime(folder) > builtAt);
+  if (!stale) return;
+  if (!args.build) {
+    if (builtAt === 0) throw new Error('out/main/cli.js is missing: run "npm run build" or drop --no-build.');
+    console.warn('warning: out/ is older than src/ and --no-build was given: measuring the old build.');
+    return;
+  }
+  console.log(builtAt === 0 ? 'Building the app (out/ is missing)…' : 'Building the app (src/ changed)…');
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules', 'electron-vite', 'package.json'), 'utf8'));
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite'];
+  const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', bin), 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0 || !existsSync(BUILT_CLI)) throw new Error('the build failed (see above).');
+}
+
+/** One request (node:http, so the first request of a start-up measurement pays no fetch set-up cost). */
+function httpRequest(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolvePromise({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const httpGet = (url) => httpRequest(url);
+
+/** A response header by name (case-insensitive), from the raw header list. */
+function headerOf(response, name) {
+  for (let i = 0; i < response.rawHeaders.length; i += 2) {
+    if (response.rawHeaders[i].toLowerCase() === name) return response.rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
+/** Headers that belong to the connection or the moment, not to the response: the bare app sets its own. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+function fixtureOf(url, response) {
+  const headers = [];
+  for (let i = 0; i < response.rawHeaders.length; i += 2) {
+    if (!HOP_HEADERS.has(response.rawHeaders[i].toLowerCase())) {
+      headers.push([response.rawHeaders[i], response.rawHeaders[i + 1]]);
+    }
+  }
+  const { pathname, search } = new URL(url);
+  return { url: pathname + search, status: response.status, headers, body: response.body.toString('base64') };
+}
+
+/** Starts `calendar-desk serve` on the folder; start-up = spawn until the first list request is answered. */
+async function startServer(dataDir) {
+  const started = performance.now();
+  const { child, found: apiRoot } = await spawnUntil([CLI, 'serve', '--port', '0', '--data', dataDir], {
+    cwd: root,
+    match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
+  });
+  const listeningMs = performance.now() - started;
+  let first;
+  try {
+    first = await httpGet(`${apiRoot}/events?per_page=50`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const startupMs = performance.now() - started;
+  return {
+    child,
+    apiRoot,
+    startup: {
+      toFirstAnswerMs: Math.round(startupMs),
+      toListeningMs: Math.round(listeningMs),
+      firstStatus: first.status,
+      memoryAtFirstAnswer: memoryOf(child.pid),
+      cpuMsAtFirstAnswer: cpuMsOf(child.pid),
+    },
+  };
+}
+
+const ratio = (real, bare) => (real && bare ? round(real / bare, 3) : null);
+
+function createBody(sample, n) {
+  const day = new Date(Date.now() + ((n % 365) + 1) * 86_400_000).toISOString().slice(0, 10);
+  return JSON.stringify({
+    title: `Benchmark Concert ${n}`,
+    description: '<p>Created by the benchmark: a <strong>durable</strong> write.</p>',
+    start_date: `${day} 19:00:00`,
+    end_date: `${day} 21:30:00`,
+    categories: [sample.categoryId],
+    tags: [sample.tagId],
+    venue: sample.venueId,
+    organizer: sample.organizerId ? [sample.organizerId] : [],
+    cost: '€12',
+    status: 'publish',
+  });
+}
+
+async function benchSize(events, dataRoot) {
+  // Other work on the machine skews every absolute figure: the load average is kept with the results.
+  const result = { events, loadAverageAtStart: loadavg().map((value) => round(value, 2)) };
+  const dataDir = await mkdtemp(join(dataRoot, `calendar-desk-bench-${events}-`));
+  const cleanups = [];
+  try {
+    log(`\n== ${events.toLocaleString('en-US')} events ==`);
+    const seeded = JSON.parse(
+      (await runNode([SEED, '--events', String(events), '--data', dataDir])).trim().split('\n').pop(),
+    );
+    result.seed = { ms: seeded.seedMs, fileMB: round(seeded.fileBytes / 1_048_576), counts: seeded.counts };
+    log(`seeded in ${seeded.seedMs} ms (${result.seed.fileMB} MB data file)`);
+
+    const server = await startServer(dataDir);
+    cleanups.push(() => stopChild(server.child));
+    const pid = server.child.pid;
+    result.startup = server.startup;
+    log(
+      `started: first answer after ${server.startup.toFirstAnswerMs} ms (status ${server.startup.firstStatus}),` +
+        ` RSS ${server.startup.memoryAtFirstAnswer?.rssMB ?? '?'} MB`,
+    );
+
+    // Capture the responses the bare app will replay.
+    const { sample } = seeded;
+    const targets = [
+      { name: 'listDefault', path: '/events?per_page=50' },
+      {
+        name: 'listFiltered',
+        path: `/events?per_page=50&categories=${sample.categorySlug}&start_date=${sample.filterStartDate}`,
+      },
+      { name: 'single', path: `/events/${sample.eventId}` },
+    ];
+    const fixtures = [];
+    for (const target of targets) {
+      target.url = `${server.apiRoot}${target.path}`;
+      const response = await httpGet(target.url);
+      target.status = response.status;
+      target.bytes = response.body.length;
+      target.total = Number(headerOf(response, 'x-wp-total') ?? NaN);
+      if (response.status !== 200) {
+        target.error = `the server answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`;
+      }
+      fixtures.push(fixtureOf(target.url, response));
+    }
+    const fixtureFile = join(dataDir, 'bench-bare-fixtures.json');
+    await writeFile(fixtureFile, JSON.stringify(fixtures));
+    const bare = await spawnUntil([BARE_KOA, fixtureFile], {
+      match: (line) => /^listening (\S+)/.exec(line)?.[1],
+    });
+    cleanups.push(() => stopChild(bare.child));
+
+    const reads = {};
+    for (const target of targets) {
+      const { pathname, search } = new URL(target.url);
+      const bareUrl = `${bare.found}${pathname}${search}`;
+      const entry = { path: target.path, status: target.status, responseBytes: target.bytes };
+      if (Number.isFinite(target.total)) entry.matchingEvents = target.total;
+      reads[target.name] = entry;
+      if (target.error) {
+        entry.error = target.error;
+        log(`${target.name}: ${target.error}`);
+        continue;
+      }
+      const replayed = await httpGet(bareUrl);
+      entry.bareSameBytes = replayed.body.equals(
+        Buffer.from(fixtures.find((f) => f.url === pathname + search).body, 'base64'),
+      );
+      if (!entry.bareSameBytes) log(`warning: the bare Koa app does not replay ${target.path} byte for byte`);
+      // Before every run both servers must be idle: they share the machine's cores.
+      const load = { connections: settings.connections, idle: [pid, bare.child.pid] };
+      await runLoad({ url: target.url, ...load, duration: settings.warmupSeconds });
+      entry.server = await runLoad({ url: target.url, ...load, duration: settings.durationSeconds, pid });
+      await runLoad({ url: bareUrl, ...load, duration: settings.warmupSeconds });
+      entry.bareKoa = await runLoad({
+        url: bareUrl,
+        ...load,
+        duration: settings.durationSeconds,
+        pid: bare.child.pid,
+      });
+      entry.ratioToBareKoa = ratio(entry.server.requestsPerSecond, entry.bareKoa.requestsPerSecond);
+      log(
+        `${target.name}: ${entry.server.requestsPerSecond} req/s vs bare Koa ${entry.bareKoa.requestsPerSecond}` +
+          ` → ${entry.ratioToBareKoa}× (${target.bytes} bytes, p99 ${entry.server.latencyMs.p99} ms)`,
+      );
+    }
+    result.reads = reads;
+    await waitIdle(pid);
+    result.memoryAfterReads = memoryOf(pid);
+    await cleanups.pop()(); // the bare app is done
+
+    // Durable creates: 16 writers, each request a new event (201 only once it is on disk).
+    const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+    const createHeaders = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    let created = 0;
+    // One create first: a body the API refuses is reported instead of being measured 2000 times.
+    const probe = await httpRequest(`${server.apiRoot}/events`, {
+      method: 'POST',
+      headers: createHeaders,
+      body: createBody(sample, ++created),
+    });
+    if (probe.status !== 201) {
+      throw new Error(`a create was answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
+    }
+    const createRequest = {
+      method: 'POST',
+      path: new URL(`${server.apiRoot}/events`).pathname,
+      headers: createHeaders,
+      setupRequest: (req) => ({ ...req, body: createBody(sample, ++created) }),
+    };
+    const writeLoad = {
+      url: `${server.apiRoot}/events`,
+      connections: settings.writers,
+      requests: [createRequest],
+      idle: [pid],
+    };
+    await runLoad({
+      ...writeLoad,
+      amount: Math.min(100, settings.createAmount),
+      maxSeconds: settings.warmupSeconds + 1,
+    });
+    const create = await runLoad({
+      ...writeLoad,
+      amount: settings.createAmount,
+      maxSeconds: settings.createSeconds,
+      pid,
+    });
+    result.create = { writers: settings.writers, ...create };
+    if (create.non2xx || create.errors) {
+      log(
+        `warning: ${create.non2xx} creates were refused and ${create.errors} failed: latencies mix them in`,
+      );
+    }
+    log(
+      `create: p50 ${create.latencyMs.p50} ms, p99 ${create.latencyMs.p99} ms, ${create.requestsPerSecond} req/s` +
+        ` (${create.answered2xx} created, ${create.non2xx} non-2xx, ${create.errors} errors)`,
+    );
+    await waitIdle(pid);
+    result.memoryAfterCreates = memoryOf(pid);
+
+    const stop = await cleanups.pop()();
+    result.shutdown = { ms: stop.ms, exit: stop.code, killed: stop.killed };
+    log(`stopped in ${stop.ms} ms (exit ${stop.code})`);
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    log(`failed: ${result.error}`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    if (args.keep) log(`data folder kept: ${dataDir}`);
+    else await rm(dataDir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+function log(message) {
+  console.log(message);
+}
+
+/** Every target of issue 3, judged on the largest size (the targets speak of 100k events). */
+function judge(sizes) {
+  const at = sizes.find((size) => size.events === TARGETS.events);
+  const check = (name, target, value, met, unit = '') => ({
+    name,
+    target,
+    value: value ?? null,
+    unit,
+    status: value === null || value === undefined ? 'not measured' : met(value) ? 'met' : 'not met',
+  });
+  const rss = at
+    ? Math.max(at.startup?.memoryAtFirstAnswer?.rssMB ?? NaN, at.memoryAfterReads?.rssMB ?? NaN)
+    : undefined;
+  return [
+    check(
+      'Filtered list ≥ 0.7× bare Koa (same bytes)',
+      `≥ ${TARGETS.listRatio}×`,
+      at?.reads?.listFiltered?.ratioToBareKoa,
+      (v) => v >= TARGETS.listRatio,
+      '×',
+    ),
+    check(
+      `Durable create p50 (${settings.writers} writers)`,
+      `≤ ${TARGETS.createP50Ms} ms`,
+      at?.create?.answered2xx ? at.create.latencyMs.p50 : undefined,
+      (v) => v <= TARGETS.createP50Ms,
+      'ms',
+    ),
+    check(
+      `Durable create p99 (${settings.writers} writers)`,
+      `≤ ${TARGETS.createP99Ms} ms`,
+      at?.create?.answered2xx ? at.create.latencyMs.p99 : undefined,
+      (v) => v <= TARGETS.createP99Ms,
+      'ms',
+    ),
+    check(
+      'Start to first answer',
+      `≤ ${TARGETS.startMs} ms`,
+      at?.startup?.firstStatus === 200 ? at.startup.toFirstAnswerMs : undefined,
+      (v) => v <= TARGETS.startMs,
+      'ms',
+    ),
+    check(
+      'RSS (at first answer / after reads)',
+      `≤ ${TARGETS.rssMB} MB`,
+      Number.isFinite(rss) ? rss : undefined,
+      (v) => v <= TARGETS.rssMB,
+      'MB',
+    ),
+  ];
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  return rows
+    .map((row, index) => {
+      const line = row
+        .map((cell, column) => String(cell).padEnd(widths[column]))
+        .join('  ')
+        .trimEnd();
+      return index === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
+}
+
+function summaryTable(sizes) {
+  const reads = (entry) =>
+    entry?.server
+      ? `${entry.server.requestsPerSecond} (${entry.ratioToBareKoa}×)`
+      : entry?.error
+        ? 'error'
+        : '–';
+  const rows = [
+    [
+      'events',
+      'list req/s (×bare)',
+      'filtered req/s (×bare)',
+      'single req/s (×bare)',
+      'create p50/p99 ms',
+      'create/s',
+      'start ms',
+      'RSS MB (start → end)',
+    ],
+  ];
+  for (const size of sizes) {
+    const create = size.create?.answered2xx ? size.create : undefined;
+    rows.push([
+      size.events.toLocaleString('en-US'),
+      reads(size.reads?.listDefault),
+      reads(size.reads?.listFiltered),
+      reads(size.reads?.single),
+      create ? `${create.latencyMs.p50} / ${create.latencyMs.p99}` : size.error ? 'error' : '–',
+      create ? create.requestsPerSecond : '–',
+      size.startup?.toFirstAnswerMs ?? '–',
+      size.startup?.memoryAtFirstAnswer
+        ? `${size.startup.memoryAtFirstAnswer.rssMB} → ${size.memoryAfterCreates?.rssMB ?? size.memoryAfterReads?.rssMB ?? '?'}`
+        : '–',
+    ]);
+  }
+  return table(rows);
+}
+
+function gitInfo() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' }).trim() !==
+      '';
+    return { commit, srcDirty: dirty };
+  } catch {
+    return { commit: null, srcDirty: null };
+  }
+}
+
+/** The file system type of a folder (from /proc/mounts), since fsync costs differ wildly (tmpfs vs ext4). */
+function fileSystemOf(folder) {
+  try {
+    const real = realpathSync(folder);
+    let best = { mount: '', type: null };
+    for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
+      const [, mount, type] = line.split(' ');
+      if (
+        mount &&
+        (real === mount || real.startsWith(mount.endsWith('/') ? mount : `${mount}/`)) &&
+        mount.length >= best.mount.length
+      ) {
+        best = { mount, type };
+      }
+    }
+    return best.type;
+  } catch {
+    return null;
+  }
+}
+
+/** The result as the repository's Prettier would format it (`npm run lint` checks committed results too). */
+async function formatJson(text, file) {
+  try {
+    const prettier = await import('prettier');
+    return await prettier.format(text, { ...(await prettier.resolveConfig(file)), parser: 'json' });
+  } catch {
+    return `${text}\n`;
+  }
+}
+
+async function main() {
+  const startedAt = new Date();
+  ensureBuilt();
+  const dataRoot = resolve(args['data-root'] ?? tmpdir());
+  await mkdir(dataRoot, { recursive: true });
+  const autocannonVersion = JSON.parse(
+    readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8'),
+  ).version;
+  const meta = {
+    startedAt: startedAt.toISOString(),
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    memoryMB: Math.round(totalmem() / 1_048_576),
+    loadAverageAtStart: loadavg().map((value) => round(value, 2)),
+    ...gitInfo(),
+    dataRoot,
+    dataRootFileSystem: fileSystemOf(dataRoot),
+    loadGenerator: `autocannon ${autocannonVersion} (in the benchmark process; servers in child processes)`,
+    settings,
+  };
+  // Loads the CLI and its modules once, so that the first size's start-up is not paying for a cold file cache.
+  await runNode([CLI, '--help'], { cwd: root });
+  log(`Calendar Desk benchmark — ${meta.cpu}, Node ${meta.node}, data on ${meta.dataRootFileSystem ?? '?'}`);
+
+  const sizes = [];
+  for (const events of settings.sizes) sizes.push(await benchSize(events, dataRoot));
+  const targets = judge(sizes);
+  const finishedAt = new Date();
+  meta.finishedAt = finishedAt.toISOString();
+  meta.totalSeconds = Math.round((finishedAt - startedAt) / 1000);
+  meta.loadAverageAtEnd = loadavg().map((value) => round(value, 2));
+  const output = {
+    note: 'Speeds are ratios within one run on one machine; absolute numbers vary between machines and runs.',
+    meta,
+    targets,
+    sizes,
+  };
+  const outFile = resolve(args.out);
+  await mkdir(dirname(outFile), { recursive: true });
+  await writeFile(`${outFile}.tmp`, await formatJson(JSON.stringify(output, null, 2), outFile));
+  await rename(`${outFile}.tmp`, outFile);
+
+  log(`\n${summaryTable(sizes)}`);
+  log(`\nTargets at ${TARGETS.events.toLocaleString('en-US')} events:`);
+  for (const target of targets) {
+    const value =
+      target.value === null ? '' : `${target.value}${target.unit === '×' ? '×' : ` ${target.unit}`}`;
+    log(`  ${`[${target.status}]`.padEnd(14)} ${target.name} ${target.target}: ${value || '–'}`);
+  }
+  log(`\nResult: ${relative(process.cwd(), outFile)} (${meta.totalSeconds} s)`);
+  if (sizes.some((size) => size.error)) process.exitCode = 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+main().catch((error) => {
+  killChildren();
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
