@@ -412,3 +412,24 @@ describe('event archive window (REFERENCE §2.1, §4.4)', () => {
     expect(normaliseFilterDate('', 'dayEnd', false, 'UTC', NOW)).toBeNull();
   });
 });
+
+describe('weekday forms the strtotime port lacks', () => {
+  const sunday = new Date('2026-11-22T10:00:00Z');
+  const at = (text: string, zone = 'Europe/Rome') => {
+    const parsed = parseDateInput(text, zone, sunday);
+    return parsed ? formatSql(parsed) : null;
+  };
+  it('reads "<ordinal>|last <weekday> of <month>", at midnight unless a time is given', () => {
+    expect(at('first monday of january 2028')).toBe('2028-01-03 00:00:00');
+    expect(at('first monday of next month')).toBe('2026-12-07 00:00:00');
+    expect(at('last friday of next month')).toBe('2026-12-25 00:00:00');
+    expect(at('second tuesday of december 2026 9am')).toBe('2026-12-08 09:00:00');
+    expect(at('Third Sunday of March 2027 18:30')).toBe('2027-03-21 18:30:00');
+    expect(at('fifth monday of february 2027')).toBeNull();
+  });
+  it('reads "<weekday> this|next|last week" on Monday-first weeks', () => {
+    expect(at('saturday this week')).toBe('2026-11-21 00:00:00');
+    expect(at('monday next week')).toBe('2026-11-23 00:00:00');
+    expect(at('friday last week 14:30')).toBe('2026-11-13 14:30:00');
+  });
+});

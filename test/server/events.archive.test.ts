@@ -22,6 +22,15 @@ async function listIds(server: TestServer, q = '', auth?: Auth): Promise<number[
 const twoYearsAhead = (offsetDays = 0) =>
   DateTime.utc().plus({ months: 24 }).plus({ days: offsetDays }).toFormat('yyyy-MM-dd');
 
+/** The `Link` header's next/prev targets as query objects (the api.w.org link is left out). */
+function linkTargets(header: string | null): Record<string, Record<string, string>> {
+  const targets: Record<string, Record<string, string>> = {};
+  for (const match of (header ?? '').matchAll(/<([^>]+)>; rel="(next|prev)"/g)) {
+    targets[match[2]] = Object.fromEntries(new URL(match[1]).searchParams);
+  }
+  return targets;
+}
+
 function searchParams(url: string): URLSearchParams {
   return new URL(url).searchParams;
 }
@@ -97,7 +106,8 @@ describe('GET /events: default window, envelope and pagination', () => {
     expect(next.get('page')).toBe('2');
     expect(next.get('per_page')).toBe('2');
     expect(next.get('status')).toBe('publish');
-    expect(first.headers.get('Link')).toContain(`<${first.body.next_rest_url}>; rel="next"`);
+    // The Link header repeats the request itself with only `page` changed, so it keeps every filter.
+    expect(linkTargets(first.headers.get('Link'))).toEqual({ next: { per_page: '2', page: '2' } });
     expect(first.headers.get('Link')).not.toContain('rel="prev"');
 
     // The next link is directly usable.
@@ -115,8 +125,10 @@ describe('GET /events: default window, envelope and pagination', () => {
     expect(searchParams(second.body.previous_rest_url).has('page')).toBe(false);
     expect(searchParams(second.body.previous_rest_url).get('per_page')).toBe('2');
     expect(searchParams(second.body.rest_url).get('page')).toBe('2');
-    expect(second.headers.get('Link')).toContain(`<${second.body.next_rest_url}>; rel="next"`);
-    expect(second.headers.get('Link')).toContain(`<${second.body.previous_rest_url}>; rel="prev"`);
+    const secondLinks = linkTargets(second.headers.get('Link'));
+    expect(secondLinks.next).toMatchObject({ per_page: '2', page: '3', status: 'publish' });
+    expect(secondLinks.prev).toMatchObject({ per_page: '2', status: 'publish' });
+    expect(secondLinks.prev).not.toHaveProperty('page');
 
     const third = await server.api('events?per_page=2&page=3');
     expect(archiveIds(third)).toEqual([id.e1, id.lateIn]);
@@ -956,5 +968,32 @@ describe('GET /events: password-protected events', () => {
     expect(event.venue.venue).toBe('Hall');
     const wrong = await server.api(`events?${query({ password: 'nope' })}`);
     expect(wrong.body.events[0].description).toBe('');
+  });
+});
+
+describe('category filter and child categories', () => {
+  it('includes events of child categories when filtering by a parent (WordPress include_children)', async () => {
+    const server = await startTestServer();
+    try {
+      const create = (path: string, json: unknown) =>
+        server.api(path, { method: 'POST', auth: server.admin, json });
+      const parent = (await create('categories', { name: 'Music' })).body;
+      const child = (await create('categories', { name: 'Jazz', parent: parent.id })).body;
+      const grandchild = (await create('categories', { name: 'Bebop', parent: child.id })).body;
+      const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+      const event = (title: string, categories: number[]) =>
+        create('events', { title, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00`, categories });
+      await event('In parent', [parent.id]);
+      await event('In child', [child.id]);
+      await event('In grandchild', [grandchild.id]);
+      await event('Elsewhere', []);
+      const titles = async (query: string) =>
+        (await server.api(`events?${query}`)).body.events.map((item: { title: string }) => item.title).sort();
+      expect(await titles(`categories=${parent.id}`)).toEqual(['In child', 'In grandchild', 'In parent']);
+      expect(await titles('categories=jazz')).toEqual(['In child', 'In grandchild']);
+      expect(await titles(`categories=${grandchild.id}`)).toEqual(['In grandchild']);
+    } finally {
+      await server.close();
+    }
   });
 });

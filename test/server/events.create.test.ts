@@ -1042,3 +1042,27 @@ describe('POST /events: languages', () => {
     );
   });
 });
+
+describe('id allocation', () => {
+  it('gives inline venues and organizers their ids before the event, as the reference (sample 40)', async () => {
+    const server = await startTestServer();
+    try {
+      const created = await server.api('events', {
+        method: 'POST',
+        auth: server.admin,
+        json: {
+          title: 'Ordered ids',
+          start_date: '2030-03-01 18:00:00',
+          end_date: '2030-03-01 21:00:00',
+          venue: { venue: 'Id Venue' },
+          organizer: [{ organizer: 'Id Organizer' }],
+        },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.venue.id).toBeLessThan(created.body.organizer[0].id);
+      expect(created.body.organizer[0].id).toBeLessThan(created.body.id);
+    } finally {
+      await server.close();
+    }
+  });
+});

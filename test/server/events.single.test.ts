@@ -255,11 +255,14 @@ describe('GET /events/{id} and /events/by-slug/{slug}', () => {
       }
     });
 
-    it('lets users who can edit the event read it without the password', async () => {
+    it('lets users who can edit the event read it with context=edit, not without (REFERENCE §6.3)', async () => {
       for (const auth of [users.author, users.editor]) {
-        const result = await server.api(`events/${id.locked}`, { auth });
-        expect(result.status).toBe(200);
-        expect(result.body.description).toBe('hidden text');
+        const withContext = await server.api(`events/${id.locked}?context=edit`, { auth });
+        expect(withContext.status).toBe(200);
+        expect(withContext.body.description).toBe('hidden text');
+        const without = await server.api(`events/${id.locked}`, { auth });
+        expect(without.status).toBe(403);
+        expect(without.body.code).toBe('event-password-protected');
       }
     });
 

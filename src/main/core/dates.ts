@@ -1,4 +1,4 @@
-import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone, Zone } from 'luxon';
 // @ts-expect-error -- locutus ships no type declarations; the signature is restated below.
 import locutusStrtotime from 'locutus/php/datetime/strtotime.js';
 
@@ -13,15 +13,78 @@ const ZERO_DATE = '0000-00-00 00:00:00'; // WordPress' "no date" (e.g. date_gmt 
 // WordPress offset zones: 'UTC+5', 'UTC-3:30', 'UTC+5.5' (half hours written as decimals), also bare '+02:00'.
 const OFFSET_ZONE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2})|(\.\d+))?$/i;
 
-/** Parses a WordPress-style time zone string into a Luxon zone, or null. */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const OFFSETS_PER_ZONE = 50_000;
+
+/**
+ * An IANA zone whose UTC offsets are remembered per quarter hour. Luxon asks Intl for every offset, which
+ * costs microseconds each and adds up when a page of events converts hundreds of dates; offsets only change
+ * at transitions, and those fall on quarter hours of UTC.
+ */
+class MemoizedZone extends Zone {
+  private readonly offsets = new Map<number, number>();
+
+  constructor(private readonly inner: IANAZone) {
+    super();
+  }
+
+  override get type() {
+    return this.inner.type;
+  }
+  override get name() {
+    return this.inner.name;
+  }
+  override get isUniversal() {
+    return this.inner.isUniversal;
+  }
+  override get isValid() {
+    return this.inner.isValid;
+  }
+  override offsetName(ts: number, options: Parameters<Zone['offsetName']>[1]) {
+    return this.inner.offsetName(ts, options);
+  }
+  override formatOffset(ts: number, format: Parameters<Zone['formatOffset']>[1]) {
+    return this.inner.formatOffset(ts, format);
+  }
+  override offset(ts: number): number {
+    const bucket = Math.floor(ts / QUARTER_HOUR_MS);
+    let offset = this.offsets.get(bucket);
+    if (offset === undefined) {
+      if (this.offsets.size >= OFFSETS_PER_ZONE) this.offsets.clear();
+      offset = this.inner.offset(bucket * QUARTER_HOUR_MS);
+      this.offsets.set(bucket, offset);
+    }
+    return offset;
+  }
+  override equals(other: Zone): boolean {
+    return other instanceof MemoizedZone ? other.name === this.name : this.inner.equals(other);
+  }
+}
+
+// Checking an IANA name builds an Intl.DateTimeFormat (slow, and its memory lingers): every record presented
+// would pay it several times. The zone strings in use are few, so parsed zones are kept (bounded).
+const ZONE_CACHE = new Map<string, Zone | null>();
+const ZONE_CACHE_LIMIT = 500;
+
+/** Parses a WordPress-style time zone string into a Luxon zone, or null (cached). */
 function parseZone(tz: string): Zone | null {
+  let zone = ZONE_CACHE.get(tz);
+  if (zone === undefined) {
+    if (ZONE_CACHE.size >= ZONE_CACHE_LIMIT) ZONE_CACHE.clear();
+    zone = parseZoneUncached(tz);
+    ZONE_CACHE.set(tz, zone);
+  }
+  return zone;
+}
+
+function parseZoneUncached(tz: string): Zone | null {
   const m = OFFSET_ZONE.exec(tz);
   if (m) {
     const minutes = Number(m[2]) * 60 + (m[3] ? Number(m[3]) : m[4] ? Math.round(Number(m[4]) * 60) : 0);
     if (minutes > 14 * 60 || (m[3] && Number(m[3]) >= 60)) return null;
     return FixedOffsetZone.instance(m[1] === '-' ? -minutes : minutes);
   }
-  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+  return IANAZone.isValidZone(tz) ? new MemoizedZone(IANAZone.create(tz)) : null;
 }
 
 /** True for IANA names, 'UTC' and offset zones such as 'UTC+5', 'UTC-3:30', 'UTC+5.5', '+02:00'; '' is invalid. */
@@ -114,6 +177,54 @@ function strtotimeInZone(text: string, zone: Zone, now: Date): DateTime | null {
   );
 }
 
+const WEEKDAY_NAME = '(sun|mon|tue|wed|thu|fri|sat)[a-z]*';
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+// PHP forms the strtotime port lacks: "<ordinal>|last <weekday> of <month>" and "<weekday> this|next|last week",
+// each optionally followed by a time of day.
+const WEEKDAY_OF = new RegExp(
+  `^(${ORDINALS.join('|')}|last)\\s+${WEEKDAY_NAME}\\s+of\\s+(.+?)(?:\\s+(\\d{1,2}(?::\\d{2})?\\s*[ap]\\.?m\\.?|\\d{1,2}:\\d{2}(?::\\d{2})?|noon|midnight))?$`,
+  'i',
+);
+const WEEKDAY_WEEK = new RegExp(`^${WEEKDAY_NAME}\\s+(this|next|last|previous)\\s+week(?:\\s+(.+))?$`, 'i');
+
+/** The forms above, as a date in `zone` (time 00:00 unless one is given); undefined when the text is another form. */
+function weekdayForms(text: string, zone: Zone, now: Date): DateTime | null | undefined {
+  const nowWall = DateTime.fromJSDate(now, { zone });
+  let day: DateTime | null = null;
+  let time: string | undefined;
+  const of = WEEKDAY_OF.exec(text);
+  const week = WEEKDAY_WEEK.exec(text);
+  if (of) {
+    const month = strtotimeInZone(`first day of ${of[3]}`, zone, now);
+    if (!month) return null;
+    const weekday = WEEKDAYS.indexOf(of[2].toLowerCase()) || 7; // Luxon: Monday 1 … Sunday 7
+    if (of[1].toLowerCase() === 'last') {
+      const last = month.endOf('month').startOf('day');
+      day = last.minus({ days: (last.weekday - weekday + 7) % 7 });
+    } else {
+      const first = month.startOf('month');
+      day = first.plus({
+        days: (weekday - first.weekday + 7) % 7,
+        weeks: ORDINALS.indexOf(of[1].toLowerCase()),
+      });
+      if (day.month !== first.month) return null;
+    }
+    time = of[4];
+  } else if (week) {
+    const weekday = WEEKDAYS.indexOf(week[1].toLowerCase()) || 7;
+    const shift = { this: 0, next: 1, last: -1, previous: -1 }[week[2].toLowerCase() as 'this'] ?? 0;
+    day = nowWall
+      .startOf('day')
+      .minus({ days: nowWall.weekday - 1 })
+      .plus({ weeks: shift, days: weekday - 1 });
+    time = week[3];
+  } else {
+    return undefined;
+  }
+  if (!time) return day.startOf('day');
+  return strtotimeInZone(`${day.toFormat('yyyy-MM-dd')} ${time}`, zone, now);
+}
+
 function wallOf(dt: DateTime): WallClock {
   return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
 }
@@ -139,7 +250,8 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
       return dt.zone.equals(z) ? atWallClock(wallOf(dt), z) : dt.setZone(z);
     }
   }
-  return strtotimeInZone(text, z, now);
+  const special = weekdayForms(text, z, now);
+  return special !== undefined ? special : strtotimeInZone(text, z, now);
 }
 
 /** WordPress' is_time: a number (timestamp) or a string strtotime understands. */
@@ -192,10 +304,23 @@ export function dateDetails(sql: SqlDate): {
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-CA', 'en-ZA', 'en-HK', 'en-SG'];
 
 /** The zone abbreviation at `at` ('EST', 'CEST', 'UTC'); offset zones return the zone string itself ('UTC+5'). */
+const ABBR_CACHE = new Map<string, string>();
+
 export function timezoneAbbr(tz: string, at: DateTime): string {
   const zone = toLuxonZone(tz);
   if (zone instanceof FixedOffsetZone) return zone.offset(0) === 0 ? 'UTC' : tz.trim();
-  const ts = at.toMillis();
+  // The abbreviation only changes with the offset (EST/EDT): look it up once per zone and offset.
+  const key = `${tz} ${zone.offset(at.toMillis())}`;
+  let abbr = ABBR_CACHE.get(key);
+  if (abbr === undefined) {
+    if (ABBR_CACHE.size >= ZONE_CACHE_LIMIT) ABBR_CACHE.clear();
+    abbr = lookUpAbbr(zone, at.toMillis());
+    ABBR_CACHE.set(key, abbr);
+  }
+  return abbr;
+}
+
+function lookUpAbbr(zone: Zone, ts: number): string {
   for (const locale of ABBR_LOCALES) {
     const name = zone.offsetName(ts, { format: 'short', locale });
     if (name && !/^(?:GMT|UTC)[+-]/.test(name)) return name;

@@ -177,7 +177,7 @@ export function createEvent(input: EventInput, context: EventWriteContext): Stor
   const zone = input.timezone || store.settings.timezone;
   const placeholder = formatSql(sqlToDateTime('1970-01-01 00:00:00', 'UTC'));
   const base: StoredEvent = {
-    id: tx.nextPostId(),
+    id: 0,
     kind: 'event',
     authorId: input.author ?? context.caller?.userId ?? 0,
     status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
@@ -215,6 +215,8 @@ export function createEvent(input: EventInput, context: EventWriteContext): Stor
     organizerIds: [],
   };
   const event = applyEventInput(base, { ...input, status: undefined, slug: undefined }, context);
+  // The id comes after the inline venue, organizers and media it created, as in the reference (sample 40).
+  event.id = tx.nextPostId();
   // The reference writes `_EventURL` on create only when a URL is given; without one the permalink shows.
   if (!event.website) event.website = null;
   event.slug = postSlug(store, 'event', input.slug ?? event.title, event.id, `event-${event.id}`);

@@ -10,6 +10,23 @@ export function termsOf(store: CalendarStore, taxonomy: TaxonomyKind): StoredTer
   return [...store.terms.values()].filter((term) => term.taxonomy === taxonomy);
 }
 
+/** Every category below `id` (children, their children, …); safe against parent loops. */
+export function categoryDescendants(store: CalendarStore, id: number): number[] {
+  const found: number[] = [];
+  const seen = new Set([id]);
+  const queue = [id];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const term of store.terms.values()) {
+      if (term.taxonomy !== 'category' || term.parent !== parent || seen.has(term.id)) continue;
+      seen.add(term.id);
+      found.push(term.id);
+      queue.push(term.id);
+    }
+  }
+  return found;
+}
+
 /** A term of the taxonomy by id, slug or name (WordPress `term_exists`). */
 export function findTerm(
   store: CalendarStore,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POST_STATUSES, type PostStatus } from '../../../shared/enums';
+import { ANY_STATUSES, POST_STATUSES, type PostStatus } from '../../../shared/enums';
 import { isTime, isValidTimezone } from '../../core/dates';
 import { canEditPosts, canUploadFiles } from '../../core/capabilities';
 import { arg, type CheckContext } from './define';
@@ -46,8 +46,27 @@ export function statusListCheck(value: unknown, context: CheckContext): boolean 
   const statuses = listToArray(value);
   if (statuses.length === 0) return false;
   if (!canEditPosts(context.caller)) return statuses.length === 1 && statuses[0] === 'publish';
-  return statuses.every((status) => typeof status === 'string' && isRegisteredStatus(status));
+  // `any` is WordPress' word for every status but trash (ANY_STATUSES); the archives echo it in their links.
+  return statuses.every(
+    (status) => status === 'any' || (typeof status === 'string' && isRegisteredStatus(status)),
+  );
 }
+
+/**
+ * The statuses an archive lists: those asked for (`any` = every status but trash), else `publish` for the
+ * public and every non-trash status for users who can edit (REFERENCE §4.6).
+ */
+export function archiveStatuses(value: unknown, caller: CheckContext['caller']): PostStatus[] {
+  if (value === undefined) return canEditPosts(caller) ? [...ANY_STATUSES] : ['publish'];
+  const asked = listToArray(value).flatMap((status) =>
+    status === 'any' ? ANY_STATUSES : [status as PostStatus],
+  );
+  return [...new Set(asked)];
+}
+
+/** How an archive's `rest_url` echoes its statuses: `any` for the editors' default, as the reference. */
+export const statusEcho = (value: unknown, statuses: PostStatus[]) =>
+  value === undefined && statuses.length > 1 ? 'any' : statuses.join(',');
 
 export const statusFilterArg = (description: string) =>
   arg(untyped(), { description, format: 'string', in: 'query' }, statusListCheck);

@@ -102,7 +102,8 @@ export function validateArgs<Spec extends ArgSpec>(
     const def = spec[name];
     const parsed = def.schema.safeParse(value);
     if (!parsed.success) {
-      invalid[name] = describeIssue(name, parsed.error.issues[0]);
+      // WordPress runs an argument's validator before its type check: validated arguments say only that.
+      invalid[name] = def.check ? 'Invalid parameter.' : describeIssue(name, parsed.error.issues[0]);
       continue;
     }
     if (def.check) {

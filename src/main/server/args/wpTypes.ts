@@ -39,12 +39,12 @@ export const positiveInt = () =>
     .refine((value) => value > 0, { error: 'Invalid parameter.' });
 
 const TRUE_WORDS = new Set(['true', '1']);
-const FALSE_WORDS = new Set(['false', '0', '']);
+const FALSE_WORDS = new Set(['false', '0']);
 
-/** WP `type: boolean`: true/false, "true"/"false" in any case, "1"/"0", 1/0. */
+/** WP `rest_is_boolean`: true/false, "true"/"false" in any case, "1"/"0", 1/0 — not "" nor padded words. */
 export const wpBoolean = () =>
   z.union([z.boolean(), z.number(), z.string()]).transform((value, ctx) => {
-    const word = String(value).trim().toLowerCase();
+    const word = String(value).toLowerCase();
     if (TRUE_WORDS.has(word)) return true;
     if (FALSE_WORDS.has(word)) return false;
     ctx.addIssue({ code: 'custom', message: TYPE_MESSAGE('boolean') });
@@ -55,7 +55,8 @@ export const wpBoolean = () =>
 export const wpString = () => z.string({ error: TYPE_MESSAGE('string') });
 
 /** WP `is_string` validator: a non-empty string. */
-export const nonEmptyString = () => wpString().min(1, { error: 'Invalid parameter.' });
+export const nonEmptyString = () =>
+  z.string({ error: 'Invalid parameter.' }).min(1, { error: 'Invalid parameter.' });
 
 /** WP `is_string_or_empty`: any string, also ''. `null` is treated as empty. */
 export const stringOrEmpty = () => z.union([wpString(), z.null()]).transform((value) => value ?? '');

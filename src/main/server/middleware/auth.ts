@@ -159,20 +159,23 @@ export function authMiddleware(store: CalendarStore, throttle: AuthThrottle): Ko
     if (header) {
       const credentials = parseAuthorization(header);
       const key = `${ctx.request.ip} ${credentials.scheme}:${credentials.identity}`;
-      const wait = throttle.waitFor(key);
-      if (wait > 0) {
-        throw new ApiError(
-          429,
-          'rest_too_many_auth_failures',
-          `Too many failed sign-ins with these credentials. Wait ${wait} s, then check them.`,
-          {},
-          { 'Retry-After': String(wait) },
-        );
-      }
       try {
         ctx.state.caller = authenticate(store, credentials);
       } catch (error) {
+        // Only failures are slowed down: the right secret always gets in, so nobody (a web page, a
+        // misconfigured script) can lock the real owner out by failing on purpose.
+        const alreadyBlocked = throttle.waitFor(key) > 0;
         throttle.fail(key);
+        const wait = throttle.waitFor(key);
+        if (alreadyBlocked) {
+          throw new ApiError(
+            429,
+            'rest_too_many_auth_failures',
+            `Too many failed sign-ins with these credentials. Wait ${wait} s, then check them.`,
+            {},
+            { 'Retry-After': String(wait) },
+          );
+        }
         throw error;
       }
       throttle.succeed(key);

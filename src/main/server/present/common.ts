@@ -10,6 +10,8 @@ export interface PresentEnv {
   links: Links;
   caller: MaybeCaller;
   now: Date;
+  /** The request asked for `context=edit`: with edit rights, password-protected content is shown. */
+  editContext?: boolean;
 }
 
 const POST_TYPE: Record<StoredPost['kind'], string> = {

@@ -19,11 +19,14 @@ interface EventOptions {
   password?: string;
 }
 
+/** WordPress orders terms by name, case-insensitively; one collator (building one per comparison is slow). */
+const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+
 function embeddedTerms(ids: number[], env: PresentEnv) {
   return ids
     .map((id) => env.store.terms.get(id))
     .filter((term): term is StoredTerm => term !== undefined)
-    .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id - b.id)
+    .sort((a, b) => NAME_ORDER.compare(a.name, b.name) || a.id - b.id)
     .map((term) => presentEmbeddedTerm(term, env));
 }
 
@@ -33,7 +36,12 @@ export function canAccessProtected(
   env: PresentEnv,
   password: string | undefined,
 ): boolean {
-  return event.password === '' || password === event.password || canChangePost(env.caller, event, 'edit');
+  // REFERENCE §6.3: no password, the right password, or `context=edit` by someone who may edit the event.
+  return (
+    event.password === '' ||
+    password === event.password ||
+    (env.editContext === true && canChangePost(env.caller, event, 'edit'))
+  );
 }
 
 /** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */

@@ -1,11 +1,9 @@
-import type { PostStatus } from '../../../shared/enums';
-import { ANY_STATUSES } from '../../../shared/enums';
 import { canChangePost, canEditPosts, canReadPost, hasPostCap } from '../../core/capabilities';
 import { createEvent, EventRuleError, updateEvent, type EventInput } from '../../core/events';
 import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
 import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates';
 import { nowUtc, trashedSlug } from '../../core/posts';
-import { findTerm } from '../../core/terms';
+import { categoryDescendants, findTerm } from '../../core/terms';
 import type { StoredEvent } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
 import { ApiError, FORBIDDEN, invalidParam } from '../errors';
@@ -18,6 +16,7 @@ import {
   eventUpdateArgs,
   sanitizeSlugLookup,
 } from '../args/eventArgs';
+import { archiveStatuses, statusEcho } from '../args/common';
 import { isTruthy, listToArray } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
@@ -91,11 +90,15 @@ function dateBounds(
   return { bounds, echo };
 }
 
+/** Term ids of a filter; a category also stands for its descendants (WordPress' `include_children`). */
 function termIds(store: CalendarStore, taxonomy: 'category' | 'tag', value: unknown): Set<number> {
   const ids = new Set<number>();
   for (const ref of listToArray(value)) {
     const term = findTerm(store, taxonomy, ref as string | number);
     if (term) ids.add(term.id);
+  }
+  if (taxonomy === 'category') {
+    for (const id of [...ids]) for (const child of categoryDescendants(store, id)) ids.add(child);
   }
   return ids;
 }
@@ -106,11 +109,7 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
   const { bounds, echo: dateEcho } = dateBounds(args, siteZone, now);
-  const statuses = args.status
-    ? (listToArray(args.status) as PostStatus[])
-    : canEditPosts(caller)
-      ? [...ANY_STATUSES]
-      : (['publish'] as PostStatus[]);
+  const statuses = archiveStatuses(args.status, caller);
   const query: EventQuery = {
     bounds,
     statuses: new Set(statuses),
@@ -136,7 +135,7 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   const echo: Array<[string, string]> = [
     ...dateEcho,
     ...(args.search ? [['search', args.search] as [string, string]] : []),
-    ['status', statuses.join(',')],
+    ['status', statusEcho(args.status, statuses)],
     ...(args.include ? [['include', args.include.join(',')] as [string, string]] : []),
     ...(args.post_parent !== undefined
       ? [['post_parent', String(args.post_parent)] as [string, string]]

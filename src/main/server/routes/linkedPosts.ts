@@ -1,5 +1,4 @@
 import type { PostStatus } from '../../../shared/enums';
-import { ANY_STATUSES } from '../../../shared/enums';
 import { canChangePost, canEditPosts, canReadPost, scaleBackStatus } from '../../core/capabilities';
 import {
   applyOrganizerInput,
@@ -22,7 +21,8 @@ import {
   venueCreateArgs,
   venueUpdateArgs,
 } from '../args/linkedPostArgs';
-import { isTruthy, listToArray } from '../args/wpTypes';
+import { archiveStatuses, statusEcho } from '../args/common';
+import { isTruthy } from '../args/wpTypes';
 import { presentOrganizer, presentVenue } from '../present/linkedPosts';
 import {
   organizerArchiveSchema,
@@ -45,15 +45,38 @@ import type { PresentEnv } from '../present/common';
 type Kind = 'venue' | 'organizer';
 type LinkedPost = StoredVenue | StoredOrganizer;
 
+/** The store's collection of one kind. */
+interface Posts {
+  readonly size: number;
+  get(id: number): LinkedPost | undefined;
+  values(): IterableIterator<LinkedPost>;
+  getByKey(key: string): LinkedPost | undefined;
+}
+
+/** Each collection's posts in archive order, from the last request that sorted them. */
+const archiveOrder = new WeakMap<Posts, LinkedPost[]>();
+
+/**
+ * The posts newest first (post date, then id, descending), sorted again only after a change. Records are
+ * replaced on every change, never modified in place, so the cached order still holds exactly when it has as
+ * many posts as the collection and each is the collection's current record (a check without sorting).
+ */
+function newestFirst(posts: Posts): LinkedPost[] {
+  const cached = archiveOrder.get(posts);
+  if (cached && cached.length === posts.size && cached.every((post) => posts.get(post.id) === post))
+    return cached;
+  const sorted = [...posts.values()].sort((a, b) =>
+    a.dateUtc < b.dateUtc ? 1 : a.dateUtc > b.dateUtc ? -1 : b.id - a.id,
+  );
+  archiveOrder.set(posts, sorted);
+  return sorted;
+}
+
 /** Where the two kinds differ; everything else is shared. */
 interface KindRules {
   kind: Kind;
   plural: 'venues' | 'organizers';
-  posts: (store: CalendarStore) => {
-    get(id: number): LinkedPost | undefined;
-    values(): IterableIterator<LinkedPost>;
-    getByKey(key: string): LinkedPost | undefined;
-  };
+  posts: (store: CalendarStore) => Posts;
   /** Events linking to a post of this kind. */
   linkedEvents: (store: CalendarStore, id: number) => Set<number> | undefined;
   searchFields: (post: LinkedPost) => string[];
@@ -143,15 +166,18 @@ function archive(
   const { args, store, caller, now, links } = request;
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
-  const editor = canEditPosts(caller);
-  const statuses = new Set<PostStatus>(
-    args.status ? (listToArray(args.status) as PostStatus[]) : editor ? ANY_STATUSES : ['publish'],
-  );
+  const statuses = new Set<PostStatus>(archiveStatuses(args.status, caller));
   // `only_with_upcoming` looks at events of the archive's effective statuses (REFERENCE §4.7).
   const eventStatuses = statuses;
   const nowLocal = nowUtc(now);
-  const events = (id: number) =>
-    [...(rules.linkedEvents(store, id) ?? [])].map((eventId) => store.events.get(eventId)!).filter(Boolean);
+  /** Whether an event linked to the post passes `test` (stops at the first). */
+  const anyEvent = (id: number, test: (event: StoredEvent) => boolean) => {
+    for (const eventId of rules.linkedEvents(store, id) ?? []) {
+      const event = store.events.get(eventId);
+      if (event && test(event)) return true;
+    }
+    return false;
+  };
   const filters: Array<(post: LinkedPost) => boolean> = [(post) => statuses.has(post.status)];
   if (args.search) {
     const matches = searchMatcher(args.search, rules);
@@ -166,22 +192,20 @@ function archive(
     const wanted = isTruthy(args.has_events);
     filters.push(
       (post) =>
-        events(post.id).some((event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
+        anyEvent(post.id, (event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
     );
   }
   if (args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming)) {
     filters.push((post) =>
-      events(post.id).some((event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
+      anyEvent(post.id, (event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
     );
   }
   const language = request.raw.ml_language;
   if (language) filters.push((post) => post.language === language);
-  const matching = [...rules.posts(store).values()]
-    .filter((post) => filters.every((filter) => filter(post)))
-    .sort((a, b) => (a.dateUtc < b.dateUtc ? 1 : a.dateUtc > b.dateUtc ? -1 : b.id - a.id));
+  const matching = newestFirst(rules.posts(store)).filter((post) => filters.every((filter) => filter(post)));
   const items = matching.slice((page - 1) * perPage, page * perPage).map((post) =>
     rules.present(post, request.env, {
-      canEdit: canChangePost(caller, post, 'edit'),
+      canEdit: request.env.editContext === true && canChangePost(caller, post, 'edit'),
       password: request.raw.password as string | undefined,
     }),
   );
@@ -189,7 +213,7 @@ function archive(
     ...(args.event !== undefined ? [['event', String(args.event)] as [string, string]] : []),
     ...(args.has_events !== undefined ? [['has_events', String(args.has_events)] as [string, string]] : []),
     // The effective status, as the reference echoes it: `any` for editors who sent none.
-    ['status', args.status === undefined && editor ? 'any' : [...statuses].join(',')],
+    ['status', statusEcho(args.status, [...statuses])],
   ];
   return postArchive(
     rules.kind,
@@ -216,7 +240,7 @@ function read(rules: KindRules, request: BareRequest, post: LinkedPost): ApiResp
   }
   const body = rules.present(post, request.env, {
     jsonLd: true,
-    canEdit: canChangePost(request.caller, post, 'edit'),
+    canEdit: request.env.editContext === true && canChangePost(request.caller, post, 'edit'),
     password: request.raw.password as string | undefined,
   });
   return { body, headers: { ETag: etagOf(rules.kind, post) } };

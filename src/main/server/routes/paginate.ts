@@ -17,13 +17,27 @@ interface PageInfo {
 }
 
 /** Pagination headers of WordPress core: totals and a `Link` with next/prev. */
-function pageHeaders(total: number, totalPages: number, next?: string, previous?: string) {
-  const links = [next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].filter(Boolean);
-  return {
-    'X-WP-Total': String(total),
-    'X-WP-TotalPages': String(totalPages),
-    ...(links.length ? { Link: links.join(', ') } : {}),
+function pageHeaders(total: number, totalPages: number) {
+  return { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
+}
+
+/**
+ * The `Link` header of a list (WordPress core style): the request's own address with only `page` changed,
+ * so following `rel="next"` keeps every filter (the body's next/previous URLs follow the reference instead).
+ */
+export function paginationLink(requestUrl: URL, totalPages: number): string | undefined {
+  const page = Number(requestUrl.searchParams.get('page') ?? '1') || 1;
+  const at = (target: number) => {
+    const url = new URL(requestUrl);
+    if (target > 1) url.searchParams.set('page', String(target));
+    else url.searchParams.delete('page');
+    return url.toString();
   };
+  const links = [
+    ...(page < totalPages ? [`<${at(page + 1)}>; rel="next"`] : []),
+    ...(page > 1 && page - 1 <= totalPages ? [`<${at(page - 1)}>; rel="prev"`] : []),
+  ];
+  return links.length > 0 ? links.join(', ') : undefined;
 }
 
 /**
@@ -67,7 +81,7 @@ export function postArchive<T>(
     total: info.total,
     total_pages: totalPages,
   };
-  return { body, headers: pageHeaders(info.total, totalPages, next, previous) };
+  return { body, headers: pageHeaders(info.total, totalPages) };
 }
 
 /** Envelope of the term archives: bare `rest_url`, next/previous carry only `page`; no 404 past the end. */
@@ -83,5 +97,5 @@ export function termArchive<T>(plural: 'categories' | 'tags', items: T[], info: 
     ...(next ? { next_rest_url: next } : {}),
     ...(previous ? { previous_rest_url: previous } : {}),
   };
-  return { body, headers: pageHeaders(info.total, totalPages, next, previous) };
+  return { body, headers: pageHeaders(info.total, totalPages) };
 }
