@@ -137,6 +137,22 @@ describe('the journaled store', () => {
     await restored.close();
   });
 
+  it('checks every record of a data file someone else changed, though it trusts the one it wrote', async () => {
+    const store = await open();
+    await addTag(store, 'good');
+    await store.close();
+    const trusted = await open();
+    expect(tagNames(trusted)).toEqual(['good']);
+    await trusted.close();
+    // A hand edit that keeps the JSON valid but breaks a record is caught (and the backup restored).
+    const file = join(dataDir, DATA_FILE_NAME);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"name":"good"', '"name":42'));
+    const checked = await open();
+    expect(checked.notices.join(' ')).toMatch(/damaged/);
+    expect(tagNames(checked)).toEqual(['good']);
+    await checked.close();
+  });
+
   it('refuses a damaged data file it has no backup for, leaving it untouched', async () => {
     await writeFile(join(dataDir, DATA_FILE_NAME), '{ not json');
     await expect(open()).rejects.toBeInstanceOf(DataFileInvalidError);

@@ -17,6 +17,7 @@ import { docLanguageOf } from './i18n/descriptions';
 import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
 import { paginationLink } from './routes/paginate';
+import { ResponseCache } from './responseCache';
 import { sanitizeSlugLookup } from './args/eventArgs';
 import {
   canChangePost,
@@ -77,7 +78,8 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
     ctx.body = siteIndex(ctx.state.links, store, routes, language, clock());
   });
   const namespaceRouter = new Router({ sensitive: false, strict: false });
-  for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes });
+  const cache = new ResponseCache();
+  for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes, cache });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
   api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
   api.all('/{*rest}', () => {
@@ -211,7 +213,7 @@ function pathParamsMatch(route: RouteDef, pathParams: Record<string, string>): b
 function registerRoute(
   router: Router,
   route: RouteDef,
-  deps: { store: CalendarStore; clock: () => Date; routes: RouteDef[] },
+  deps: { store: CalendarStore; clock: () => Date; routes: RouteDef[]; cache: ResponseCache },
 ) {
   // OPTIONS describes the route, as WordPress does (no CORS headers: browsers get nothing from it).
   router.register(route.path, ['options'], (ctx, next) => {
@@ -234,6 +236,18 @@ function registerRoute(
       if (!pathParamsMatch(route, pathParams)) return next();
       const state = ctx.state as ApiState;
       ctx.set('Allow', allowHeader(deps.store, state.caller, route, pathParams));
+      const cacheKey = ['GET', 'HEAD'].includes(ctx.method)
+        ? `${ctx.host} ${ctx.originalUrl} ${state.caller?.userId ?? 0} ${Math.floor(deps.clock().getTime() / 60_000)}`
+        : undefined;
+      const cached = cacheKey ? deps.cache.get(cacheKey, deps.store.version) : undefined;
+      if (cached) {
+        ctx.status = cached.status;
+        ctx.set(cached.headers);
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = cached.body;
+        return;
+      }
+      const version = deps.store.version;
       const raw = mergeParams(ctx, pathParams);
       const language = raw.ml_language;
       checkLanguage(language);
@@ -258,11 +272,20 @@ function registerRoute(
         ctx,
       });
       ctx.status = response.status ?? 200;
-      for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-      const totalPages = response.headers?.['X-WP-TotalPages'];
+      const headers: Record<string, string> = { ...response.headers };
+      const totalPages = headers['X-WP-TotalPages'];
       if (totalPages !== undefined) {
         const link = paginationLink(new URL(ctx.originalUrl, state.links.siteUrl), Number(totalPages));
-        if (link) ctx.set('Link', link);
+        if (link) headers.Link = link;
+      }
+      ctx.set(headers);
+      if (cacheKey && ctx.status === 200 && deps.store.version === version) {
+        // Serialized once here; the cache hands out the same bytes until the store changes.
+        const body = JSON.stringify(response.body);
+        deps.cache.set(cacheKey, { version, status: 200, headers, body });
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = body;
+        return;
       }
       ctx.body = response.body;
     });

@@ -1,4 +1,4 @@
-import { readdir, readFile, rename, unlink, mkdir, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DurableJsonFile, serializeInChunks, writeFileDurably } from './durableJsonFile';
@@ -17,7 +17,19 @@ export interface LoadedData<Op> {
 }
 
 /** Turns raw file content into a valid DataFile, or throws DataFileInvalidError. */
-export type Validate = (raw: unknown) => DataFile;
+/**
+ * Turns raw file content into a valid DataFile, or throws DataFileInvalidError. `trusted` content is the file
+ * this program itself last wrote (its fingerprint matches), so a shallow check is enough.
+ */
+export type Validate = (raw: unknown, trusted?: boolean) => DataFile;
+
+const FINGERPRINT_FILE = `${DATA_FILE_NAME}.written`;
+
+/** What identifies the data file as the one last written here: any edit by others changes it. */
+async function fingerprintOf(file: string, journalSeq: number): Promise<string> {
+  const info = await stat(file);
+  return JSON.stringify({ size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, journalSeq });
+}
 
 /** How the store's state reaches the disk. */
 export interface Persistence<Op> {
@@ -152,7 +164,19 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     let firstError: unknown;
     try {
       const raw = await reader.read();
-      return raw === null ? null : validate(raw);
+      if (raw === null) return null;
+      const seq = (raw as { journalSeq?: unknown }).journalSeq;
+      const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
+      const fingerprint = typeof seq === 'number' ? await fingerprintOf(this.file, seq) : '';
+      const trusted = fingerprint !== '' && written === fingerprint;
+      const data = validate(raw, trusted);
+      // Fully checked now: the next start can trust it as long as nobody changes it.
+      if (!trusted && fingerprint) {
+        await writeFile(join(this.dataDir, FINGERPRINT_FILE), fingerprint, { mode: 0o600 }).catch(
+          () => undefined,
+        );
+      }
+      return data;
     } catch (error) {
       if (!isDamage(error)) throw error;
       firstError = error;
@@ -216,6 +240,10 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     const covered = this.retired.splice(0);
     const backup = await this.backupTarget();
     await writeFileDurably(this.file, serializeInChunks(data), backup);
+    // Not fsynced on purpose: a lost fingerprint only means a full validation on the next start.
+    await writeFile(join(this.dataDir, FINGERPRINT_FILE), await fingerprintOf(this.file, data.journalSeq), {
+      mode: 0o600,
+    });
     this.fileSeq = data.journalSeq;
     this.kept.push(...covered);
     await this.pruneBackups();

@@ -156,6 +156,20 @@ export const dataFileSchema = z.object({
   syncLinks: z.record(z.string(), z.unknown()),
 });
 
+/**
+ * The data file's outline only (records unchecked): for the file this program itself last wrote, which
+ * needs no per-record validation — that pass costs about half a second and a copy of everything at 100k events.
+ */
+export const dataFileShapeSchema = dataFileSchema.extend({
+  events: z.array(z.any()),
+  venues: z.array(z.any()),
+  organizers: z.array(z.any()),
+  terms: z.array(z.any()),
+  media: z.array(z.any()),
+  users: z.array(z.any()),
+  tokens: z.array(z.any()),
+}) as unknown as typeof dataFileSchema;
+
 export type StoredEvent = z.infer<typeof storedEventSchema>;
 export type StoredVenue = z.infer<typeof storedVenueSchema>;
 export type StoredOrganizer = z.infer<typeof storedOrganizerSchema>;

@@ -1,0 +1,51 @@
+/** A cached JSON answer: exactly what was sent, so a hit costs no query and no serialization. */
+interface CachedResponse {
+  version: number;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Answers of GET requests, reused while nothing in the store changed. The key is the whole request as far as
+ * it shapes the answer (address, host, caller, the current minute for time windows); the store version in
+ * each entry makes every change invalidate everything at once, so a cached answer is never stale.
+ * Bounded by entries and bytes, least recently used first out.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries = 500,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  get(key: string, version: number): CachedResponse | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.body.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, entry: CachedResponse): void {
+    if (entry.body.length > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.body.length;
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.body.length;
+    }
+  }
+}

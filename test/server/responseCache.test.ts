@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { ResponseCache } from '../../src/main/server/responseCache';
+
+describe('ResponseCache', () => {
+  const entry = (version: number, body: string) => ({ version, status: 200, headers: {}, body });
+
+  it('hands out an answer only for the store version it was made at', () => {
+    const cache = new ResponseCache();
+    cache.set('a', entry(1, 'one'));
+    expect(cache.get('a', 1)?.body).toBe('one');
+    expect(cache.get('a', 2)).toBeUndefined();
+    expect(cache.get('a', 1)).toBeUndefined(); // a stale entry is dropped, not kept
+  });
+
+  it('stays within its entry and byte bounds, dropping the least recently used', () => {
+    const cache = new ResponseCache(2, 1_000);
+    cache.set('a', entry(1, 'x'));
+    cache.set('b', entry(1, 'y'));
+    cache.get('a', 1);
+    cache.set('c', entry(1, 'z'));
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(cache.get('a', 1)?.body).toBe('x');
+    const bytes = new ResponseCache(10, 100);
+    bytes.set('big', entry(1, 'q'.repeat(80)));
+    bytes.set('small', entry(1, 'q'.repeat(10)));
+    expect(bytes.get('big', 1)).toBeUndefined(); // over an eighth of the budget: never cached
+    expect(bytes.get('small', 1)?.body).toHaveLength(10);
+  });
+});
+
+describe('cached GET answers', () => {
+  let server: TestServer;
+  let now = Date.parse('2026-11-22T10:00:00Z');
+  let editor: Record<string, string>;
+  beforeAll(async () => {
+    server = await startTestServer({ clock: () => new Date(now) });
+    editor = await server.userHeaders('cache-editor', 'editor');
+  });
+  afterAll(() => server.close());
+
+  const titles = async (auth?: Record<string, string>) =>
+    (await server.api('events', { auth })).body.events.map((event: { title: string }) => event.title);
+
+  it('serve the same bytes until something changes, then the new state', async () => {
+    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('First', 2) });
+    const a = await server.api('events');
+    const b = await server.api('events');
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('X-WP-Total')).toBe('1');
+    expect(b.headers.get('Content-Type')).toMatch(/^application\/json/);
+    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('Second', 3) });
+    expect(await titles()).toEqual(['First', 'Second']);
+  });
+
+  it('are kept apart per caller: a draft shows for editors, never for the public', async () => {
+    await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Draft', 4, { status: 'draft' }),
+    });
+    expect(await titles(editor)).toContain('Draft');
+    expect(await titles()).not.toContain('Draft');
+    expect(await titles(editor)).toContain('Draft');
+  });
+
+  it('follow the clock for time windows', async () => {
+    const yesterdayEvent = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { title: 'Soon past', start_date: '2026-11-22 12:00:00', end_date: '2026-11-22 13:00:00' },
+    });
+    expect(yesterdayEvent.status).toBe(201);
+    expect(await titles()).toContain('Soon past');
+    now += 3 * 86_400_000; // three days later the default window starts after it
+    expect(await titles()).not.toContain('Soon past');
+  });
+});
