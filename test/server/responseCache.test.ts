@@ -3,12 +3,12 @@ import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { ResponseCache } from '../../src/main/server/responseCache';
 
 describe('ResponseCache', () => {
-  const entry = (version: number, body: string) => ({ version, status: 200, headers: {}, body });
+  const entry = (version: number, body: string) => ({ version, status: 200, headers: {}, body: Buffer.from(body) });
 
   it('hands out an answer only for the store version it was made at', () => {
     const cache = new ResponseCache();
     cache.set('a', entry(1, 'one'));
-    expect(cache.get('a', 1)?.body).toBe('one');
+    expect(cache.get('a', 1)?.body.toString()).toBe('one');
     expect(cache.get('a', 2)).toBeUndefined();
     expect(cache.get('a', 1)).toBeUndefined(); // a stale entry is dropped, not kept
   });
@@ -20,7 +20,7 @@ describe('ResponseCache', () => {
     cache.get('a', 1);
     cache.set('c', entry(1, 'z'));
     expect(cache.get('b', 1)).toBeUndefined();
-    expect(cache.get('a', 1)?.body).toBe('x');
+    expect(cache.get('a', 1)?.body.toString()).toBe('x');
     const bytes = new ResponseCache(10, 100);
     bytes.set('big', entry(1, 'q'.repeat(80)));
     bytes.set('small', entry(1, 'q'.repeat(10)));

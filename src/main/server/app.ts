@@ -281,7 +281,7 @@ function registerRoute(
       ctx.set(headers);
       if (cacheKey && ctx.status === 200 && deps.store.version === version) {
         // Serialized once here; the cache hands out the same bytes until the store changes.
-        const body = JSON.stringify(response.body);
+        const body = Buffer.from(JSON.stringify(response.body), 'utf8');
         deps.cache.set(cacheKey, { version, status: 200, headers, body });
         ctx.type = 'application/json; charset=utf-8';
         ctx.body = body;

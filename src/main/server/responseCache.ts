@@ -3,7 +3,8 @@ interface CachedResponse {
   version: number;
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** The encoded JSON: hits send these bytes as they are. */
+  body: Buffer;
 }
 
 /**
