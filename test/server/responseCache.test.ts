@@ -3,7 +3,12 @@ import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { ResponseCache } from '../../src/main/server/responseCache';
 
 describe('ResponseCache', () => {
-  const entry = (version: number, body: string) => ({ version, status: 200, headers: {}, body: Buffer.from(body) });
+  const entry = (version: number, body: string) => ({
+    version,
+    status: 200,
+    headers: {},
+    body: Buffer.from(body),
+  });
 
   it('hands out an answer only for the store version it was made at', () => {
     const cache = new ResponseCache();
