@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { slugify, uniqueSlug } from '../../src/main/core/slugs';
+import { slugify, uniqueSlug, uniqueSlugFrom } from '../../src/main/core/slugs';
 
 describe('slugify', () => {
   it.each([
@@ -69,5 +69,23 @@ describe('uniqueSlug', () => {
     const base = 'a'.repeat(200);
     const slug = uniqueSlug(base, takenOf(base), '1');
     expect(slug).toBe(`${'a'.repeat(198)}-2`);
+  });
+});
+
+describe('uniqueSlugFrom', () => {
+  it('probes from the given suffix on and reports the suffix used', () => {
+    const taken = new Set(['yoga', 'yoga-2', 'yoga-3']);
+    const probes: string[] = [];
+    const isTaken = (slug: string) => {
+      probes.push(slug);
+      return taken.has(slug);
+    };
+    expect(uniqueSlugFrom('yoga', isTaken, 'x', 2)).toEqual({ slug: 'yoga-4', suffix: 4 });
+    probes.length = 0;
+    taken.add('yoga-4');
+    // Starting where the last probe ended costs two look-ups, not one per existing suffix.
+    expect(uniqueSlugFrom('yoga', isTaken, 'x', 5)).toEqual({ slug: 'yoga-5', suffix: 5 });
+    expect(probes).toEqual(['yoga', 'yoga-5']);
+    expect(uniqueSlugFrom('pilates', isTaken, 'x', 9)).toEqual({ slug: 'pilates', suffix: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredMedia, StoredPost } from '../store/schema';
 import { formatSql, parseDateInput, utcSqlNow } from './dates';
-import { slugify, uniqueSlug } from './slugs';
+import { slugify, uniqueSlug, uniqueSlugFrom } from './slugs';
 
 /** The publication date to store (UTC), from `date` (site zone) or `date_utc` (UTC); undefined if neither. */
 export function publicationDateUtc(
@@ -45,8 +45,23 @@ export function postSlug(
   selfId: number | undefined,
   fallback: string,
 ): string {
-  return uniqueSlug(slugify(wanted), (slug) => slugTaken(store, kind, slug, selfId), fallback);
+  const base = slugify(wanted);
+  const hints = suffixHints.get(store) ?? new Map<string, number>();
+  suffixHints.set(store, hints);
+  const key = `${kind} ${base}`;
+  const found = uniqueSlugFrom(
+    base,
+    (slug) => slugTaken(store, kind, slug, selfId),
+    fallback,
+    hints.get(key) ?? 2,
+  );
+  // Next time, start after the suffix just used (a suffix freed later by trashing is then not reused).
+  if (found.suffix > 0) hints.set(key, found.suffix + 1);
+  return found.slug;
 }
+
+/** Per store, where suffix probing of a slug base should start (see postSlug). */
+const suffixHints = new WeakMap<CalendarStore, Map<string, number>>();
 
 /** Trashed posts free their slug, as WordPress does, by taking a `__trashed` suffix. */
 export function trashedSlug(store: CalendarStore, post: StoredPost): string {

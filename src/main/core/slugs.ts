@@ -26,13 +26,26 @@ export function slugify(title: string): string {
 
 /** WordPress `wp_unique_post_slug`: `base` (or `fallback` when empty) with -2, -3, … appended until not taken. */
 export function uniqueSlug(base: string, taken: (slug: string) => boolean, fallback: string): string {
+  return uniqueSlugFrom(base, taken, fallback, 2).slug;
+}
+
+/**
+ * `uniqueSlug`, probing suffixes from `from` on (callers that remember where the last probe ended avoid
+ * re-probing -2 … -n for every new event of a recurring title). Returns the suffix used (0 for none).
+ */
+export function uniqueSlugFrom(
+  base: string,
+  taken: (slug: string) => boolean,
+  fallback: string,
+  from: number,
+): { slug: string; suffix: number } {
   const slug = base || fallback;
   if (!slug) throw new Error('uniqueSlug needs a non-empty base or fallback');
-  if (!taken(slug)) return slug;
-  for (let n = 2; ; n++) {
+  if (!taken(slug)) return { slug, suffix: 0 };
+  for (let n = Math.max(2, from); ; n++) {
     const suffix = `-${n}`;
     const candidate = trimSlug(slug.slice(0, MAX_SLUG_LENGTH - suffix.length)) + suffix;
-    if (!taken(candidate)) return candidate;
+    if (!taken(candidate)) return { slug: candidate, suffix: n };
   }
 }
 
