@@ -20,10 +20,15 @@ function electronBinary() {
   if (binary() && existsSync(binary())) return binary();
   console.log('Fetching the Electron binary (first start only)…');
   const install = spawnSync(process.execPath, [join(packageDir, 'install.js')], {
-    stdio: 'inherit',
+    encoding: 'utf8',
     timeout: 120_000,
   });
-  return install.status === 0 && binary() && existsSync(binary()) ? binary() : null;
+  if (install.status === 0 && binary() && existsSync(binary())) return binary();
+  // The downloader's own output is a stack trace: one line of it says enough.
+  const output = `${install.stderr ?? ''}${install.stdout ?? ''}`.split('\n');
+  const reason = output.find((line) => /error|failed/i.test(line));
+  console.log(`Could not fetch it${reason ? ` (${reason.trim()})` : ''}.`);
+  return null;
 }
 
 const binary = electronBinary();
