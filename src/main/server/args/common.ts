@@ -126,7 +126,8 @@ export const imageArg = (kind: string) =>
 
 /** A text field that may be cleared with `''` or `null` (venue/organizer fields, and every update). */
 export const clearableText = (description: string) =>
-  arg(stringOrEmpty(), { description, type: 'string', in: 'body' });
+  // `default: null` is what the reference's index shows; null defaults are never applied.
+  arg(stringOrEmpty(), { description, type: 'string', default: null, in: 'body' });
 
 export const requiredName = (description: string) =>
   arg(nonEmptyString(), { description, type: 'string', required: true, in: 'body' });

@@ -17,13 +17,18 @@ import { nonEmptyString, untyped, wpInteger, wpString } from './wpTypes';
 const websiteArg = (description: string) =>
   arg(
     z.union([wpString(), z.null()]),
-    { description, type: 'string', in: 'body' },
+    { description, type: 'string', default: null, in: 'body' },
     (value) => value === null || value === '' || isHttpUrl(value.trim()),
   );
 
 /** Venue `show_map`: typed string in the reference, read with truthy rules; booleans accepted too. */
 const venueFlag = (description: string) =>
-  arg(z.union([wpString(), z.boolean(), z.number(), z.null()]), { description, type: 'string', in: 'body' });
+  arg(z.union([wpString(), z.boolean(), z.number(), z.null()]), {
+    description,
+    type: 'string',
+    default: null,
+    in: 'body',
+  });
 
 /**
  * A coordinate in decimal degrees: a JSON number or a numeric string (form bodies); `''`/`null` clear it.
