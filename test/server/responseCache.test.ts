@@ -80,4 +80,16 @@ describe('cached GET answers', () => {
     now += 3 * 86_400_000; // three days later the default window starts after it
     expect(await titles()).not.toContain('Soon past');
   });
+
+  it('never let a HEAD answer stand in for a GET one', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Headed', 5),
+    });
+    const head = await fetch(`${server.base}events/${created.body.id}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const get = await server.api(`events/${created.body.id}`);
+    expect(get.body.json_ld).toBeDefined();
+  });
 });

@@ -279,7 +279,8 @@ function registerRoute(
         if (link) headers.Link = link;
       }
       ctx.set(headers);
-      if (cacheKey && ctx.status === 200 && deps.store.version === version) {
+      // Only GET answers are kept (a HEAD answer may be built differently); HEAD may reuse them.
+      if (cacheKey && ctx.method === 'GET' && ctx.status === 200 && deps.store.version === version) {
         // Serialized once here; the cache hands out the same bytes until the store changes.
         const body = Buffer.from(JSON.stringify(response.body), 'utf8');
         deps.cache.set(cacheKey, { version, status: 200, headers, body });

@@ -1,6 +1,7 @@
 import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { writeFully } from './journal';
 
 /**
  * A lowdb adapter whose `write()` only resolves once the new content is on disk: it writes a temporary
@@ -76,7 +77,7 @@ export async function writeFileDurably(
   try {
     try {
       if (typeof content === 'string') await handle.writeFile(content, 'utf8');
-      else for (const piece of content) await handle.write(piece, null, 'utf8');
+      else for (const piece of content) await writeFully(handle, Buffer.from(piece, 'utf8'));
       await handle.sync();
     } finally {
       await handle.close();
@@ -103,15 +104,22 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 export async function syncFolder(folder: string): Promise<void> {
-  // Makes the rename itself durable. Some platforms (Windows) cannot open folders: best effort there.
+  // Makes renames and new files in the folder durable. Some platforms (Windows) cannot open or sync folders:
+  // only those refusals are ignored; a real I/O error is not.
+  let handle;
   try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    /* not supported on this platform */
+    handle = await open(folder, 'r');
+  } catch (error) {
+    if (['EISDIR', 'EPERM', 'EACCES', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!['EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      throw error;
+  } finally {
+    await handle.close();
   }
 }

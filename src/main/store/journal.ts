@@ -39,6 +39,9 @@ export class Journal<Op = unknown> {
     }
   }
 
+  /** Set when a failed write could not be cut off again: nothing more may be appended. */
+  private broken: Error | null = null;
+
   /** Size of the journal in bytes (what compaction will fold into the snapshot). */
   get size(): number {
     return this.bytes;
@@ -49,12 +52,20 @@ export class Journal<Op = unknown> {
     if (entries.length === 0) return;
     const text = entries.map((entry) => encodeLine(entry)).join('');
     const buffer = Buffer.from(text, 'utf8');
+    if (this.broken) throw this.broken;
     try {
-      await this.handle.write(buffer, 0, buffer.length, null);
+      await writeFully(this.handle, buffer);
       await this.handle.datasync();
     } catch (error) {
-      // Cut off whatever part was written, so the next batch does not land behind a torn line.
-      await this.handle.truncate(this.bytes).catch(() => undefined);
+      // Cut off whatever part was written, so the next batch does not land behind a torn line. If even that
+      // fails, appending more could put acknowledged batches behind garbage: refuse until reopened.
+      try {
+        await this.handle.truncate(this.bytes);
+      } catch {
+        this.broken = new Error(
+          `The journal ${this.path} could not be repaired after a failed write; restart the app.`,
+        );
+      }
       throw error;
     }
     this.bytes += buffer.length;
@@ -98,4 +109,15 @@ export function parseJournal<Op>(content: Buffer): { entries: JournalEntry<Op>[]
     offset = newline + 1;
   }
   return { entries, validBytes: offset };
+}
+
+/** Writes all of `buffer` (a full disk can make `write` take only part of it without failing). */
+export async function writeFully(handle: FileHandle, buffer: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, null);
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    offset += bytesWritten;
+  }
 }

@@ -1,7 +1,7 @@
-import { readdir, readFile, rename, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { DurableJsonFile, serializeInChunks, writeFileDurably } from './durableJsonFile';
+import { DurableJsonFile, serializeInChunks, syncFolder, writeFileDurably } from './durableJsonFile';
 import { Journal, parseJournal, type JournalEntry } from './journal';
 import type { DataFile } from './schema';
 
@@ -28,7 +28,13 @@ const FINGERPRINT_FILE = `${DATA_FILE_NAME}.written`;
 /** What identifies the data file as the one last written here: any edit by others changes it. */
 async function fingerprintOf(file: string, journalSeq: number): Promise<string> {
   const info = await stat(file);
-  return JSON.stringify({ size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, journalSeq });
+  return JSON.stringify({
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    ino: info.ino,
+    journalSeq,
+  });
 }
 
 /** How the store's state reaches the disk. */
@@ -164,7 +170,11 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     let firstError: unknown;
     try {
       const raw = await reader.read();
-      if (raw === null) return null;
+      if (raw === null) {
+        // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
+        if ((await this.backups()).length === 0) return null;
+        throw Object.assign(new Error('the data file is missing'), { code: 'DATA_FILE_INVALID' });
+      }
       const seq = (raw as { journalSeq?: unknown }).journalSeq;
       const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
       const fingerprint = typeof seq === 'number' ? await fingerprintOf(this.file, seq) : '';
@@ -186,12 +196,18 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
         const raw = await new DurableJsonFile<unknown>(backup.path).read();
         if (raw === null) continue;
         const data = validate(raw);
+        // Keep the damaged file (a link: the data file itself is replaced atomically, so a crash here leaves
+        // either the damaged file, which the next start restores again, or the restored one).
         const aside = `${this.file}.damaged-${stamp(this.options.now())}`;
-        await rename(this.file, aside);
+        await link(this.file, aside).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT' && error.code !== 'EEXIST') throw error;
+        });
         await writeFileDurably(this.file, await readFile(backup.path, 'utf8'));
+        const kept =
+          (firstError as Error).message === 'the data file is missing' ? '' : ` It was kept as ${aside}.`;
         notices.push(
-          `The data file was damaged (${(firstError as Error).message}). It was kept as ${aside} and the backup ` +
-            `of ${backup.date.toISOString()} was restored; changes in the journal since then were re-applied.`,
+          `The data file was damaged (${(firstError as Error).message}).${kept} The backup of ` +
+            `${backup.date.toISOString()} was restored and the changes in the journal since then were re-applied.`,
         );
         return data;
       } catch (error) {
@@ -213,6 +229,13 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     return found.sort((a, b) => b.date.getTime() - a.date.getTime() || b.path.localeCompare(a.path));
   }
 
+  /** Creates the journal for batches from `firstSeq` on, durably listed in the folder before any append. */
+  private async newJournal(firstSeq: number): Promise<Journal<Op>> {
+    const { journal } = await Journal.open<Op>(join(this.dataDir, journalName(firstSeq)));
+    await syncFolder(this.dataDir);
+    return journal;
+  }
+
   async commit(entry: JournalEntry<Op>): Promise<void> {
     await this.journal!.append([entry]);
   }
@@ -231,15 +254,18 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     // file `nextSeq` names, after a crash between a rotation and its snapshot).
     if (this.journal!.size === 0) return;
     const previous = this.journal!;
-    this.journal = (await Journal.open<Op>(join(this.dataDir, journalName(nextSeq)))).journal;
+    this.journal = await this.newJournal(nextSeq);
     await previous.close();
     this.retired.push(previous.path);
   }
 
   async writeSnapshot(data: DataFile): Promise<void> {
-    const covered = this.retired.splice(0);
+    const covered = [...this.retired];
     const backup = await this.backupTarget();
     await writeFileDurably(this.file, serializeInChunks(data), backup);
+    if (backup) await syncFolder(join(this.dataDir, BACKUP_FOLDER));
+    // Only now are they covered: a failed write leaves them to the next snapshot.
+    this.retired = this.retired.filter((path) => !covered.includes(path));
     // Not fsynced on purpose: a lost fingerprint only means a full validation on the next start.
     await writeFile(join(this.dataDir, FINGERPRINT_FILE), await fingerprintOf(this.file, data.journalSeq), {
       mode: 0o600,

@@ -502,21 +502,25 @@ export class CalendarStore {
    * meanwhile always finds a loop that will write it.
    */
   private async writeLoop(): Promise<void> {
-    for (;;) {
-      const batch = this.pendingBatch;
-      if (batch) {
-        this.pendingBatch = null;
-        await this.commitBatch(batch);
-        continue;
+    try {
+      for (;;) {
+        const batch = this.pendingBatch;
+        if (batch) {
+          this.pendingBatch = null;
+          await this.commitBatch(batch);
+          continue;
+        }
+        if (!this.compacting && !this.closed && (this.compactSoon || this.persistence.needsCompaction())) {
+          this.compactSoon = false;
+          await this.startCompaction();
+          continue;
+        }
+        break;
       }
-      if (!this.compacting && !this.closed && (this.compactSoon || this.persistence.needsCompaction())) {
-        this.compactSoon = false;
-        await this.startCompaction();
-        continue;
-      }
-      break;
+    } finally {
+      // Also after an unexpected error: a later change must always find no loop and start one.
+      this.writing = null;
     }
-    this.writing = null;
   }
 
   private async commitBatch(batch: Batch) {
@@ -551,12 +555,18 @@ export class CalendarStore {
    */
   private async startCompaction() {
     const snapshot = this.snapshot();
-    await this.persistence.rotate(this.seq + 1);
+    try {
+      await this.persistence.rotate(this.seq + 1);
+    } catch (error) {
+      // The current journal keeps taking batches; folding is tried again when it grows further.
+      this.reportTrouble(`could not start a new journal: ${(error as Error).message}`);
+      return;
+    }
     this.compacting = this.persistence
       .writeSnapshot(snapshot)
       .catch((error: Error) => {
         // The journal still holds everything: nothing is lost, the next compaction tries again.
-        console.error(`calendar-desk: could not fold the journal into the data file: ${error.message}`);
+        this.reportTrouble(`could not fold the journal into the data file: ${error.message}`);
       })
       .finally(() => {
         this.compacting = null;
@@ -571,17 +581,30 @@ export class CalendarStore {
     }
   }
 
+  /** Trouble in background work: logged, and kept as a notice the app can show. */
+  private reportTrouble(message: string) {
+    console.error(`calendar-desk: ${message}`);
+    this.notices.push(`Background save problem: ${message}. Nothing is lost; it is retried.`);
+  }
+
   /** Waits for pending writes, folds the journal into the data file, then releases the folder. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.writing;
-    await this.compacting;
     try {
+      await this.writing?.catch(() => undefined);
+      await this.compacting;
       if (this.persistence instanceof JournaledPersistence && this.persistence.hasJournal()) {
         const snapshot = this.snapshot();
-        await this.persistence.rotate(this.seq + 1);
-        await this.persistence.writeSnapshot(snapshot);
+        try {
+          await this.persistence.rotate(this.seq + 1);
+          await this.persistence.writeSnapshot(snapshot);
+        } catch (error) {
+          // The journal still holds every change: the next start replays it.
+          this.reportTrouble(
+            `could not fold the journal into the data file at shutdown: ${(error as Error).message}`,
+          );
+        }
       }
     } finally {
       await this.persistence.close();
