@@ -9,7 +9,7 @@ import { sanitizeRichText, toPlainText } from './html';
 import { nowUtc, postSlug, publicationDateUtc, resolveImage } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
-import { linkedEntries, normaliseInlineKeys } from '../server/args/linkedPostArgs';
+import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 
 /** Validated event arguments (create or update); absent keys are not changed on update. */
 export interface EventInput {

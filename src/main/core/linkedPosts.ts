@@ -4,7 +4,7 @@ import type { StoredOrganizer, StoredVenue } from '../store/schema';
 import { scaleBackStatus, type MaybeCaller } from './capabilities';
 import { sanitizeRichText, toPlainText } from './html';
 import { postSlug, publicationDateUtc, resolveImage, nowUtc } from './posts';
-import { isTruthy } from '../server/args/wpTypes';
+import { isTruthy } from './values';
 
 /** Arguments of a venue write, as validated (every key optional on update). */
 export interface VenueInput {

@@ -4,7 +4,7 @@ import type { StoredTerm } from '../store/schema';
 import { toPlainText } from './html';
 import { slugify, uniqueSlug } from './slugs';
 import { nowUtc } from './posts';
-import { listToArray } from '../server/args/wpTypes';
+import { listToArray } from './values';
 
 export function termsOf(store: CalendarStore, taxonomy: TaxonomyKind): StoredTerm[] {
   return [...store.terms.values()].filter((term) => term.taxonomy === taxonomy);

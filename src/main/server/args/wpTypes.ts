@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listToArray } from '../../core/values';
 
 /**
  * zod schemas reproducing how WordPress coerces request arguments (REFERENCE §1.2). Messages may contain
@@ -61,38 +62,7 @@ export const nonEmptyString = () =>
 /** WP `is_string_or_empty`: any string, also ''. `null` is treated as empty. */
 export const stringOrEmpty = () => z.union([wpString(), z.null()]).transform((value) => value ?? '');
 
-/** The truthy words The Events Calendar accepts where it tests values loosely (`tribe_is_truthy`). */
-export const TRUTHY_WORDS = ['1', 'true', 'yes', 'on', 'y', 'enable', 'enabled'];
-export const isTruthy = (value: unknown): boolean =>
-  value === true ||
-  (typeof value === 'number' && value !== 0) ||
-  TRUTHY_WORDS.includes(String(value).trim().toLowerCase());
-
-/**
- * `Tribe__Utils__Array::list_to_array`: an array is used as-is; a string is split on commas, items trimmed,
- * empty items dropped; numeric items become numbers.
- */
-export function listToArray(value: unknown): Array<string | number | unknown> {
-  const items = Array.isArray(value)
-    ? value
-    : typeof value === 'string'
-      ? decodeMaybe(value).split(',')
-      : value === null || value === undefined
-        ? []
-        : [value];
-  return items
-    .map((item) => (typeof item === 'string' ? item.trim() : item))
-    .filter((item) => item !== '' && item !== null && item !== undefined)
-    .map((item) => (typeof item === 'string' && /^-?\d+(\.\d+)?$/.test(item) ? Number(item) : item));
-}
-
-function decodeMaybe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+export { isTruthy, listToArray, TRUTHY_WORDS } from '../../core/values';
 
 /** A CSV-or-array list of items (see `listToArray`). */
 export const csvList = () => z.unknown().transform((value) => listToArray(value));
