@@ -2,6 +2,7 @@ import { Memory } from 'lowdb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CalendarStore } from '../../src/main/store/store';
+import { eventRecord } from '../../src/main/core/events';
 import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
 import { wallClockSeconds, wallClockText, type PartitionedEvents } from '../../src/main/store/eventIndex';
 import { matchesQuery, runEventQuery, type EventQuery } from '../../src/main/core/eventQuery';
@@ -46,43 +47,20 @@ type EventFields = Omit<Partial<StoredEvent>, 'status'> & { status: StoredEvent[
 
 function makeEvent(id: number, fields: EventFields): StoredEvent {
   const start = fields.startLocal ?? '2030-01-01 10:00:00';
-  return {
+  return eventRecord({
     id,
-    kind: 'event',
     authorId: 1,
     slug: `event-${id}`,
     language: 'en',
-    description: '',
-    excerpt: '',
-    imageId: null,
-    password: '',
-    parentId: 0,
     dateUtc: '2029-12-01 00:00:00',
-    modifiedUtc: '2029-12-01 00:00:00',
-    revision: 1,
     title: `Event ${id}`,
     startLocal: start,
     endLocal: start,
     startUtc: start,
     endUtc: start,
     timezone: 'UTC',
-    allDay: false,
-    cost: [],
-    currencySymbol: '',
-    currencyPosition: '',
-    website: null,
-    showMap: true,
-    showMapLink: true,
-    hideFromListings: false,
-    sticky: false,
-    featured: false,
-    ticketed: false,
-    categoryIds: [],
-    tagIds: [],
-    venueId: 0,
-    organizerIds: [],
     ...fields,
-  };
+  });
 }
 
 const operation = fc.oneof(

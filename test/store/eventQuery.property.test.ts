@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesQuery, runEventQuery, type DateBound, type EventQuery } from '../../src/main/core/eventQuery';
+import { eventRecord } from '../../src/main/core/events';
 import {
   EventIndex,
   wallClockSeconds,
@@ -102,31 +103,17 @@ const eventFields = fc.record({
 type EventFields = typeof eventFields extends fc.Arbitrary<infer T> ? T : never;
 
 function makeEvent(id: number, { schedule, ...fields }: EventFields): StoredEvent {
-  return {
+  return eventRecord({
     id,
-    kind: 'event',
     authorId: 1,
     slug: `event-${id}`,
-    description: '',
-    excerpt: '',
-    imageId: null,
-    password: '',
     modifiedUtc: '2029-12-01 00:00:00',
-    revision: 1,
     startUtc: schedule.startLocal,
     endUtc: schedule.endLocal,
     timezone: 'UTC',
-    allDay: false,
-    cost: [],
-    currencySymbol: '',
-    currencyPosition: '',
-    website: null,
-    showMap: true,
-    showMapLink: true,
-    sticky: false,
     ...schedule,
     ...fields,
-  };
+  });
 }
 
 const VENUES = new Map<number, StoredVenue>(

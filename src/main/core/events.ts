@@ -3,7 +3,7 @@ import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import { scaleBackStatus, type MaybeCaller } from './capabilities';
-import { formatSql, parseDateInput, sqlToDateTime, toUtcSql } from './dates';
+import { formatSql, parseDateInput, toUtcSql } from './dates';
 import { parseCostInput } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
 import { nowUtc, postSlug, publicationDateUtc, resolveImage } from './posts';
@@ -170,39 +170,36 @@ export function applyEventInput(
   return event;
 }
 
-/** Creates an event from validated create arguments. */
-export function createEvent(input: EventInput, context: EventWriteContext): StoredEvent {
-  const { tx, store, now } = context;
-  const created = nowUtc(now);
-  const zone = input.timezone || store.settings.timezone;
-  const placeholder = formatSql(sqlToDateTime('1970-01-01 00:00:00', 'UTC'));
-  const base: StoredEvent = {
-    id: 0,
+const EPOCH = '1970-01-01 00:00:00';
+
+/**
+ * A stored event with every optional field at its default: the shape `createEvent` starts from (and tests
+ * build fixtures from). Events created without map flags show the map and its link (CONTRACT §3).
+ */
+export function eventRecord(
+  fields: Pick<StoredEvent, 'id' | 'authorId' | 'status' | 'language' | 'dateUtc' | 'timezone'> &
+    Partial<StoredEvent>,
+): StoredEvent {
+  return {
     kind: 'event',
-    authorId: input.author ?? context.caller?.userId ?? 0,
-    status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
     slug: '',
-    language: context.language,
     description: '',
     excerpt: '',
     imageId: null,
     password: '',
     parentId: 0,
-    dateUtc: created,
-    modifiedUtc: created,
+    modifiedUtc: fields.dateUtc,
     revision: 1,
     title: '',
-    startLocal: placeholder,
-    endLocal: placeholder,
-    startUtc: placeholder,
-    endUtc: placeholder,
-    timezone: zone,
+    startLocal: EPOCH,
+    endLocal: EPOCH,
+    startUtc: EPOCH,
+    endUtc: EPOCH,
     allDay: false,
     cost: [],
     currencySymbol: '',
     currencyPosition: '',
     website: null,
-    // CONTRACT §3: events created without these flags show the map and its link.
     showMap: true,
     showMapLink: true,
     hideFromListings: false,
@@ -213,7 +210,24 @@ export function createEvent(input: EventInput, context: EventWriteContext): Stor
     tagIds: [],
     venueId: 0,
     organizerIds: [],
+    ...fields,
   };
+}
+
+/** Creates an event from validated create arguments. */
+export function createEvent(input: EventInput, context: EventWriteContext): StoredEvent {
+  const { tx, store, now } = context;
+  const created = nowUtc(now);
+  const zone = input.timezone || store.settings.timezone;
+  const base = eventRecord({
+    id: 0,
+    authorId: input.author ?? context.caller?.userId ?? 0,
+    status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
+    language: context.language,
+    dateUtc: created,
+    modifiedUtc: created,
+    timezone: zone,
+  });
   const event = applyEventInput(base, { ...input, status: undefined, slug: undefined }, context);
   // The id comes after the inline venue, organizers and media it created, as in the reference (sample 40).
   event.id = tx.nextPostId();
