@@ -1,7 +1,6 @@
 import { describe, expect, it as test } from 'vitest';
 import { namespaceRoutes } from '../../src/main/server/routes/index';
 import { DISCOVERY_DESCRIPTIONS } from '../../src/main/server/routes/discovery';
-import { languageArg } from '../../src/main/server/args/common';
 import type { ArgDef } from '../../src/main/server/args/define';
 import { translateDescription } from '../../src/main/server/i18n/descriptions';
 import { it } from '../../src/main/server/i18n/it';
@@ -28,7 +27,6 @@ function describedArguments(): Map<string, string[]> {
     }
   }
   for (const text of DISCOVERY_DESCRIPTIONS) add(text, 'discovery.ts');
-  add(languageArg().meta.description, 'args/common.ts languageArg');
   return found;
 }
 

@@ -60,14 +60,4 @@ describe('Journal', () => {
     expect(reopened.entries).toEqual([{ seq: 1, ops: ['x'] }]);
     await reopened.journal.close();
   });
-
-  it('is empty after reset', async () => {
-    const { journal } = await Journal.open<string>(path);
-    await journal.append([{ seq: 1, ops: ['x'] }]);
-    expect(journal.size).toBeGreaterThan(0);
-    await journal.reset();
-    expect(journal.size).toBe(0);
-    await journal.close();
-    expect((await Journal.open<string>(path)).entries).toEqual([]);
-  });
 });

@@ -20,7 +20,7 @@ const ADMIN_TOKEN_NAME = 'admin token';
 
 export class UserError extends Error {
   constructor(
-    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN' | 'LAST_ADMIN',
+    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN',
     message: string,
   ) {
     super(message);

@@ -71,13 +71,6 @@ export class Journal<Op = unknown> {
     this.bytes += buffer.length;
   }
 
-  /** Empties the journal once its entries are safely in a snapshot. */
-  async reset(): Promise<void> {
-    await this.handle.truncate(0);
-    await this.handle.sync();
-    this.bytes = 0;
-  }
-
   async close(): Promise<void> {
     await this.handle.close();
   }

@@ -186,10 +186,6 @@ export class CalendarStore {
     return this.lock;
   }
 
-  get isNew(): boolean {
-    return this.users.size === 0;
-  }
-
   /** Checks raw file content: a known schema version, migrated forward, matching the schema. */
   private readonly validate = (raw: unknown, trusted = false): DataFile => {
     const file = join(this.dataDir, DATA_FILE_NAME);

@@ -92,8 +92,6 @@ export const publicationDateArgs = (kind: string) => ({
 export const postStatusArg = (kind: string) =>
   arg(wpString(), { description: `The ${kind} post status`, type: 'string', in: 'body' }, isRegisteredStatus);
 
-export const statusOf = (value: string | undefined) => value as PostStatus | undefined;
-
 /** WordPress' `is_image`: an existing image media id, or an http(s) URL if the caller may upload files. */
 export function imageCheck(value: string | number | null, context: CheckContext): boolean {
   if (value === null || value === '' || value === 0) return true;
@@ -133,13 +131,5 @@ export const requiredName = (description: string) =>
   arg(nonEmptyString(), { description, type: 'string', required: true, in: 'body' });
 
 export const timezoneCheck = (value: string) => value === '' || isValidTimezone(value);
-
-export const languageArg = () =>
-  arg(z.string(), {
-    description: 'Language of the record (ml_language)',
-    type: 'string',
-    in: 'query',
-    extension: true,
-  });
 
 export { nonEmptyString, positiveInt, wpInteger, wpString, untyped };

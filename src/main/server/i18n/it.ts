@@ -6,7 +6,6 @@ export const it: Record<string, string> = {
   // Discovery
   'Language of the records: on lists a filter, on creates the language of the new record':
     'Lingua dei record: negli elenchi è un filtro, nelle creazioni è la lingua del nuovo record',
-  'Language of the record (ml_language)': 'Lingua del record (ml_language)',
   'No description provided': 'Nessuna descrizione fornita',
 
   // Archives (shared)

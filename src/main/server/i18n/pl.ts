@@ -6,7 +6,6 @@ export const pl: Record<string, string> = {
   // Discovery
   'Language of the records: on lists a filter, on creates the language of the new record':
     'Język rekordów: na listach służy jako filtr, przy tworzeniu określa język nowego rekordu',
-  'Language of the record (ml_language)': 'Język rekordu (ml_language)',
   'No description provided': 'Nie podano opisu',
 
   // Archives (shared)

@@ -112,5 +112,3 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     }),
   };
 }
-
-export type PresentedEvent = ReturnType<typeof presentEvent>;

@@ -79,6 +79,3 @@ export function presentOrganizer(
   };
   return locked ? blankProtected(body) : body;
 }
-
-export type PresentedVenue = ReturnType<typeof presentVenue>;
-export type PresentedOrganizer = ReturnType<typeof presentOrganizer>;

@@ -72,5 +72,3 @@ export function presentTerm(
     },
   };
 }
-
-export type PresentedTerm = ReturnType<typeof presentTerm>;
