@@ -16,6 +16,7 @@ import { indexRoutes, siteIndex } from './routes/discovery';
 import { docLanguageOf } from './i18n/descriptions';
 import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
+import { settingsRoutes } from './routes/settings';
 import { paginationLink } from './routes/paginate';
 import { ResponseCache } from './responseCache';
 import { sanitizeSlugLookup } from './args/eventArgs';
@@ -81,6 +82,8 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   const cache = new ResponseCache();
   for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes, cache });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
+  // Settings first: the admin router requires an administrator for every route it matches.
+  api.use(`/${ADMIN_NAMESPACE}`, settingsRoutes({ store }).routes());
   api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../../../shared/enums';
 import { arg } from './define';
 import { wpString } from './wpTypes';
+import { isValidTimezone } from '../../core/dates';
 
 /** Arguments of the admin namespace (`calendar-desk/v1`), validated like the public API's. */
 
@@ -32,4 +33,24 @@ export const createUserArgs = {
 /** `POST /calendar-desk/v1/users/{login}/revoke` */
 export const revokeUserArgs = {
   login: login('path'),
+};
+
+/** `PUT /calendar-desk/v1/settings`: every field optional, only what is sent changes. */
+export const updateSettingsArgs = {
+  timezone: arg(
+    wpString().refine((zone) => zone !== '' && isValidTimezone(zone), {
+      error: '%s is not a time zone (use an IANA name such as Europe/Rome, or UTC+2).',
+    }),
+    { description: 'The site time zone, used for new events and list dates', type: 'string', in: 'body' },
+  ),
+  site_name: arg(wpString().max(200, { error: '%s is longer than 200 characters.' }), {
+    description: 'The site name',
+    type: 'string',
+    in: 'body',
+  }),
+  site_description: arg(wpString().max(500, { error: '%s is longer than 500 characters.' }), {
+    description: 'The site description',
+    type: 'string',
+    in: 'body',
+  }),
 };

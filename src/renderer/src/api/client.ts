@@ -1,0 +1,148 @@
+import type { ApiConnection } from '../../../shared/bridge';
+
+/** The namespace every calendar route lives under. */
+export const CALENDAR_NAMESPACE = 'cal/events/v1';
+/** The app's own admin namespace (settings, users). */
+export const ADMIN_NAMESPACE = 'calendar-desk/v1';
+
+/** A query string value: arrays are sent as `key[]=a&key[]=b`, as the API (and WordPress) expects. */
+export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Sends `ml_language` (the language a new record is created in). */
+  language?: string;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
+/** What the API answers on failure (WordPress' shape). */
+interface ErrorBody {
+  code?: unknown;
+  message?: unknown;
+  data?: { status?: unknown; params?: unknown } | null;
+}
+
+/**
+ * A failed API call. `fields` maps request fields to what is wrong with them, so forms can show each
+ * message next to its input (`rest_invalid_param` gives messages; `rest_missing_callback_param` names).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static fromBody(status: number, body: unknown): ApiError {
+    const error = (body ?? {}) as ErrorBody;
+    const code = typeof error.code === 'string' ? error.code : `http_${status}`;
+    const message =
+      typeof error.message === 'string' && error.message
+        ? error.message
+        : `The local API answered with HTTP ${status}.`;
+    const params = error.data?.params;
+    const fields: Record<string, string> = {};
+    if (Array.isArray(params)) {
+      for (const name of params) if (typeof name === 'string') fields[name] = 'required';
+    } else if (params && typeof params === 'object') {
+      for (const [name, text] of Object.entries(params)) fields[name] = String(text);
+    }
+    return new ApiError(status, code, message, fields);
+  }
+}
+
+/** The network failed before any answer (server stopped, port changed). */
+export const NETWORK_ERROR = 'network_error';
+
+export function encodeQuery(query: Record<string, QueryValue> = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) search.append(`${key}[]`, String(item));
+    } else {
+      search.append(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The renderer's only way to the data: HTTP to the local REST API, with the bearer token of the
+ * connection. No IPC shortcuts, so what the UI can do any local tool can do too.
+ */
+export class ApiClient {
+  constructor(
+    readonly connection: ApiConnection,
+    private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  ) {}
+
+  url(path: string, query?: Record<string, QueryValue>, namespace = CALENDAR_NAMESPACE): string {
+    return `${this.connection.apiRoot}${namespace}/${path}${encodeQuery(query)}`;
+  }
+
+  async request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    options: RequestOptions & { namespace?: string } = {},
+  ): Promise<ApiResponse<T>> {
+    const query = { ...options.query, ...(options.language ? { ml_language: options.language } : {}) };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: `Bearer ${this.connection.token}`,
+    };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path, query, options.namespace), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+    } catch {
+      throw new ApiError(
+        0,
+        NETWORK_ERROR,
+        'The local API did not answer. Is Calendar Desk still running? Restart it and reload this page.',
+      );
+    }
+    const text = await response.text();
+    let data: unknown = undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new ApiError(response.status, 'invalid_response', 'The local API sent an answer that is not JSON.');
+    }
+    if (!response.ok) throw ApiError.fromBody(response.status, data);
+    return { data: data as T, headers: response.headers };
+  }
+
+  get<T>(path: string, options?: RequestOptions & { namespace?: string }) {
+    return this.request<T>('GET', path, options);
+  }
+
+  post<T>(path: string, body: unknown, options?: RequestOptions & { namespace?: string }) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  delete<T>(path: string, options?: RequestOptions & { namespace?: string }) {
+    return this.request<T>('DELETE', path, options);
+  }
+
+  /** `GET /wp-json/`: the site index (name, time zone). */
+  async siteIndex(): Promise<{ name: string; timezone_string: string; gmt_offset: number }> {
+    const response = await this.fetchImpl(this.connection.apiRoot, { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw ApiError.fromBody(response.status, await response.json().catch(() => null));
+    return (await response.json()) as { name: string; timezone_string: string; gmt_offset: number };
+  }
+}

@@ -1,0 +1,87 @@
+import type {
+  EventResponse,
+  OrganizerResponse,
+  TermResponse,
+  VenueResponse,
+} from '../../../shared/schemas/records';
+import { ApiError, type ApiClient, type QueryValue } from './client';
+
+export type { EventResponse, OrganizerResponse, TermResponse, VenueResponse };
+
+/** The four kinds edited on list screens, by their route (and archive key) name. */
+export type RecordKind = 'venues' | 'organizers' | 'categories' | 'tags';
+
+export interface RecordOfKind {
+  venues: VenueResponse;
+  organizers: OrganizerResponse;
+  categories: TermResponse;
+  tags: TermResponse;
+}
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  total: number;
+  totalPages: number;
+}
+
+/** The API caps `per_page` at 50 (as the original plugin). */
+export const MAX_PER_PAGE = 50;
+
+/** Terms are hidden when empty unless asked (the original's default); editors need them all. */
+const kindDefaults: Record<RecordKind | 'events', Record<string, QueryValue>> = {
+  events: {},
+  venues: {},
+  organizers: {},
+  categories: { hide_empty: false },
+  tags: { hide_empty: false },
+};
+
+/** One page of an archive, with the totals from the body (the `X-WP-Total` headers say the same). */
+export async function listPage<T>(
+  client: ApiClient,
+  kind: RecordKind | 'events',
+  query: Record<string, QueryValue>,
+): Promise<Page<T>> {
+  const page = Number(query.page ?? 1);
+  try {
+    const { data } = await client.get<Record<string, unknown>>(kind, {
+      query: { ...kindDefaults[kind], ...query },
+    });
+    return {
+      items: (data[kind] as T[] | undefined) ?? [],
+      page,
+      total: Number(data.total ?? 0),
+      totalPages: Number(data.total_pages ?? 0),
+    };
+  } catch (error) {
+    // Past the last page (a record deleted meanwhile): an empty page rather than an error.
+    if (error instanceof ApiError && error.status === 404 && page > 1) {
+      return { items: [], page, total: 0, totalPages: 0 };
+    }
+    throw error;
+  }
+}
+
+/** Every page of an archive (for pickers and calendar ranges); `onPage` reports progress. */
+export async function listAll<T>(
+  client: ApiClient,
+  kind: RecordKind | 'events',
+  query: Record<string, QueryValue>,
+  onPage?: (loaded: number, total: number) => void,
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const result = await listPage<T>(client, kind, { ...query, page, per_page: MAX_PER_PAGE });
+    items.push(...result.items);
+    onPage?.(items.length, result.total);
+    if (page >= result.totalPages || result.items.length === 0) return items;
+  }
+}
+
+/** The display name of any record (venues and organizers keep it under their own key). */
+export function recordName(record: VenueResponse | OrganizerResponse | TermResponse): string {
+  if ('name' in record) return record.name;
+  const name = 'venue' in record ? record.venue : 'organizer' in record ? record.organizer : '';
+  return typeof name === 'string' ? name : '';
+}

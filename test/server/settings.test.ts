@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+
+/** `/wp-json/calendar-desk/v1/settings`: what the desktop UI reads on start and changes on its Settings screen. */
+let server: TestServer;
+let settings: (init?: Parameters<TestServer['api']>[1]) => ReturnType<TestServer['api']>;
+let editorAuth: { Authorization: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  settings = (init) => server.api(`${server.engine.apiRoot}calendar-desk/v1/settings`, init);
+  const created = await server.api(`${server.engine.apiRoot}calendar-desk/v1/users`, {
+    method: 'POST',
+    auth: server.admin,
+    json: { login: 'eddie', role: 'editor' },
+  });
+  editorAuth = { Authorization: `Basic ${Buffer.from(`eddie:${created.body.password}`).toString('base64')}` };
+});
+afterAll(() => server.close());
+
+describe('/calendar-desk/v1/settings', () => {
+  it('tells any signed-in user the site time zone and their own role; nobody else', async () => {
+    const asEditor = await settings({ auth: editorAuth });
+    expect(asEditor.status).toBe(200);
+    expect(asEditor.body).toMatchObject({ timezone: 'UTC', user: { login: 'eddie', role: 'editor' } });
+    expect((await settings()).status).toBe(401);
+  });
+
+  it('lets an administrator change the site time zone, which new events then use', async () => {
+    const changed = await settings({ method: 'PUT', auth: server.admin, json: { timezone: 'Europe/Rome' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.timezone).toBe('Europe/Rome');
+    const site = await server.api(server.engine.apiRoot);
+    expect(site.body.timezone_string).toBe('Europe/Rome');
+    const event = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Rome', 3),
+    });
+    expect(event.body.timezone).toBe('Europe/Rome');
+  });
+
+  it('refuses an unknown time zone with a field message, and editors with 403, changing nothing', async () => {
+    const bad = await settings({ method: 'PUT', auth: server.admin, json: { timezone: 'Mars/Olympus' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('rest_invalid_param');
+    expect(bad.body.data.params.timezone).toMatch(/not a time zone/);
+    const forbidden = await settings({ method: 'PUT', auth: editorAuth, json: { timezone: 'UTC' } });
+    expect(forbidden.status).toBe(403);
+    expect((await settings({ auth: server.admin })).body.timezone).toBe('Europe/Rome');
+  });
+});
