@@ -21,7 +21,7 @@ function newestSource(dir: string): number {
 /** Builds the CLI (`npx electron-vite build`, about 1.5 s) when it is missing or older than its sources. */
 export async function ensureBuilt(): Promise<void> {
   const sources = Math.max(
-    ...['src/main', 'src/shared', 'src/preload'].map((dir) => newestSource(join(ROOT, dir))),
+    ...['src/main', 'src/shared', 'src/preload', 'src/renderer'].map((dir) => newestSource(join(ROOT, dir))),
     statSync(join(ROOT, 'electron.vite.config.ts')).mtimeMs,
   );
   if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= sources) return;

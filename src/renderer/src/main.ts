@@ -1,9 +1,22 @@
-// Placeholder until the calendar UI lands (issue 4): shows where the API lives.
-const app = document.getElementById('app');
-if (app) {
-  const heading = document.createElement('h1');
-  heading.textContent = 'Calendar Desk';
-  const text = document.createElement('p');
-  text.textContent = `The local API is at ${location.origin}/wp-json/cal/events/v1`;
-  app.append(heading, text);
+import { createApp } from 'vue';
+import { createPinia } from 'pinia';
+import App from './App.vue';
+import { createAppRouter } from './router';
+import { createAppI18n } from './i18n';
+import { useSessionStore } from './stores/session';
+import { usePreferencesStore } from './stores/preferences';
+import './styles.css';
+
+async function boot() {
+  const app = createApp(App);
+  const pinia = createPinia();
+  app.use(pinia);
+  const preferences = usePreferencesStore();
+  app.use(createAppI18n(preferences.language));
+  // Learn who we are before the first screen, so the router can send a signed-out browser to sign in.
+  await useSessionStore().start();
+  app.use(createAppRouter());
+  app.mount('#app');
 }
+
+void boot();

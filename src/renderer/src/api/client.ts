@@ -121,7 +121,11 @@ export class ApiClient {
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new ApiError(response.status, 'invalid_response', 'The local API sent an answer that is not JSON.');
+      throw new ApiError(
+        response.status,
+        'invalid_response',
+        'The local API sent an answer that is not JSON.',
+      );
     }
     if (!response.ok) throw ApiError.fromBody(response.status, data);
     return { data: data as T, headers: response.headers };
@@ -141,7 +145,9 @@ export class ApiClient {
 
   /** `GET /wp-json/`: the site index (name, time zone). */
   async siteIndex(): Promise<{ name: string; timezone_string: string; gmt_offset: number }> {
-    const response = await this.fetchImpl(this.connection.apiRoot, { headers: { Accept: 'application/json' } });
+    const response = await this.fetchImpl(this.connection.apiRoot, {
+      headers: { Accept: 'application/json' },
+    });
     if (!response.ok) throw ApiError.fromBody(response.status, await response.json().catch(() => null));
     return (await response.json()) as { name: string; timezone_string: string; gmt_offset: number };
   }

@@ -1,0 +1,110 @@
+import { DateTime } from 'luxon';
+import type { EventInput } from '@fullcalendar/core';
+import type { EventResponse } from '../api/records';
+
+/** The API's date-time format (site- or event-local wall clock). */
+export const API_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+const utcIso = (sqlDate: string) => `${sqlDate.replace(' ', 'T')}Z`;
+const datePart = (sqlDate: string) => sqlDate.slice(0, 10);
+const plusDays = (isoDate: string, days: number) =>
+  DateTime.fromISO(isoDate, { zone: 'utc' }).plus({ days }).toISODate() as string;
+
+/**
+ * An API event as the calendar shows it. Timed events are placed by their UTC instant (the calendar renders
+ * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
+ */
+export function toCalendarEvent(event: EventResponse): EventInput {
+  const classNames = [`status-${event.status}`];
+  if (event.featured) classNames.push('is-featured');
+  if (event.hide_from_listings) classNames.push('is-hidden');
+  const common = { id: String(event.id), title: event.title || '(untitled)', classNames };
+  if (event.all_day) {
+    return {
+      ...common,
+      allDay: true,
+      start: datePart(event.start_date),
+      end: plusDays(datePart(event.end_date), 1),
+    };
+  }
+  return { ...common, allDay: false, start: utcIso(event.utc_start_date), end: utcIso(event.utc_end_date) };
+}
+
+/**
+ * The calendar's visible range (ISO strings with offsets, end exclusive) as the API's inclusive
+ * `start_date`/`end_date` bounds in the site time zone.
+ */
+export function rangeQuery(
+  startIso: string,
+  endIso: string,
+  siteZone: string,
+): { start: string; end: string } {
+  const inZone = (iso: string) => DateTime.fromISO(iso, { setZone: true }).setZone(siteZone);
+  return {
+    start: inZone(startIso).toFormat(API_FORMAT),
+    end: inZone(endIso).minus({ seconds: 1 }).toFormat(API_FORMAT),
+  };
+}
+
+export type Schedule = {
+  start_date: string;
+  end_date: string;
+  all_day: boolean;
+};
+
+const DEFAULT_DURATION = { hours: 1 };
+
+/**
+ * The PATCH body of a drag or resize: new dates written in the event's own time zone (the API reads
+ * `start_date`/`end_date` in it). `endIso` is null when the calendar has no end (a default duration).
+ */
+export function scheduleFromCalendar(
+  allDay: boolean,
+  startIso: string,
+  endIso: string | null,
+  eventZone: string,
+): Schedule {
+  if (allDay) {
+    const startDate = startIso.slice(0, 10);
+    const lastDate = endIso ? plusDays(endIso.slice(0, 10), -1) : startDate;
+    return { start_date: `${startDate} 00:00:00`, end_date: `${lastDate} 23:59:59`, all_day: true };
+  }
+  const start = DateTime.fromISO(startIso, { setZone: true }).setZone(eventZone);
+  const end = endIso
+    ? DateTime.fromISO(endIso, { setZone: true }).setZone(eventZone)
+    : start.plus(DEFAULT_DURATION);
+  return { start_date: start.toFormat(API_FORMAT), end_date: end.toFormat(API_FORMAT), all_day: false };
+}
+
+/** Date and time inputs of a new event from a calendar selection, in the site zone. */
+export function selectionToFields(
+  startIso: string,
+  endIso: string,
+  allDay: boolean,
+  siteZone: string,
+): { startDate: string; startTime: string; endDate: string; endTime: string; allDay: boolean } {
+  if (allDay) {
+    return {
+      startDate: startIso.slice(0, 10),
+      startTime: '09:00',
+      endDate: plusDays(endIso.slice(0, 10), -1),
+      endTime: '10:00',
+      allDay: true,
+    };
+  }
+  const start = DateTime.fromISO(startIso, { setZone: true }).setZone(siteZone);
+  const end = DateTime.fromISO(endIso, { setZone: true }).setZone(siteZone);
+  return {
+    startDate: start.toISODate() as string,
+    startTime: start.toFormat('HH:mm'),
+    endDate: end.toISODate() as string,
+    endTime: end.toFormat('HH:mm'),
+    allDay: false,
+  };
+}
+
+/** Every IANA zone the browser knows (for the zone pickers), with UTC first. */
+export function timeZoneNames(): string[] {
+  const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return ['UTC', ...names.filter((name) => name !== 'UTC')];
+}

@@ -1,0 +1,196 @@
+import type { EventResponse } from '../api/records';
+
+/** The editor's model of an event: flat, camelCase, with dates split for the date and time inputs. */
+export interface EventForm {
+  title: string;
+  description: string;
+  excerpt: string;
+  allDay: boolean;
+  startDate: string;
+  startTime: string;
+  endDate: string;
+  endTime: string;
+  timezone: string;
+  venueId: number | null;
+  organizerIds: number[];
+  categoryIds: number[];
+  tagIds: number[];
+  cost: string;
+  website: string;
+  image: string;
+  featured: boolean;
+  sticky: boolean;
+  hideFromListings: boolean;
+  showMap: boolean;
+  showMapLink: boolean;
+  status: string;
+  /** A new password; empty keeps the current one (the API never reveals it). */
+  password: string;
+  removePassword: boolean;
+  language: string;
+}
+
+/** Statuses the editor offers (`future` is set by the API itself for a scheduled publication). */
+export const EDITABLE_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
+
+export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string }): EventForm {
+  return {
+    title: '',
+    description: '',
+    excerpt: '',
+    allDay: false,
+    startDate: '',
+    startTime: '09:00',
+    endDate: '',
+    endTime: '10:00',
+    venueId: null,
+    organizerIds: [],
+    categoryIds: [],
+    tagIds: [],
+    cost: '',
+    website: '',
+    image: '',
+    featured: false,
+    sticky: false,
+    hideFromListings: false,
+    showMap: true,
+    showMapLink: true,
+    status: 'publish',
+    password: '',
+    removePassword: false,
+    language: 'en',
+    ...defaults,
+  };
+}
+
+export function formFromEvent(event: EventResponse): EventForm {
+  const [startDate, startClock] = event.start_date.split(' ');
+  const [endDate, endClock] = event.end_date.split(' ');
+  return {
+    title: event.title,
+    description: event.description,
+    excerpt: event.excerpt,
+    allDay: event.all_day === true,
+    startDate,
+    startTime: startClock.slice(0, 5),
+    endDate,
+    endTime: endClock.slice(0, 5),
+    timezone: event.timezone,
+    venueId: Array.isArray(event.venue) ? null : event.venue.id,
+    organizerIds: event.organizer.map((organizer) => organizer.id),
+    categoryIds: event.categories.map((term) => term.id),
+    tagIds: event.tags.map((term) => term.id),
+    cost: event.cost,
+    // Without a website of its own, the API answers with the event's page: that is not the user's input.
+    website: event.website === event.url ? '' : event.website,
+    image: event.image ? event.image.url : '',
+    featured: event.featured === true,
+    sticky: event.sticky === true,
+    hideFromListings: event.hide_from_listings === true,
+    showMap: event.show_map !== false,
+    showMapLink: event.show_map_link !== false,
+    status: event.status,
+    password: '',
+    removePassword: false,
+    language: event.language,
+  };
+}
+
+/** Every field of a form in the API's words. */
+function wireOf(form: EventForm): Record<string, unknown> {
+  const start = form.allDay ? `${form.startDate} 00:00:00` : `${form.startDate} ${form.startTime}:00`;
+  const end = form.allDay ? `${form.endDate} 23:59:59` : `${form.endDate} ${form.endTime}:00`;
+  const wire: Record<string, unknown> = {
+    title: form.title,
+    description: form.description,
+    excerpt: form.excerpt,
+    all_day: form.allDay,
+    start_date: start,
+    end_date: end,
+    timezone: form.timezone,
+    venue: form.venueId ?? 0,
+    organizer: form.organizerIds,
+    categories: form.categoryIds,
+    tags: form.tagIds,
+    cost: form.cost,
+    website: form.website,
+    image: form.image,
+    featured: form.featured,
+    sticky: form.sticky,
+    hide_from_listings: form.hideFromListings,
+    show_map: form.showMap,
+    show_map_link: form.showMapLink,
+    status: form.status,
+  };
+  if (form.removePassword) wire.post_password = '';
+  else if (form.password) wire.post_password = form.password;
+  return wire;
+}
+
+/** The API request body of a form: everything for a create, only what changed for an update (true PATCH). */
+export function eventBody(form: EventForm, original?: EventForm): Record<string, unknown> {
+  const wire = wireOf(form);
+  if (!original) {
+    // A create sends only what has a value: empty optional fields keep the API's defaults.
+    for (const key of ['description', 'excerpt', 'cost', 'website', 'image'] as const) {
+      if (wire[key] === '') delete wire[key];
+    }
+    if (form.venueId === null) delete wire.venue;
+    return wire;
+  }
+  const before = wireOf(original);
+  const patch: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(wire)) {
+    if (JSON.stringify(value) !== JSON.stringify(before[key])) patch[key] = value;
+  }
+  // The dates travel together: the API checks the end against the start.
+  if ('start_date' in patch || 'end_date' in patch || 'all_day' in patch || 'timezone' in patch) {
+    Object.assign(patch, { start_date: wire.start_date, end_date: wire.end_date, all_day: form.allDay });
+  }
+  return patch;
+}
+
+/** Which form field shows the API's message about a request field. */
+export const FIELD_OF_PARAM: Record<string, keyof EventForm> = {
+  title: 'title',
+  description: 'description',
+  excerpt: 'excerpt',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  all_day: 'allDay',
+  timezone: 'timezone',
+  venue: 'venueId',
+  organizer: 'organizerIds',
+  categories: 'categoryIds',
+  tags: 'tagIds',
+  cost: 'cost',
+  website: 'website',
+  image: 'image',
+  featured: 'featured',
+  sticky: 'sticky',
+  hide_from_listings: 'hideFromListings',
+  show_map: 'showMap',
+  show_map_link: 'showMapLink',
+  status: 'status',
+  post_password: 'password',
+};
+
+/** The API's bare messages, which say nothing about the field: the editor words them itself. */
+const GENERIC_MESSAGES = new Set(['Invalid parameter.', 'required']);
+
+/**
+ * API field messages keyed by form field; unknown parameters under `form`. `generic` words a message that
+ * only says "invalid" or "required" (the translated text for that field).
+ */
+export function formErrors(
+  fields: Record<string, string>,
+  generic: (param: string, message: string) => string = (_param, message) => message,
+): Partial<Record<keyof EventForm | 'form', string>> {
+  const errors: Partial<Record<keyof EventForm | 'form', string>> = {};
+  for (const [param, message] of Object.entries(fields)) {
+    errors[FIELD_OF_PARAM[param] ?? 'form'] = GENERIC_MESSAGES.has(message)
+      ? generic(param, message)
+      : message;
+  }
+  return errors;
+}

@@ -1,0 +1,83 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { QueryValue } from '../api/client';
+import { listAll, listPage, type EventResponse, type Page } from '../api/records';
+import { useSessionStore } from './session';
+
+/** What the search screen filters on (ids, as the API takes them). */
+export interface EventFilters {
+  search?: string;
+  categories?: number[];
+  tags?: number[];
+  venue?: number[];
+  organizer?: number[];
+  status?: string;
+}
+
+/** Statuses an editor sees on the calendar: everything but the trash. */
+const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
+/** The API hides past events unless a start is given: searches cover the whole calendar. */
+const EARLIEST = '1970-01-01 00:00:00';
+
+/** Events: range loads for the calendar, searches, and the writes of the editor. */
+export const useEventsStore = defineStore('events', () => {
+  const session = useSessionStore();
+  /** Bumped on every write, so views showing events know to reload. */
+  const revision = ref(0);
+
+  /** Every event overlapping [start, end) — site-local `Y-m-d H:i:s` bounds, all pages. */
+  async function loadRange(start: string, end: string): Promise<EventResponse[]> {
+    return listAll<EventResponse>(session.api(), 'events', {
+      ...EDITOR_VIEW,
+      start_date: start,
+      end_date: end,
+    });
+  }
+
+  async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
+    const query: Record<string, QueryValue> = {
+      ...EDITOR_VIEW,
+      start_date: EARLIEST,
+      page,
+      per_page: perPage,
+      search: filters.search?.trim() || undefined,
+      categories: filters.categories?.length ? filters.categories : undefined,
+      tags: filters.tags?.length ? filters.tags : undefined,
+      venue: filters.venue?.length ? filters.venue : undefined,
+      organizer: filters.organizer?.length ? filters.organizer : undefined,
+    };
+    if (filters.status) query.status = filters.status;
+    return listPage<EventResponse>(session.api(), 'events', query);
+  }
+
+  /** One event as an editor sees it (`context=edit` shows a protected event's content to its editors). */
+  async function fetchOne(id: number): Promise<EventResponse> {
+    return (await session.api().get<EventResponse>(`events/${id}`, { query: { context: 'edit' } })).data;
+  }
+
+  async function create(body: Record<string, unknown>, language?: string): Promise<EventResponse> {
+    const { data } = await session.api().post<EventResponse>('events', body, { language });
+    revision.value += 1;
+    return data;
+  }
+
+  /** A true PATCH: only the fields sent change. */
+  async function update(id: number, patch: Record<string, unknown>): Promise<EventResponse> {
+    const { data } = await session.api().post<EventResponse>(`events/${id}`, patch);
+    revision.value += 1;
+    return data;
+  }
+
+  /** Moves the event to the trash; {@link restore} undoes it. */
+  async function trash(id: number): Promise<EventResponse> {
+    const { data } = await session.api().delete<EventResponse>(`events/${id}`);
+    revision.value += 1;
+    return data;
+  }
+
+  async function restore(id: number, status: string): Promise<EventResponse> {
+    return update(id, { status });
+  }
+
+  return { revision, loadRange, search, fetchOne, create, update, trash, restore };
+});

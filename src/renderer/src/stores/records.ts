@@ -1,0 +1,66 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { QueryValue } from '../api/client';
+import { listAll, listPage, type Page, type RecordKind, type RecordOfKind } from '../api/records';
+import { useSessionStore } from './session';
+
+/**
+ * Venues, organizers, categories and tags: paged lists for their screens, complete lists for the pickers of
+ * the event editor (cached until a write of that kind), and their writes.
+ */
+export const useRecordsStore = defineStore('records', () => {
+  const session = useSessionStore();
+  const everything = ref<{ [K in RecordKind]?: RecordOfKind[K][] }>({});
+  const revision = ref<Record<RecordKind, number>>({ venues: 0, organizers: 0, categories: 0, tags: 0 });
+
+  function changed(kind: RecordKind): void {
+    delete everything.value[kind];
+    revision.value[kind] += 1;
+  }
+
+  async function page<K extends RecordKind>(
+    kind: K,
+    query: Record<string, QueryValue>,
+  ): Promise<Page<RecordOfKind[K]>> {
+    return listPage<RecordOfKind[K]>(session.api(), kind, query);
+  }
+
+  /** Every record of a kind, for pickers (loaded once, refreshed after a write). */
+  async function all<K extends RecordKind>(kind: K): Promise<RecordOfKind[K][]> {
+    const cached = everything.value[kind] as RecordOfKind[K][] | undefined;
+    if (cached) return cached;
+    const loaded = await listAll<RecordOfKind[K]>(session.api(), kind, {});
+    (everything.value as Record<RecordKind, unknown[]>)[kind] = loaded;
+    return loaded;
+  }
+
+  async function create<K extends RecordKind>(
+    kind: K,
+    body: Record<string, unknown>,
+  ): Promise<RecordOfKind[K]> {
+    const { data } = await session.api().post<RecordOfKind[K]>(kind, body);
+    changed(kind);
+    return data;
+  }
+
+  async function update<K extends RecordKind>(
+    kind: K,
+    id: number,
+    body: Record<string, unknown>,
+  ): Promise<RecordOfKind[K]> {
+    const { data } = await session.api().post<RecordOfKind[K]>(`${kind}/${id}`, body);
+    changed(kind);
+    return data;
+  }
+
+  /** Venues and organizers go to the trash (restorable); terms are deleted for good. */
+  async function remove<K extends RecordKind>(kind: K, id: number): Promise<RecordOfKind[K]> {
+    const { data } = await session
+      .api()
+      .delete<RecordOfKind[K] | { deleted: boolean; previous: RecordOfKind[K] }>(`${kind}/${id}`);
+    changed(kind);
+    return data && typeof data === 'object' && 'previous' in data ? data.previous : (data as RecordOfKind[K]);
+  }
+
+  return { revision, page, all, create, update, remove };
+});

@@ -1,0 +1,104 @@
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { ApiConnection } from '../../../shared/bridge';
+import { ADMIN_NAMESPACE, ApiClient, ApiError } from '../api/client';
+import {
+  browserConnection,
+  desktopBridge,
+  forgetToken,
+  rememberToken,
+  savedConnection,
+} from '../api/connection';
+
+export interface SiteSettings {
+  site_name: string;
+  site_description: string;
+  timezone: string;
+  user: { login: string; role: string };
+}
+
+type SessionState = 'starting' | 'signed-out' | 'ready' | 'unreachable';
+
+/** Who we are to the local API: the connection, the signed-in user and the site settings. */
+export const useSessionStore = defineStore('session', () => {
+  const state = ref<SessionState>('starting');
+  const client = shallowRef<ApiClient | null>(null);
+  const settings = ref<SiteSettings | null>(null);
+  const problem = ref('');
+  const isDesktop = computed(() => desktopBridge() !== undefined);
+  const siteTimezone = computed(() => settings.value?.timezone ?? 'UTC');
+  const isAdministrator = computed(() => settings.value?.user.role === 'administrator');
+
+  /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
+  async function connect(connection: ApiConnection): Promise<void> {
+    const candidate = new ApiClient(connection);
+    const { data } = await candidate.get<SiteSettings>('settings', { namespace: ADMIN_NAMESPACE });
+    client.value = candidate;
+    settings.value = data;
+    state.value = 'ready';
+    problem.value = '';
+  }
+
+  /** On start: the desktop bridge's connection, or the token this browser signed in with. */
+  async function start(): Promise<void> {
+    try {
+      const connection = await savedConnection();
+      if (!connection) {
+        state.value = 'signed-out';
+        return;
+      }
+      await connect(connection);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401 && !isDesktop.value) {
+        forgetToken();
+        state.value = 'signed-out';
+        problem.value = error.message;
+        return;
+      }
+      state.value = 'unreachable';
+      problem.value = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** Signs this browser in with a token (`calendar-desk token` prints it); throws the API's error. */
+  async function signIn(token: string): Promise<void> {
+    await connect(browserConnection(token.trim()));
+    rememberToken(token.trim());
+  }
+
+  function signOut(): void {
+    forgetToken();
+    client.value = null;
+    settings.value = null;
+    state.value = 'signed-out';
+  }
+
+  async function updateSettings(patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name'>>): Promise<void> {
+    const { data } = await api().request<SiteSettings>('PUT', 'settings', {
+      namespace: ADMIN_NAMESPACE,
+      body: patch,
+    });
+    settings.value = data;
+  }
+
+  /** The API client; only valid once signed in (the router keeps other screens behind sign-in). */
+  function api(): ApiClient {
+    if (!client.value) throw new Error('Not connected to the local API yet.');
+    return client.value;
+  }
+
+  return {
+    state,
+    client,
+    settings,
+    problem,
+    isDesktop,
+    siteTimezone,
+    isAdministrator,
+    start,
+    signIn,
+    signOut,
+    updateSettings,
+    api,
+  };
+});

@@ -1,0 +1,231 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { launchChromium, screenshot, watchProblems } from './browser';
+
+/**
+ * The whole UI as a user meets it: `calendar-desk serve` on a temporary data folder (site zone Europe/Rome),
+ * Debian's Chromium driven by Playwright, every step checked against the API too.
+ */
+const ZONE = 'Europe/Rome';
+let home: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+let origin: string;
+let token: string;
+
+/** The event's day: today in the site zone; it is dragged to a neighbour day of the same month. */
+const today = DateTime.now().setZone(ZONE);
+const day = today.toISODate()!;
+const target = (
+  today.day < today.daysInMonth! ? today.plus({ days: 1 }) : today.minus({ days: 1 })
+).toISODate()!;
+
+async function api(path: string) {
+  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return (await response.json()) as Record<string, never>;
+}
+
+async function nav(label: string) {
+  await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+}
+
+async function createRecord(screen: string, fields: Record<string, string>) {
+  await nav(screen);
+  await page.getByTestId('new-record').click();
+  for (const [label, value] of Object.entries(fields)) {
+    await page.getByRole('dialog').getByLabel(label, { exact: true }).fill(value);
+  }
+  await page.getByTestId('save-record').click();
+  await expect.poll(() => page.getByRole('table').textContent()).toContain(Object.values(fields)[0]);
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-e2e-'));
+  serve = await startServe(
+    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
+    isolatedEnv(home),
+  );
+  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, locale: 'en-GB' });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  problems = watchProblems(page);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  serve?.child.kill('SIGTERM');
+  await serve?.exited;
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => {
+  it('signs in from the link that serve prints, and the token leaves the address bar', async () => {
+    await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(page.url()).not.toContain(token);
+    expect(await page.getByText(`Times in ${ZONE}`).isVisible()).toBe(true);
+    await screenshot(page, '01-calendar-empty');
+  });
+
+  it('creates a venue, an organizer, a category and a tag on their screens', async () => {
+    await createRecord('Venues', { Name: 'Teatro Verdi', City: 'Trieste' });
+    await screenshot(page, '02-venues');
+    await createRecord('Organizers', { Name: 'Anna Rossi', 'E-mail': 'anna@example.org' });
+    await createRecord('Categories', { Name: 'Music' });
+    await createRecord('Tags', { Name: 'outdoor' });
+    const venues = await api('venues');
+    expect(venues.venues).toEqual([expect.objectContaining({ venue: 'Teatro Verdi', city: 'Trieste' })]);
+    expect((await api('tags?hide_empty=false')).tags).toEqual([expect.objectContaining({ name: 'outdoor' })]);
+  });
+
+  it('creates an event from a click on the calendar, using all four', async () => {
+    await nav('Calendar');
+    await page.locator(`.fc-daygrid-day[data-date="${day}"] .fc-daygrid-day-frame`).click();
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    expect(await page.locator('#event-start-date').inputValue()).toBe(day);
+    await page.locator('#event-title').fill('Summer Concert');
+    await page.getByTestId('start-time').fill('18:00');
+    await page.getByTestId('end-time').fill('20:00');
+    await page.locator('#event-venue').selectOption({ label: 'Teatro Verdi — Trieste' });
+    await page.locator('#event-organizers').getByLabel('Anna Rossi').check();
+    await page.locator('#event-categories').getByLabel('Music').check();
+    await page.getByTestId('add-tag').fill('outdoor');
+    await page.getByTestId('add-tag').press('Enter');
+    await page.locator('.chip', { hasText: 'outdoor' }).waitFor();
+    await page.locator('#event-description').click();
+    await page.keyboard.type('Open-air evening with the city orchestra.');
+    await screenshot(page, '03-event-editor');
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+
+    const [event] = (await api(`events?start_date=${day}&end_date=${day}`)).events as Record<string, never>[];
+    expect(event).toMatchObject({
+      title: 'Summer Concert',
+      start_date: `${day} 18:00:00`,
+      end_date: `${day} 20:00:00`,
+      timezone: ZONE,
+      venue: expect.objectContaining({ venue: 'Teatro Verdi' }),
+      organizer: [expect.objectContaining({ organizer: 'Anna Rossi' })],
+      categories: [expect.objectContaining({ name: 'Music' })],
+      tags: [expect.objectContaining({ name: 'outdoor' })],
+    });
+    expect(event.description).toContain('Open-air evening');
+  });
+
+  it('shows the event in month, week and list views', async () => {
+    const inMonth = page.locator(`.fc-daygrid-day[data-date="${day}"]`).getByText('Summer Concert');
+    await inMonth.waitFor();
+    await screenshot(page, '04-month');
+    await page.locator('.fc-timeGridWeek-button').click();
+    await page.locator('.fc-timegrid-event', { hasText: 'Summer Concert' }).waitFor();
+    expect(await page.locator('.fc-timegrid-event', { hasText: 'Summer Concert' }).textContent()).toContain(
+      '18:00',
+    );
+    await screenshot(page, '05-week');
+    await page.locator('.fc-listMonth-button').click();
+    await page.locator('.fc-list-event', { hasText: 'Summer Concert' }).waitFor();
+    await screenshot(page, '06-list');
+    await page.locator('.fc-dayGridMonth-button').click();
+  });
+
+  it('reschedules the event by dragging it to another day (a PATCH keeping the time, in the event zone)', async () => {
+    const source = page.locator(`.fc-daygrid-day[data-date="${day}"] .fc-event`, {
+      hasText: 'Summer Concert',
+    });
+    const destination = page.locator(`.fc-daygrid-day[data-date="${target}"] .fc-daygrid-day-frame`);
+    const from = (await source.boundingBox())!;
+    const to = (await destination.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 5, from.y + from.height / 2 + 5, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await page.mouse.up();
+    await page.getByText('“Summer Concert” rescheduled.').waitFor();
+    await page.locator(`.fc-daygrid-day[data-date="${target}"]`).getByText('Summer Concert').waitFor();
+    const [event] = (await api(`events?start_date=${target}&end_date=${target}`)).events as Record<
+      string,
+      never
+    >[];
+    expect(event).toMatchObject({ start_date: `${target} 18:00:00`, end_date: `${target} 20:00:00` });
+  });
+
+  it('edits the event, showing the API validation error next to its field', async () => {
+    await page
+      .locator(`.fc-daygrid-day[data-date="${target}"] .fc-event`, { hasText: 'Summer Concert' })
+      .click();
+    await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+    await page.locator('#event-title').fill('Summer Concert (moved)');
+    await page.locator('#event-website').fill('not a web address');
+    await page.getByTestId('save-event').click();
+    const fieldError = page.locator('.field-error[data-field="event-website"]');
+    await fieldError.waitFor();
+    expect(await fieldError.textContent()).toMatch(/website|URL|valid/i);
+    await screenshot(page, '07-validation-error');
+    // Nothing was saved by the refused request.
+    const [unchanged] = (await api(`events?start_date=${target}&end_date=${target}`)).events as Record<
+      string,
+      never
+    >[];
+    expect(unchanged.title).toBe('Summer Concert');
+
+    await page.locator('#event-website').fill('https://example.org/concert');
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    const [saved] = (await api(`events?start_date=${target}&end_date=${target}`)).events as Record<
+      string,
+      never
+    >[];
+    expect(saved).toMatchObject({ title: 'Summer Concert (moved)', website: 'https://example.org/concert' });
+  });
+
+  it('finds the event by search and filter', async () => {
+    await nav('Events');
+    await page.getByTestId('event-search').fill('moved');
+    await page.getByRole('link', { name: 'Summer Concert (moved)' }).waitFor();
+    await page.getByLabel('Venue', { exact: true }).selectOption({ label: 'Teatro Verdi' });
+    await page.getByRole('link', { name: 'Summer Concert (moved)' }).waitFor();
+    await screenshot(page, '08-search');
+  });
+
+  it('deletes the event to the trash after a confirmation', async () => {
+    await page.getByRole('link', { name: 'Summer Concert (moved)' }).click();
+    await page.getByTestId('delete-event').click();
+    await page.getByTestId('confirm').click();
+    await page.getByText('“Summer Concert (moved)” moved to the trash.').waitFor();
+    const trashed = await api(`events?start_date=${target}&end_date=${target}&status=trash`);
+    expect(trashed.events).toEqual([expect.objectContaining({ status: 'trash' })]);
+    await nav('Calendar');
+    await page.locator('.fc-daygrid-body').waitFor();
+    await expect.poll(() => page.locator('.fc-event', { hasText: 'Summer Concert' }).count()).toBe(0);
+  });
+
+  it('switches the interface to Italian, and every screen renders without console errors', async () => {
+    await nav('Settings');
+    await page.getByTestId('ui-language').selectOption('it');
+    await page.getByRole('heading', { name: 'Impostazioni' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('it');
+    await screenshot(page, '09-settings-it');
+    await nav('Calendario');
+    expect(await page.locator('.fc-dayGridMonth-button').textContent()).toMatch(/mese/i);
+    for (const screen of ['Eventi', 'Luoghi', 'Organizzatori', 'Categorie', 'Tag', 'Calendario']) {
+      await nav(screen);
+      await page.locator('main h1').waitFor();
+    }
+    await page.getByTestId('ui-language').count();
+    await screenshot(page, '10-calendar-it');
+    expect(problems).toEqual([]);
+  });
+});
