@@ -7,9 +7,11 @@ import { fileURLToPath } from 'node:url';
 const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const mainDir = dirname(fileURLToPath(import.meta.url));
 
-import('./desktop/app')
+/** The running app (null when another instance runs or start failed); tests await it. */
+export const desktop = import('./desktop/app')
   .then(({ runDesktopApp }) => runDesktopApp(electron, { mainDir, timezone }))
   .catch((error: unknown) => {
     electron.dialog.showErrorBox('Calendar Desk cannot start', String((error as Error)?.stack ?? error));
     electron.app.exit(1);
+    return null;
   });

@@ -3,10 +3,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDesktopApp, type DesktopApp } from '../../src/main/desktop/app';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
 import { BRIDGE_CHANNELS } from '../../src/shared/bridgeChannels';
+import { ensureBuilt } from '../cli/cliProcess';
 import { fakeElectron, FakeWindow } from './fakeElectron';
 
 const ROOT = resolve(__dirname, '../..');
@@ -17,6 +18,8 @@ let userData: string;
 let fake: ReturnType<typeof fakeElectron>;
 let desktop: DesktopApp | null;
 
+// The window loads the built preload and renderer (out/): build them if the sources are newer.
+beforeAll(() => ensureBuilt());
 beforeEach(async () => {
   userData = await mkdtemp(join(tmpdir(), 'calendar-desk-desktop-'));
   fake = fakeElectron({ userData });

@@ -18,9 +18,10 @@ vi.mock('electron', async () => {
 afterAll(() => rmSync(userData.dir, { recursive: true, force: true }));
 
 it('a second instance quits at once, without starting an engine or touching the data folder', async () => {
-  await import('../../src/main/index');
-  await vi.waitFor(() => expect(mockedElectrons[0]?.app.quit).toHaveBeenCalled());
+  const entry = await import('../../src/main/index');
+  expect(await entry.desktop).toBeNull();
   const fake = mockedElectrons[0];
+  expect(fake.app.quit).toHaveBeenCalled();
   expect(fake.app.requestSingleInstanceLock).toHaveBeenCalledTimes(1);
   expect(fake.app.whenReady).not.toHaveBeenCalled();
   expect(fake.app.exit).not.toHaveBeenCalled();
