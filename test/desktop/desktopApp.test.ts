@@ -87,6 +87,11 @@ describe('desktop shell: start', () => {
       preload: join(ROOT, 'out', 'preload', 'index.cjs'),
     });
     expect(preferences.additionalArguments).toEqual(['--calendar-desk-version=9.8.7']);
+    expect(fake.app.enableSandbox).toHaveBeenCalled();
+    // Shown once painted, or when the page failed to load (so the user can reload), never before.
+    expect(window.shown).toBe(false);
+    window.webContents.emit('did-fail-load');
+    expect(window.shown).toBe(true);
     // Built by `npm ci` (prepare): a sandboxed preload must be CommonJS and bundle its imports.
     expect(existsSync(preferences.preload!)).toBe(true);
     const preload = await readFile(preferences.preload!, 'utf8');

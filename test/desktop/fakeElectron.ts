@@ -58,6 +58,7 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
   const app = Object.assign(new EventEmitter(), {
     isPackaged: false,
     setName: vi.fn(),
+    enableSandbox: vi.fn(),
     requestSingleInstanceLock: vi.fn(() => options.singleInstance ?? true),
     quit: vi.fn(),
     exit: vi.fn((code: number) => exited(code)),

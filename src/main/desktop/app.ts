@@ -46,6 +46,8 @@ export async function runDesktopApp(
   const { app, dialog, shell } = electron;
   const isMac = process.platform === 'darwin';
   app.setName(APP_NAME);
+  // Every renderer sandboxed, whatever a future window forgets to ask for (must precede `ready`).
+  app.enableSandbox();
   if (!app.requestSingleInstanceLock()) {
     // Another Calendar Desk runs: it focuses its window (second-instance below), this one just leaves.
     app.quit();

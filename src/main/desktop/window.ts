@@ -43,5 +43,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   const window = new deps.BrowserWindow(mainWindowOptions(deps.preloadPath, deps.appVersion));
   guardWebContents(window.webContents, deps.origin, deps.openExternal);
   window.once('ready-to-show', () => window.show());
+  // A page that failed to load is never "ready": show the window anyway, so View > Reload can retry.
+  window.webContents.once('did-fail-load', () => window.show());
   return window;
 }
