@@ -12,7 +12,7 @@ export class FakeWebContents extends EventEmitter {
   /** Emits a navigation event the way Chromium does; true when the shell refused it. */
   navigate(event: 'will-navigate' | 'will-redirect', url: string): boolean {
     let refused = false;
-    this.emit(event, { preventDefault: () => (refused = true) }, url);
+    this.emit(event, { url, preventDefault: () => (refused = true) }, url);
     return refused;
   }
 }

@@ -50,10 +50,11 @@ export function guardWebContents(
     sendOut(url);
     return { action: 'deny' };
   });
-  const keepOnEngine = (event: { preventDefault(): void }, url: string) => {
-    if (isEngineUrl(url, origin)) return;
+  // The target is read from the event's details (the listener's url argument is deprecated).
+  const keepOnEngine = (event: { url: string; preventDefault(): void }) => {
+    if (isEngineUrl(event.url, origin)) return;
     event.preventDefault();
-    sendOut(url);
+    sendOut(event.url);
   };
   contents.on('will-navigate', keepOnEngine);
   contents.on('will-redirect', keepOnEngine);
