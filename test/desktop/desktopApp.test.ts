@@ -56,6 +56,11 @@ describe('desktop shell: start', () => {
     expect((await fetch(`${origin}/`)).status).toBe(200);
   });
 
+  it('falls back to UTC when the OS reports no usable time zone, rather than refusing to start', async () => {
+    const { desktop } = await start('Not/A_Zone');
+    expect(desktop.engine.store.settings.timezone).toBe('UTC');
+  });
+
   it('keeps the time zone of an existing calendar, and honours CALENDAR_DESK_DATA', async () => {
     const dataDir = join(userData, 'elsewhere');
     const store = await CalendarStore.open({
