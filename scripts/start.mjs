@@ -4,16 +4,24 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
-function electronBinary() {
-  let packageDir;
+/** The `electron` npm package folder; CALENDAR_DESK_ELECTRON_PACKAGE replaces it (tests use a broken one). */
+function electronPackageDir() {
+  if (process.env.CALENDAR_DESK_ELECTRON_PACKAGE) return process.env.CALENDAR_DESK_ELECTRON_PACKAGE;
   try {
-    packageDir = dirname(require.resolve('electron/package.json'));
+    return dirname(require.resolve('electron/package.json'));
   } catch {
     return null;
   }
+}
+
+function electronBinary() {
+  const packageDir = electronPackageDir();
+  if (!packageDir) return null;
   const pathFile = join(packageDir, 'path.txt');
   const binary = () =>
     existsSync(pathFile) && join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
@@ -31,20 +39,24 @@ function electronBinary() {
   return null;
 }
 
+/** Runs the child in the foreground: Ctrl+C or a kill of this script stops it too, and its exit code is ours. */
+function runChild(command, args) {
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
 const binary = electronBinary();
 if (binary) {
-  const child = spawn(binary, ['.'], { stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 0));
+  runChild(binary, ['.']);
 } else {
   console.log('');
   console.log('The Electron binary is not available on this machine (it is downloaded on first start, and');
+  console.log('that download failed), so the desktop window cannot open. Starting Calendar Desk headless');
   console.log(
-    'that download failed). Starting Calendar Desk headless instead: open the address below in a browser.',
+    'instead: open the "Web UI" link below in your browser (it signs you in as the administrator).',
   );
   console.log('(Next time you can run this mode directly with: npm run serve)');
   console.log('');
-  const child = spawn(process.execPath, ['bin/calendar-desk.js', 'serve', ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 0));
+  runChild(process.execPath, [join(ROOT, 'bin', 'calendar-desk.js'), 'serve', ...process.argv.slice(2)]);
 }

@@ -1,19 +1,17 @@
-// Electron entry (issue 4 builds the real shell): start the engine and open a window on its web UI.
-import { app, BrowserWindow } from 'electron';
-import { join } from 'node:path';
-import { startEngine } from './engine';
+// Electron entry. Only this file and src/main/desktop/ import electron; the engine runs without it.
+import * as electron from 'electron';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-async function launch() {
-  const engine = await startEngine({
-    dataDir: app.getPath('userData'),
-    port: 0,
-    rendererDir: join(__dirname, '../renderer'),
-  });
-  const window = new BrowserWindow({
-    webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false },
-  });
-  await window.loadURL(`${engine.origin}/`);
-  app.on('before-quit', () => void engine.close());
-}
+// Read the OS time zone now: loading the engine pins process.env.TZ to UTC (hence the dynamic import below).
+const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const mainDir = dirname(fileURLToPath(import.meta.url));
 
-void app.whenReady().then(launch);
+/** The running app (null when another instance runs or start failed); tests await it. */
+export const desktop = import('./desktop/app')
+  .then(({ runDesktopApp }) => runDesktopApp(electron, { mainDir, timezone }))
+  .catch((error: unknown) => {
+    electron.dialog.showErrorBox('Calendar Desk cannot start', String((error as Error)?.stack ?? error));
+    electron.app.exit(1);
+    return null;
+  });

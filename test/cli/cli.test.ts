@@ -70,6 +70,8 @@ describe('calendar-desk serve', () => {
     expect((await fetch(serve.webUi)).status).toBe(200);
 
     const token = (await readFile(serve.tokenFile, 'utf8')).trim();
+    // The browser signs in from the link: the admin token in the fragment, which never reaches the server.
+    expect(serve.signInLink).toBe(`${serve.webUi}#/signin?token=${token}`);
     const created = await fetch(`${serve.apiRoot}/events`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

@@ -67,7 +67,10 @@ export interface ServeProcess {
   stdout: string;
   stderr: () => string;
   apiRoot: string;
+  /** The UI's address (`http://127.0.0.1:port/`), without the sign-in fragment. */
   webUi: string;
+  /** The whole `Web UI` line: the address with `#/signin?token=…`. */
+  signInLink: string;
   tokenFile: string;
   exited: Promise<number | null>;
 }
@@ -89,7 +92,8 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Serv
         stdout,
         stderr: () => stderr,
         apiRoot: field('API root'),
-        webUi: field('Web UI'),
+        webUi: field('Web UI').split('#')[0],
+        signInLink: field('Web UI'),
         tokenFile: field('Admin token'),
         exited,
       });

@@ -128,7 +128,8 @@ export function buildProgram(): Command {
       for (const notice of engine.store.notices) console.error(`calendar-desk: ${notice}`);
       console.log(`Calendar Desk is running.`);
       console.log(`  API root:    ${engine.apiRoot}cal/events/v1`);
-      console.log(`  Web UI:      ${engine.origin}/`);
+      // The token rides in the fragment: browsers never send it to the server, so no log or Referer sees it.
+      console.log(`  Web UI:      ${engine.origin}/#/signin?token=${encodeURIComponent(engine.adminToken)}`);
       console.log(`  Data folder: ${dataDir}`);
       console.log(
         `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,

@@ -5,6 +5,7 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import { escapeHtml, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
+import { RENDERER_HEADERS } from './rendererHeaders';
 
 /**
  * The public side of the site: the record pages that `url` points to (CONTRACT §2) and the built renderer
@@ -81,6 +82,13 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     }
   };
   const middlewares: Koa.Middleware[] = [notFound, router.routes() as Koa.Middleware];
-  if (rendererDir) middlewares.push(serve(rendererDir, { index: 'index.html', hidden: false }));
+  if (rendererDir) {
+    // Only what koa-static actually served gets the renderer's headers; a miss falls through to the 404 page.
+    const rendererHeaders: Koa.Middleware = async (ctx, next) => {
+      await next();
+      if (ctx.body !== undefined && ctx.body !== null) ctx.set(RENDERER_HEADERS);
+    };
+    middlewares.push(rendererHeaders, serve(rendererDir, { index: 'index.html', hidden: false }));
+  }
   return middlewares;
 }

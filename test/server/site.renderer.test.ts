@@ -1,0 +1,56 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let rendererDir: string;
+
+beforeAll(async () => {
+  rendererDir = await mkdtemp(join(tmpdir(), 'renderer-'));
+  await mkdir(join(rendererDir, 'assets'));
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><title>Calendar Desk UI</title><script type="module" src="/assets/index.js"></script>',
+  );
+  await writeFile(join(rendererDir, 'assets', 'index.js'), 'console.log("ui")');
+  server = await startTestServer({ rendererDir });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(rendererDir, { recursive: true, force: true });
+});
+
+const headersOf = async (url: string) => {
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  return { status: response.status, headers: response.headers };
+};
+
+describe('the web UI served over HTTP (calendar-desk serve)', () => {
+  it('sends the page and its scripts with a CSP that allows only the app itself to run and to call the API', async () => {
+    for (const path of ['/', '/index.html', '/assets/index.js']) {
+      const { status, headers } = await headersOf(`${server.engine.origin}${path}`);
+      expect(status, path).toBe(200);
+      const csp = headers.get('content-security-policy') ?? '';
+      expect(csp, path).toBe(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+          "img-src 'self' http: https: data: blob:; font-src 'self' data:; connect-src 'self'; " +
+          "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+      );
+      expect(headers.get('x-content-type-options'), path).toBe('nosniff');
+      // The browser sign-in link carries the token in the fragment: no Referer may ever leave the app.
+      expect(headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
+  });
+
+  it('leaves the API and the not-found page with their own headers', async () => {
+    const api = await headersOf(`${server.base}events`);
+    expect(api.status).toBe(200);
+    expect(api.headers.get('content-security-policy') ?? '').not.toContain("script-src 'self'");
+    const missing = await headersOf(`${server.engine.origin}/assets/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+});
