@@ -155,11 +155,15 @@ describe('desktop shell: what the window may do', () => {
     expect(await fake.headers({ url: 'https://example.com/', responseHeaders: {} })).toEqual({});
   });
 
-  it('grants no web permission', async () => {
-    await start();
-    expect(await fake.permissionRequest('media')).toBe(false);
-    expect(await fake.permissionRequest('notifications')).toBe(false);
-    expect(fake.permissionCheck()).toBe(false);
+  it('grants no web permission but clipboard writes, and those only to the engine', async () => {
+    const { origin } = await start();
+    expect(await fake.permissionRequest('media', `${origin}/`)).toBe(false);
+    expect(await fake.permissionRequest('notifications', `${origin}/`)).toBe(false);
+    expect(fake.permissionCheck('media', origin)).toBe(false);
+    expect(await fake.permissionRequest('clipboard-sanitized-write', `${origin}/#/settings`)).toBe(true);
+    expect(fake.permissionCheck('clipboard-sanitized-write', origin)).toBe(true);
+    expect(await fake.permissionRequest('clipboard-sanitized-write', 'https://example.com/')).toBe(false);
+    expect(fake.permissionCheck('clipboard-sanitized-write', 'https://example.com')).toBe(false);
   });
 
   it('stays on the engine: other navigations are refused, web and mail links go to the system browser', async () => {

@@ -51,8 +51,14 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   let headersListener: HeadersListener | undefined;
   let permissionRequest:
-    ((contents: unknown, permission: string, callback: (ok: boolean) => void) => void) | undefined;
-  let permissionCheck: (() => boolean) | undefined;
+    | ((
+        contents: unknown,
+        permission: string,
+        callback: (ok: boolean) => void,
+        details: { requestingUrl: string },
+      ) => void)
+    | undefined;
+  let permissionCheck: ((contents: unknown, permission: string, requestingOrigin: string) => boolean) | undefined;
   let exited: (code: number) => void = () => {};
   const exit = new Promise<number>((resolveExit) => (exited = resolveExit));
   const app = Object.assign(new EventEmitter(), {
@@ -109,9 +115,12 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
         if (!headersListener) throw new Error('no onHeadersReceived listener');
         headersListener(details, resolveHeaders);
       }),
-    permissionRequest: (permission: string) =>
-      new Promise<boolean>((resolvePermission) => permissionRequest?.(null, permission, resolvePermission)),
-    permissionCheck: () => permissionCheck?.(),
+    permissionRequest: (permission: string, requestingUrl = 'http://127.0.0.1:1/') =>
+      new Promise<boolean>((resolvePermission) =>
+        permissionRequest?.(null, permission, resolvePermission, { requestingUrl }),
+      ),
+    permissionCheck: (permission = 'media', requestingOrigin = 'http://127.0.0.1:1') =>
+      permissionCheck?.(null, permission, requestingOrigin),
   };
 }
 

@@ -17,9 +17,10 @@ export class DataFolderError extends Error {
 }
 
 /**
- * The data folder: `--data`, else `CALENDAR_DESK_DATA`, else the platform's app-data folder — the same place
- * Electron's `app.getPath('userData')` points to, so the desktop app and the CLI share one calendar.
- * Always absolute, so messages and the folder's owner record name it unambiguously.
+ * The data folder: `--data`, else `CALENDAR_DESK_DATA`, else `data` in the platform's app-data folder of the
+ * app — inside what Electron's `app.getPath('userData')` points to (apart from Chromium's own files there),
+ * so the desktop app and the CLI share one calendar. Always absolute, so messages and the folder's owner
+ * record name it unambiguously.
  */
 export function resolveDataFolder(
   explicit?: string,
@@ -29,9 +30,9 @@ export function resolveDataFolder(
   if (explicit) return resolve(explicit);
   if (env.CALENDAR_DESK_DATA) return resolve(env.CALENDAR_DESK_DATA);
   if (platform === 'win32')
-    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_FOLDER_NAME);
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_FOLDER_NAME);
-  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_FOLDER_NAME);
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_FOLDER_NAME, 'data');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_FOLDER_NAME, 'data');
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_FOLDER_NAME, 'data');
 }
 
 /** Creates the data folder if needed and checks that it is a folder this process may read and write. */

@@ -11,13 +11,17 @@ export function isEngineUrl(url: string, origin: string): boolean {
   }
 }
 
+/** The only web permissions granted, and only to the engine's pages. */
+const ENGINE_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+
 /** The desktop window's policy: the renderer's, with the API calls pinned to the engine origin. */
 export const desktopCsp = (origin: string) => rendererCsp(origin);
 
 /**
  * Session-wide rules of the desktop window: every response of the engine carries the desktop CSP (added as
  * one more policy, so it never loosens a stricter one the server sent, like the record pages'), and no web
- * permission (camera, notifications, geolocation…) is ever granted.
+ * permission (camera, notifications, geolocation…) is ever granted but writing to the clipboard, for the engine's
+ * own pages (the Settings screen copies the API token and a curl example).
  */
 export function installSecurity(session: Session, origin: string): void {
   const policy = desktopCsp(origin);
@@ -30,8 +34,12 @@ export function installSecurity(session: Session, origin: string): void {
     headers[name] = [...(headers[name] ?? []), policy];
     callback({ responseHeaders: headers });
   });
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(ENGINE_PERMISSIONS.has(permission) && isEngineUrl(details.requestingUrl, origin)),
+  );
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) => ENGINE_PERMISSIONS.has(permission) && requestingOrigin === origin,
+  );
 }
 
 /**
