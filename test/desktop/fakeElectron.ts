@@ -58,7 +58,8 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
         details: { requestingUrl: string },
       ) => void)
     | undefined;
-  let permissionCheck: ((contents: unknown, permission: string, requestingOrigin: string) => boolean) | undefined;
+  let permissionCheck:
+    ((contents: unknown, permission: string, requestingOrigin: string) => boolean) | undefined;
   let exited: (code: number) => void = () => {};
   const exit = new Promise<number>((resolveExit) => (exited = resolveExit));
   const app = Object.assign(new EventEmitter(), {

@@ -63,6 +63,15 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
   };
 }
 
+/**
+ * The cost as the user typed it: the API formats it (`$25`, with the default symbol) and lists the numbers in
+ * `cost_details.values`; a text cost such as "Free" has no values and is shown as is.
+ */
+function costInput(event: EventResponse): string {
+  const values = event.cost_details.values;
+  return values.length ? values.join(' - ') : event.cost;
+}
+
 export function formFromEvent(event: EventResponse): EventForm {
   const [startDate, startClock] = event.start_date.split(' ');
   const [endDate, endClock] = event.end_date.split(' ');
@@ -80,7 +89,7 @@ export function formFromEvent(event: EventResponse): EventForm {
     organizerIds: event.organizer.map((organizer) => organizer.id),
     categoryIds: event.categories.map((term) => term.id),
     tagIds: event.tags.map((term) => term.id),
-    cost: event.cost,
+    cost: costInput(event),
     // Without a website of its own, the API answers with the event's page: that is not the user's input.
     website: event.website === event.url ? '' : event.website,
     image: event.image ? event.image.url : '',
@@ -175,22 +184,14 @@ export const FIELD_OF_PARAM: Record<string, keyof EventForm> = {
   post_password: 'password',
 };
 
-/** The API's bare messages, which say nothing about the field: the editor words them itself. */
-const GENERIC_MESSAGES = new Set(['Invalid parameter.', 'required']);
-
-/**
- * API field messages keyed by form field; unknown parameters under `form`. `generic` words a message that
- * only says "invalid" or "required" (the translated text for that field).
- */
+/** API field messages keyed by form field (unknown parameters under `form`), each worded by `word`. */
 export function formErrors(
   fields: Record<string, string>,
-  generic: (param: string, message: string) => string = (_param, message) => message,
+  word: (param: string, message: string) => string = (_param, message) => message,
 ): Partial<Record<keyof EventForm | 'form', string>> {
   const errors: Partial<Record<keyof EventForm | 'form', string>> = {};
   for (const [param, message] of Object.entries(fields)) {
-    errors[FIELD_OF_PARAM[param] ?? 'form'] = GENERIC_MESSAGES.has(message)
-      ? generic(param, message)
-      : message;
+    errors[FIELD_OF_PARAM[param] ?? 'form'] = word(param, message);
   }
   return errors;
 }

@@ -24,10 +24,14 @@ export const useNoticesStore = defineStore('notices', () => {
   function show(notice: Omit<Notice, 'id'>): number {
     const id = nextId++;
     // A few at a time: older confirmations make room (errors are kept).
-    const kept = notices.value.filter(
-      (old, index, all) => old.kind === 'error' || index >= all.length - (MAX_SHOWN - 1),
-    );
-    notices.value = [...kept, { ...notice, id }];
+    const errors = notices.value.filter((old) => old.kind === 'error');
+    const older = notices.value.filter((old) => old.kind !== 'error');
+    const room = Math.max(0, MAX_SHOWN - 1 - errors.length);
+    const confirmations = older.slice(Math.max(0, older.length - room));
+    notices.value = [
+      ...notices.value.filter((old) => old.kind === 'error' || confirmations.includes(old)),
+      { ...notice, id },
+    ];
     // Errors stay until dismissed: the user must be able to read what to do.
     if (notice.kind !== 'error') setTimeout(() => dismiss(id), VISIBLE_MS);
     return id;

@@ -31,7 +31,7 @@ export const useRecordsStore = defineStore('records', () => {
     if (cached) return cached;
     const loaded = await listAll<RecordOfKind[K]>(session.api(), kind, {});
     (everything.value as Record<RecordKind, unknown[]>)[kind] = loaded;
-    return loaded;
+    return everything.value[kind] as RecordOfKind[K][];
   }
 
   async function create<K extends RecordKind>(

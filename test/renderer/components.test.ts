@@ -1,0 +1,144 @@
+// @vitest-environment happy-dom
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createAppI18n } from '../../src/renderer/src/i18n';
+import TagPicker from '../../src/renderer/src/components/TagPicker.vue';
+import CheckList from '../../src/renderer/src/components/CheckList.vue';
+import VenuePicker from '../../src/renderer/src/components/VenuePicker.vue';
+import RecordsView from '../../src/renderer/src/views/RecordsView.vue';
+import { ApiError } from '../../src/renderer/src/api/client';
+import { categoryTree } from '../../src/renderer/src/components/pickers';
+import { useSessionStore } from '../../src/renderer/src/stores/session';
+import type { TermResponse, VenueResponse } from '../../src/renderer/src/api/records';
+
+let pinia: Pinia;
+const plugins = () => ({ global: { plugins: [createAppI18n('en'), pinia] } });
+const term = (id: number, name: string, parent = 0) => ({ id, name, parent }) as TermResponse;
+
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+});
+
+describe('TagPicker', () => {
+  it('picks an existing tag by name whatever its case, and creates only unknown ones', async () => {
+    const create = vi.fn(async (name: string) => term(9, name));
+    const wrapper = mount(TagPicker, {
+      props: {
+        id: 'tags',
+        modelValue: [],
+        tags: [term(1, 'Outdoor')],
+        create,
+        'onUpdate:modelValue': () => {},
+      },
+      ...plugins(),
+    });
+    await wrapper.get('[data-testid="add-tag"]').setValue('  outdoor ');
+    await wrapper.get('[data-testid="add-tag"]').trigger('keydown.enter');
+    await flushPromises();
+    expect(create).not.toHaveBeenCalled();
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([[1]]);
+
+    await wrapper.setProps({ modelValue: [1] });
+    await wrapper.get('[data-testid="add-tag"]').setValue('Family');
+    await wrapper.get('.inline-create button').trigger('click');
+    await flushPromises();
+    expect(create).toHaveBeenCalledWith('Family');
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([[1, 9]]);
+  });
+});
+
+describe('CheckList', () => {
+  it('shows categories as a tree and toggles ids', async () => {
+    const items = categoryTree([term(3, 'Jazz', 1), term(1, 'Music'), term(2, 'Art'), term(4, 'Orphan', 99)]);
+    expect(items.map((item) => `${'-'.repeat(item.depth)}${item.name}`)).toEqual([
+      'Art',
+      'Music',
+      '-Jazz',
+      'Orphan',
+    ]);
+    const wrapper = mount(CheckList, {
+      props: { id: 'cats', label: 'Categories', modelValue: [2], items },
+      ...plugins(),
+    });
+    const boxes = wrapper.findAll('input[type="checkbox"]');
+    expect(boxes.map((box) => (box.element as HTMLInputElement).checked)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    await boxes[2].setValue(true);
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([[2, 3]]);
+  });
+});
+
+describe('VenuePicker', () => {
+  it('creates a venue inline and shows the API message next to the name when refused', async () => {
+    const create = vi
+      .fn<(fields: Record<string, string>) => Promise<VenueResponse>>()
+      .mockRejectedValueOnce(
+        new ApiError(400, 'rest_invalid_param', 'Invalid parameter(s): venue', { venue: 'Name is taken.' }),
+      )
+      .mockResolvedValueOnce({ id: 5, venue: 'Hall' } as VenueResponse);
+    const wrapper = mount(VenuePicker, {
+      props: { id: 'venue', modelValue: null, venues: [], create },
+      ...plugins(),
+    });
+    await wrapper.get('select').setValue('new');
+    await wrapper.get('[data-testid="new-venue-name"]').setValue('Hall');
+    await wrapper.get('button.primary').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('.field-error').text()).toBe('Name is taken.');
+    await wrapper.get('button.primary').trigger('click');
+    await flushPromises();
+    expect(create).toHaveBeenLastCalledWith({ venue: 'Hall', address: '', city: '', country: '' });
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([5]);
+    expect(wrapper.find('fieldset').exists()).toBe(false);
+  });
+});
+
+describe('RecordsView against the real API', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+      `${server.engine.origin}/`,
+    );
+  });
+  afterAll(() => server.close());
+
+  it('creates an organizer, shows the API field error, lists and searches', async () => {
+    window.calendarDesk = {
+      connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
+      appVersion: 'test',
+      openExternal: async () => true,
+    };
+    await useSessionStore().start();
+    const wrapper = mount(RecordsView, {
+      props: { kind: 'organizers' },
+      ...plugins(),
+      attachTo: document.body,
+    });
+    await vi.waitFor(() => expect(wrapper.text()).toContain('No organizers yet'));
+
+    await wrapper.get('[data-testid="new-record"]').trigger('click');
+    await wrapper.get('#record-organizer').setValue('Anna Rossi');
+    await wrapper.get('#record-email').setValue('anna@example.org');
+    await wrapper.get('#record-website').setValue('anna-rossi.example');
+    await wrapper.get('form').trigger('submit');
+    await vi.waitFor(() => expect(wrapper.find('.field-error').exists()).toBe(true));
+    expect(wrapper.get('.field-error').attributes('data-field')).toBe('record-website');
+    expect(wrapper.get('.field-error').text()).toMatch(/http:\/\/ or https:\/\//);
+
+    await wrapper.get('#record-website').setValue('https://anna-rossi.example');
+    await wrapper.get('form').trigger('submit');
+    await vi.waitFor(() => expect(wrapper.find('table').text()).toContain('Anna Rossi'));
+    expect(wrapper.find('table').text()).toContain('anna@example.org');
+    const stored = await server.api('organizers', { auth: server.admin });
+    expect(stored.body.organizers).toEqual([expect.objectContaining({ organizer: 'Anna Rossi' })]);
+    wrapper.unmount();
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import {
+  rangeQuery,
+  scheduleFromCalendar,
+  selectionToFields,
+  toCalendarEvent,
+} from '../../src/renderer/src/calendar/dates';
+import type { EventResponse } from '../../src/renderer/src/api/records';
+
+const event = (fields: Partial<EventResponse>) =>
+  ({
+    id: 7,
+    title: 'Board meeting',
+    status: 'publish',
+    all_day: false,
+    start_date: '2026-03-29 10:00:00',
+    end_date: '2026-03-29 11:30:00',
+    utc_start_date: '2026-03-29 08:00:00',
+    utc_end_date: '2026-03-29 09:30:00',
+    timezone: 'Europe/Rome',
+    featured: false,
+    hide_from_listings: false,
+    ...fields,
+  }) as EventResponse;
+
+describe('calendar dates', () => {
+  it('places a timed event by its UTC instants, so any display zone shows it right', () => {
+    expect(toCalendarEvent(event({}))).toMatchObject({
+      id: '7',
+      allDay: false,
+      start: '2026-03-29T08:00:00Z',
+      end: '2026-03-29T09:30:00Z',
+      classNames: ['status-publish'],
+    });
+  });
+
+  it('gives an all-day event the exclusive end day the calendar expects', () => {
+    const allDay = toCalendarEvent(
+      event({ all_day: true, start_date: '2026-12-30 00:00:00', end_date: '2027-01-01 23:59:59' }),
+    );
+    expect(allDay).toMatchObject({ allDay: true, start: '2026-12-30', end: '2027-01-02' });
+  });
+
+  it('marks drafts, featured and hidden events for styling', () => {
+    expect(
+      toCalendarEvent(event({ status: 'draft', featured: true, hide_from_listings: true })).classNames,
+    ).toEqual(['status-draft', 'is-featured', 'is-hidden']);
+  });
+
+  it('writes a dragged timed event in its own zone, across a DST change', () => {
+    // Dropped at 10:00 Rome time on the day summer time starts; the event lives in New York.
+    expect(
+      scheduleFromCalendar(
+        false,
+        '2026-03-29T10:00:00+02:00',
+        '2026-03-29T11:30:00+02:00',
+        'America/New_York',
+      ),
+    ).toEqual({ start_date: '2026-03-29 04:00:00', end_date: '2026-03-29 05:30:00', all_day: false });
+  });
+
+  it('gives a timed event without an end (dropped from the all-day row) one hour', () => {
+    expect(scheduleFromCalendar(false, '2026-05-04T09:00:00+02:00', null, 'Europe/Rome')).toEqual({
+      start_date: '2026-05-04 09:00:00',
+      end_date: '2026-05-04 10:00:00',
+      all_day: false,
+    });
+  });
+
+  it('turns an all-day drop into inclusive whole days', () => {
+    expect(scheduleFromCalendar(true, '2026-05-04', '2026-05-07', 'Europe/Rome')).toEqual({
+      start_date: '2026-05-04 00:00:00',
+      end_date: '2026-05-06 23:59:59',
+      all_day: true,
+    });
+    expect(scheduleFromCalendar(true, '2026-05-04', null, 'Europe/Rome').end_date).toBe(
+      '2026-05-04 23:59:59',
+    );
+  });
+
+  it('asks the API for the visible range in site time, end inclusive', () => {
+    expect(rangeQuery('2026-10-26T00:00:00+01:00', '2026-12-07T00:00:00+01:00', 'Europe/Rome')).toEqual({
+      start: '2026-10-26 00:00:00',
+      end: '2026-12-06 23:59:59',
+    });
+    // The same instants asked by a calendar shown in UTC still mean Rome's wall clock.
+    expect(rangeQuery('2026-10-25T23:00:00Z', '2026-12-06T23:00:00Z', 'Europe/Rome').start).toBe(
+      '2026-10-26 00:00:00',
+    );
+  });
+
+  it('prefills a new event from a selection', () => {
+    expect(
+      selectionToFields('2026-05-04T14:30:00+02:00', '2026-05-04T16:00:00+02:00', false, 'Europe/Rome'),
+    ).toEqual({
+      startDate: '2026-05-04',
+      startTime: '14:30',
+      endDate: '2026-05-04',
+      endTime: '16:00',
+      allDay: false,
+    });
+    expect(selectionToFields('2026-05-04', '2026-05-06', true, 'Europe/Rome')).toMatchObject({
+      startDate: '2026-05-04',
+      endDate: '2026-05-05',
+      allDay: true,
+    });
+  });
+});

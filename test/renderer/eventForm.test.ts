@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import {
+  emptyEventForm,
+  eventBody,
+  formErrors,
+  formFromEvent,
+} from '../../src/renderer/src/calendar/eventForm';
+import type { EventResponse } from '../../src/renderer/src/api/records';
+
+/** The editor's form against the real API: what it sends is accepted and round-trips without spurious changes. */
+let server: TestServer;
+let stored: EventResponse;
+
+beforeAll(async () => {
+  server = await startTestServer({ timezone: 'Europe/Rome' });
+  const venue = await server.api('venues', { method: 'POST', auth: server.admin, json: { venue: 'Hall' } });
+  const organizer = await server.api('organizers', {
+    method: 'POST',
+    auth: server.admin,
+    json: { organizer: 'Ann' },
+  });
+  const created = await server.api('events', {
+    method: 'POST',
+    auth: server.admin,
+    json: {
+      title: 'Gala',
+      start_date: '2026-12-31 21:00:00',
+      end_date: '2027-01-01 02:00:00',
+      venue: venue.body.id,
+      organizer: [organizer.body.id],
+      categories: ['Music'],
+      tags: ['night'],
+      cost: '25',
+    },
+  });
+  stored = (await server.api(`events/${created.body.id}?context=edit`, { auth: server.admin })).body;
+});
+afterAll(() => server.close());
+
+describe('event form', () => {
+  it('reads an API event into the form and back without inventing changes', () => {
+    const form = formFromEvent(stored);
+    expect(form).toMatchObject({
+      title: 'Gala',
+      startDate: '2026-12-31',
+      startTime: '21:00',
+      endDate: '2027-01-01',
+      endTime: '02:00',
+      timezone: 'Europe/Rome',
+      // The API formats the cost with its currency symbol; the input holds what the user typed.
+      cost: '25',
+      // The API answers the event's own page when it has no website: not the user's input.
+      website: '',
+    });
+    expect(form.organizerIds).toHaveLength(1);
+    expect(eventBody(form, formFromEvent(stored))).toEqual({});
+  });
+
+  it('sends only what changed, and the dates always together', async () => {
+    const original = formFromEvent(stored);
+    expect(eventBody({ ...original, title: 'New Year Gala' }, original)).toEqual({ title: 'New Year Gala' });
+    const moved = eventBody({ ...original, startTime: '20:00' }, original);
+    expect(moved).toEqual({
+      start_date: '2026-12-31 20:00:00',
+      end_date: '2027-01-01 02:00:00',
+      all_day: false,
+    });
+    expect(eventBody({ ...original, venueId: null }, original)).toEqual({ venue: 0 });
+
+    const answer = await server.api(`events/${stored.id}`, {
+      method: 'POST',
+      auth: server.admin,
+      json: moved,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ start_date: '2026-12-31 20:00:00', title: 'Gala', cost: '$25' });
+  });
+
+  it('creates with what the user filled in; the API accepts it as is', async () => {
+    const form = {
+      ...emptyEventForm({ timezone: 'America/New_York' }),
+      title: 'Picnic',
+      startDate: '2026-06-01',
+      endDate: '2026-06-02',
+      allDay: true,
+      tagIds: [stored.tags[0].id],
+    };
+    const body = eventBody(form);
+    expect(body).not.toHaveProperty('venue');
+    expect(body).not.toHaveProperty('website');
+    expect(body).toMatchObject({
+      start_date: '2026-06-01 00:00:00',
+      end_date: '2026-06-02 23:59:59',
+      all_day: true,
+    });
+    const created = await server.api('events', { method: 'POST', auth: server.admin, json: body });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ title: 'Picnic', all_day: true, timezone: 'America/New_York' });
+    expect(created.body.tags).toEqual([expect.objectContaining({ name: 'night' })]);
+  });
+
+  it('puts each API validation message on the field it is about', async () => {
+    const refused = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody({
+        ...emptyEventForm({ timezone: 'UTC' }),
+        title: 'x',
+        startDate: '2026-01-01',
+        endDate: '2026-01-01',
+        website: 'nope',
+      }),
+    });
+    expect(refused.status).toBe(400);
+    const errors = formErrors(refused.body.data.params, (param) => `bad ${param}`);
+    expect(errors).toEqual({ website: 'bad website' });
+    expect(formErrors({ start_date: 'Start must be a date.', mystery: 'odd' })).toEqual({
+      startDate: 'Start must be a date.',
+      form: 'odd',
+    });
+  });
+});

@@ -1,0 +1,185 @@
+// @vitest-environment happy-dom
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { useSessionStore } from '../../src/renderer/src/stores/session';
+import { useEventsStore } from '../../src/renderer/src/stores/events';
+import { useRecordsStore } from '../../src/renderer/src/stores/records';
+import { useNoticesStore } from '../../src/renderer/src/stores/notices';
+import { usePreferencesStore } from '../../src/renderer/src/stores/preferences';
+import type { CalendarDeskBridge } from '../../src/shared/bridge';
+
+/** The Pinia stores against a real server: the renderer's only path to the data is this HTTP API. */
+let server: TestServer;
+
+/** The page is served by the engine itself (same origin), as `serve` and the desktop window do. */
+function openPageOnEngine() {
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `${server.engine.origin}/`,
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ timezone: 'Europe/Warsaw' });
+  openPageOnEngine();
+  // 60 events in one week: more than one page of the API (50 at most).
+  for (let index = 0; index < 60; index += 1) {
+    await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { ...eventBody(`Class ${index}`, 10 + (index % 5)), ...(index === 0 ? { status: 'draft' } : {}) },
+    });
+  }
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  setActivePinia(createPinia());
+  localStorage.clear();
+  delete window.calendarDesk;
+});
+
+const desktopBridge = (token: string): CalendarDeskBridge => ({
+  connection: async () => ({ apiRoot: `${server.engine.apiRoot}`, token }),
+  appVersion: '0.0.0-test',
+  openExternal: async () => true,
+});
+
+describe('session store', () => {
+  it('connects through the desktop bridge and learns the site zone and its role', async () => {
+    window.calendarDesk = desktopBridge(server.engine.adminToken);
+    const session = useSessionStore();
+    await session.start();
+    expect(session.state).toBe('ready');
+    expect(session.siteTimezone).toBe('Europe/Warsaw');
+    expect(session.isAdministrator).toBe(true);
+  });
+
+  it('in a browser: signed out until a token is given; a wrong token is refused, a right one remembered', async () => {
+    const session = useSessionStore();
+    await session.start();
+    expect(session.state).toBe('signed-out');
+    await expect(session.signIn('cdt_000000000000_wrongwrongwrongwrongwrongwrong12')).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(session.state).toBe('signed-out');
+    await session.signIn(server.engine.adminToken);
+    expect(session.state).toBe('ready');
+
+    // A new page load signs in by itself from this browser's storage.
+    setActivePinia(createPinia());
+    const reloaded = useSessionStore();
+    await reloaded.start();
+    expect(reloaded.state).toBe('ready');
+    reloaded.signOut();
+    expect(localStorage.length).toBe(0);
+  });
+
+  it('a token revoked meanwhile sends the browser back to sign-in with the reason', async () => {
+    localStorage.setItem('calendar-desk.token', 'cdt_000000000000_revokedrevokedrevokedrevoked1');
+    const session = useSessionStore();
+    await session.start();
+    expect(session.state).toBe('signed-out');
+    expect(session.problem).toMatch(/token/i);
+  });
+
+  it('changes the site time zone (administrators)', async () => {
+    window.calendarDesk = desktopBridge(server.engine.adminToken);
+    const session = useSessionStore();
+    await session.start();
+    await session.updateSettings({ timezone: 'Europe/Rome' });
+    expect(session.siteTimezone).toBe('Europe/Rome');
+    await expect(session.updateSettings({ timezone: 'Nowhere/Land' })).rejects.toMatchObject({
+      fields: { timezone: expect.stringContaining('not a time zone') },
+    });
+    await session.updateSettings({ timezone: 'Europe/Warsaw' });
+  });
+});
+
+describe('events store', () => {
+  beforeEach(async () => {
+    window.calendarDesk = desktopBridge(server.engine.adminToken);
+    await useSessionStore().start();
+  });
+
+  it('loads every event of a range across pages, drafts included', async () => {
+    const events = useEventsStore();
+    const from = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 16 * 86_400_000).toISOString().slice(0, 10);
+    const list = await events.loadRange(`${from} 00:00:00`, `${to} 23:59:59`);
+    expect(list).toHaveLength(60);
+    expect(new Set(list.map((event) => event.id)).size).toBe(60);
+    expect(list.some((event) => event.status === 'draft')).toBe(true);
+  });
+
+  it('searches with filters and pages', async () => {
+    const events = useEventsStore();
+    const page = await events.search({ search: 'Class 5' }, 1, 5);
+    // As WordPress: every word must match, so "Class 5", "Class 15"… and "Class 50"…"Class 59".
+    const matching = Array.from({ length: 60 }, (_, index) => `Class ${index}`).filter((title) =>
+      title.includes('5'),
+    );
+    expect(page).toMatchObject({ total: matching.length, totalPages: Math.ceil(matching.length / 5) });
+    expect(page.items).toHaveLength(5);
+    expect((await events.search({ status: 'draft' }, 1)).items.map((event) => event.title)).toEqual([
+      'Class 0',
+    ]);
+  });
+
+  it('updates (PATCH), trashes and restores, telling views to reload each time', async () => {
+    const events = useEventsStore();
+    const [first] = (await events.search({ search: 'Class 42' }, 1)).items;
+    const before = events.revision;
+    const updated = await events.update(first.id, { title: 'Class 42 (moved)' });
+    expect(updated.title).toBe('Class 42 (moved)');
+    expect((await events.trash(first.id)).status).toBe('trash');
+    expect((await events.restore(first.id, 'publish')).status).toBe('publish');
+    expect(events.revision).toBe(before + 3);
+    expect((await events.fetchOne(first.id)).title).toBe('Class 42 (moved)');
+  });
+});
+
+describe('records store', () => {
+  beforeEach(async () => {
+    window.calendarDesk = desktopBridge(server.engine.adminToken);
+    await useSessionStore().start();
+  });
+
+  it('keeps complete lists for pickers and refreshes them after a write of that kind', async () => {
+    const records = useRecordsStore();
+    const before = await records.all('tags');
+    expect(await records.all('tags')).toBe(before);
+    const tag = await records.create('tags', { name: 'Brand new' });
+    const after = await records.all('tags');
+    expect(after.map((item) => item.id)).toContain(tag.id);
+    // Empty terms are listed too (the API hides them unless asked).
+    expect(after.find((item) => item.id === tag.id)?.count).toBe(0);
+  });
+
+  it('trashes a venue (restorable) and deletes a term for good', async () => {
+    const records = useRecordsStore();
+    const venue = await records.create('venues', { venue: 'Old hall' });
+    expect((await records.remove('venues', venue.id)).status).toBe('trash');
+    expect((await records.update('venues', venue.id, { status: 'publish' })).status).toBe('publish');
+    const tag = await records.create('tags', { name: 'Short-lived' });
+    await records.remove('tags', tag.id);
+    expect((await records.all('tags')).some((item) => item.id === tag.id)).toBe(false);
+  });
+});
+
+describe('notices and preferences', () => {
+  it('shows a few notices at a time but keeps errors until dismissed', () => {
+    const notices = useNoticesStore();
+    notices.show({ kind: 'error', text: 'Disk full' });
+    for (const text of ['a', 'b', 'c', 'd']) notices.show({ kind: 'success', text });
+    expect(notices.notices.map((notice) => notice.text)).toEqual(['Disk full', 'c', 'd']);
+  });
+
+  it('remembers theme, language and view in this browser', () => {
+    const preferences = usePreferencesStore();
+    preferences.theme = 'dark';
+    preferences.language = 'pl';
+    setActivePinia(createPinia());
+    expect(usePreferencesStore()).toMatchObject({ theme: 'dark', language: 'pl' });
+  });
+});
