@@ -31,7 +31,8 @@ export function resolveDataFolder(
   if (env.CALENDAR_DESK_DATA) return resolve(env.CALENDAR_DESK_DATA);
   if (platform === 'win32')
     return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_FOLDER_NAME, 'data');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_FOLDER_NAME, 'data');
+  if (platform === 'darwin')
+    return join(homedir(), 'Library', 'Application Support', APP_FOLDER_NAME, 'data');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_FOLDER_NAME, 'data');
 }
 

@@ -38,7 +38,8 @@ export function installSecurity(session: Session, origin: string): void {
     callback(ENGINE_PERMISSIONS.has(permission) && isEngineUrl(details.requestingUrl, origin)),
   );
   session.setPermissionCheckHandler(
-    (_contents, permission, requestingOrigin) => ENGINE_PERMISSIONS.has(permission) && requestingOrigin === origin,
+    (_contents, permission, requestingOrigin) =>
+      ENGINE_PERMISSIONS.has(permission) && requestingOrigin === origin,
   );
 }
 
