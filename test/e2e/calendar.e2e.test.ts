@@ -12,6 +12,11 @@ import { launchChromium, screenshot, watchProblems } from './browser';
  * Debian's Chromium driven by Playwright, every step checked against the API too.
  */
 const ZONE = 'Europe/Rome';
+/** A real 1×1 PNG, for the picture upload. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 let home: string;
 let serve: ServeProcess;
 let browser: Browser;
@@ -105,6 +110,10 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await page.getByTestId('add-tag').fill('outdoor');
     await page.getByTestId('add-tag').press('Enter');
     await page.locator('.chip', { hasText: 'outdoor' }).waitFor();
+    await page
+      .getByTestId('image-file')
+      .setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('image-preview').waitFor();
     await page.locator('#event-description').click();
     await page.keyboard.type('Open-air evening with the city orchestra.');
     await screenshot(page, '03-event-editor');
@@ -123,6 +132,13 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       tags: [expect.objectContaining({ name: 'outdoor' })],
     });
     expect(event.description).toContain('Open-air evening');
+    // The picture was copied into the data folder and is served by the app.
+    expect(event.image).toMatchObject({
+      extension: 'png',
+      url: expect.stringMatching(/\/media\/[a-f0-9]{12}-poster\.png$/),
+    });
+    const picture = await fetch((event.image as unknown as { url: string }).url);
+    expect(Buffer.from(await picture.arrayBuffer())).toEqual(PNG);
   });
 
   it('shows the event in month, week and list views', async () => {

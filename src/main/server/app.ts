@@ -17,6 +17,7 @@ import { docLanguageOf } from './i18n/descriptions';
 import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
 import { settingsRoutes } from './routes/settings';
+import { MEDIA_UPLOAD_PATH, mediaRoutes } from './routes/media';
 import { paginationLink } from './routes/paginate';
 import { ResponseCache } from './responseCache';
 import { sanitizeSlugLookup } from './args/eventArgs';
@@ -71,7 +72,11 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   });
 
   const api = new Router({ prefix: '/wp-json', sensitive: false, strict: false });
-  api.use(apiHeaders(), parseBody(), authMiddleware(store, throttle));
+  api.use(
+    apiHeaders(),
+    parseBody(`/wp-json/${ADMIN_NAMESPACE}${MEDIA_UPLOAD_PATH}`),
+    authMiddleware(store, throttle),
+  );
   api.get('/', (ctx) => {
     const { ml_language: mlLanguage } = parseQuery(ctx.querystring);
     checkLanguage(mlLanguage);
@@ -84,6 +89,7 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
   // Settings first: the admin router requires an administrator for every route it matches.
   api.use(`/${ADMIN_NAMESPACE}`, settingsRoutes({ store }).routes());
+  api.use(`/${ADMIN_NAMESPACE}`, mediaRoutes({ store, clock }).routes());
   api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();

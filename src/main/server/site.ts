@@ -1,3 +1,6 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import type Koa from 'koa';
 import Router from '@koa/router';
 import serve from 'koa-static';
@@ -5,6 +8,7 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import { escapeHtml, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
+import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
 import { RENDERER_HEADERS } from './rendererHeaders';
 
 /**
@@ -54,6 +58,20 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
         venue.country,
       )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
     );
+  });
+  // Pictures uploaded from the desktop (CONTRACT §2): only names the store gives match, so no other file
+  // of the data folder can be asked for; served as inert images.
+  router.get('/media/:file', async (ctx, next) => {
+    const fileName = ctx.params.file;
+    if (!MEDIA_FILE_NAME.test(fileName)) return next();
+    const stats = await stat(join(store.dataDir, MEDIA_FOLDER, fileName)).catch(() => null);
+    if (!stats?.isFile()) return next();
+    ctx.type = extname(fileName);
+    ctx.length = stats.size;
+    ctx.set('Content-Security-Policy', "default-src 'none'");
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.body = createReadStream(join(store.dataDir, MEDIA_FOLDER, fileName));
   });
   router.get('/organizer/:slug', (ctx, next) => {
     const organizer = published(store.organizers.getByKey(ctx.params.slug.toLowerCase())) as

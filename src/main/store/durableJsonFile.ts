@@ -69,7 +69,7 @@ export function* serializeInChunks(data: unknown): Generator<string> {
  */
 export async function writeFileDurably(
   filename: string,
-  content: string | Iterable<string>,
+  content: string | Buffer | Iterable<string>,
   keepPrevious?: string,
 ): Promise<void> {
   const temp = join(dirname(filename), `.${basename(filename)}.${process.pid}.tmp`);
@@ -77,6 +77,7 @@ export async function writeFileDurably(
   try {
     try {
       if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+      else if (Buffer.isBuffer(content)) await writeFully(handle, content);
       else for (const piece of content) await writeFully(handle, Buffer.from(piece, 'utf8'));
       await handle.sync();
     } finally {

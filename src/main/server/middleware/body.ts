@@ -15,7 +15,7 @@ function hasBody(ctx: Koa.Context): boolean {
  * Parses JSON and form bodies (WordPress accepts both) up to 1 MiB; anything else with a body is 415.
  * A body that declares more than the limit is refused before it is read.
  */
-export function parseBody(): Koa.Middleware {
+export function parseBody(rawUploadPath?: string): Koa.Middleware {
   const parser = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: BODY_LIMIT,
@@ -28,6 +28,15 @@ export function parseBody(): Koa.Middleware {
     },
   });
   return async (ctx, next) => {
+    // The picture upload reads its own raw body, with its own size limit.
+    if (
+      rawUploadPath &&
+      ctx.method === 'POST' &&
+      ctx.path.toLowerCase() === rawUploadPath &&
+      ctx.is('image/*')
+    ) {
+      return next();
+    }
     if (hasBody(ctx) && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) {
       if (Number(ctx.get('Content-Length')) > 1024 * 1024) {
         throw new ApiError(

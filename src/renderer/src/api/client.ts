@@ -143,6 +143,28 @@ export class ApiClient {
     return this.request<T>('DELETE', path, options);
   }
 
+  /** Uploads a picture from the user's computer: `{id, url}` of the new media item. */
+  async uploadPicture(file: File): Promise<{ id: number; url: string; extension: string }> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url('media', undefined, ADMIN_NAMESPACE), {
+        method: 'POST',
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Bearer ${this.connection.token}`,
+          'Content-Type': file.type || 'application/octet-stream',
+          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        },
+        body: file,
+      });
+    } catch {
+      throw new ApiError(0, NETWORK_ERROR, 'The picture could not be sent: is Calendar Desk still running?');
+    }
+    const data: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw ApiError.fromBody(response.status, data);
+    return data as { id: number; url: string; extension: string };
+  }
+
   /** `GET /wp-json/`: the site index (name, time zone). */
   async siteIndex(): Promise<{ name: string; timezone_string: string; gmt_offset: number }> {
     const response = await this.fetchImpl(this.connection.apiRoot, {

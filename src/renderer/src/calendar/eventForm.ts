@@ -17,7 +17,8 @@ export interface EventForm {
   tagIds: number[];
   cost: string;
   website: string;
-  image: string;
+  /** A picture's web address, or the id of a picture uploaded from this computer. */
+  image: string | number;
   featured: boolean;
   sticky: boolean;
   hideFromListings: boolean;

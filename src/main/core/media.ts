@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CalendarStore } from '../store/store';
+import type { StoredMedia } from '../store/schema';
+import { writeFileDurably } from '../store/durableJsonFile';
+import { utcSqlNow } from './dates';
+import { slugify } from './slugs';
+
+/** Where uploaded pictures live in the data folder; served under `/media/`. */
+export const MEDIA_FOLDER = 'media';
+/** Larger pictures are refused: an event image needs no more. */
+export const UPLOAD_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * The picture types accepted, with the bytes each file starts with. SVG is refused: it can carry scripts.
+ */
+export const UPLOAD_TYPES: Record<string, { extension: string; signature: (bytes: Buffer) => boolean }> = {
+  'image/jpeg': {
+    extension: 'jpg',
+    signature: (bytes) => bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])),
+  },
+  'image/png': {
+    extension: 'png',
+    signature: (bytes) =>
+      bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  'image/gif': {
+    extension: 'gif',
+    signature: (bytes) => /^GIF8[79]a/.test(bytes.subarray(0, 6).toString('latin1')),
+  },
+  'image/webp': {
+    extension: 'webp',
+    signature: (bytes) =>
+      bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      bytes.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+};
+
+/** A stored file name: only these can be served, so a request can never name another file. */
+export const MEDIA_FILE_NAME = /^[a-f0-9]{12}-[a-z0-9-]{1,80}\.(?:jpg|png|gif|webp)$/;
+
+export interface Upload {
+  bytes: Buffer;
+  type: string;
+  /** The name the user's file had, for a readable file name. */
+  originalName: string;
+  authorId: number;
+  now: Date;
+}
+
+/**
+ * Copies an uploaded picture into the data folder and records it as a media item. The file is on disk
+ * (fsynced) before the record is committed, so a record never points to a missing file; a crash in
+ * between leaves only an unused file.
+ */
+export async function saveUpload(store: CalendarStore, upload: Upload): Promise<StoredMedia> {
+  const { extension } = UPLOAD_TYPES[upload.type];
+  const base =
+    slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))
+      .replace(/[^a-z0-9-]/g, '')
+      .slice(0, 80) || 'image';
+  const fileName = `${randomBytes(6).toString('hex')}-${base}.${extension}`;
+  const folder = join(store.dataDir, MEDIA_FOLDER);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFileDurably(join(folder, fileName), upload.bytes);
+  return store.mutate((tx) => {
+    const media: StoredMedia = {
+      id: tx.nextPostId(),
+      url: `/media/${fileName}`,
+      extension,
+      fileName,
+      authorId: upload.authorId,
+      dateUtc: utcSqlNow(upload.now),
+    };
+    tx.putMedia(media);
+    return media;
+  });
+}

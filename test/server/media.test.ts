@@ -1,0 +1,98 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+
+/** A real 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const JPEG_START = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+
+let server: TestServer;
+let upload: (body: Buffer, headers: Record<string, string>) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+
+beforeAll(async () => {
+  server = await startTestServer();
+  upload = async (body, headers) => {
+    const response = await fetch(`${server.engine.apiRoot}calendar-desk/v1/media`, {
+      method: 'POST',
+      headers,
+      body,
+    });
+    return { status: response.status, body: await response.json() };
+  };
+});
+afterAll(() => server.close());
+
+describe('POST /calendar-desk/v1/media (pictures from the desktop)', () => {
+  it('copies a picture into the data folder, serves it inert, and events use it as their image', async () => {
+    const created = await upload(PNG, {
+      ...server.admin,
+      'Content-Type': 'image/png',
+      'Content-Disposition': 'attachment; filename="Concert poster.png"',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.any(Number), extension: 'png' });
+    expect(created.body.url).toMatch(
+      new RegExp(`^${server.engine.origin}/media/[a-f0-9]{12}-concert-poster\\.png$`),
+    );
+
+    const files = await readdir(join(server.dataDir, 'media'));
+    expect(files).toHaveLength(1);
+    expect(await readFile(join(server.dataDir, 'media', files[0]))).toEqual(PNG);
+
+    const served = await fetch(created.body.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('Content-Type')).toBe('image/png');
+    expect(served.headers.get('Content-Security-Policy')).toBe("default-src 'none'");
+    expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+
+    const event = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('With poster', 3, { image: created.body.id }),
+    });
+    expect(event.status).toBe(201);
+    expect(event.body.image).toEqual({ id: created.body.id, url: created.body.url, extension: 'png' });
+  });
+
+  it('needs a user who may upload files', async () => {
+    expect((await upload(PNG, { 'Content-Type': 'image/png' })).status).toBe(401);
+    const contributor = await server.userHeaders('connie', 'contributor');
+    expect((await upload(PNG, { ...contributor, 'Content-Type': 'image/png' })).status).toBe(403);
+    const author = await server.userHeaders('arthur', 'author');
+    expect((await upload(PNG, { ...author, 'Content-Type': 'image/png' })).status).toBe(201);
+  });
+
+  it('refuses what is not a picture of an accepted type, keeping nothing', async () => {
+    const before = (await readdir(join(server.dataDir, 'media'))).length;
+    const svg = await upload(Buffer.from('<svg onload="alert(1)"/>'), {
+      ...server.admin,
+      'Content-Type': 'image/svg+xml',
+    });
+    expect(svg).toMatchObject({ status: 415, body: { code: 'rest_upload_unsupported_type' } });
+    const disguised = await upload(JPEG_START, { ...server.admin, 'Content-Type': 'image/png' });
+    expect(disguised).toMatchObject({ status: 400, body: { code: 'rest_upload_invalid' } });
+    expect(disguised.body.message).toMatch(/not a PNG picture/);
+    const huge = await upload(Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]), {
+      ...server.admin,
+      'Content-Type': 'image/png',
+    });
+    expect(huge).toMatchObject({ status: 413, body: { code: 'rest_upload_too_large' } });
+    expect((await readdir(join(server.dataDir, 'media'))).length).toBe(before);
+  });
+
+  it('serves no other file of the data folder under /media/', async () => {
+    for (const path of [
+      '/media/..%2Fcalendar.json',
+      '/media/admin-token',
+      '/media/calendar.json',
+      '/media/x.svg',
+    ]) {
+      expect((await fetch(`${server.engine.origin}${path}`)).status, path).toBe(404);
+    }
+  });
+});
