@@ -92,6 +92,28 @@ describe('DELETE /events/{id}', () => {
     expect((await remove(again.id, server.admin)).body.slug).toBe('reused-slug__trashed-2');
   });
 
+  it('restores the slug when the event leaves the trash (unique again if it was taken meanwhile)', async () => {
+    const first = await make('Restored evening');
+    expect((await remove(first.id, server.admin)).body.slug).toBe('restored-evening__trashed');
+    const back = await server.api(`events/${first.id}`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { status: 'publish' },
+    });
+    expect(back.body).toMatchObject({ status: 'publish', slug: 'restored-evening' });
+
+    const trashedAgain = await remove(first.id, server.admin);
+    expect(trashedAgain.body).toMatchObject({ status: 'trash', slug: 'restored-evening__trashed' });
+    const taker = await make('Restored evening');
+    expect(taker.slug).toBe('restored-evening');
+    const again = await server.api(`events/${first.id}`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { status: 'draft' },
+    });
+    expect(again.body.slug).toMatch(/^restored-evening-\d+$/);
+  });
+
   it('trashes by slug', async () => {
     const event = await make('Slug Delete');
     const result = await server.api('events/by-slug/slug-delete', { method: 'DELETE', auth: server.admin });

@@ -739,4 +739,12 @@ describe('venues inline on events (REFERENCE §5.4)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.data.params).toHaveProperty('venue');
   });
+
+  it('gives a venue its slug back when it leaves the trash (the undo of the desktop app)', async () => {
+    const created = (await post('venues', { venue: 'Round Hall' })).body;
+    const trashed = await server.api(`venues/${created.id}`, { method: 'DELETE', auth: server.admin });
+    expect(trashed.body.slug).toBe('round-hall__trashed');
+    const restored = await post(`venues/${created.id}`, { status: 'publish' });
+    expect(restored.body).toMatchObject({ status: 'publish', slug: 'round-hall' });
+  });
 });

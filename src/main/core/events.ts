@@ -6,7 +6,7 @@ import { scaleBackStatus, type MaybeCaller } from './capabilities';
 import { formatSql, parseDateInput, toUtcSql } from './dates';
 import { parseCostInput } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
-import { nowUtc, postSlug, publicationDateUtc, resolveImage } from './posts';
+import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
@@ -241,6 +241,9 @@ export function createEvent(input: EventInput, context: EventWriteContext): Stor
 /** Patches an event; bumps its revision and modification time. */
 export function updateEvent(base: StoredEvent, input: EventInput, context: EventWriteContext): StoredEvent {
   const event = applyEventInput(base, input, context);
+  if (base.status === 'trash' && event.status !== 'trash' && !input.slug) {
+    event.slug = untrashedSlug(context.store, event);
+  }
   const updated = { ...event, modifiedUtc: nowUtc(context.now), revision: base.revision + 1 };
   context.tx.putEvent(updated);
   return updated;

@@ -72,6 +72,15 @@ export function trashedSlug(store: CalendarStore, post: StoredPost): string {
   );
 }
 
+/**
+ * A post leaving the trash gets its slug back without the `__trashed` suffix (unique again), as WordPress
+ * restores the slug it wanted.
+ */
+export function untrashedSlug(store: CalendarStore, post: StoredPost): string {
+  const wanted = post.slug.replace(/__trashed(?:-\d+)?$/, '');
+  return wanted === post.slug ? post.slug : postSlug(store, post.kind, wanted, post.id, String(post.id));
+}
+
 const extensionOf = (url: string) => {
   try {
     const match = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);

@@ -8,7 +8,7 @@ import {
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
-import { nowUtc, publicationDateUtc, trashedSlug } from '../../core/posts';
+import { nowUtc, publicationDateUtc, trashedSlug, untrashedSlug } from '../../core/posts';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { CalendarStore, Transaction } from '../../store/store';
 import { ApiError, FORBIDDEN } from '../errors';
@@ -289,6 +289,9 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
     // The status is scaled back as on create (REFERENCE §5.1): only publishers may (re)publish.
     if (args.status !== undefined) updated.status = scaleBackStatus(caller, args.status as PostStatus);
     if (args.author !== undefined) updated.authorId = args.author as number;
+    if (current.status === 'trash' && updated.status !== 'trash' && args.slug === undefined) {
+      updated.slug = untrashedSlug(store, updated);
+    }
     rules.put(tx, updated);
     return updated;
   });
