@@ -75,7 +75,7 @@ describe('sync: pushing to another instance', () => {
     });
     const events = await allOf(pair.remote, 'events');
     expect(events.map((event) => event.title).sort()).toEqual(['Concert', 'Old fair']);
-    const concert = events.find((event) => event.title === 'Concert') as Record<string, any>;
+    const concert = events.find((event) => event.title === 'Concert') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
     expect(concert.venue.venue).toBe('Town hall');
     expect(concert.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Alice']);
     expect(concert.categories.map((c: { name: string }) => c.name)).toEqual(['Jazz']);

@@ -102,6 +102,7 @@ export class RemoteClient {
     url: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    anonymous = false,
   ): Promise<Answer> {
     let response: Response;
     try {
@@ -109,7 +110,7 @@ export class RemoteClient {
         method,
         headers: {
           Accept: 'application/json',
-          ...this.authHeader(),
+          ...(anonymous ? {} : this.authHeader()),
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           ...headers,
         },
@@ -148,7 +149,7 @@ export class RemoteClient {
   async request(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    options: { body?: unknown; headers?: Record<string, string>; retry?: boolean } = {},
+    options: { body?: unknown; headers?: Record<string, string>; retry?: boolean; anonymous?: boolean } = {},
   ): Promise<Answer> {
     const url = path.startsWith('http') ? path : `${this.nsRoot}${path}`;
     const retry = options.retry ?? true;
@@ -156,7 +157,7 @@ export class RemoteClient {
       let answer: Answer | null = null;
       let failure: RemoteError | null = null;
       try {
-        answer = await this.once(method, url, options.body, options.headers);
+        answer = await this.once(method, url, options.body, options.headers, options.anonymous);
       } catch (error) {
         if (!(error instanceof RemoteError) || error.code !== 'REMOTE_UNREACHABLE') throw error;
         failure = error;
@@ -233,7 +234,8 @@ export class RemoteClient {
    * the credentials work and may edit events. Each failure gets its own code and a message that says what to do.
    */
   async verify(): Promise<void> {
-    const answer = await this.request('GET', this.root);
+    // Read without credentials: a server that refuses wrong ones everywhere would hide what it is.
+    const answer = await this.request('GET', this.root, { anonymous: true });
     const index = rootIndex.safeParse(answer.body);
     if (answer.status >= 400 || !index.success) {
       throw new RemoteError(
@@ -259,10 +261,13 @@ export class RemoteClient {
     }
     // Drafts are listed only to users who may edit events: the cheapest read that proves both login and role.
     const probe = await this.request('GET', `events?per_page=1&status=draft`);
-    if (probe.status === 401 && errorBody.safeParse(probe.body).data?.code !== 'rest_forbidden_status') {
+    const probeError = errorBody.safeParse(probe.body).data;
+    if (probe.status === 401 && !probeError?.code.startsWith('rest_forbidden')) {
       throw this.errorOf(probe, `${this.nsRoot}events`);
     }
-    if (probe.status === 401 || probe.status === 403) {
+    // Who may not edit events may not filter by status: 400 on `status` (this app), 401/403 (WordPress).
+    const statusRefused = probe.status === 400 && JSON.stringify(probeError?.data ?? {}).includes('"status"');
+    if (probe.status === 401 || probe.status === 403 || statusRefused) {
       throw new RemoteError(
         'REMOTE_INSUFFICIENT_ROLE',
         'The remote accepted the credentials, but that user may not edit events. Use an editor or administrator account.',
