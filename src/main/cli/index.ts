@@ -12,6 +12,8 @@ import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
+import { exchangeCommands } from './exchangeCommands';
+import { ImportError } from '../sync/exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
@@ -252,6 +254,8 @@ export function buildProgram(): Command {
     });
 
   program.addCommand(syncCommand({ resolveDataFolder, withStoreOrServer }));
+  for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
+    program.addCommand(command);
   return program;
 }
 
@@ -264,6 +268,7 @@ function isUserFacing(error: unknown): boolean {
     error instanceof OwnerServerError ||
     error instanceof UserError ||
     error instanceof SyncUsageError ||
+    error instanceof ImportError ||
     error instanceof RemoteError ||
     error instanceof SyncStoppedError ||
     error instanceof SyncStateError ||

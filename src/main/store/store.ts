@@ -74,7 +74,7 @@ export type StoreOp =
   | { t: 'sync'; k: string; v: unknown }
   | { t: 'counters'; v: Counters };
 
-interface Counters {
+export interface Counters {
   post: number;
   term: number;
   user: number;
@@ -93,6 +93,8 @@ export interface Transaction {
   nextPostId(): number;
   nextTermId(): number;
   nextUserId(): number;
+  /** Makes sure no new id repeats one of `counters` (restoring a dump that brings its own ids). */
+  raiseCounters(counters: Counters): void;
   putEvent(event: StoredEvent): void;
   putVenue(venue: StoredVenue): void;
   putOrganizer(organizer: StoredOrganizer): void;
@@ -430,6 +432,15 @@ export class CalendarStore {
     nextUserId: () => {
       this.undoable(() => this.counters.user--);
       return ++this.counters.user;
+    },
+    raiseCounters: (counters) => {
+      const previous = { ...this.counters };
+      this.counters = {
+        post: Math.max(previous.post, counters.post),
+        term: Math.max(previous.term, counters.term),
+        user: Math.max(previous.user, counters.user),
+      };
+      this.undoable(() => (this.counters = previous));
     },
     putEvent: (event) => {
       const previous = this.events.get(event.id);
