@@ -7,6 +7,8 @@ import type { RemoteAuth } from '../sync/remoteClient';
 import { exitStatusOf, runSync, type SyncReport } from '../sync/sync';
 import { progressReporter, reportLines } from './syncOutput';
 import type { OwnerServer } from './ownerServer';
+import type { SyncJobStatus } from '../sync/jobs';
+import { SyncStoppedError } from '../sync/executor';
 
 /** A sync option the user got wrong: one line, exit 1. */
 export class SyncUsageError extends Error {
@@ -79,6 +81,38 @@ export interface SyncCommandDeps {
   ): Promise<T>;
 }
 
+/** How often the CLI asks the folder's server how its sync job is doing. */
+const POLL_MS = 250;
+
+/**
+ * The sync run by the server that owns the data folder: started as a job (a long sync outlives one HTTP
+ * request) and polled until done; with `--json` each poll's status is a progress line on stderr.
+ */
+async function syncThroughServer(
+  server: OwnerServer,
+  body: SyncRequestBody,
+  json: boolean,
+): Promise<SyncReport> {
+  if (!json)
+    console.error(`The data folder is in use by the server at ${server.apiRoot}: syncing through it.`);
+  let status = await server.call<SyncJobStatus>('POST', 'sync-jobs', body);
+  while (status.state === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    status = await server.call<SyncJobStatus>('GET', `sync-jobs/${status.id}`);
+    if (json)
+      process.stderr.write(
+        `${JSON.stringify({ type: 'job', done: status.done, total: status.total, last: status.last })}\n`,
+      );
+  }
+  if (status.state === 'failed' || !status.report) {
+    throw new SyncStoppedError(
+      status.error?.code ?? 'SYNC_FAILED',
+      status.error?.message ?? 'The sync failed.',
+    );
+  }
+  return status.report;
+}
+
 /** `calendar-desk sync`: push the calendar to a remote (see README "Export and sync"). */
 export function syncCommand(deps: SyncCommandDeps): Command {
   return new Command('sync')
@@ -127,13 +161,17 @@ export function syncCommand(deps: SyncCommandDeps): Command {
               onProgress: progress.onProgress,
             }),
           (server) =>
-            server.call<SyncReport>('POST', 'sync', {
-              remote: options.remote,
-              namespace: options.namespace,
-              auth,
-              policy: options.policy,
-              dry_run: options.dryRun === true,
-            } satisfies SyncRequestBody),
+            syncThroughServer(
+              server,
+              {
+                remote: options.remote,
+                namespace: options.namespace,
+                auth,
+                policy: options.policy,
+                dry_run: options.dryRun === true,
+              },
+              options.json === true,
+            ),
         );
       } finally {
         progress.stop();

@@ -16,6 +16,7 @@ import { indexRoutes, siteIndex } from './routes/discovery';
 import { docLanguageOf } from './i18n/descriptions';
 import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
+import type { SecretBox } from '../sync/secretBox';
 import { paginationLink } from './routes/paginate';
 import { ResponseCache } from './responseCache';
 import { sanitizeSlugLookup } from './args/eventArgs';
@@ -39,6 +40,8 @@ export interface AppDeps {
   clock?: () => Date;
   config?: AppConfig;
   log?: (message: string) => void;
+  /** Seals the secrets of saved sync remotes (the desktop shell passes one backed by safeStorage). */
+  secretBox?: SecretBox;
 }
 
 export interface ApiState {
@@ -50,7 +53,7 @@ export interface ApiState {
 const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-json(?:/.*)?)$`, 'i');
 
 /** The Koa application of the local API (no `listen()` here: the engine or a test does that). */
-export function createApp({ store, clock = () => new Date(), config = {}, log }: AppDeps): Koa {
+export function createApp({ store, clock = () => new Date(), config = {}, log, secretBox }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   const throttle = new AuthThrottle(() => clock().getTime());
@@ -81,7 +84,7 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   const cache = new ResponseCache();
   for (const route of routes) registerRoute(namespaceRouter, route, { store, clock, routes, cache });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
-  api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
+  api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock, secretBox }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();
   });
