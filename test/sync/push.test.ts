@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventBody } from '../helpers/server';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventBody, startTestServer } from '../helpers/server';
+import { runSync } from '../../src/main/sync/sync';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
 
 let pair: SyncPair;
@@ -133,5 +137,25 @@ describe('sync: pushing to another instance', () => {
     const third = await pair.sync();
     expect(third.failures).toEqual([]);
     expect((await allOf(pair.remote, 'categories')).map((category) => category.name)).toEqual(['Music']);
+  });
+});
+
+describe('sync: links are part of the data folder', () => {
+  it('survive a restart of the local calendar (journal replay and compaction)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-links-'));
+    const remoteOptions = {
+      root: pair.remote.engine.apiRoot,
+      namespace: 'cal/events/v1',
+      auth: { token: pair.remote.engine.adminToken },
+    };
+    let local = await startTestServer({ dataDir });
+    await local.api('events', { method: 'POST', auth: local.admin, json: eventBody('Kept', 2) });
+    await runSync({ store: local.engine.store, policy: 'ask', remote: remoteOptions });
+    await local.close();
+    local = await startTestServer({ dataDir });
+    const again = await runSync({ store: local.engine.store, policy: 'ask', remote: remoteOptions });
+    expect(again.operations).toEqual([]);
+    await local.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
