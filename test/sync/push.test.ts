@@ -131,8 +131,12 @@ describe('sync: pushing to another instance', () => {
     expect(report.summary).toMatchObject({ updated: 1, deleted: 1, failed: 0 });
     expect((await allOf(pair.remote, 'events')).map((event) => event.title)).toEqual(['Big concert']);
 
-    // A deleted term is deleted on the remote too (after the event no longer uses it).
+    // Clearing a list clears it on the remote.
     await local.api(`events/${concert.id}`, { method: 'POST', auth: local.admin, json: { categories: [] } });
+    expect((await pair.sync()).failures).toEqual([]);
+    expect((await allOf(pair.remote, 'events'))[0]!.categories).toEqual([]);
+
+    // A deleted term is deleted on the remote too.
     await local.api(`categories/${child.id}`, { method: 'DELETE', auth: local.admin });
     const third = await pair.sync();
     expect(third.failures).toEqual([]);

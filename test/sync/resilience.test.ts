@@ -24,6 +24,8 @@ async function proxy(
     method: string,
     url: string,
   ) => 'drop' | { status: number; headers?: Record<string, string> } | null,
+  /** Runs before a request is forwarded (to change the remote behind the sync's back). */
+  before?: (method: string, url: string) => Promise<void>,
 ) {
   const target = new URL(pair.remote.engine.origin);
   const server = createServer((incoming, outgoing) => {
@@ -33,25 +35,28 @@ async function proxy(
       outgoing.end(JSON.stringify({ code: 'busy', message: 'Try later', data: { status: verdict.status } }));
       return;
     }
-    const forwarded = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: { ...incoming.headers, host: target.host },
-      },
-      (answer) => {
-        if (verdict === 'drop') {
-          answer.resume();
-          answer.on('end', () => outgoing.socket?.destroy());
-          return;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
+    const forward = () =>
+      request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host },
+        },
+        (answer) => {
+          if (verdict === 'drop') {
+            answer.resume();
+            answer.on('end', () => outgoing.socket?.destroy());
+            return;
+          }
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+    void (before?.(incoming.method ?? 'GET', incoming.url ?? '/') ?? Promise.resolve()).then(() =>
+      incoming.pipe(forward()),
     );
-    incoming.pipe(forwarded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
@@ -151,6 +156,69 @@ describe('sync: an unreliable remote', () => {
       'Event 2',
       'Event 3',
       'Event 4',
+    ]);
+  });
+});
+
+describe('sync: the remote changes under the sync', () => {
+  it('credentials revoked mid-way stop the sync with a diagnosis; a re-run continues', async () => {
+    await seedEvents(4);
+    let creates = 0;
+    let revoked = true;
+    const root = await proxy((method) => {
+      if (method !== 'POST') return null;
+      if (revoked && ++creates > 3) {
+        return { status: 401 };
+      }
+      return null;
+    });
+    const stopped = await pair.sync({ root }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(stopped).toMatchObject({ code: 'REMOTE_BAD_CREDENTIALS' });
+    expect((stopped as Error).message).toMatch(/stopped after 3 of 6 operations/);
+    revoked = false;
+    const resumed = await pair.sync({ root });
+    expect(resumed.summary).toMatchObject({ created: 3, failed: 0 });
+    expect(await allOf(pair.remote, 'events')).toHaveLength(4);
+  });
+
+  it('a record changed on the remote between the plan and its update is not overwritten (If-Match)', async () => {
+    await seedEvents(1);
+    let meddle = false;
+    let remoteId = 0;
+    const root = await proxy(
+      () => null,
+      async (method, url) => {
+        // Someone edits the event on the site just before the sync's update reaches it.
+        if (meddle && method === 'POST' && url.includes(`/events/${remoteId}`)) {
+          await pair.remote.api(`events/${remoteId}`, {
+            method: 'POST',
+            auth: pair.remote.admin,
+            json: { title: 'Theirs' },
+          });
+        }
+      },
+    );
+    await pair.sync({ root });
+    remoteId = (await allOf(pair.remote, 'events'))[0]!.id as number;
+    const [local] = [...pair.local.engine.store.events.values()];
+    await pair.local.api(`events/${local!.id}`, {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: { title: 'Mine' },
+    });
+    meddle = true;
+    const report = await pair.sync({ root, policy: 'ask' });
+    expect((await allOf(pair.remote, 'events'))[0]!.title).toBe('Theirs');
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 0, failed: 0, conflicts: 1 });
+    expect(report.conflicts).toEqual([expect.objectContaining({ kind: 'event', reason: 'both-changed' })]);
+    // The next run sees it as the conflict it is.
+    meddle = false;
+    expect((await pair.sync({ root })).conflicts.map((conflict) => conflict.reason)).toEqual([
+      'both-changed',
     ]);
   });
 });

@@ -30,7 +30,7 @@ export type SyncProgress =
       index: number;
       total: number;
       operation: Operation;
-      outcome: 'done' | 'adopted' | 'failed';
+      outcome: 'done' | 'adopted' | 'failed' | 'conflict';
       message?: string;
     }
   | { type: 'retry'; attempt: number; waitMs: number; reason: string };
@@ -78,6 +78,9 @@ const linkFor = (kind: SyncKind, localId: number, revision: number | null, recor
   remoteHash: contentHash(record.fields),
 });
 
+/** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
+class LateConflictError extends Error {}
+
 /** A reference to a record that is not on the remote: the dependent record cannot be sent yet. */
 class MissingDependencyError extends Error {
   readonly code = 'SYNC_MISSING_DEPENDENCY';
@@ -108,9 +111,10 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     const sent: Record<string, unknown> = { ...record.fields, ...record.send };
     // A create takes no empty texts (they are the defaults anyway); an update sends them to clear a field.
     if (creating) for (const [field, value] of Object.entries(sent)) if (value === '') delete sent[field];
-    // Empty references are left out: the original treats venue 0 and empty lists as invalid or "not given".
+    // No venue is left out (the original cannot remove one and treats 0 as "not given"); an empty list is
+    // sent on update only, to clear what the remote has.
     for (const [field, value] of Object.entries(refs)) {
-      if (value === 0 || (Array.isArray(value) && value.length === 0)) continue;
+      if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
       sent[field] = value;
     }
     return sent;
@@ -175,10 +179,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           ),
           diff: [],
         });
-        throw new RemoteError(
-          'REMOTE_HTTP_ERROR',
+        throw new LateConflictError(
           'Changed on the remote while the sync ran: run the sync again to see the conflict.',
-          412,
         );
       }
       throw error;
@@ -192,7 +194,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       break;
     }
     const record = options.local.get(linkKey(operation.kind, operation.localId));
-    let outcome: 'done' | 'adopted' | 'failed' = 'done';
+    let outcome: 'done' | 'adopted' | 'failed' | 'conflict' = 'done';
     let message: string | undefined;
     try {
       switch (operation.type) {
@@ -256,6 +258,19 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           error.code,
           `${error.message} The sync stopped after ${index} of ${operations.length} operations; what was done is saved, run it again to continue.`,
         );
+      }
+      if (error instanceof LateConflictError) {
+        outcome = 'conflict';
+        message = error.message;
+        options.onProgress?.({
+          type: 'operation',
+          index: index + 1,
+          total: operations.length,
+          operation,
+          outcome,
+          message,
+        });
+        continue;
       }
       if (!(error instanceof RemoteError) && !(error instanceof MissingDependencyError)) throw error;
       outcome = 'failed';
