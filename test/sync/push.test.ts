@@ -163,3 +163,41 @@ describe('sync: links are part of the data folder', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 });
+
+describe('sync: a remote that already has some of the records', () => {
+  it('adopts identical records and asks about different ones with the same slug', async () => {
+    const { local, remote } = pair;
+    for (const server of [local, remote]) {
+      await server.api('venues', {
+        method: 'POST',
+        auth: server.admin,
+        json: { venue: 'Town hall', city: 'Bologna' },
+      });
+    }
+    await local.api('events', {
+      method: 'POST',
+      auth: local.admin,
+      json: eventBody('Concert', 3, { description: 'Ours' }),
+    });
+    await remote.api('events', {
+      method: 'POST',
+      auth: remote.admin,
+      json: eventBody('Concert', 3, { description: 'Theirs' }),
+    });
+
+    const asked = await pair.sync();
+    expect(asked.summary).toMatchObject({ adopted: 1, created: 0, conflicts: 1 });
+    expect(asked.conflicts).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        reason: 'both-exist',
+        diff: [{ field: 'description', local: 'Ours', remote: 'Theirs' }],
+      }),
+    ]);
+    const settled = await pair.sync({ policy: 'local-wins' });
+    expect(settled.summary).toMatchObject({ adopted: 1, conflicts: 0, failed: 0 });
+    const events = await allOf(remote, 'events');
+    expect(events.map((event) => event.description)).toEqual(['Ours']);
+    expect(await allOf(remote, 'venues')).toHaveLength(1);
+  });
+});

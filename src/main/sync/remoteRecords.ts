@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RemoteRecord, SyncKind } from './model';
+import { RemoteError } from './remoteErrors';
 
 /** What every remote record must have; everything else is read leniently (the original omits empty values). */
 const base = z.looseObject({ id: z.number().int().nonnegative(), slug: z.string().default('') });
@@ -100,15 +101,11 @@ const eventShape = base.extend({
   modified_utc: z.string().optional(),
 });
 
-/** A remote answer that is not a record of the expected kind. */
-export class RemoteShapeError extends Error {
-  readonly code = 'REMOTE_BAD_RECORD';
-}
-
 /** Reads one record of a remote answer into the shape the planner compares. */
 export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord {
   const fail = (error: z.ZodError) =>
-    new RemoteShapeError(
+    new RemoteError(
+      'REMOTE_BAD_RECORD',
       `The remote answered with something that is not a ${kind}: ${error.issues[0]?.path.join('.')} ${error.issues[0]?.message}`,
     );
   if (kind === 'category' || kind === 'tag') {
