@@ -122,8 +122,18 @@ describe('calendar-desk sync', () => {
     expect(noPassword.code).toBe(1);
     expect(noPassword.stderr).toMatch(/--user needs a password/);
 
-    const otherApi = await sync('--token', remote.engine.adminToken, '--namespace', 'tribe/events/v1');
+    const otherApi = await sync(
+      '--token',
+      remote.engine.adminToken,
+      '--namespace',
+      'tribe/events/v1',
+      '--json',
+    );
     expect(otherApi.code).toBe(1);
     expect(otherApi.stderr).toMatch(/does not serve the tribe\/events\/v1 namespace/);
+    expect(JSON.parse(otherApi.stdout)).toMatchObject({
+      error: { code: 'REMOTE_NOT_THIS_API' },
+      exit_status: 1,
+    });
   });
 });

@@ -173,6 +173,13 @@ export function syncCommand(deps: SyncCommandDeps): Command {
               options.json === true,
             ),
         );
+      } catch (error) {
+        // Tools reading --json get the failure as JSON too (the one-line message still goes to stderr).
+        if (options.json) {
+          const { code, message } = error as Error & { code?: string };
+          console.log(JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: 1 }));
+        }
+        throw error;
       } finally {
         progress.stop();
       }

@@ -143,6 +143,16 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           if (existing) return { remote: existing, adopted: true };
         }
         if (
+          error instanceof RemoteError &&
+          error.status !== null &&
+          error.status < 500 &&
+          error.status !== 429
+        ) {
+          // Refused, so surely not created: nothing is pending any more.
+          await links.remove(record.kind, record.id);
+          throw error;
+        }
+        if (
           !(error instanceof RemoteError) ||
           error.code !== 'REMOTE_UNKNOWN_OUTCOME' ||
           attempt + 1 >= attempts
