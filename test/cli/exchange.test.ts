@@ -50,33 +50,32 @@ const titles = async (dataDir: string) => {
 };
 
 describe('calendar-desk export / import', () => {
-  it('a JSON dump restores into a new folder; .ics parses; CSV imports', async () => {
+  it('a JSON dump restores into a new folder', async () => {
     const dataDir = await seededFolder();
     const dump = join(home, 'dump.json');
-    const ics = join(home, 'calendar.ics');
-    const csv = join(home, 'events.csv');
-    for (const [format, out] of [
-      ['json', dump],
-      ['ics', ics],
-      ['csv', csv],
-    ] as const) {
-      const result = await runCli(['export', '--format', format, '--out', out, '--data', dataDir], env);
-      expect(result.code).toBe(0);
-    }
+    expect((await runCli(['export', '--format', 'json', '--out', dump, '--data', dataDir], env)).code).toBe(
+      0,
+    );
     const restored = join(home, `data-${++folders}`);
     const imported = await runCli(['import', dump, '--data', restored], env);
     expect(imported.code).toBe(0);
     expect(imported.stdout).toMatch(/Restored 4 record\(s\)/);
     expect(await titles(restored)).toEqual(['Book fair', 'Film night']);
+  });
 
-    const calendar = new ICAL.Component(ICAL.parse(await readFile(ics, 'utf8')));
+  it('the .ics export parses with an independent parser; the CSV export imports', async () => {
+    const dataDir = await seededFolder();
+    const ics = await runCli(['export', '--format', 'ics', '--data', dataDir], env);
+    expect(ics.code).toBe(0);
+    const calendar = new ICAL.Component(ICAL.parse(ics.stdout));
     expect(
       calendar
         .getAllSubcomponents('vevent')
         .map((event) => event.getFirstPropertyValue('summary'))
         .sort(),
     ).toEqual(['Book fair', 'Film night']);
-
+    const csv = join(home, `events-${folders}.csv`);
+    expect((await runCli(['export', '--format', 'csv', '--out', csv, '--data', dataDir], env)).code).toBe(0);
     const fromCsv = join(home, `data-${++folders}`);
     const csvImport = await runCli(['import', csv, '--data', fromCsv], env);
     expect(csvImport.stdout).toMatch(/Imported from .*: 2 event\(s\)/);
