@@ -14,6 +14,8 @@ export interface SyncJobStatus {
   error: { code: string; message: string } | null;
 }
 
+const KEPT_JOBS = 20;
+
 /**
  * Syncs running in the background of a server, one at a time, watched by polling `status()` (the admin API)
  * or by listening to `progress` events (in-process).
@@ -21,12 +23,13 @@ export interface SyncJobStatus {
 export class SyncJobs extends EventEmitter {
   private readonly jobs = new Map<string, SyncJobStatus>();
   private running: string | null = null;
+  private readonly stops = new Map<string, AbortController>();
 
   get busy(): boolean {
     return this.running !== null;
   }
 
-  start(options: Omit<SyncOptions, 'onProgress'>): SyncJobStatus {
+  start(options: Omit<SyncOptions, 'onProgress' | 'signal'>): SyncJobStatus {
     const status: SyncJobStatus = {
       id: randomUUID(),
       state: 'running',
@@ -37,7 +40,12 @@ export class SyncJobs extends EventEmitter {
       error: null,
     };
     this.jobs.set(status.id, status);
+    // Keep the latest few finished jobs for their status; older ones are forgotten.
+    for (const id of [...this.jobs.keys()].slice(0, Math.max(0, this.jobs.size - KEPT_JOBS)))
+      this.jobs.delete(id);
     this.running = status.id;
+    const stop = new AbortController();
+    this.stops.set(status.id, stop);
     const onProgress = (event: SyncProgress) => {
       if (event.type === 'start') status.total = event.total;
       if (event.type === 'operation') {
@@ -46,7 +54,7 @@ export class SyncJobs extends EventEmitter {
       }
       this.emit('progress', status.id, event);
     };
-    runSync({ ...options, onProgress })
+    runSync({ ...options, onProgress, signal: stop.signal })
       .then(
         (report) => {
           status.state = 'done';
@@ -59,9 +67,17 @@ export class SyncJobs extends EventEmitter {
       )
       .finally(() => {
         this.running = null;
+        this.stops.delete(status.id);
         this.emit('finished', status.id);
       });
     return status;
+  }
+
+  /** Stops a running job after the operation in progress (what is done stays done; a new sync resumes). */
+  cancel(id: string): boolean {
+    const stop = this.stops.get(id);
+    stop?.abort();
+    return stop !== undefined;
   }
 
   status(id: string): SyncJobStatus | undefined {

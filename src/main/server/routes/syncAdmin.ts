@@ -126,6 +126,12 @@ export function syncAdminRoutes(
       );
     ctx.body = status;
   });
+  router.post('/sync-jobs/:id/cancel', (ctx) => {
+    const status = jobs.status(ctx.params.id!);
+    if (!status) throw new ApiError(404, 'sync_job_not_found', 'No such sync job.');
+    jobs.cancel(status.id);
+    ctx.body = status;
+  });
   router.post('/import', async (ctx) => {
     const body = parse(importSchema, ctx.request.body);
     try {
