@@ -87,6 +87,28 @@ describe.skipIf(!existsSync(SAMPLES))('sync to a WordPress site running the orig
     expect(live('events')).toEqual([]);
   });
 
+  it('a contributor account is refused before anything is sent (its events would stay drafts)', async () => {
+    const contributorSite = await startOriginalPlugin({ role: 'contributor' });
+    try {
+      await expect(
+        runSync({
+          store: local.engine.store,
+          policy: 'ask',
+          remote: {
+            root: contributorSite.root,
+            namespace: 'tribe/events/v1',
+            auth: { user: contributorSite.user, password: contributorSite.password },
+          },
+        }),
+      ).rejects.toMatchObject({
+        code: 'REMOTE_INSUFFICIENT_ROLE',
+        message: expect.stringMatching(/contributor/),
+      });
+    } finally {
+      await contributorSite.close();
+    }
+  });
+
   it('wrong application password: stopped at once with the reason', async () => {
     await expect(
       runSync({

@@ -36,6 +36,8 @@ const errorBody = z.looseObject({
   data: z.unknown().optional(),
 });
 const rootIndex = z.looseObject({ namespaces: z.array(z.string()) });
+/** WordPress roles whose events are published as sent. */
+const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
 /** `Retry-After` in ms (seconds or an HTTP date), or null. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
@@ -254,6 +256,25 @@ export class RemoteClient {
       );
     }
     if (probe.status >= 400) throw this.errorOf(probe, `${this.nsRoot}events`);
+    if (index.data.namespaces.includes('wp/v2')) await this.checkWordPressRole();
+  }
+
+  /**
+   * On WordPress, contributors also pass the probe above, but what they publish silently becomes a draft and
+   * they cannot edit others' events: their roles are read from `wp/v2/users/me` when the site answers it.
+   */
+  private async checkWordPressRole(): Promise<void> {
+    const answer = await this.request('GET', `${this.root}wp/v2/users/me?context=edit`);
+    const roles = z.looseObject({ roles: z.array(z.string()) }).safeParse(answer.body);
+    if (answer.status !== 200 || !roles.success) return;
+    if (!roles.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        `The remote user is ${roles.data.roles.join(', ') || 'without a role'}: what it sends would stay drafts. ` +
+          'Use an author, editor or administrator account.',
+        403,
+      );
+    }
   }
 
   /** Every record of a kind, page by page (50 a page, the original's cap), totals from either header family. */
