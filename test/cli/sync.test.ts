@@ -47,6 +47,7 @@ describe('calendar-desk sync', () => {
       updated: 0,
       deleted: 0,
       adopted: 0,
+      pulled: 0,
       conflicts: 0,
       failed: 0,
     });
@@ -83,7 +84,9 @@ describe('calendar-desk sync', () => {
       },
     );
     expect(real.code).toBe(0);
-    expect(real.stdout).toMatch(/Summary: created 3, updated 0, deleted 0, adopted 0, conflicts 0, failed 0/);
+    expect(real.stdout).toMatch(
+      /Summary: created 3, updated 0, deleted 0, adopted 0, pulled 0, conflicts 0, failed 0/,
+    );
   });
 
   it('a conflict under --policy ask exits 2 with the field-level diff', async () => {

@@ -55,6 +55,26 @@ describe('sync: a record changed on both sides', () => {
     expect((await pair.sync({ policy: 'ask' })).conflicts).toHaveLength(1);
   });
 
+  it('a change made only on the remote is left there; a later local edit of that record is a conflict', async () => {
+    await pair.sync({ policy: 'local-wins' });
+    await pair.remote.api(`events/${remoteId}`, {
+      method: 'POST',
+      auth: pair.remote.admin,
+      json: { excerpt: 'Site note' },
+    });
+    const quiet = await pair.sync();
+    expect(quiet).toMatchObject({ operations: [], conflicts: [] });
+    await pair.local.api(`events/${localId}`, {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: { title: 'Picnic again' },
+    });
+    const report = await pair.sync();
+    expect(report.conflicts.map((conflict) => conflict.diff.map((diff) => diff.field))).toEqual([
+      ['title', 'excerpt'],
+    ]);
+  });
+
   it('skip: leaves it alone and reports it', async () => {
     const report = await pair.sync({ policy: 'skip' });
     expect(report.conflicts).toHaveLength(1);
@@ -69,10 +89,12 @@ describe('sync: a record changed on both sides', () => {
     expect((await pair.sync({ policy: 'ask' })).conflicts).toEqual([]);
   });
 
-  it('remote-wins: keeps the remote version, and the conflict is settled', async () => {
+  it('remote-wins: the local record takes the remote version, and the conflict is settled', async () => {
     const report = await pair.sync({ policy: 'remote-wins' });
-    expect(report.summary).toMatchObject({ updated: 0, conflicts: 0 });
+    expect(report.summary).toMatchObject({ updated: 0, pulled: 1, conflicts: 0 });
     expect(await remoteTitle()).toEqual(['Picnic (remote)']);
+    const mine = pair.local.engine.store.events.get(localId)!;
+    expect(mine).toMatchObject({ title: 'Picnic (remote)', description: 'Bring drinks' });
     const next = await pair.sync({ policy: 'ask' });
     expect(next.conflicts).toEqual([]);
     expect(next.operations).toEqual([]);

@@ -133,13 +133,11 @@ describe('plan()', () => {
       'update event 1',
     ]);
     expect(types(plan(local, links, [after], { policy: 'remote-wins' }).operations)).toEqual([
-      'accept event 1',
+      'pull event 1',
     ]);
     expect(plan(local, links, [after], { policy: 'skip' }).conflicts).toHaveLength(1);
-    // Changed only remotely: nothing is pushed, the remote version becomes the baseline.
-    expect(types(plan([event(1, 1)], links, [after], { policy: 'ask' }).operations)).toEqual([
-      'accept event 1',
-    ]);
+    // Changed only remotely: nothing is pushed, and the baseline stays (a later local edit is a conflict).
+    expect(plan([event(1, 1)], links, [after], { policy: 'ask' })).toEqual({ operations: [], conflicts: [] });
   });
 
   it('a record deleted on the remote is a conflict unless the user let it go', () => {

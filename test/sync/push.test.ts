@@ -74,6 +74,7 @@ describe('sync: pushing to another instance', () => {
       updated: 0,
       deleted: 0,
       adopted: 0,
+      pulled: 0,
       conflicts: 0,
       failed: 0,
     });
@@ -100,6 +101,7 @@ describe('sync: pushing to another instance', () => {
       updated: 0,
       deleted: 0,
       adopted: 0,
+      pulled: 0,
       conflicts: 0,
       failed: 0,
     });

@@ -42,10 +42,10 @@ export function reportLines(report: SyncReport): string[] {
   }
   if (report.interrupted)
     lines.push('Interrupted: what was done is saved; run the same command to continue.');
-  const { created, updated, deleted, adopted, conflicts, failed } = report.summary;
+  const { created, updated, deleted, adopted, pulled, conflicts, failed } = report.summary;
   lines.push(
     `${report.dryRun ? 'Would do' : 'Summary'}: created ${created}, updated ${updated}, deleted ${deleted}, ` +
-      `adopted ${adopted}, conflicts ${conflicts}, failed ${failed}`,
+      `adopted ${adopted}, pulled ${pulled}, conflicts ${conflicts}, failed ${failed}`,
   );
   return lines;
 }

@@ -4,12 +4,16 @@ import { contentHash, mapRefs } from './compare';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
+import type { CalendarStore } from '../store/store';
+import { pullIntoLocal } from './pull';
 
 export interface SyncSummary {
   created: number;
   updated: number;
   deleted: number;
   adopted: number;
+  /** Local records that took the remote's version (`remote-wins`). */
+  pulled: number;
   conflicts: number;
   failed: number;
 }
@@ -47,6 +51,9 @@ export class SyncStoppedError extends Error {
 
 export interface ExecuteOptions {
   client: RemoteClient;
+  /** The local calendar (a `pull` writes into it). */
+  store: CalendarStore;
+  now?: Date;
   links: LinkState;
   local: Map<string, LocalRecord>;
   remote: Map<string, RemoteRecord>;
@@ -92,7 +99,15 @@ class MissingDependencyError extends Error {
  */
 export async function execute(operations: Operation[], options: ExecuteOptions): Promise<ExecuteResult> {
   const { client, links } = options;
-  const summary: SyncSummary = { created: 0, updated: 0, deleted: 0, adopted: 0, conflicts: 0, failed: 0 };
+  const summary: SyncSummary = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    adopted: 0,
+    pulled: 0,
+    conflicts: 0,
+    failed: 0,
+  };
   const failures: RecordFailure[] = [];
   const lateConflicts: Conflict[] = [];
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -252,6 +267,23 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
               ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
               : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
           );
+          break;
+        }
+        case 'pull': {
+          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+          const byRemote = new Map(
+            links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+          );
+          const revision = await pullIntoLocal(
+            options.store,
+            operation.kind,
+            operation.localId,
+            remote,
+            (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+            options.now ?? new Date(),
+          );
+          await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+          summary.pulled++;
           break;
         }
         case 'unlink':

@@ -97,7 +97,8 @@ export interface Conflict {
 
 /**
  * One step of a sync. `adopt` links an existing remote record (same slug) without sending it; `accept` makes the
- * remote's current version the new baseline without sending anything; `unlink` forgets a link.
+ * remote's current state the new baseline without sending anything; `pull` (a `remote-wins` decision) gives
+ * the local record the remote's version; `unlink` forgets a link.
  */
 export type Operation =
   | { type: 'create'; kind: SyncKind; localId: number; title: string }
@@ -105,6 +106,7 @@ export type Operation =
   | { type: 'delete'; kind: SyncKind; localId: number; remoteId: number; title: string; force: boolean }
   | { type: 'adopt'; kind: SyncKind; localId: number; remoteId: number; title: string; thenUpdate: boolean }
   | { type: 'accept'; kind: SyncKind; localId: number; remoteId: number; title: string }
+  | { type: 'pull'; kind: SyncKind; localId: number; remoteId: number; title: string }
   | { type: 'unlink'; kind: SyncKind; localId: number; title: string };
 
 export interface Plan {

@@ -106,7 +106,7 @@ export function plan(
         } else {
           decide(conflictOf(record, kind, id, twin, 'both-exist'), {
             'local-wins': { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: true },
-            'remote-wins': { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: false },
+            'remote-wins': { type: 'pull', kind, localId: id, remoteId: twin.id, title },
           });
         }
         continue;
@@ -141,16 +141,15 @@ export function plan(
       }
       continue;
     }
-    if (!localChanged && !remoteChanged) continue;
-    if (!localChanged) {
-      // Changed on the remote only: nothing to push; its version becomes the baseline.
-      upserts.push({ type: 'accept', kind, localId: id, remoteId, title });
-    } else if (!remoteChanged) {
+    // Changed on the remote only: nothing to push. The baseline stays, so a later local change of the
+    // record is a conflict rather than a silent overwrite of the remote's edit.
+    if (!localChanged) continue;
+    if (!remoteChanged) {
       upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false });
     } else {
       decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
         'local-wins': { type: 'update', kind, localId: id, remoteId, title, force: true },
-        'remote-wins': { type: 'accept', kind, localId: id, remoteId, title },
+        'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
       });
     }
   }

@@ -83,6 +83,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
           count('update') + planned.operations.filter((o) => o.type === 'adopt' && o.thenUpdate).length,
         deleted: count('delete'),
         adopted: count('adopt'),
+        pulled: count('pull'),
         conflicts: planned.conflicts.length,
         failed: 0,
       },
@@ -92,6 +93,8 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   }
   const result = await execute(planned.operations, {
     client,
+    store: options.store,
+    now: options.clock?.(),
     links,
     local: new Map(local.map((record) => [linkKey(record.kind, record.id), record])),
     remote: new Map(remote.map((record) => [linkKey(record.kind, record.id), record])),
