@@ -203,3 +203,36 @@ describe('sync: a remote that already has some of the records', () => {
     expect(await allOf(remote, 'venues')).toHaveLength(1);
   });
 });
+
+describe('sync: remote-wins on records found on both sides', () => {
+  it('gives the local venue and category the remote version, then links them', async () => {
+    const { local, remote } = pair;
+    await local.api('venues', {
+      method: 'POST',
+      auth: local.admin,
+      json: { venue: 'Town hall', city: 'Bologna' },
+    });
+    await remote.api('venues', {
+      method: 'POST',
+      auth: remote.admin,
+      json: { venue: 'Town hall', city: 'Modena' },
+    });
+    await local.api('categories', {
+      method: 'POST',
+      auth: local.admin,
+      json: { name: 'Talks', description: 'Ours' },
+    });
+    await remote.api('categories', {
+      method: 'POST',
+      auth: remote.admin,
+      json: { name: 'Talks', description: 'Theirs' },
+    });
+    const report = await pair.sync({ policy: 'remote-wins' });
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ pulled: 2, created: 0, conflicts: 0 });
+    const store = local.engine.store;
+    expect([...store.venues.values()].map((venue) => venue.city)).toEqual(['Modena']);
+    expect([...store.terms.values()].map((term) => term.description)).toEqual(['Theirs']);
+    expect((await pair.sync()).operations).toEqual([]);
+  });
+});
