@@ -11,6 +11,8 @@ import { exportIcs } from '../../src/main/sync/exchange/ics';
 import { exportCsv, EVENT_COLUMNS } from '../../src/main/sync/exchange/csv';
 import { importFile } from '../../src/main/sync/exchange/importFile';
 import { ImportError } from '../../src/main/sync/exchange/errors';
+import { saveRemotes, savedRemotes } from '../../src/main/sync/remotes';
+import { fileSecretBox } from '../../src/main/sync/secretBox';
 
 let source: TestServer;
 const folders: string[] = [];
@@ -93,24 +95,29 @@ const eventsOf = (store: CalendarStore) =>
 describe('export and import', () => {
   it('JSON: a dump restores exactly (ids, links, settings), without secrets', async () => {
     const store = source.engine.store;
+    await saveRemotes(store, fileSecretBox(source.dataDir), [
+      {
+        name: 'Site',
+        root: 'https://example.org/wp-json/',
+        namespace: 'cal/events/v1',
+        auth_type: 'token',
+        user: '',
+        secret: 's3cret',
+      },
+    ]);
     const dump = JSON.stringify(exportDump(store, new Date()));
     expect(dump).not.toMatch(/"hash"/);
+    expect(dump).not.toContain(savedRemotes(store)[0]!.secret!);
     const target = await freshStore();
     await importFile(target, 'calendar.json', dump, new Date());
     const before = store.snapshot();
     const after = target.snapshot();
-    for (const key of [
-      'events',
-      'venues',
-      'organizers',
-      'terms',
-      'media',
-      'settings',
-      'syncLinks',
-      'counters',
-    ] as const) {
+    for (const key of ['events', 'venues', 'organizers', 'terms', 'media', 'settings', 'counters'] as const) {
       expect(after[key]).toEqual(before[key]);
     }
+    // Sync links as they were; saved remotes without their secret (entered again on this machine).
+    expect({ ...after.syncLinks, remotes: undefined }).toEqual({ ...before.syncLinks, remotes: undefined });
+    expect(savedRemotes(target)).toEqual([{ ...savedRemotes(store)[0], secret: null }]);
     expect(after.users.map((user) => [user.id, user.login, user.role])).toEqual(
       before.users.map((user) => [user.id, user.login, user.role]),
     );

@@ -4,7 +4,7 @@ import type { CalendarStore } from '../store/store';
 import type { RemoteAuth } from './remoteClient';
 import type { SecretBox } from './secretBox';
 
-const REMOTES_KEY = 'remotes';
+export const REMOTES_KEY = 'remotes';
 
 const storedRemoteSchema = z.object({
   id: z.string(),
@@ -75,6 +75,12 @@ export async function saveRemotes(
   });
   await store.mutate((tx) => tx.setSyncState(REMOTES_KEY, remotes));
   return remotes;
+}
+
+/** The saved remotes without their sealed secrets (for dumps: a secret is entered again where it is restored). */
+export function remotesWithoutSecrets(value: unknown): unknown {
+  const parsed = z.array(storedRemoteSchema).safeParse(value);
+  return parsed.success ? parsed.data.map((remote) => ({ ...remote, secret: null })) : value;
 }
 
 /** The credentials of a saved remote, unsealed for one sync. */

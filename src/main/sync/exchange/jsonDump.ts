@@ -2,10 +2,14 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
+import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 
-/** A full dump: everything the data file holds except secrets (application passwords, tokens) and journal state. */
+/**
+ * A full dump: everything the data file holds except secrets (application passwords, tokens, saved remote
+ * passwords) and journal state.
+ */
 export const dumpSchema = z.object({
   format: z.literal(DUMP_FORMAT),
   version: z.literal(1),
@@ -21,7 +25,14 @@ export function exportDump(store: CalendarStore, now: Date): Dump {
     format: DUMP_FORMAT,
     version: 1,
     exportedUtc: now.toISOString(),
-    data: { ...data, users: data.users.map((user) => ({ ...user, appPasswords: [] })) },
+    data: {
+      ...data,
+      users: data.users.map((user) => ({ ...user, appPasswords: [] })),
+      syncLinks:
+        REMOTES_KEY in data.syncLinks
+          ? { ...data.syncLinks, [REMOTES_KEY]: remotesWithoutSecrets(data.syncLinks[REMOTES_KEY]) }
+          : data.syncLinks,
+    },
   };
 }
 
