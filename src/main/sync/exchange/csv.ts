@@ -175,6 +175,10 @@ const eventRow = z.object({
   'Event Category': cell,
   'Event Tags': cell,
   'Event Website': cell,
+  'Event Featured Image': cell.refine(
+    (value) => value === '' || /^https?:\/\/\S+$/i.test(value),
+    'the featured image is an http(s) address',
+  ),
 });
 const venueRow = z.object({
   'Venue Name': required('Venue Name'),
@@ -236,6 +240,8 @@ function eventInput(row: z.infer<typeof eventRow>): EventInput {
     ...(row['Event Category'] ? { categories: list(row['Event Category']) } : {}),
     ...(row['Event Tags'] ? { tags: list(row['Event Tags']) } : {}),
     ...(row['Event Website'] ? { website: row['Event Website'] } : {}),
+    // Recorded by its address, not downloaded (the app may be offline).
+    ...(row['Event Featured Image'] ? { image: row['Event Featured Image'] } : {}),
   };
 }
 
