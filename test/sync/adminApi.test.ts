@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataFolderText, eventBody } from '../helpers/server';
 import { startSyncPair, type SyncPair } from './syncHelpers';
 import { SECRET_KEY_FILE } from '../../src/main/sync/secretBox';
+import { remoteViewSchema, syncJobStatusSchema, syncReportSchema } from '../../src/shared/schemas/sync';
 
 let pair: SyncPair;
 beforeEach(async () => {
@@ -29,6 +30,8 @@ async function admin(
 async function waitForJob(id: string) {
   for (;;) {
     const status = await admin(`sync-jobs/${id}`);
+    // Every answer has the shape the desktop app relies on (the shared schema).
+    syncJobStatusSchema.parse(status.body);
     if (status.body.state !== 'running') return status.body;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -42,6 +45,7 @@ describe('admin API for the desktop Sync screen', () => {
       json: [{ name: 'Website', root: pair.remote.engine.apiRoot, auth_type: 'token', secret: token }],
     });
     expect(saved.status).toBe(200);
+    remoteViewSchema.array().parse(saved.body);
     expect(saved.body).toEqual([
       {
         id: expect.any(String),
@@ -80,6 +84,7 @@ describe('admin API for the desktop Sync screen', () => {
     ).body;
     const planned = await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: {} });
     expect(planned.status).toBe(200);
+    syncReportSchema.parse(planned.body);
     expect(planned.body.operations).toEqual([
       { type: 'create', kind: 'event', localId: created.body.id, title: 'Fair' },
     ]);

@@ -4,27 +4,11 @@ import { contentHash, mapRefs } from './compare';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
+import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
 
-export interface SyncSummary {
-  created: number;
-  updated: number;
-  deleted: number;
-  adopted: number;
-  /** Local records that took the remote's version (`remote-wins`). */
-  pulled: number;
-  conflicts: number;
-  failed: number;
-}
-
-export interface RecordFailure {
-  kind: SyncKind;
-  localId: number;
-  title: string;
-  code: string;
-  message: string;
-}
+export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 
 /** What the executor tells its watchers (CLI bar, `--json` lines, the desktop app's job status). */
 export type SyncProgress =

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { SyncProgress } from './executor';
-import { runSync, type SyncOptions, type SyncReport } from './sync';
+import type { SyncJobStatus } from '../../shared/schemas/sync';
+import { runSync, type SyncOptions } from './sync';
 
-export interface SyncJobStatus {
-  id: string;
-  state: 'running' | 'done' | 'failed';
-  /** Operations done of the total (0/0 while the remote is being read). */
-  done: number;
-  total: number;
-  last: string | null;
-  report: SyncReport | null;
-  error: { code: string; message: string } | null;
-}
+export type { SyncJobStatus } from '../../shared/schemas/sync';
 
 const KEPT_JOBS = 20;
 

@@ -1,8 +1,17 @@
 import { z } from 'zod';
+import { SYNC_KINDS, type Conflict, type Operation, type SyncKind } from '../../shared/schemas/sync';
 
-/** What the sync engine pushes, in push order (deletions run in the reverse order). */
-export const SYNC_KINDS = ['category', 'tag', 'venue', 'organizer', 'event'] as const;
-export type SyncKind = (typeof SYNC_KINDS)[number];
+export {
+  POLICIES,
+  SYNC_KINDS,
+  type Conflict,
+  type ConflictPolicy,
+  type ConflictReason,
+  type Decisions,
+  type FieldDiff,
+  type Operation,
+  type SyncKind,
+} from '../../shared/schemas/sync';
 
 /** The REST collection of each kind, and the key its archive answers under. */
 export const COLLECTION: Record<SyncKind, string> = {
@@ -12,9 +21,6 @@ export const COLLECTION: Record<SyncKind, string> = {
   organizer: 'organizers',
   event: 'events',
 };
-
-export const POLICIES = ['ask', 'local-wins', 'remote-wins', 'skip'] as const;
-export type ConflictPolicy = (typeof POLICIES)[number];
 
 /** Local ids another record points at; the executor turns them into remote ids when it sends the record. */
 export interface LocalRefs {
@@ -76,44 +82,8 @@ export type RemoteMeta = z.infer<typeof remoteMetaSchema>;
 
 export const linkKey = (kind: SyncKind, localId: number) => `${kind}:${localId}`;
 
-/** One field that differs between the local and the remote version of a record. */
-export interface FieldDiff {
-  field: string;
-  local: unknown;
-  remote: unknown;
-}
-
-export type ConflictReason =
-  'both-changed' | 'local-deleted-remote-changed' | 'remote-deleted' | 'both-exist';
-
-export interface Conflict {
-  kind: SyncKind;
-  localId: number;
-  remoteId: number | null;
-  reason: ConflictReason;
-  title: string;
-  diff: FieldDiff[];
-}
-
-/**
- * One step of a sync. `adopt` links an existing remote record (same slug) without sending it; `accept` makes the
- * remote's current state the new baseline without sending anything; `pull` (a `remote-wins` decision) gives
- * the local record the remote's version; `unlink` forgets a link.
- */
-export type Operation =
-  | { type: 'create'; kind: SyncKind; localId: number; title: string }
-  | { type: 'update'; kind: SyncKind; localId: number; remoteId: number; title: string; force: boolean }
-  | { type: 'delete'; kind: SyncKind; localId: number; remoteId: number; title: string; force: boolean }
-  | { type: 'adopt'; kind: SyncKind; localId: number; remoteId: number; title: string; thenUpdate: boolean }
-  | { type: 'accept'; kind: SyncKind; localId: number; remoteId: number; title: string }
-  | { type: 'pull'; kind: SyncKind; localId: number; remoteId: number; title: string }
-  | { type: 'unlink'; kind: SyncKind; localId: number; title: string };
-
 export interface Plan {
   operations: Operation[];
   /** Conflicts the policy left open (`ask` and `skip`): nothing is done to these records. */
   conflicts: Conflict[];
 }
-
-/** Decisions on single conflicts (from the desktop app), overriding the policy for those records. */
-export type Decisions = Record<string, 'local-wins' | 'remote-wins' | 'skip'>;

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { CalendarStore } from '../store/store';
 import type { RemoteAuth } from './remoteClient';
 import type { SecretBox } from './secretBox';
+import type { RemoteInput, RemoteView } from '../../shared/schemas/sync';
+
+export { remoteInputSchema, type RemoteInput } from '../../shared/schemas/sync';
 
 export const REMOTES_KEY = 'remotes';
 
@@ -18,21 +21,6 @@ const storedRemoteSchema = z.object({
 });
 export type StoredRemote = z.infer<typeof storedRemoteSchema>;
 
-/** A remote as the admin API takes it: `secret` only when it changes (absent keeps the saved one). */
-export const remoteInputSchema = z.object({
-  id: z.string().min(1).max(64).optional(),
-  name: z.string().max(200).default(''),
-  root: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address'),
-  namespace: z.string().min(1).default('cal/events/v1'),
-  auth_type: z.enum(['token', 'password', 'none']),
-  user: z.string().default(''),
-  secret: z.string().min(1).optional(),
-});
-export type RemoteInput = z.infer<typeof remoteInputSchema>;
-
 /** The saved remotes (secrets still sealed). */
 export function savedRemotes(store: CalendarStore): StoredRemote[] {
   const parsed = z.array(storedRemoteSchema).safeParse(store.syncState(REMOTES_KEY) ?? []);
@@ -40,7 +28,7 @@ export function savedRemotes(store: CalendarStore): StoredRemote[] {
 }
 
 /** A remote as the API shows it: never the secret, only whether one is saved. */
-export function presentRemote(remote: StoredRemote) {
+export function presentRemote(remote: StoredRemote): RemoteView {
   return {
     id: remote.id,
     name: remote.name,

@@ -4,7 +4,6 @@ import { LinkState, remoteKey } from './linkState';
 import {
   linkKey,
   SYNC_KINDS,
-  type Conflict,
   type ConflictPolicy,
   type Decisions,
   type Operation,
@@ -12,7 +11,8 @@ import {
 } from './model';
 import { plan } from './planner';
 import { RemoteClient, type RemoteOptions } from './remoteClient';
-import { execute, type RecordFailure, type SyncProgress, type SyncSummary } from './executor';
+import { execute, type SyncProgress } from './executor';
+import type { SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
   store: CalendarStore;
@@ -26,17 +26,7 @@ export interface SyncOptions {
   clock?: () => Date;
 }
 
-export interface SyncReport {
-  remote: string;
-  namespace: string;
-  dryRun: boolean;
-  /** The planned operations (all of them on a dry run). */
-  operations: Operation[];
-  conflicts: Conflict[];
-  summary: SyncSummary;
-  failures: RecordFailure[];
-  interrupted: boolean;
-}
+export type { SyncReport } from '../../shared/schemas/sync';
 
 /** Exit status of a sync: 0 done, 2 conflicts wait for a decision (`ask`), 3 some records failed. */
 export function exitStatusOf(report: SyncReport, policy: ConflictPolicy): number {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { POLICIES } from '../../sync/model';
+import { decisionsSchema, syncRunSchema } from '../../../shared/schemas/sync';
 import { runSync } from '../../sync/sync';
 import { SyncJobs } from '../../sync/jobs';
 import { RemoteError } from '../../sync/remoteClient';
@@ -12,7 +13,7 @@ import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } f
 import { importFile } from '../../sync/exchange/importFile';
 import { ImportError } from '../../sync/exchange/errors';
 
-const decisionsSchema = z.record(z.string(), z.enum(['local-wins', 'remote-wins', 'skip'])).default({});
+const decisions = decisionsSchema.default({});
 const authSchema = z
   .union([
     z.object({ token: z.string().min(1) }),
@@ -26,9 +27,8 @@ const adHocSyncSchema = z.object({
   auth: authSchema,
   policy: z.enum(POLICIES).default('ask'),
   dry_run: z.boolean().default(false),
-  decisions: decisionsSchema,
+  decisions,
 });
-const runSchema = z.object({ policy: z.enum(POLICIES).default('ask'), decisions: decisionsSchema });
 const importSchema = z.object({ file_name: z.string().min(1), content: z.string() });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -84,7 +84,7 @@ export function syncAdminRoutes(
   });
   router.post('/remotes/:id/plan', async (ctx) => {
     const remote = remoteById(ctx.params.id!);
-    const { policy, decisions } = parse(runSchema, ctx.request.body);
+    const { policy, decisions } = parse(syncRunSchema, ctx.request.body);
     ctx.body = await runSync({
       store,
       clock,
@@ -96,7 +96,7 @@ export function syncAdminRoutes(
   });
   router.post('/remotes/:id/sync', (ctx) => {
     const remote = remoteById(ctx.params.id!);
-    const { policy, decisions } = parse(runSchema, ctx.request.body);
+    const { policy, decisions } = parse(syncRunSchema, ctx.request.body);
     startJob(ctx, {
       store,
       clock,
