@@ -10,6 +10,10 @@ import { exportIcs } from '../sync/exchange/ics';
 import { CSV_KINDS, exportCsv, type CsvKind } from '../sync/exchange/csv';
 import { importFile, type ImportResult } from '../sync/exchange/importFile';
 import type { SyncCommandDeps } from './syncCommand';
+import { OwnerServerError } from './ownerServer';
+
+/** The body limit of the folder's server (1 MiB, see server/middleware/body.ts). */
+const IMPORT_THROUGH_SERVER_MAX = 1024 * 1024;
 
 const INITIAL_SETTINGS = {
   siteName: 'Calendar Desk',
@@ -97,7 +101,17 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
       const result = await deps.withStoreOrServer(
         deps.resolveDataFolder(options.data),
         (store) => importFile(store, file, text, new Date()),
-        (server) => server.call<ImportResult>('POST', 'import', { file_name: basename(file), content: text }),
+        (server) => {
+          // The server takes request bodies up to 1 MiB: a bigger file is imported with the folder free.
+          const body = { file_name: basename(file), content: text };
+          if (Buffer.byteLength(JSON.stringify(body)) > IMPORT_THROUGH_SERVER_MAX) {
+            throw new OwnerServerError(
+              `The data folder is in use by the server at ${server.apiRoot}, and ${file} is too big to send to it ` +
+                '(over 1 MiB). Stop that server (Ctrl+C where it runs, or quit the app) and run the import again.',
+            );
+          }
+          return server.call<ImportResult>('POST', 'import', body);
+        },
       );
       console.log(
         result.format === 'json'
