@@ -6,6 +6,7 @@ import { CalendarStore } from './store/store';
 import type { DataFile } from './store/schema';
 import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
 import { createApp } from './server/app';
+import type { SecretBox } from './sync/secretBox';
 import { isValidTimezone } from './core/dates';
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
@@ -22,6 +23,11 @@ export interface EngineOptions {
   rendererDir?: string;
   clock?: () => Date;
   log?: (message: string) => void;
+  /**
+   * Seals the secrets of saved sync remotes. The desktop shell passes one backed by Electron's safeStorage;
+   * default: AES-GCM with a key file (mode 0600) in the data folder.
+   */
+  secretBox?: SecretBox;
   /** Replaces the data file's adapter (tests make writes fail through it). */
   storeAdapter?: Adapter<DataFile>;
 }
@@ -81,7 +87,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   let server: Server | undefined;
   try {
     const adminToken = await ensureAdminAccess(store, clock);
-    const app = createApp({ store, clock, config: { rendererDir: options.rendererDir }, log: options.log });
+    const app = createApp({
+      store,
+      clock,
+      config: { rendererDir: options.rendererDir },
+      log: options.log,
+      secretBox: options.secretBox,
+    });
     server = await listen(app.callback(), options.port ?? 8787, host);
     const port = (server.address() as AddressInfo).port;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

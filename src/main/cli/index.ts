@@ -11,6 +11,12 @@ import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } f
 import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
+import { syncCommand, SyncUsageError } from './syncCommand';
+import { exchangeCommands } from './exchangeCommands';
+import { ImportError } from '../sync/exchange/errors';
+import { RemoteError } from '../sync/remoteClient';
+import { SyncStoppedError } from '../sync/executor';
+import { SyncStateError } from '../sync/linkState';
 
 process.env.TZ = 'UTC';
 
@@ -247,6 +253,10 @@ export function buildProgram(): Command {
       );
       console.log(`Revoked every credential of "${revoked}"${via}.`);
     });
+
+  program.addCommand(syncCommand({ resolveDataFolder, withStoreOrServer }));
+  for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
+    program.addCommand(command);
   return program;
 }
 
@@ -258,6 +268,11 @@ function isUserFacing(error: unknown): boolean {
     error instanceof FolderLockedError ||
     error instanceof OwnerServerError ||
     error instanceof UserError ||
+    error instanceof SyncUsageError ||
+    error instanceof ImportError ||
+    error instanceof RemoteError ||
+    error instanceof SyncStoppedError ||
+    error instanceof SyncStateError ||
     error instanceof DataFolderError ||
     error instanceof DataFileInvalidError ||
     error instanceof DataFileUnreadableError

@@ -18,6 +18,7 @@ import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
 import { settingsRoutes } from './routes/settings';
 import { MEDIA_UPLOAD_PATH, mediaRoutes } from './routes/media';
+import type { SecretBox } from '../sync/secretBox';
 import { paginationLink } from './routes/paginate';
 import { ResponseCache } from './responseCache';
 import { sanitizeSlugLookup } from './args/eventArgs';
@@ -41,6 +42,8 @@ export interface AppDeps {
   clock?: () => Date;
   config?: AppConfig;
   log?: (message: string) => void;
+  /** Seals the secrets of saved sync remotes (the desktop shell passes one backed by safeStorage). */
+  secretBox?: SecretBox;
 }
 
 export interface ApiState {
@@ -52,7 +55,7 @@ export interface ApiState {
 const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-json(?:/.*)?)$`, 'i');
 
 /** The Koa application of the local API (no `listen()` here: the engine or a test does that). */
-export function createApp({ store, clock = () => new Date(), config = {}, log }: AppDeps): Koa {
+export function createApp({ store, clock = () => new Date(), config = {}, log, secretBox }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   const throttle = new AuthThrottle(() => clock().getTime());
@@ -90,7 +93,7 @@ export function createApp({ store, clock = () => new Date(), config = {}, log }:
   // Settings first: the admin router requires an administrator for every route it matches.
   api.use(`/${ADMIN_NAMESPACE}`, settingsRoutes({ store }).routes());
   api.use(`/${ADMIN_NAMESPACE}`, mediaRoutes({ store, clock }).routes());
-  api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock }).routes());
+  api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock, secretBox }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();
   });

@@ -152,7 +152,7 @@ export const dataFileSchema = z.object({
   media: z.array(storedMediaSchema),
   users: z.array(storedUserSchema),
   tokens: z.array(storedTokenSchema),
-  /** Per-remote link state of the sync engine, keyed by remote id. */
+  /** State of the sync engine: per remote, its description and one entry per linked record (see sync/linkState.ts). */
   syncLinks: z.record(z.string(), z.unknown()),
 });
 

@@ -71,9 +71,10 @@ export type StoreOp =
   | { t: 'put'; c: CollectionName; v: { id: number | string } }
   | { t: 'del'; c: 'terms' | 'tokens'; id: number | string }
   | { t: 'settings'; v: Settings }
+  | { t: 'sync'; k: string; v: unknown }
   | { t: 'counters'; v: Counters };
 
-interface Counters {
+export interface Counters {
   post: number;
   term: number;
   user: number;
@@ -92,6 +93,8 @@ export interface Transaction {
   nextPostId(): number;
   nextTermId(): number;
   nextUserId(): number;
+  /** Makes sure no new id repeats one of `counters` (restoring a dump that brings its own ids). */
+  raiseCounters(counters: Counters): void;
   putEvent(event: StoredEvent): void;
   putVenue(venue: StoredVenue): void;
   putOrganizer(organizer: StoredOrganizer): void;
@@ -102,6 +105,8 @@ export interface Transaction {
   putToken(token: StoredToken): void;
   deleteToken(id: string): void;
   setSettings(settings: Settings): void;
+  /** Sets one entry of the sync engine's state (`null` removes it); the sync engine validates its shape. */
+  setSyncState(key: string, state: unknown): void;
 }
 
 /**
@@ -299,6 +304,9 @@ export class CalendarStore {
       case 'settings':
         tx.setSettings(op.v);
         return;
+      case 'sync':
+        tx.setSyncState(op.k, op.v);
+        return;
       case 'del':
         if (op.c === 'terms') tx.deleteTerm(op.id as number);
         else tx.deleteToken(op.id as string);
@@ -337,6 +345,16 @@ export class CalendarStore {
     return id === undefined ? undefined : this.events.get(id);
   }
 
+  /** One entry of the sync engine's state (`undefined` when absent). */
+  syncState(key: string): unknown {
+    return this.syncLinks[key];
+  }
+
+  /** Keys of the sync engine's state that start with `prefix`. */
+  syncKeys(prefix: string): string[] {
+    return Object.keys(this.syncLinks).filter((key) => key.startsWith(prefix));
+  }
+
   /** The whole data file as it would be written now. */
   snapshot(): DataFile {
     return {
@@ -351,7 +369,7 @@ export class CalendarStore {
       media: this.media.toArray(),
       users: this.users.toArray(),
       tokens: [...this.tokens.values()],
-      syncLinks: this.syncLinks,
+      syncLinks: { ...this.syncLinks },
     };
   }
 
@@ -414,6 +432,15 @@ export class CalendarStore {
     nextUserId: () => {
       this.undoable(() => this.counters.user--);
       return ++this.counters.user;
+    },
+    raiseCounters: (counters) => {
+      const previous = { ...this.counters };
+      this.counters = {
+        post: Math.max(previous.post, counters.post),
+        term: Math.max(previous.term, counters.term),
+        user: Math.max(previous.user, counters.user),
+      };
+      this.undoable(() => (this.counters = previous));
     },
     putEvent: (event) => {
       const previous = this.events.get(event.id);
@@ -478,6 +505,19 @@ export class CalendarStore {
       const previous = this.settings;
       this.settings = settings;
       this.undoable(() => (this.settings = previous), { t: 'settings', v: settings });
+    },
+    setSyncState: (key, state) => {
+      const had = Object.hasOwn(this.syncLinks, key);
+      const previous = this.syncLinks[key];
+      if (state === null || state === undefined) delete this.syncLinks[key];
+      else this.syncLinks[key] = state;
+      this.undoable(
+        () => {
+          if (had) this.syncLinks[key] = previous;
+          else delete this.syncLinks[key];
+        },
+        { t: 'sync', k: key, v: state ?? null },
+      );
     },
   };
 

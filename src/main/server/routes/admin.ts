@@ -7,6 +7,9 @@ import { addUser, revokeUser, UserError } from '../../core/users';
 import { validateArgs } from '../args/define';
 import { createUserArgs, revokeUserArgs } from '../args/adminArgs';
 import { ApiError, FORBIDDEN } from '../errors';
+import type { SecretBox } from '../../sync/secretBox';
+import { fileSecretBox } from '../../sync/secretBox';
+import { syncAdminRoutes } from './syncAdmin';
 
 /** The admin namespace: what the CLI does to a data folder, done by the server that owns that folder. */
 export const ADMIN_NAMESPACE = 'calendar-desk/v1';
@@ -58,7 +61,16 @@ function bodyOf(ctx: Koa.Context): Record<string, unknown> {
  * `POST /users/{login}/revoke`. Mounted under `/wp-json/calendar-desk/v1` behind the API's body parser and
  * authentication; not listed in the public indexes.
  */
-export function adminRoutes({ store, clock }: { store: CalendarStore; clock: () => Date }): Router {
+export function adminRoutes({
+  store,
+  clock,
+  secretBox,
+}: {
+  store: CalendarStore;
+  clock: () => Date;
+  /** Seals saved remote secrets; default: a key file in the data folder (see sync/secretBox.ts). */
+  secretBox?: SecretBox;
+}): Router {
   const router = new Router({ sensitive: false, strict: false });
   router.use(async (ctx, next) => {
     requireAdministrator(ctx);
@@ -80,5 +92,6 @@ export function adminRoutes({ store, clock }: { store: CalendarStore; clock: () 
     const user = await userOperation(() => revokeUser(store, args.login!));
     ctx.body = presentUser(store, user);
   });
+  syncAdminRoutes(router, { store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) });
   return router;
 }

@@ -1,0 +1,123 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Command, Option } from 'commander';
+import { CalendarStore } from '../store/store';
+import { ReadOnlyPersistence, type Persistence } from '../store/persistence';
+import type { StoreOp } from '../store/store';
+import { FolderLockedError } from '../store/lock';
+import { exportDump } from '../sync/exchange/jsonDump';
+import { exportIcs } from '../sync/exchange/ics';
+import { CSV_KINDS, exportCsv, type CsvKind } from '../sync/exchange/csv';
+import { importFile, type ImportResult } from '../sync/exchange/importFile';
+import type { SyncCommandDeps } from './syncCommand';
+import { OwnerServerError } from './ownerServer';
+
+/** The body limit of the folder's server (1 MiB, see server/middleware/body.ts). */
+const IMPORT_THROUGH_SERVER_MAX = 1024 * 1024;
+
+const INITIAL_SETTINGS = {
+  siteName: 'Calendar Desk',
+  siteDescription: 'Events planned offline',
+  timezone: 'UTC',
+  postsPerPage: 10,
+};
+
+/** The export of a calendar in one of the formats. */
+export function exportText(
+  store: CalendarStore,
+  format: 'json' | 'ics' | 'csv',
+  kind: CsvKind,
+  now: Date,
+): string {
+  if (format === 'json') return `${JSON.stringify(exportDump(store, now), null, 1)}\n`;
+  if (format === 'ics') return exportIcs(store, now);
+  return exportCsv(store, kind);
+}
+
+/**
+ * Reads the calendar for an export: the folder directly, or (when a server owns it) its durable state read
+ * without the lock — an export changes nothing, so it need not wait for the owner.
+ */
+async function withReadableStore<T>(dataDir: string, work: (store: CalendarStore) => T): Promise<T> {
+  let store: CalendarStore;
+  try {
+    store = await CalendarStore.open({ dataDir, initialSettings: INITIAL_SETTINGS });
+  } catch (error) {
+    if (!(error instanceof FolderLockedError)) throw error;
+    store = await CalendarStore.open({
+      dataDir,
+      initialSettings: INITIAL_SETTINGS,
+      lock: false,
+      persistence: new ReadOnlyPersistence<StoreOp>(dataDir) as Persistence<StoreOp>,
+    });
+  }
+  try {
+    return work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `calendar-desk export` and `calendar-desk import`. */
+export function exchangeCommands(deps: SyncCommandDeps): Command[] {
+  const exportCommand = new Command('export')
+    .description(
+      'write the calendar as a JSON dump (restorable), iCalendar (.ics) or CSV (the original plugin importer columns)',
+    )
+    .addOption(
+      new Option('--format <format>', 'json, ics or csv')
+        .choices(['json', 'ics', 'csv'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--kind <kind>', 'with --format csv: which records').choices(CSV_KINDS).default('events'),
+    )
+    .option('--out <file>', 'write to this file (default: standard output)')
+    .addOption(
+      new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
+    )
+    .action(
+      async (options: { format: 'json' | 'ics' | 'csv'; kind: CsvKind; out?: string; data?: string }) => {
+        const text = await withReadableStore(deps.resolveDataFolder(options.data), (store) =>
+          exportText(store, options.format, options.kind, new Date()),
+        );
+        if (options.out) {
+          await writeFile(options.out, text);
+          console.error(`Exported to ${options.out}.`);
+        } else process.stdout.write(text);
+      },
+    );
+
+  const importCommand = new Command('import')
+    .description(
+      'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing',
+    )
+    .argument('<file>', 'file to import (.json, .ics or .csv)')
+    .addOption(
+      new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
+    )
+    .action(async (file: string, options: { data?: string }) => {
+      const text = await readFile(file, 'utf8');
+      const result = await deps.withStoreOrServer(
+        deps.resolveDataFolder(options.data),
+        (store) => importFile(store, file, text, new Date()),
+        (server) => {
+          // The server takes request bodies up to 1 MiB: a bigger file is imported with the folder free.
+          const body = { file_name: basename(file), content: text };
+          if (Buffer.byteLength(JSON.stringify(body)) > IMPORT_THROUGH_SERVER_MAX) {
+            throw new OwnerServerError(
+              `The data folder is in use by the server at ${server.apiRoot}, and ${file} is too big to send to it ` +
+                '(over 1 MiB). Stop that server (Ctrl+C where it runs, or quit the app) and run the import again.',
+            );
+          }
+          return server.call<ImportResult>('POST', 'import', body);
+        },
+      );
+      console.log(
+        result.format === 'json'
+          ? `Restored ${result.records} record(s) from ${file}.`
+          : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s).`,
+      );
+    });
+  return [exportCommand, importCommand];
+}

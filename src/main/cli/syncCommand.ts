@@ -1,0 +1,191 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { Command, Option } from 'commander';
+import type { CalendarStore } from '../store/store';
+import { POLICIES, type ConflictPolicy } from '../sync/model';
+import type { RemoteAuth } from '../sync/remoteClient';
+import { exitStatusOf, runSync, type SyncReport } from '../sync/sync';
+import { progressReporter, reportLines } from './syncOutput';
+import type { OwnerServer } from './ownerServer';
+import type { SyncJobStatus } from '../sync/jobs';
+import { SyncStoppedError } from '../sync/executor';
+
+/** A sync option the user got wrong: one line, exit 1. */
+export class SyncUsageError extends Error {
+  readonly code = 'SYNC_USAGE';
+}
+
+export const PASSWORD_ENV = 'CALENDAR_DESK_REMOTE_PASSWORD';
+
+const remoteUrl = z
+  .string()
+  .url()
+  .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address');
+
+export interface SyncCliOptions {
+  data?: string;
+  remote: string;
+  namespace: string;
+  token?: string;
+  user?: string;
+  password?: string;
+  passwordFile?: string;
+  dryRun?: boolean;
+  policy: ConflictPolicy;
+  json?: boolean;
+}
+
+/** Credentials from the flags, a password file or the environment (in that order). */
+export async function remoteAuthOf(options: SyncCliOptions, env = process.env): Promise<RemoteAuth> {
+  if (options.token && options.user) throw new SyncUsageError('Give either --token or --user, not both.');
+  if (options.token) return { token: options.token };
+  if (!options.user) {
+    if (options.password || options.passwordFile) throw new SyncUsageError('--password needs --user LOGIN.');
+    return null;
+  }
+  let password = options.password;
+  if (!password && options.passwordFile) {
+    password = await readFile(options.passwordFile, 'utf8').then(
+      (text) => text.trim(),
+      (error: NodeJS.ErrnoException) => {
+        throw new SyncUsageError(
+          `Cannot read the password file ${options.passwordFile}: ${error.code ?? error.message}.`,
+        );
+      },
+    );
+  }
+  password ??= env[PASSWORD_ENV];
+  if (!password) {
+    throw new SyncUsageError(
+      `--user needs a password: --password, --password-file FILE or $${PASSWORD_ENV}.`,
+    );
+  }
+  return { user: options.user, password };
+}
+
+/** What the sync endpoint of a running server takes: the same options, as JSON. */
+export interface SyncRequestBody {
+  remote: string;
+  namespace: string;
+  auth: RemoteAuth;
+  policy: ConflictPolicy;
+  dry_run: boolean;
+}
+
+export interface SyncCommandDeps {
+  resolveDataFolder(data?: string): string;
+  withStoreOrServer<T>(
+    dataDir: string,
+    local: (store: CalendarStore) => Promise<T>,
+    remote: (server: OwnerServer) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** How often the CLI asks the folder's server how its sync job is doing. */
+const POLL_MS = 250;
+
+/**
+ * The sync run by the server that owns the data folder: started as a job (a long sync outlives one HTTP
+ * request) and polled until done; with `--json` each poll's status is a progress line on stderr.
+ */
+async function syncThroughServer(
+  server: OwnerServer,
+  body: SyncRequestBody,
+  json: boolean,
+): Promise<SyncReport> {
+  if (!json)
+    console.error(`The data folder is in use by the server at ${server.apiRoot}: syncing through it.`);
+  let status = await server.call<SyncJobStatus>('POST', 'sync-jobs', body);
+  while (status.state === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    status = await server.call<SyncJobStatus>('GET', `sync-jobs/${status.id}`);
+    if (json)
+      process.stderr.write(
+        `${JSON.stringify({ type: 'job', done: status.done, total: status.total, last: status.last })}\n`,
+      );
+  }
+  if (status.state === 'failed' || !status.report) {
+    throw new SyncStoppedError(
+      status.error?.code ?? 'SYNC_FAILED',
+      status.error?.message ?? 'The sync failed.',
+    );
+  }
+  return status.report;
+}
+
+/** `calendar-desk sync`: push the calendar to a remote (see README "Export and sync"). */
+export function syncCommand(deps: SyncCommandDeps): Command {
+  return new Command('sync')
+    .description(
+      'push the calendar to a remote site speaking the same API (categories, tags, venues, organizers, events)',
+    )
+    .addOption(
+      new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
+    )
+    .requiredOption('--remote <url>', 'REST root of the remote, e.g. https://example.org/wp-json/')
+    .option(
+      '--namespace <ns>',
+      'API namespace on the remote (tribe/events/v1 for The Events Calendar)',
+      'cal/events/v1',
+    )
+    .option('--token <token>', 'bearer token of the remote')
+    .option('--user <login>', 'remote user (with an application password)')
+    .option('--password <password>', `application password (or --password-file, or $${PASSWORD_ENV})`)
+    .option('--password-file <file>', 'file holding the application password')
+    .option('--dry-run', 'print the plan and change nothing')
+    .addOption(
+      new Option('--policy <policy>', 'what to do with records changed on both sides')
+        .choices(POLICIES)
+        .default('ask'),
+    )
+    .option('--json', 'print one JSON report on stdout, progress as JSON lines on stderr')
+    .action(async (options: SyncCliOptions) => {
+      const url = remoteUrl.safeParse(options.remote);
+      if (!url.success) {
+        throw new SyncUsageError(
+          `--remote: "${options.remote}" is not a web address (${url.error.issues[0]?.message}).`,
+        );
+      }
+      const auth = await remoteAuthOf(options);
+      const progress = progressReporter(options.json === true);
+      let report: SyncReport;
+      try {
+        report = await deps.withStoreOrServer(
+          deps.resolveDataFolder(options.data),
+          (store) =>
+            runSync({
+              store,
+              remote: { root: options.remote, namespace: options.namespace, auth },
+              policy: options.policy,
+              dryRun: options.dryRun === true,
+              onProgress: progress.onProgress,
+            }),
+          (server) =>
+            syncThroughServer(
+              server,
+              {
+                remote: options.remote,
+                namespace: options.namespace,
+                auth,
+                policy: options.policy,
+                dry_run: options.dryRun === true,
+              },
+              options.json === true,
+            ),
+        );
+      } catch (error) {
+        // Tools reading --json get the failure as JSON too (the one-line message still goes to stderr).
+        if (options.json) {
+          const { code, message } = error as Error & { code?: string };
+          console.log(JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: 1 }));
+        }
+        throw error;
+      } finally {
+        progress.stop();
+      }
+      const status = exitStatusOf(report, options.policy);
+      if (options.json) console.log(JSON.stringify({ ...report, exit_status: status }));
+      else for (const line of reportLines(report)) console.log(line);
+      process.exitCode = status;
+    });
+}

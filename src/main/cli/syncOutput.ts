@@ -1,0 +1,93 @@
+import cliProgress from 'cli-progress';
+import type { SyncProgress } from '../sync/executor';
+import type { SyncReport } from '../sync/sync';
+import type { Conflict, Operation } from '../sync/model';
+
+const show = (value: unknown) =>
+  typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
+
+function operationLine(operation: Operation): string {
+  const verb = operation.type === 'adopt' && operation.thenUpdate ? 'adopt+update' : operation.type;
+  return `  ${verb.padEnd(12)} ${operation.kind} ${operation.localId} "${operation.title}"`;
+}
+
+const REASONS: Record<Conflict['reason'], string> = {
+  'both-changed': 'changed here and on the remote',
+  'local-deleted-remote-changed': 'deleted here, changed on the remote',
+  'remote-deleted': 'deleted on the remote',
+  'both-exist': 'exists on both sides with different content',
+};
+
+/** The report as people read it. */
+export function reportLines(report: SyncReport): string[] {
+  const lines = [`Remote: ${report.remote} (${report.namespace})`];
+  if (report.dryRun) {
+    lines.push(`Dry run: nothing was changed. ${report.operations.length} operation(s) planned:`);
+    lines.push(...report.operations.map(operationLine));
+  }
+  if (report.conflicts.length > 0) {
+    lines.push(`Conflicts (left untouched; decide with --policy local-wins, remote-wins or skip):`);
+    for (const conflict of report.conflicts) {
+      lines.push(`  ${conflict.kind} ${conflict.localId} "${conflict.title}": ${REASONS[conflict.reason]}`);
+      for (const diff of conflict.diff) {
+        lines.push(`      ${diff.field}: here ${show(diff.local)} | remote ${show(diff.remote)}`);
+      }
+    }
+  }
+  if (report.failures.length > 0) {
+    lines.push('Failed (the rest went on; run the sync again after fixing these):');
+    for (const failure of report.failures) {
+      lines.push(`  ${failure.kind} ${failure.localId} "${failure.title}": ${failure.message}`);
+    }
+  }
+  if (report.interrupted)
+    lines.push('Interrupted: what was done is saved; run the same command to continue.');
+  const { created, updated, deleted, adopted, pulled, conflicts, failed } = report.summary;
+  lines.push(
+    `${report.dryRun ? 'Would do' : 'Summary'}: created ${created}, updated ${updated}, deleted ${deleted}, ` +
+      `adopted ${adopted}, pulled ${pulled}, conflicts ${conflicts}, failed ${failed}`,
+  );
+  return lines;
+}
+
+/**
+ * Where progress goes: a bar on a terminal, one JSON object per line on stderr with `--json` (for tools),
+ * nothing otherwise (a pipe or a log file gets only the final report).
+ */
+export function progressReporter(json: boolean): { onProgress: (event: SyncProgress) => void; stop(): void } {
+  if (json) {
+    return {
+      onProgress: (event) => process.stderr.write(`${JSON.stringify(event)}\n`),
+      stop: () => undefined,
+    };
+  }
+  if (!process.stdout.isTTY || !process.stderr.isTTY)
+    return { onProgress: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: 'Syncing [{bar}] {value}/{total} {status}',
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    onProgress: (event) => {
+      if (event.type === 'start') {
+        bar.start(event.total, 0, { status: '' });
+        started = true;
+      } else if (event.type === 'operation') {
+        bar.update(event.index, {
+          status: `${event.operation.type} ${event.operation.kind} "${event.operation.title}"`,
+        });
+      } else if (started) {
+        bar.update({ status: `retrying (${event.reason})` });
+      }
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { FieldDiff, Link, LocalRecord, LocalRefs, RemoteRecord, SyncKind } from './model';
+import { linkKey } from './model';
+
+/** Which kind each reference field points at. */
+export const REF_KIND: Record<keyof LocalRefs, SyncKind> = {
+  parent: 'category',
+  venue: 'venue',
+  organizer: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+};
+
+/** JSON with object keys sorted and id lists in order, so equal content always gives equal text. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Fingerprint of a remote record's comparable content, kept in the link to notice remote changes. */
+export function contentHash(fields: Record<string, unknown>): string {
+  return createHash('sha256').update(stableJson(fields)).digest('hex').slice(0, 32);
+}
+
+/** Remote id of a local record, as far as the links know it. */
+export type RemoteIdOf = (kind: SyncKind, localId: number) => number | null;
+
+export function remoteIdLookup(links: Iterable<Link>): RemoteIdOf {
+  const byKey = new Map<string, number | null>();
+  for (const link of links) byKey.set(linkKey(link.kind, link.localId), link.remoteId);
+  return (kind, localId) => byKey.get(linkKey(kind, localId)) ?? null;
+}
+
+/**
+ * References as remote ids (what the record is sent with). A reference without a remote id stays as
+ * `local:N` so a diff shows it and the executor can refuse to send it.
+ */
+export function mapRefs(refs: LocalRefs, remoteIdOf: RemoteIdOf): Record<string, unknown> {
+  const one = (kind: SyncKind, id: number) => remoteIdOf(kind, id) ?? `local:${id}`;
+  const mapped: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(refs) as [keyof LocalRefs, number | number[] | undefined][]) {
+    if (value === undefined) continue;
+    const kind = REF_KIND[field];
+    mapped[field] = Array.isArray(value)
+      ? value.map((id) => one(kind, id)).sort(compareIds)
+      : value === 0
+        ? 0
+        : one(kind, value);
+  }
+  return mapped;
+}
+
+const compareIds = (a: unknown, b: unknown) => String(a).localeCompare(String(b), 'en', { numeric: true });
+
+/** The local record in the remote's terms: its fields plus its references as remote ids. */
+export function comparableLocal(local: LocalRecord, remoteIdOf: RemoteIdOf): Record<string, unknown> {
+  return { ...local.fields, ...mapRefs(local.refs, remoteIdOf) };
+}
+
+/** Field-level differences, over the fields the local side sends (the remote may have more). */
+export function diffFields(local: Record<string, unknown>, remote: Record<string, unknown>): FieldDiff[] {
+  const diff: FieldDiff[] = [];
+  for (const [field, value] of Object.entries(local)) {
+    const other = remote[field];
+    const normalize = (item: unknown) => (Array.isArray(item) ? [...item].sort(compareIds) : item);
+    if (stableJson(normalize(value)) !== stableJson(normalize(other ?? defaultLike(value)))) {
+      diff.push({ field, local: value, remote: other ?? null });
+    }
+  }
+  return diff;
+}
+
+/** What a remote that leaves out empty values means by a missing key (venues and organizers drop them). */
+function defaultLike(value: unknown): unknown {
+  if (typeof value === 'string') return '';
+  if (typeof value === 'boolean') return false;
+  if (Array.isArray(value)) return [];
+  return null;
+}
+
+/** Whether the remote record changed since the link's baseline (modified_utc, ETag, or content). */
+export function remoteChangedSince(link: Link, remote: RemoteRecord): boolean {
+  if (link.remoteModifiedUtc && remote.modifiedUtc && link.remoteModifiedUtc !== remote.modifiedUtc)
+    return true;
+  if (link.remoteEtag && remote.etag && link.remoteEtag !== remote.etag) return true;
+  return link.remoteHash !== null && link.remoteHash !== contentHash(remote.fields);
+}

@@ -1,0 +1,147 @@
+import ical from 'ical-generator';
+import { DateTime } from 'luxon';
+import ICAL from 'ical.js';
+import { getVtimezoneComponent } from '@touch4it/ical-timezones';
+import type { CalendarStore } from '../../store/store';
+import type { StoredEvent } from '../../store/schema';
+import type { EventInput } from '../../core/events';
+import { toPlainText } from '../../core/html';
+import type { ImportProblem } from './errors';
+
+/** VTIMEZONE of an IANA zone, or null for zones it does not know (UTC offsets): those events are written in UTC. */
+const vtimezone = (zone: string) => {
+  try {
+    return getVtimezoneComponent(zone);
+  } catch {
+    return null;
+  }
+};
+
+const sqlToDate = (sql: string) => new Date(`${sql.replace(' ', 'T')}Z`);
+
+function location(store: CalendarStore, event: StoredEvent): string | null {
+  const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
+  if (!venue) return null;
+  return [venue.name, venue.address, venue.city, venue.zip, venue.country]
+    .filter((part) => part !== '')
+    .join(', ');
+}
+
+/**
+ * The calendar as iCalendar (RFC 5545): one VEVENT per event that is not trashed, in its own time zone with
+ * the matching VTIMEZONE; ical-generator does the escaping and line folding.
+ */
+export function exportIcs(store: CalendarStore, now: Date): string {
+  const calendar = ical({
+    name: store.settings.siteName,
+    prodId: { company: 'Calendar Desk', product: 'calendar-desk', language: 'EN' },
+    timezone: { name: null, generator: vtimezone },
+  });
+  for (const event of store.events.values()) {
+    if (event.status === 'trash') continue;
+    const zoned = vtimezone(event.timezone) !== null;
+    const organizers = event.organizerIds
+      .map((id) => store.organizers.get(id))
+      .filter((o) => o !== undefined);
+    calendar.createEvent({
+      id: `event-${event.id}@calendar-desk`,
+      stamp: now,
+      start: sqlToDate(event.startUtc),
+      end: sqlToDate(event.endUtc),
+      // Zoned times go in as Luxon dates in their zone: ical-generator writes their wall clock with the TZID.
+      ...(event.allDay
+        ? {
+            allDay: true,
+            start: sqlToDate(event.startLocal),
+            end: new Date(sqlToDate(event.endLocal).getTime() + 1000),
+          }
+        : zoned
+          ? {
+              timezone: event.timezone,
+              start: DateTime.fromSQL(event.startLocal, { zone: event.timezone }),
+              end: DateTime.fromSQL(event.endLocal, { zone: event.timezone }),
+            }
+          : {}),
+      summary: event.title,
+      // Plain text: calendar apps show DESCRIPTION as text, so the stored HTML is reduced to it.
+      description: toPlainText(event.description.replace(/<\/(p|div|li)>|<br\s*\/?>/gi, '\n')).trim() || null,
+      location: location(store, event),
+      url: event.website,
+      categories: event.categoryIds
+        .map((id) => store.terms.get(id)?.name)
+        .filter((name): name is string => name !== undefined)
+        .map((name) => ({ name })),
+      // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): only an organizer with an e-mail has one.
+      organizer: organizers[0]?.email ? { name: organizers[0].name, email: organizers[0].email } : null,
+      lastModified: sqlToDate(event.modifiedUtc),
+    });
+  }
+  return calendar.toString();
+}
+
+/** The 1-based line of the n-th (0-based) `BEGIN:VEVENT`, for error messages. */
+function veventLine(text: string, index: number): number {
+  let seen = -1;
+  const lines = text.split(/\r?\n/);
+  for (const [number, line] of lines.entries())
+    if (line.trim() === 'BEGIN:VEVENT' && ++seen === index) return number + 1;
+  return 0;
+}
+
+export interface IcsEvent {
+  line: number;
+  input: EventInput;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+const wallClock = (time: ICAL.Time) =>
+  `${time.year}-${pad(time.month)}-${pad(time.day)} ${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+
+/** Reads the VEVENTs of an .ics file as event inputs (validated by the import before anything is stored). */
+export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportProblem[] } {
+  let root: ICAL.Component;
+  try {
+    root = new ICAL.Component(ICAL.parse(text));
+  } catch (error) {
+    return {
+      events: [],
+      problems: [{ line: 0, message: `not a valid iCalendar file (${(error as Error).message})` }],
+    };
+  }
+  const events: IcsEvent[] = [];
+  const problems: ImportProblem[] = [];
+  for (const [index, component] of root.getAllSubcomponents('vevent').entries()) {
+    const line = veventLine(text, index);
+    const vevent = new ICAL.Event(component);
+    if (!vevent.summary) problems.push({ line, message: 'the event has no SUMMARY (its title)' });
+    if (!vevent.startDate) {
+      problems.push({ line, message: 'the event has no DTSTART' });
+      continue;
+    }
+    const start = vevent.startDate;
+    const end = vevent.endDate ?? start;
+    const zone = start.zone?.tzid && start.zone.tzid !== 'floating' ? start.zone.tzid : 'UTC';
+    const allDay = start.isDate;
+    // DTEND of an all-day event is the day after its last day (exclusive).
+    const lastDay = end.clone();
+    if (allDay && end.compare(start) > 0) lastDay.adjust(-1, 0, 0, 0);
+    const categories = component
+      .getAllProperties('categories')
+      .flatMap((property) => property.getValues().map(String))
+      .filter((name) => name !== '');
+    const url = component.getFirstPropertyValue('url');
+    const input: EventInput = {
+      title: vevent.summary ?? '',
+      description: vevent.description ?? undefined,
+      start_date: allDay ? `${wallClock(start).slice(0, 10)} 00:00:00` : wallClock(start),
+      end_date: allDay ? `${wallClock(lastDay).slice(0, 10)} 23:59:59` : wallClock(end),
+      all_day: allDay,
+      timezone: zone === 'Z' ? 'UTC' : zone,
+      ...(categories.length ? { categories } : {}),
+      ...(typeof url === 'string' && url ? { website: url } : {}),
+      ...(vevent.location ? { venue: { venue: vevent.location.split(',')[0]!.trim() } } : {}),
+    };
+    events.push({ line, input });
+  }
+  return { events, problems };
+}

@@ -1,0 +1,104 @@
+import { extname } from 'node:path';
+import type { CalendarStore } from '../../store/store';
+import type { Caller } from '../../core/capabilities';
+import { createEvent, type EventInput } from '../../core/events';
+import { createOrganizer, createVenue } from '../../core/linkedPosts';
+import { ImportError, type ImportProblem } from './errors';
+import { importDump, parseDump } from './jsonDump';
+import { parseIcs } from './ics';
+import { parseCsv, type CsvInput } from './csv';
+
+export type ImportFormat = 'json' | 'ics' | 'csv';
+
+export interface ImportResult {
+  format: ImportFormat;
+  events: number;
+  venues: number;
+  organizers: number;
+  /** Records of every kind a JSON dump restored. */
+  records: number;
+}
+
+/** The format of a file: by its extension, else by its first bytes. */
+export function formatOf(file: string, text: string): ImportFormat {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.json') return 'json';
+  if (extension === '.ics' || extension === '.ical') return 'ics';
+  if (extension === '.csv') return 'csv';
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('{')) return 'json';
+  if (start.toUpperCase().startsWith('BEGIN:VCALENDAR')) return 'ics';
+  return 'csv';
+}
+
+/** The importing user: the folder's first administrator (imports are an administrator's act). */
+function importer(store: CalendarStore): Caller {
+  const admin = [...store.users.values()].find((user) => user.role === 'administrator');
+  if (!admin)
+    throw new ImportError('the data folder', [{ line: 0, message: 'the data folder has no administrator' }]);
+  return { userId: admin.id, login: admin.login, role: 'administrator' };
+}
+
+/**
+ * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change:
+ * either every record is imported, or none is and the error lists each problem with its line.
+ */
+export async function importFile(
+  store: CalendarStore,
+  file: string,
+  text: string,
+  now: Date,
+): Promise<ImportResult> {
+  const format = formatOf(file, text);
+  if (format === 'json') {
+    const { records } = await importDump(store, parseDump(text, file), file);
+    return { format, records, ...countsOf(store) };
+  }
+  const parsed =
+    format === 'ics'
+      ? (() => {
+          const { events, problems } = parseIcs(text);
+          return {
+            inputs: events.map((event) => ({
+              kind: 'events' as const,
+              line: event.line,
+              input: event.input,
+            })),
+            problems,
+          };
+        })()
+      : parseCsv(text);
+  if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
+  if (parsed.inputs.length === 0)
+    throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
+  const caller = importer(store);
+  const counts = { events: 0, venues: 0, organizers: 0 };
+  await store.mutate((tx) => {
+    const context = { tx, store, caller, now, language: 'en' as const };
+    const problems: ImportProblem[] = [];
+    for (const row of parsed.inputs as CsvInput[]) {
+      try {
+        if (row.kind === 'events') createEvent(row.input as EventInput, context);
+        else if (row.kind === 'venues') createVenue(row.input, context);
+        else createOrganizer(row.input, context);
+        counts[row.kind]++;
+      } catch (error) {
+        const field = (error as { field?: string }).field;
+        problems.push({ line: row.line, message: `${field ? `${field}: ` : ''}${(error as Error).message}` });
+      }
+    }
+    // Throwing inside the change takes every row of it back out: nothing is half-imported.
+    if (problems.length > 0) throw new ImportError(file, problems);
+  });
+  return { format, ...counts, records: counts.events + counts.venues + counts.organizers };
+}
+
+function countsOf(store: CalendarStore) {
+  const live = <T extends { status: string }>(records: Iterable<T>) =>
+    [...records].filter((r) => r.status !== 'trash').length;
+  return {
+    events: live(store.events.values()),
+    venues: live(store.venues.values()),
+    organizers: live(store.organizers.values()),
+  };
+}

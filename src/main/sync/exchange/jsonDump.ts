@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { CalendarStore } from '../../store/store';
+import { dataFileSchema, type DataFile } from '../../store/schema';
+import { ImportError, type ImportProblem } from './errors';
+import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
+
+export const DUMP_FORMAT = 'calendar-desk-dump';
+
+/**
+ * A full dump: everything the data file holds except secrets (application passwords, tokens, saved remote
+ * passwords) and journal state.
+ */
+export const dumpSchema = z.object({
+  format: z.literal(DUMP_FORMAT),
+  version: z.literal(1),
+  exportedUtc: z.string(),
+  data: dataFileSchema.omit({ schemaVersion: true, journalSeq: true, tokens: true }),
+});
+export type Dump = z.infer<typeof dumpSchema>;
+
+/** The calendar as a JSON dump that {@link importDump} restores exactly (ids, sync links, users without secrets). */
+export function exportDump(store: CalendarStore, now: Date): Dump {
+  const { schemaVersion: _version, journalSeq: _seq, tokens: _tokens, ...data } = store.snapshot();
+  return {
+    format: DUMP_FORMAT,
+    version: 1,
+    exportedUtc: now.toISOString(),
+    data: {
+      ...data,
+      users: data.users.map((user) => ({ ...user, appPasswords: [] })),
+      syncLinks:
+        REMOTES_KEY in data.syncLinks
+          ? { ...data.syncLinks, [REMOTES_KEY]: remotesWithoutSecrets(data.syncLinks[REMOTES_KEY]) }
+          : data.syncLinks,
+    },
+  };
+}
+
+/** Line of a JSON path in pretty-printed text (good enough for error messages: the first line naming the key). */
+function lineOfIssue(text: string, path: PropertyKey[]): number {
+  const lines = text.split('\n');
+  const key = [...path].reverse().find((part) => typeof part === 'string');
+  if (!key) return 0;
+  const index = lines.findIndex((line) => line.includes(`"${String(key)}"`));
+  return index + 1;
+}
+
+/** Reads and checks a dump; every problem is reported before anything changes. */
+export function parseDump(text: string, file: string): Dump {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const line = position ? text.slice(0, Number(position)).split('\n').length : 0;
+    throw new ImportError(file, [{ line, message: `not valid JSON (${(error as Error).message})` }]);
+  }
+  const parsed = dumpSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems: ImportProblem[] = parsed.error.issues.map((issue) => ({
+      line: lineOfIssue(text, issue.path),
+      message: `${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+    }));
+    throw new ImportError(file, problems);
+  }
+  return parsed.data;
+}
+
+/**
+ * Restores a dump into a calendar that holds no records yet (a fresh data folder), in one store write:
+ * the same ids, settings and sync links. Users keep the secrets they already have here (a dump has none).
+ */
+export async function importDump(
+  store: CalendarStore,
+  dump: Dump,
+  file: string,
+): Promise<{ records: number }> {
+  const occupied = store.events.size + store.venues.size + store.organizers.size + store.terms.size;
+  if (occupied > 0) {
+    throw new ImportError(file, [
+      {
+        line: 0,
+        message:
+          `a JSON dump restores a whole calendar, and this data folder already holds ${occupied} record(s). ` +
+          'Import it into a new data folder (--data NEW_FOLDER).',
+      },
+    ]);
+  }
+  const data: Omit<DataFile, 'schemaVersion' | 'journalSeq' | 'tokens'> = dump.data;
+  await store.mutate((tx) => {
+    tx.raiseCounters(data.counters);
+    tx.setSettings(data.settings);
+    for (const term of data.terms) tx.putTerm(term);
+    for (const media of data.media) tx.putMedia(media);
+    for (const venue of data.venues) tx.putVenue(venue);
+    for (const organizer of data.organizers) tx.putOrganizer(organizer);
+    for (const event of data.events) tx.putEvent(event);
+    for (const user of data.users) {
+      const existing = store.users.get(user.id);
+      tx.putUser({ ...user, appPasswords: existing?.appPasswords ?? [] });
+    }
+    for (const [key, value] of Object.entries(data.syncLinks)) tx.setSyncState(key, value);
+  });
+  return { records: data.events.length + data.venues.length + data.organizers.length + data.terms.length };
+}

@@ -1,0 +1,324 @@
+import type { Conflict, Link, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
+import { linkKey } from './model';
+import { contentHash, mapRefs } from './compare';
+import { REMOTE_GONE } from './planner';
+import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
+import type { LinkState } from './linkState';
+import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
+import type { CalendarStore } from '../store/store';
+import { pullIntoLocal } from './pull';
+
+export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
+
+/** What the executor tells its watchers (CLI bar, `--json` lines, the desktop app's job status). */
+export type SyncProgress =
+  | { type: 'start'; total: number }
+  | {
+      type: 'operation';
+      index: number;
+      total: number;
+      operation: Operation;
+      outcome: 'done' | 'adopted' | 'failed' | 'conflict';
+      message?: string;
+    }
+  | { type: 'retry'; attempt: number; waitMs: number; reason: string };
+
+/** The sync cannot go on (credentials revoked, remote gone): what is done stays done, a re-run resumes. */
+export class SyncStoppedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ExecuteOptions {
+  client: RemoteClient;
+  /** The local calendar (a `pull` writes into it). */
+  store: CalendarStore;
+  now?: Date;
+  links: LinkState;
+  local: Map<string, LocalRecord>;
+  remote: Map<string, RemoteRecord>;
+  onProgress?: (event: SyncProgress) => void;
+  /** Stops between operations (the desktop app's Cancel; tests interrupt a sync with it). */
+  signal?: AbortSignal;
+  /** Tries of a create whose outcome is unknown (looked up by slug before each new try). */
+  createAttempts?: number;
+  backoffMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ExecuteResult {
+  summary: SyncSummary;
+  failures: RecordFailure[];
+  /** Records found changed on the remote while the sync ran (If-Match refused): left as they are. */
+  lateConflicts: Conflict[];
+  interrupted: boolean;
+}
+
+/** The link to store after the remote answered with `record` for local revision `revision`. */
+const linkFor = (kind: SyncKind, localId: number, revision: number | null, record: RemoteRecord): Link => ({
+  kind,
+  localId,
+  remoteId: record.id,
+  pushedRevision: revision,
+  remoteModifiedUtc: record.modifiedUtc,
+  remoteEtag: record.etag,
+  remoteHash: contentHash(record.fields),
+});
+
+/** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
+class LateConflictError extends Error {}
+
+/** A reference to a record that is not on the remote: the dependent record cannot be sent yet. */
+class MissingDependencyError extends Error {
+  readonly code = 'SYNC_MISSING_DEPENDENCY';
+}
+
+/**
+ * Performs a plan's operations in order, checkpointing each finished one in the store. A 4xx on one record is
+ * recorded on it and the rest go on; 401 or an unreachable remote stops the run (a re-run resumes).
+ */
+export async function execute(operations: Operation[], options: ExecuteOptions): Promise<ExecuteResult> {
+  const { client, links } = options;
+  const summary: SyncSummary = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    adopted: 0,
+    pulled: 0,
+    conflicts: 0,
+    failed: 0,
+  };
+  const failures: RecordFailure[] = [];
+  const lateConflicts: Conflict[] = [];
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  options.onProgress?.({ type: 'start', total: operations.length });
+
+  const body = (record: LocalRecord, creating = false): Record<string, unknown> => {
+    const refs = mapRefs(record.refs, links.remoteIdOf);
+    for (const [field, value] of Object.entries(refs)) {
+      const missing = (Array.isArray(value) ? value : [value]).find((item) => typeof item === 'string');
+      if (missing) {
+        throw new MissingDependencyError(
+          `It refers to ${field === 'parent' ? 'parent category' : field} ${String(missing).slice(6)}, which is not on the remote (see that record's error).`,
+        );
+      }
+    }
+    const sent: Record<string, unknown> = { ...record.fields, ...record.send };
+    // A create takes no empty texts (they are the defaults anyway); an update sends them to clear a field.
+    if (creating) for (const [field, value] of Object.entries(sent)) if (value === '') delete sent[field];
+    // No venue is left out (the original cannot remove one and treats 0 as "not given"); an empty list is
+    // sent on update only, to clear what the remote has.
+    for (const [field, value] of Object.entries(refs)) {
+      if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
+      sent[field] = value;
+    }
+    return sent;
+  };
+
+  /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
+  const createOnce = async (record: LocalRecord): Promise<{ remote: RemoteRecord; adopted: boolean }> => {
+    const sent = body(record, true);
+    await links.put({
+      kind: record.kind,
+      localId: record.id,
+      remoteId: null,
+      pushedRevision: null,
+      remoteModifiedUtc: null,
+      remoteEtag: null,
+      remoteHash: null,
+    });
+    const attempts = options.createAttempts ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return { remote: await client.create(record.kind, sent), adopted: false };
+      } catch (error) {
+        if (error instanceof RemoteError && error.remoteCode === 'term_exists') {
+          const termId = Number(error.data.term_id);
+          const existing = Number.isInteger(termId) ? await client.get(record.kind, termId) : null;
+          if (existing) return { remote: existing, adopted: true };
+        }
+        if (
+          error instanceof RemoteError &&
+          error.status !== null &&
+          error.status < 500 &&
+          error.status !== 429
+        ) {
+          // Refused, so surely not created: nothing is pending any more.
+          await links.remove(record.kind, record.id);
+          throw error;
+        }
+        if (
+          !(error instanceof RemoteError) ||
+          error.code !== 'REMOTE_UNKNOWN_OUTCOME' ||
+          attempt + 1 >= attempts
+        ) {
+          throw error;
+        }
+        options.onProgress?.({ type: 'retry', attempt: attempt + 1, waitMs: 0, reason: error.message });
+        await sleep(backoffDelay(attempt, options.backoffMs ?? 500));
+        const found = await client.findBySlug(record.kind, record.slug);
+        if (found) return { remote: found, adopted: false };
+      }
+    }
+  };
+
+  const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
+    const link = links.get(record.kind, record.id);
+    try {
+      const answer = await client.update(
+        record.kind,
+        remoteId,
+        body(record),
+        force ? null : (link?.remoteEtag ?? null),
+      );
+      await links.put(linkFor(record.kind, record.id, record.revision, answer));
+    } catch (error) {
+      if (error instanceof RemoteError && error.status === 412) {
+        lateConflicts.push({
+          kind: record.kind,
+          localId: record.id,
+          remoteId,
+          reason: 'both-changed',
+          title: String(
+            record.fields.title ?? record.fields.name ?? record.fields.venue ?? record.fields.organizer,
+          ),
+          diff: [],
+        });
+        throw new LateConflictError(
+          'Changed on the remote while the sync ran: run the sync again to see the conflict.',
+        );
+      }
+      throw error;
+    }
+  };
+
+  let interrupted = false;
+  for (const [index, operation] of operations.entries()) {
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
+    const record = options.local.get(linkKey(operation.kind, operation.localId));
+    let outcome: 'done' | 'adopted' | 'failed' | 'conflict' = 'done';
+    let message: string | undefined;
+    try {
+      switch (operation.type) {
+        case 'create': {
+          const { remote, adopted } = await createOnce(record!);
+          await links.put(
+            linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
+          );
+          if (adopted) {
+            // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
+            await update(record!, remote.id, true);
+            summary.adopted++;
+            outcome = 'adopted';
+          } else summary.created++;
+          break;
+        }
+        case 'adopt': {
+          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+          await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
+          if (operation.thenUpdate) await update(record!, operation.remoteId, true);
+          summary.adopted++;
+          outcome = 'adopted';
+          break;
+        }
+        case 'update':
+          await update(record!, operation.remoteId, operation.force);
+          summary.updated++;
+          break;
+        case 'delete': {
+          const link = links.get(operation.kind, operation.localId);
+          await client.delete(
+            operation.kind,
+            operation.remoteId,
+            operation.force ? null : (link?.remoteEtag ?? null),
+          );
+          await links.remove(operation.kind, operation.localId);
+          summary.deleted++;
+          break;
+        }
+        case 'accept': {
+          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
+          const link = links.get(operation.kind, operation.localId)!;
+          await links.put(
+            remote
+              ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
+              : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
+          );
+          break;
+        }
+        case 'pull': {
+          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+          const byRemote = new Map(
+            links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+          );
+          const revision = await pullIntoLocal(
+            options.store,
+            operation.kind,
+            operation.localId,
+            remote,
+            (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+            options.now ?? new Date(),
+          );
+          await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+          summary.pulled++;
+          break;
+        }
+        case 'unlink':
+          if (links.get(operation.kind, operation.localId))
+            await links.remove(operation.kind, operation.localId);
+          break;
+      }
+    } catch (error) {
+      if (
+        error instanceof RemoteError &&
+        (error.code === 'REMOTE_BAD_CREDENTIALS' || error.code === 'REMOTE_UNREACHABLE')
+      ) {
+        throw new SyncStoppedError(
+          error.code,
+          `${error.message} The sync stopped after ${index} of ${operations.length} operations; what was done is saved, run it again to continue.`,
+        );
+      }
+      if (error instanceof LateConflictError) {
+        outcome = 'conflict';
+        message = error.message;
+        options.onProgress?.({
+          type: 'operation',
+          index: index + 1,
+          total: operations.length,
+          operation,
+          outcome,
+          message,
+        });
+        continue;
+      }
+      if (!(error instanceof RemoteError) && !(error instanceof MissingDependencyError)) throw error;
+      outcome = 'failed';
+      message = error.message;
+      summary.failed++;
+      failures.push({
+        kind: operation.kind,
+        localId: operation.localId,
+        title: operation.title,
+        code: error instanceof RemoteError ? (error.remoteCode ?? error.code) : error.code,
+        message: error.message,
+      });
+    }
+    options.onProgress?.({
+      type: 'operation',
+      index: index + 1,
+      total: operations.length,
+      operation,
+      outcome,
+      message,
+    });
+  }
+  summary.conflicts += lateConflicts.length;
+  return { summary, failures, lateConflicts, interrupted };
+}

@@ -1,0 +1,68 @@
+import type { CalendarStore } from '../store/store';
+import { linkKey, linkSchema, remoteMetaSchema, type Link, type RemoteMeta, type SyncKind } from './model';
+
+/** The sync state in the data file is not what this version wrote: refuse rather than guess. */
+export class SyncStateError extends Error {
+  readonly code = 'SYNC_STATE_INVALID';
+}
+
+/** Identifies a remote in the data file: its REST root and namespace. */
+export function remoteKey(root: string, namespace: string): string {
+  const normalizedRoot = root.endsWith('/') ? root : `${root}/`;
+  return `${normalizedRoot}#${namespace.replace(/^\/|\/$/g, '')}`;
+}
+
+/**
+ * The links of one remote, kept in the store. Every change is one durable store write, so a sync that stops
+ * at any point resumes from the last finished operation. One entry per link keeps each write small.
+ */
+export class LinkState {
+  private readonly links = new Map<string, Link>();
+  meta: RemoteMeta;
+
+  constructor(
+    private readonly store: CalendarStore,
+    readonly key: string,
+    root: string,
+    namespace: string,
+  ) {
+    const metaRaw = store.syncState(`remote:${key}`);
+    const meta = metaRaw === undefined ? null : remoteMetaSchema.safeParse(metaRaw);
+    if (meta && !meta.success)
+      throw new SyncStateError(`The sync state of ${key} in the data file is damaged.`);
+    this.meta = meta?.data ?? { root, namespace, lastSyncUtc: null, failures: {} };
+    for (const entry of store.syncKeys(`link:${key}|`)) {
+      const parsed = linkSchema.safeParse(store.syncState(entry));
+      if (!parsed.success) throw new SyncStateError(`The sync link ${entry} in the data file is damaged.`);
+      this.links.set(linkKey(parsed.data.kind, parsed.data.localId), parsed.data);
+    }
+  }
+
+  all(): Link[] {
+    return [...this.links.values()];
+  }
+
+  get(kind: SyncKind, localId: number): Link | undefined {
+    return this.links.get(linkKey(kind, localId));
+  }
+
+  remoteIdOf = (kind: SyncKind, localId: number): number | null => this.get(kind, localId)?.remoteId ?? null;
+
+  /** Writes a link durably (the checkpoint of one operation). */
+  async put(link: Link): Promise<void> {
+    await this.store.mutate((tx) =>
+      tx.setSyncState(`link:${this.key}|${linkKey(link.kind, link.localId)}`, link),
+    );
+    this.links.set(linkKey(link.kind, link.localId), link);
+  }
+
+  async remove(kind: SyncKind, localId: number): Promise<void> {
+    await this.store.mutate((tx) => tx.setSyncState(`link:${this.key}|${linkKey(kind, localId)}`, null));
+    this.links.delete(linkKey(kind, localId));
+  }
+
+  async saveMeta(meta: RemoteMeta): Promise<void> {
+    await this.store.mutate((tx) => tx.setSyncState(`remote:${this.key}`, meta));
+    this.meta = meta;
+  }
+}

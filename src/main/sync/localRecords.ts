@@ -1,0 +1,115 @@
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
+import { costDetailsValues } from '../core/cost';
+import type { LocalRecord } from './model';
+
+/** A category or tag as the sync sends it. */
+export function localTerm(term: StoredTerm): LocalRecord {
+  return {
+    kind: term.taxonomy,
+    id: term.id,
+    revision: term.revision,
+    slug: term.slug,
+    deleted: false,
+    fields: { name: term.name, slug: term.slug, description: term.description },
+    refs: term.taxonomy === 'category' ? { parent: term.parent } : {},
+  };
+}
+
+export function localVenue(venue: StoredVenue): LocalRecord {
+  return {
+    kind: 'venue',
+    id: venue.id,
+    revision: venue.revision,
+    slug: venue.slug,
+    deleted: venue.status === 'trash',
+    fields: {
+      venue: venue.name,
+      slug: venue.slug,
+      status: venue.status,
+      description: venue.description,
+      address: venue.address,
+      city: venue.city,
+      country: venue.country,
+      province: venue.province,
+      state: venue.state,
+      zip: venue.zip,
+      phone: venue.phone,
+      website: venue.website,
+      stateprovince: venue.stateprovince,
+      show_map: venue.showMap,
+      show_map_link: venue.showMapLink,
+      // Sent only when known: the original plugin has no coordinates.
+      ...(venue.geoLat !== null && venue.geoLng !== null
+        ? { geo_lat: venue.geoLat, geo_lng: venue.geoLng }
+        : {}),
+    },
+    refs: {},
+  };
+}
+
+export function localOrganizer(organizer: StoredOrganizer): LocalRecord {
+  return {
+    kind: 'organizer',
+    id: organizer.id,
+    revision: organizer.revision,
+    slug: organizer.slug,
+    deleted: organizer.status === 'trash',
+    fields: {
+      organizer: organizer.name,
+      slug: organizer.slug,
+      status: organizer.status,
+      description: organizer.description,
+      phone: organizer.phone,
+      website: organizer.website,
+      email: organizer.email,
+    },
+    refs: {},
+  };
+}
+
+export function localEvent(event: StoredEvent): LocalRecord {
+  return {
+    kind: 'event',
+    id: event.id,
+    revision: event.revision,
+    slug: event.slug,
+    deleted: event.status === 'trash',
+    fields: {
+      title: event.title,
+      slug: event.slug,
+      status: event.status,
+      description: event.description,
+      excerpt: event.excerpt,
+      all_day: event.allDay,
+      start_date: event.startLocal,
+      end_date: event.endLocal,
+      timezone: event.timezone,
+      cost: costDetailsValues(event.cost),
+      // Never set: the remote shows its own permalink, so there is nothing to compare.
+      ...(event.website !== null ? { website: event.website } : {}),
+      show_map: event.showMap,
+      show_map_link: event.showMapLink,
+      hide_from_listings: event.hideFromListings,
+      sticky: event.sticky,
+      featured: event.featured,
+    },
+    refs: {
+      venue: event.venueId,
+      organizer: event.organizerIds,
+      categories: event.categoryIds,
+      tags: event.tagIds,
+    },
+    send: { cost: event.cost.length === 1 ? event.cost[0] : event.cost.length === 0 ? '' : event.cost },
+  };
+}
+
+/** Every record of the calendar the sync pushes (trashed posts included: they become deletions). */
+export function localRecords(store: CalendarStore): LocalRecord[] {
+  return [
+    ...[...store.terms.values()].map(localTerm),
+    ...[...store.venues.values()].map(localVenue),
+    ...[...store.organizers.values()].map(localOrganizer),
+    ...[...store.events.values()].map(localEvent),
+  ];
+}

@@ -1,0 +1,214 @@
+import type {
+  Conflict,
+  ConflictPolicy,
+  ConflictReason,
+  Decisions,
+  Link,
+  LocalRecord,
+  Operation,
+  Plan,
+  RemoteRecord,
+  SyncKind,
+} from './model';
+import { linkKey, SYNC_KINDS } from './model';
+import { comparableLocal, diffFields, remoteChangedSince, remoteIdLookup } from './compare';
+
+/** Marks a link whose remote record is gone and the user chose to leave it so (`remote-wins`). */
+export const REMOTE_GONE = 'remote-gone';
+
+export interface PlanOptions {
+  policy: ConflictPolicy;
+  decisions?: Decisions;
+}
+
+const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: number) =>
+  String(
+    record?.fields.title ??
+      record?.fields.name ??
+      record?.fields.venue ??
+      record?.fields.organizer ??
+      `${kind} ${id}`,
+  );
+
+/**
+ * The operations that bring the remote up to date with the local calendar, in a safe order: categories
+ * (parents first), tags, venues, organizers, events; then deletions in the reverse order. Pure: no I/O.
+ *
+ * Change tracking is by revision: a record changed locally when its revision differs from the one last
+ * pushed, so any number of edits since the last sync coalesce (create+update = create, create+delete =
+ * nothing, update+delete = delete). A record changed on both sides is a conflict that the policy (or a
+ * per-record decision) settles; `ask` and `skip` leave it untouched and listed.
+ */
+export function plan(
+  local: LocalRecord[],
+  links: Link[],
+  remote: RemoteRecord[],
+  options: PlanOptions,
+): Plan {
+  const remoteIdOf = remoteIdLookup(links);
+  const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
+  const linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
+  const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
+  const remoteBySlug = new Map(remote.map((record) => [`${record.kind}:${record.slug}`, record]));
+  const linkedRemote = new Set(
+    links.filter((link) => link.remoteId !== null).map((link) => linkKey(link.kind, link.remoteId!)),
+  );
+
+  const upserts: Operation[] = [];
+  const deletes: Operation[] = [];
+  const conflicts: Conflict[] = [];
+
+  const decide = (
+    conflict: Conflict,
+    outcomes: { 'local-wins': Operation | null; 'remote-wins': Operation | null },
+  ) => {
+    const choice = options.decisions?.[linkKey(conflict.kind, conflict.localId)] ?? options.policy;
+    if (choice === 'local-wins' || choice === 'remote-wins') {
+      const operation = outcomes[choice];
+      if (operation) (operation.type === 'delete' ? deletes : upserts).push(operation);
+    } else {
+      conflicts.push(conflict);
+    }
+  };
+  const conflictOf = (
+    record: LocalRecord | undefined,
+    kind: SyncKind,
+    localId: number,
+    remoteRecord: RemoteRecord | undefined,
+    reason: ConflictReason,
+  ): Conflict => ({
+    kind,
+    localId,
+    remoteId: remoteRecord?.id ?? null,
+    reason,
+    title: titleOf(record, kind, localId),
+    diff:
+      record && remoteRecord && !record.deleted
+        ? diffFields(comparableLocal(record, remoteIdOf), remoteRecord.fields)
+        : [],
+  });
+
+  for (const record of local) {
+    const { kind, id } = record;
+    const title = titleOf(record, kind, id);
+    const link = linkByKey.get(linkKey(kind, id));
+    if (!link || link.remoteId === null) {
+      if (record.deleted && !link) continue;
+      // Unknown on the remote, or a create whose answer was lost: a record with the same slug is adopted.
+      const twin = remoteBySlug.get(`${kind}:${record.slug}`);
+      if (twin && !linkedRemote.has(linkKey(kind, twin.id))) {
+        const same = diffFields(comparableLocal(record, remoteIdOf), twin.fields).length === 0;
+        if (record.deleted) {
+          deletes.push({ type: 'delete', kind, localId: id, remoteId: twin.id, title, force: false });
+        } else if (same || link) {
+          // Our own lost create: the remote holds what we sent, so it is ours to update.
+          upserts.push({ type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: !same });
+        } else {
+          decide(conflictOf(record, kind, id, twin, 'both-exist'), {
+            'local-wins': { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: true },
+            'remote-wins': { type: 'pull', kind, localId: id, remoteId: twin.id, title },
+          });
+        }
+        continue;
+      }
+      if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
+      else upserts.push({ type: 'create', kind, localId: id, title });
+      continue;
+    }
+
+    const remoteId = link.remoteId;
+    const remoteRecord = remoteById.get(linkKey(kind, remoteId));
+    const localChanged = link.pushedRevision !== record.revision;
+    if (!remoteRecord) {
+      if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
+      else if (localChanged || link.remoteHash !== REMOTE_GONE) {
+        decide(conflictOf(record, kind, id, undefined, 'remote-deleted'), {
+          'local-wins': { type: 'create', kind, localId: id, title },
+          'remote-wins': { type: 'accept', kind, localId: id, remoteId, title },
+        });
+      }
+      continue;
+    }
+    const remoteChanged = remoteChangedSince(link, remoteRecord);
+    if (record.deleted) {
+      if (!localChanged) continue;
+      if (!remoteChanged) deletes.push({ type: 'delete', kind, localId: id, remoteId, title, force: false });
+      else {
+        decide(conflictOf(record, kind, id, remoteRecord, 'local-deleted-remote-changed'), {
+          'local-wins': { type: 'delete', kind, localId: id, remoteId, title, force: true },
+          'remote-wins': { type: 'accept', kind, localId: id, remoteId, title },
+        });
+      }
+      continue;
+    }
+    // Changed on the remote only: nothing to push. The baseline stays, so a later local change of the
+    // record is a conflict rather than a silent overwrite of the remote's edit.
+    if (!localChanged) continue;
+    if (!remoteChanged) {
+      upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false });
+    } else {
+      decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
+        'local-wins': { type: 'update', kind, localId: id, remoteId, title, force: true },
+        'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
+      });
+    }
+  }
+
+  // Linked records that no longer exist locally (terms are deleted outright).
+  for (const link of links) {
+    const key = linkKey(link.kind, link.localId);
+    if (localByKey.has(key)) continue;
+    const title = `${link.kind} ${link.localId}`;
+    const remoteRecord =
+      link.remoteId === null ? undefined : remoteById.get(linkKey(link.kind, link.remoteId));
+    if (!remoteRecord || link.remoteId === null) {
+      upserts.push({ type: 'unlink', kind: link.kind, localId: link.localId, title });
+    } else if (!remoteChangedSince(link, remoteRecord)) {
+      deletes.push({
+        type: 'delete',
+        kind: link.kind,
+        localId: link.localId,
+        remoteId: link.remoteId,
+        title,
+        force: false,
+      });
+    } else {
+      decide(conflictOf(undefined, link.kind, link.localId, remoteRecord, 'local-deleted-remote-changed'), {
+        'local-wins': {
+          type: 'delete',
+          kind: link.kind,
+          localId: link.localId,
+          remoteId: link.remoteId,
+          title,
+          force: true,
+        },
+        'remote-wins': { type: 'unlink', kind: link.kind, localId: link.localId, title },
+      });
+    }
+  }
+
+  const rank = orderRanks(local);
+  const byRank = (a: Operation, b: Operation) => rank(a) - rank(b) || a.localId - b.localId;
+  return { operations: [...upserts.sort(byRank), ...deletes.sort((a, b) => byRank(b, a))], conflicts };
+}
+
+/** Kind order, and within categories the depth in the parent tree (parents before children). */
+function orderRanks(local: LocalRecord[]): (operation: Operation) => number {
+  const parentOf = new Map(
+    local
+      .filter((record) => record.kind === 'category')
+      .map((record) => [record.id, record.refs.parent ?? 0]),
+  );
+  const depth = (id: number) => {
+    let level = 0;
+    const seen = new Set<number>();
+    for (let at = parentOf.get(id) ?? 0; at && !seen.has(at); at = parentOf.get(at) ?? 0) {
+      seen.add(at);
+      level++;
+    }
+    return level;
+  };
+  return (operation) =>
+    SYNC_KINDS.indexOf(operation.kind) * 10_000 +
+    (operation.kind === 'category' ? depth(operation.localId) : 0);
+}

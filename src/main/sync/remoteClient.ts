@@ -1,0 +1,362 @@
+import { z } from 'zod';
+import { COLLECTION, type RemoteRecord, type SyncKind } from './model';
+import { toRemoteRecord } from './remoteRecords';
+import { RemoteError } from './remoteErrors';
+
+export { RemoteError, type RemoteErrorCode } from './remoteErrors';
+
+export type RemoteAuth = { token: string } | { user: string; password: string } | null;
+
+export interface RemoteOptions {
+  /** REST root, e.g. `https://example.org/wp-json/`. */
+  root: string;
+  namespace: string;
+  auth: RemoteAuth;
+  /** Tries per request for network errors, 429 and 5xx (default 5). */
+  attempts?: number;
+  /** First backoff step in ms (default 500); doubles each try, with jitter. */
+  backoffMs?: number;
+  /** Longest wait honoured from a Retry-After header (default 60 s). */
+  maxRetryAfterMs?: number;
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Told before each retry (progress output). */
+  onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+const errorBody = z.looseObject({
+  code: z.string(),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+});
+const rootIndex = z.looseObject({ namespaces: z.array(z.string()) });
+/** WordPress roles whose events are published as sent. */
+const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
+
+/** `Retry-After` in ms (seconds or an HTTP date), or null. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** Exponential backoff with full jitter around the step: base·2^attempt·[0.5, 1.5). */
+export function backoffDelay(attempt: number, baseMs: number, random = Math.random): number {
+  return Math.round(baseMs * 2 ** attempt * (0.5 + random()));
+}
+
+const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+
+/** The remote REST API: verification, paged reads, writes with retries. */
+export class RemoteClient {
+  readonly root: string;
+  readonly nsRoot: string;
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: RemoteOptions) {
+    this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
+    this.nsRoot = `${this.root}${options.namespace.replace(/^\/|\/$/g, '')}/`;
+    this.attempts = options.attempts ?? 5;
+    this.backoffMs = options.backoffMs ?? 500;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  private authHeader(): Record<string, string> {
+    const auth = this.options.auth;
+    if (!auth) return {};
+    if ('token' in auth) return { Authorization: `Bearer ${auth.token}` };
+    return { Authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
+  }
+
+  /** One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON. */
+  private async once(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    anonymous = false,
+  ): Promise<Answer> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          Accept: 'application/json',
+          ...(anonymous ? {} : this.authHeader()),
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        redirect: 'follow',
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new RemoteError(
+        'REMOTE_UNREACHABLE',
+        `Could not reach ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). Check the address and your connection.`,
+      );
+    }
+    const text = await response.text().catch(() => {
+      throw new RemoteError('REMOTE_UNREACHABLE', `The connection to ${url} broke while reading the answer.`);
+    });
+    if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };
+    try {
+      return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+    } catch {
+      const html = /^\s*</.test(text);
+      throw new RemoteError(
+        'REMOTE_NOT_JSON',
+        `${url} answered HTTP ${response.status} with ${html ? 'an HTML page' : 'something'} instead of JSON: ` +
+          'this is not a REST API root (use the address ending in /wp-json/, and check that pretty permalinks are on).',
+        response.status,
+      );
+    }
+  }
+
+  /**
+   * A request retried on network errors, 429 and 5xx (honouring Retry-After). Only for requests that are safe
+   * to repeat; a create passes `retry: false` and handles an unknown outcome itself.
+   */
+  async request(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; retry?: boolean; anonymous?: boolean } = {},
+  ): Promise<Answer> {
+    const url = path.startsWith('http') ? path : `${this.nsRoot}${path}`;
+    const retry = options.retry ?? true;
+    for (let attempt = 0; ; attempt++) {
+      let answer: Answer | null = null;
+      let failure: RemoteError | null = null;
+      try {
+        answer = await this.once(method, url, options.body, options.headers, options.anonymous);
+      } catch (error) {
+        if (!(error instanceof RemoteError) || error.code !== 'REMOTE_UNREACHABLE') throw error;
+        failure = error;
+      }
+      const retryable = failure !== null || (answer !== null && isRetryableStatus(answer.status));
+      if (!retryable) return answer!;
+      if (!retry) {
+        if (answer?.status === 429) {
+          // Refused before doing anything: safe to try again even for a create.
+        } else {
+          throw new RemoteError(
+            'REMOTE_UNKNOWN_OUTCOME',
+            failure?.message ??
+              `${url} answered HTTP ${answer!.status}: the request may or may not have been done.`,
+            answer?.status ?? null,
+          );
+        }
+      }
+      if (attempt + 1 >= this.attempts) {
+        if (failure) throw failure;
+        throw this.errorOf(answer!, url);
+      }
+      const asked = answer ? retryAfterMs(answer.headers.get('retry-after')) : null;
+      const waitMs =
+        asked !== null
+          ? Math.min(asked, this.options.maxRetryAfterMs ?? 60_000)
+          : backoffDelay(attempt, this.backoffMs);
+      this.options.onRetry?.({
+        attempt: attempt + 1,
+        waitMs,
+        reason: failure ? failure.message : `HTTP ${answer!.status}`,
+      });
+      await this.sleep(waitMs);
+    }
+  }
+
+  /** The error an unsuccessful answer stands for, with the remote's own code and message. */
+  errorOf(answer: Answer, url: string): RemoteError {
+    const parsed = errorBody.safeParse(answer.body);
+    const remoteCode = parsed.success ? parsed.data.code : null;
+    const data =
+      parsed.success && parsed.data.data && typeof parsed.data.data === 'object'
+        ? (parsed.data.data as Record<string, unknown>)
+        : {};
+    // WordPress names each invalid parameter and why under data.params.
+    const params =
+      data.params && typeof data.params === 'object'
+        ? ` ${Object.values(data.params as Record<string, unknown>)
+            .map(String)
+            .join(' ')}`
+        : '';
+    const said =
+      parsed.success && parsed.data.message ? `${parsed.data.message}${params}` : `HTTP ${answer.status}`;
+    if (answer.status === 401) {
+      return new RemoteError(
+        'REMOTE_BAD_CREDENTIALS',
+        `The remote refused the credentials (${said}). Check the user name and application password (or the token).`,
+        401,
+        remoteCode,
+        data,
+      );
+    }
+    return new RemoteError(
+      'REMOTE_HTTP_ERROR',
+      `${said} (HTTP ${answer.status} from ${url})`,
+      answer.status,
+      remoteCode,
+      data,
+    );
+  }
+
+  /**
+   * Checks, before anything is read or written, that the root is a REST API serving the namespace and that
+   * the credentials work and may edit events. Each failure gets its own code and a message that says what to do.
+   */
+  async verify(): Promise<void> {
+    // Read without credentials: a server that refuses wrong ones everywhere would hide what it is.
+    const answer = await this.request('GET', this.root, { anonymous: true });
+    const index = rootIndex.safeParse(answer.body);
+    if (answer.status >= 400 || !index.success) {
+      throw new RemoteError(
+        'REMOTE_NOT_THIS_API',
+        `${this.root} answered HTTP ${answer.status} but is not a WordPress-style REST root (no list of namespaces). ` +
+          'Give the address ending in /wp-json/.',
+        answer.status,
+      );
+    }
+    const namespace = this.options.namespace.replace(/^\/|\/$/g, '');
+    if (!index.data.namespaces.includes(namespace)) {
+      throw new RemoteError(
+        'REMOTE_NOT_THIS_API',
+        `${this.root} does not serve the ${namespace} namespace (it has: ${index.data.namespaces.join(', ') || 'none'}). ` +
+          'Is the events plugin active? For a WordPress site with The Events Calendar use --namespace tribe/events/v1.',
+      );
+    }
+    if (!this.options.auth) {
+      throw new RemoteError(
+        'REMOTE_NO_CREDENTIALS',
+        'No credentials for the remote: give --token, or --user with --password / --password-file / CALENDAR_DESK_REMOTE_PASSWORD.',
+      );
+    }
+    // Drafts are listed only to users who may edit events: the cheapest read that proves both login and role.
+    const probe = await this.request('GET', `events?per_page=1&status=draft`);
+    const probeError = errorBody.safeParse(probe.body).data;
+    if (probe.status === 401 && !probeError?.code.startsWith('rest_forbidden')) {
+      throw this.errorOf(probe, `${this.nsRoot}events`);
+    }
+    // Who may not edit events may not filter by status: 400 on `status` (this app), 401/403 (WordPress).
+    const statusRefused = probe.status === 400 && JSON.stringify(probeError?.data ?? {}).includes('"status"');
+    if (probe.status === 401 || probe.status === 403 || statusRefused) {
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        'The remote accepted the credentials, but that user may not edit events. Use an editor or administrator account.',
+        probe.status,
+      );
+    }
+    if (probe.status >= 400) throw this.errorOf(probe, `${this.nsRoot}events`);
+    if (index.data.namespaces.includes('wp/v2')) await this.checkWordPressRole();
+  }
+
+  /**
+   * On WordPress, contributors also pass the probe above, but what they publish silently becomes a draft and
+   * they cannot edit others' events: their roles are read from `wp/v2/users/me` when the site answers it.
+   */
+  private async checkWordPressRole(): Promise<void> {
+    const answer = await this.request('GET', `${this.root}wp/v2/users/me?context=edit`);
+    const roles = z.looseObject({ roles: z.array(z.string()) }).safeParse(answer.body);
+    if (answer.status !== 200 || !roles.success) return;
+    if (!roles.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        `The remote user is ${roles.data.roles.join(', ') || 'without a role'}: what it sends would stay drafts. ` +
+          'Use an author, editor or administrator account.',
+        403,
+      );
+    }
+  }
+
+  /** Every record of a kind, page by page (50 a page, the original's cap), totals from either header family. */
+  async list(kind: SyncKind): Promise<RemoteRecord[]> {
+    const collection = COLLECTION[kind];
+    const query =
+      kind === 'event'
+        ? // The default window hides past events: ask for all time, hidden ones included.
+          'start_date=1900-01-01%2000:00:00&end_date=2200-12-31%2023:59:59&show_hidden=true&'
+        : kind === 'category' || kind === 'tag'
+          ? 'hide_empty=false&'
+          : '';
+    const records: RemoteRecord[] = [];
+    for (let page = 1; ; page++) {
+      const url = `${collection}?${query}per_page=50&page=${page}`;
+      const answer = await this.request('GET', url);
+      if (answer.status >= 400) {
+        // Past the last page some servers answer 400 (rest_invalid_page_number / page out of range).
+        if (page > 1 && answer.status === 400) break;
+        throw this.errorOf(answer, `${this.nsRoot}${url}`);
+      }
+      const body = answer.body as Record<string, unknown> | undefined;
+      const items = body?.[collection];
+      if (!Array.isArray(items)) {
+        throw new RemoteError(
+          'REMOTE_NOT_THIS_API',
+          `${this.nsRoot}${url} did not answer with a list of ${collection}.`,
+        );
+      }
+      for (const item of items) records.push(toRemoteRecord(kind, item));
+      const totalPages =
+        Number(
+          answer.headers.get('x-wp-totalpages') ??
+            answer.headers.get('x-tec-totalpages') ??
+            body?.total_pages,
+        ) || 1;
+      if (page >= totalPages || items.length === 0) break;
+    }
+    return records;
+  }
+
+  /** One record by remote id, with its ETag; null when it is gone (404/410) or trashed. */
+  async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
+    const answer = await this.request('GET', `${COLLECTION[kind]}/${id}`);
+    if (answer.status === 404 || answer.status === 410) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}/${id}`);
+    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+    return record.fields.status === 'trash' ? null : record;
+  }
+
+  /** A record by slug (the look-up before re-sending a create whose outcome is unknown). */
+  async findBySlug(kind: SyncKind, slug: string): Promise<RemoteRecord | null> {
+    return (await this.list(kind)).find((record) => record.slug === slug) ?? null;
+  }
+
+  /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */
+  async create(kind: SyncKind, body: Record<string, unknown>): Promise<RemoteRecord> {
+    const answer = await this.request('POST', COLLECTION[kind], { body, retry: false });
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}`);
+    return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+  }
+
+  async update(
+    kind: SyncKind,
+    id: number,
+    body: Record<string, unknown>,
+    ifMatch: string | null,
+  ): Promise<RemoteRecord> {
+    const path = `${COLLECTION[kind]}/${id}`;
+    const answer = await this.request('POST', path, {
+      body,
+      headers: ifMatch ? { 'If-Match': ifMatch } : {},
+    });
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+  }
+
+  /** Deletes (trashes) a record; one already gone counts as deleted. */
+  async delete(kind: SyncKind, id: number, ifMatch: string | null): Promise<void> {
+    const path = `${COLLECTION[kind]}/${id}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`;
+    const answer = await this.request('DELETE', path, { headers: ifMatch ? { 'If-Match': ifMatch } : {} });
+    if (answer.status === 404 || answer.status === 410) return;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+  }
+}

@@ -1,0 +1,24 @@
+export type RemoteErrorCode =
+  | 'REMOTE_UNREACHABLE'
+  | 'REMOTE_NOT_JSON'
+  | 'REMOTE_NOT_THIS_API'
+  | 'REMOTE_BAD_CREDENTIALS'
+  | 'REMOTE_NO_CREDENTIALS'
+  | 'REMOTE_INSUFFICIENT_ROLE'
+  | 'REMOTE_HTTP_ERROR'
+  | 'REMOTE_UNKNOWN_OUTCOME'
+  | 'REMOTE_BAD_RECORD';
+
+/** A remote that could not do what was asked; the message says what happened and what to do. */
+export class RemoteError extends Error {
+  constructor(
+    readonly code: RemoteErrorCode,
+    message: string,
+    readonly status: number | null = null,
+    /** The remote's own error code (`term_exists`, `rest_forbidden`…) and data, when it sent JSON. */
+    readonly remoteCode: string | null = null,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { RemoteRecord, SyncKind } from './model';
+import { RemoteError } from './remoteErrors';
+
+/** What every remote record must have; everything else is read leniently (the original omits empty values). */
+const base = z.looseObject({ id: z.number().int().nonnegative(), slug: z.string().default('') });
+const text = z
+  .unknown()
+  .optional()
+  .transform((value) =>
+    typeof value === 'string' ? value : value == null || value === false ? '' : String(value),
+  );
+const flag = z
+  .unknown()
+  .optional()
+  .transform((value) => value === true || value === 'true' || value === 1 || value === '1');
+const idOf = z
+  .unknown()
+  .optional()
+  .transform((value) =>
+    value && typeof value === 'object' && 'id' in value ? Number((value as { id: unknown }).id) : 0,
+  );
+const idsOf = z
+  .unknown()
+  .optional()
+  .transform((value) =>
+    Array.isArray(value)
+      ? value
+          .map((item) =>
+            item && typeof item === 'object' && 'id' in item
+              ? Number((item as { id: unknown }).id)
+              : Number(item),
+          )
+          .filter((id) => Number.isInteger(id))
+          .sort((a, b) => a - b)
+      : [],
+  );
+
+/** WordPress wraps rendered descriptions in paragraphs; compare what was written. */
+const description = text.transform((value) => value.trim().replace(/^<p>([\s\S]*)<\/p>$/, '$1'));
+
+const termShape = base.extend({
+  name: text,
+  description,
+  parent: z
+    .unknown()
+    .optional()
+    .transform((value) => Number(value) || 0),
+});
+const venueShape = base.extend({
+  venue: text,
+  status: text,
+  description,
+  address: text,
+  city: text,
+  country: text,
+  province: text,
+  state: text,
+  zip: text,
+  phone: text,
+  website: text,
+  stateprovince: text,
+  show_map: flag,
+  show_map_link: flag,
+  geo_lat: z.number().nullable().optional(),
+  geo_lng: z.number().nullable().optional(),
+  modified_utc: z.string().optional(),
+});
+const organizerShape = base.extend({
+  organizer: text,
+  status: text,
+  description,
+  phone: text,
+  website: text,
+  email: text,
+  modified_utc: z.string().optional(),
+});
+const eventShape = base.extend({
+  title: text,
+  status: text,
+  description,
+  excerpt: description,
+  all_day: flag,
+  start_date: text,
+  end_date: text,
+  timezone: text,
+  cost_details: z
+    .looseObject({ values: z.array(z.unknown()).default([]) })
+    .optional()
+    .transform((details) => (details?.values ?? []).map(String)),
+  website: text,
+  show_map: flag,
+  show_map_link: flag,
+  hide_from_listings: flag,
+  sticky: flag,
+  featured: flag,
+  venue: idOf,
+  organizer: idsOf,
+  categories: idsOf,
+  tags: idsOf,
+  modified_utc: z.string().optional(),
+});
+
+/** Reads one record of a remote answer into the shape the planner compares. */
+export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord {
+  const fail = (error: z.ZodError) =>
+    new RemoteError(
+      'REMOTE_BAD_RECORD',
+      `The remote answered with something that is not a ${kind}: ${error.issues[0]?.path.join('.')} ${error.issues[0]?.message}`,
+    );
+  if (kind === 'category' || kind === 'tag') {
+    const parsed = termShape.safeParse(raw);
+    if (!parsed.success) throw fail(parsed.error);
+    const term = parsed.data;
+    return {
+      kind,
+      id: term.id,
+      slug: term.slug,
+      modifiedUtc: null,
+      etag,
+      fields: {
+        name: term.name,
+        slug: term.slug,
+        description: term.description,
+        ...(kind === 'category' ? { parent: term.parent } : {}),
+      },
+    };
+  }
+  if (kind === 'venue') {
+    const parsed = venueShape.safeParse(raw);
+    if (!parsed.success) throw fail(parsed.error);
+    const { id, slug, modified_utc, geo_lat, geo_lng, ...rest } = parsed.data;
+    const fields = pick(rest, Object.keys(venueShape.shape));
+    if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
+      Object.assign(fields, { geo_lat, geo_lng });
+    return { kind, id, slug, modifiedUtc: modified_utc ?? null, etag, fields: { ...fields, slug } };
+  }
+  if (kind === 'organizer') {
+    const parsed = organizerShape.safeParse(raw);
+    if (!parsed.success) throw fail(parsed.error);
+    const { id, slug, modified_utc, ...rest } = parsed.data;
+    return {
+      kind,
+      id,
+      slug,
+      modifiedUtc: modified_utc ?? null,
+      etag,
+      fields: { ...pick(rest, Object.keys(organizerShape.shape)), slug },
+    };
+  }
+  const parsed = eventShape.safeParse(raw);
+  if (!parsed.success) throw fail(parsed.error);
+  const { id, slug, modified_utc, cost_details, ...rest } = parsed.data;
+  return {
+    kind,
+    id,
+    slug,
+    modifiedUtc: modified_utc ?? null,
+    etag,
+    fields: { ...pick(rest, Object.keys(eventShape.shape)), slug, cost: cost_details },
+  };
+}
+
+/** Only the keys the shape declares (a loose parse keeps the rest of the answer too). */
+function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const wanted = new Set(
+    keys.filter((key) => !['id', 'slug', 'modified_utc', 'cost_details', 'geo_lat', 'geo_lng'].includes(key)),
+  );
+  return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)));
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * The sync part of the admin namespace `calendar-desk/v1`, as zod schemas shared by the server and the
+ * desktop Sync screen: what `GET/PUT remotes`, `POST remotes/{id}/plan`, `POST remotes/{id}/sync`,
+ * `GET sync-jobs/{id}` take and answer.
+ */
+
+/** What the sync pushes, in push order (deletions run in the reverse order). */
+export const SYNC_KINDS = ['category', 'tag', 'venue', 'organizer', 'event'] as const;
+export const syncKindSchema = z.enum(SYNC_KINDS);
+export type SyncKind = z.infer<typeof syncKindSchema>;
+
+export const POLICIES = ['ask', 'local-wins', 'remote-wins', 'skip'] as const;
+export const policySchema = z.enum(POLICIES);
+export type ConflictPolicy = z.infer<typeof policySchema>;
+
+/** Decisions on single conflicts, keyed `kind:localId` (e.g. `event:12`), overriding the policy. */
+export const decisionsSchema = z.record(z.string(), z.enum(['local-wins', 'remote-wins', 'skip']));
+export type Decisions = z.infer<typeof decisionsSchema>;
+
+/** Body of `POST remotes/{id}/plan` and `POST remotes/{id}/sync`. */
+export const syncRunSchema = z.object({
+  policy: policySchema.default('ask'),
+  decisions: decisionsSchema.default({}),
+});
+
+/** A saved remote as the API shows it: never its secret, only whether one is saved. */
+export const remoteViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  root: z.string(),
+  namespace: z.string(),
+  auth_type: z.enum(['token', 'password', 'none']),
+  user: z.string(),
+  has_secret: z.boolean(),
+});
+export type RemoteView = z.infer<typeof remoteViewSchema>;
+
+/** One remote of the `PUT remotes` list: `secret` only when it changes (absent keeps the saved one). */
+export const remoteInputSchema = z.object({
+  id: z.string().min(1).max(64).optional(),
+  name: z.string().max(200).default(''),
+  root: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address'),
+  namespace: z.string().min(1).default('cal/events/v1'),
+  auth_type: z.enum(['token', 'password', 'none']),
+  user: z.string().default(''),
+  secret: z.string().min(1).optional(),
+});
+export type RemoteInput = z.infer<typeof remoteInputSchema>;
+
+/** One field that differs between the local and the remote version of a record. */
+export const fieldDiffSchema = z.object({ field: z.string(), local: z.unknown(), remote: z.unknown() });
+export type FieldDiff = z.infer<typeof fieldDiffSchema>;
+
+export const conflictSchema = z.object({
+  kind: syncKindSchema,
+  localId: z.number(),
+  remoteId: z.number().nullable(),
+  reason: z.enum(['both-changed', 'local-deleted-remote-changed', 'remote-deleted', 'both-exist']),
+  title: z.string(),
+  diff: z.array(fieldDiffSchema),
+});
+export type Conflict = z.infer<typeof conflictSchema>;
+export type ConflictReason = Conflict['reason'];
+
+const step = { kind: syncKindSchema, localId: z.number(), title: z.string() };
+/**
+ * One step of a sync. `adopt` links an existing remote record (same slug) without sending it; `accept` makes
+ * the remote's current state the new baseline without sending anything; `pull` (a `remote-wins` decision)
+ * gives the local record the remote's version; `unlink` forgets a link.
+ */
+export const operationSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('create'), ...step }),
+  z.object({ type: z.literal('update'), ...step, remoteId: z.number(), force: z.boolean() }),
+  z.object({ type: z.literal('delete'), ...step, remoteId: z.number(), force: z.boolean() }),
+  z.object({ type: z.literal('adopt'), ...step, remoteId: z.number(), thenUpdate: z.boolean() }),
+  z.object({ type: z.literal('accept'), ...step, remoteId: z.number() }),
+  z.object({ type: z.literal('pull'), ...step, remoteId: z.number() }),
+  z.object({ type: z.literal('unlink'), ...step }),
+]);
+export type Operation = z.infer<typeof operationSchema>;
+
+export const syncSummarySchema = z.object({
+  created: z.number(),
+  updated: z.number(),
+  deleted: z.number(),
+  adopted: z.number(),
+  /** Local records that took the remote's version (`remote-wins`). */
+  pulled: z.number(),
+  conflicts: z.number(),
+  failed: z.number(),
+});
+export type SyncSummary = z.infer<typeof syncSummarySchema>;
+
+export const recordFailureSchema = z.object({
+  kind: syncKindSchema,
+  localId: z.number(),
+  title: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type RecordFailure = z.infer<typeof recordFailureSchema>;
+
+/** The answer of a plan (`dryRun: true`: what would be done) and the report of a finished sync. */
+export const syncReportSchema = z.object({
+  remote: z.string(),
+  namespace: z.string(),
+  dryRun: z.boolean(),
+  operations: z.array(operationSchema),
+  conflicts: z.array(conflictSchema),
+  summary: syncSummarySchema,
+  failures: z.array(recordFailureSchema),
+  interrupted: z.boolean(),
+});
+export type SyncReport = z.infer<typeof syncReportSchema>;
+
+/** `GET sync-jobs/{id}`: poll until `state` is no longer `running`. */
+export const syncJobStatusSchema = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  /** Operations done of the total (0/0 while the remote is being read). */
+  done: z.number(),
+  total: z.number(),
+  last: z.string().nullable(),
+  report: syncReportSchema.nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type SyncJobStatus = z.infer<typeof syncJobStatusSchema>;

@@ -1,0 +1,119 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ICAL from 'ical.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { ensureBuilt, isolatedEnv, runCli, startServe, type ServeProcess } from './cliProcess';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+let folders = 0;
+const serves: ServeProcess[] = [];
+let remote: TestServer | undefined;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-cli-exchange-'));
+  env = isolatedEnv(home);
+}, 120_000);
+afterAll(() => rm(home, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const serve of serves.splice(0)) {
+    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
+    await serve.exited;
+  }
+  await remote?.close();
+  remote = undefined;
+});
+
+/** A data folder holding a venue and two events, free again (its server stopped). */
+async function seededFolder(): Promise<string> {
+  const dataDir = join(home, `data-${++folders}`);
+  const server = await startTestServer({ dataDir });
+  for (const title of ['Book fair', 'Film night']) {
+    await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody(title, 5, { venue: { venue: 'Library' }, categories: ['Culture'] }),
+    });
+  }
+  await server.close();
+  return dataDir;
+}
+
+const titles = async (dataDir: string) => {
+  const exported = await runCli(['export', '--format', 'json', '--data', dataDir], env);
+  return JSON.parse(exported.stdout)
+    .data.events.map((event: { title: string }) => event.title)
+    .sort();
+};
+
+describe('calendar-desk export / import', () => {
+  it('a JSON dump restores into a new folder', async () => {
+    const dataDir = await seededFolder();
+    const dump = join(home, 'dump.json');
+    expect((await runCli(['export', '--format', 'json', '--out', dump, '--data', dataDir], env)).code).toBe(
+      0,
+    );
+    const restored = join(home, `data-${++folders}`);
+    const imported = await runCli(['import', dump, '--data', restored], env);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/Restored 4 record\(s\)/);
+    expect(await titles(restored)).toEqual(['Book fair', 'Film night']);
+  });
+
+  it('the .ics export parses with an independent parser; the CSV export imports', async () => {
+    const dataDir = await seededFolder();
+    const ics = await runCli(['export', '--format', 'ics', '--data', dataDir], env);
+    expect(ics.code).toBe(0);
+    const calendar = new ICAL.Component(ICAL.parse(ics.stdout));
+    expect(
+      calendar
+        .getAllSubcomponents('vevent')
+        .map((event) => event.getFirstPropertyValue('summary'))
+        .sort(),
+    ).toEqual(['Book fair', 'Film night']);
+    const csv = join(home, `events-${folders}.csv`);
+    expect((await runCli(['export', '--format', 'csv', '--out', csv, '--data', dataDir], env)).code).toBe(0);
+    const fromCsv = join(home, `data-${++folders}`);
+    const csvImport = await runCli(['import', csv, '--data', fromCsv], env);
+    expect(csvImport.stdout).toMatch(/Imported from .*: 2 event\(s\)/);
+    expect(await titles(fromCsv)).toEqual(['Book fair', 'Film night']);
+  });
+
+  it('a bad file changes nothing and names its lines (exit 1)', async () => {
+    const dataDir = await seededFolder();
+    const bad = join(home, 'bad.csv');
+    await writeFile(bad, 'Event Name,Event Start Date\nOk,2027-01-01\n,2027-01-02\n');
+    const result = await runCli(['import', bad, '--data', dataDir], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Nothing was imported from .*bad\.csv/);
+    expect(result.stderr).toMatch(/line 3: Event Name: Event Name is required/);
+    expect(await titles(dataDir)).toEqual(['Book fair', 'Film night']);
+  });
+
+  it('while a server owns the folder, import and sync go through it and export reads it', async () => {
+    const dataDir = await seededFolder();
+    const serve = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(serve);
+    const csv = join(home, 'more.csv');
+    await writeFile(csv, 'Event Name,Event Start Date,Event Start Time\nConcert,2027-02-02,21:00\n');
+    const imported = await runCli(['import', csv, '--data', dataDir], env);
+    expect(imported.code).toBe(0);
+    const exported = await runCli(['export', '--format', 'csv', '--data', dataDir], env);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^Concert,/m);
+
+    remote = await startTestServer();
+    const synced = await runCli(
+      ['sync', '--data', dataDir, '--remote', remote.engine.apiRoot, '--token', remote.engine.adminToken],
+      env,
+    );
+    expect(synced.stderr).toMatch(/syncing through it/);
+    expect(synced.stdout).toMatch(
+      /Summary: created 5, updated 0, deleted 0, adopted 0, pulled 0, conflicts 0, failed 0/,
+    );
+    expect(synced.code).toBe(0);
+  });
+});

@@ -1,0 +1,150 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dataFolderText, eventBody } from '../helpers/server';
+import { startSyncPair, type SyncPair } from './syncHelpers';
+import { SECRET_KEY_FILE } from '../../src/main/sync/secretBox';
+import { remoteViewSchema, syncJobStatusSchema, syncReportSchema } from '../../src/shared/schemas/sync';
+
+let pair: SyncPair;
+beforeEach(async () => {
+  pair = await startSyncPair();
+});
+afterEach(async () => {
+  await pair.close();
+});
+
+/** Calls the admin namespace of the local server. */
+async function admin(
+  path: string,
+  init: { method?: string; json?: unknown; auth?: Record<string, string> } = {},
+) {
+  const { local } = pair;
+  return local.api(`${local.engine.origin}/wp-json/calendar-desk/v1/${path}`, {
+    method: init.method ?? 'GET',
+    json: init.json,
+    auth: init.auth ?? local.admin,
+  });
+}
+
+async function waitForJob(id: string) {
+  for (;;) {
+    const status = await admin(`sync-jobs/${id}`);
+    // Every answer has the shape the desktop app relies on (the shared schema).
+    syncJobStatusSchema.parse(status.body);
+    if (status.body.state !== 'running') return status.body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('admin API for the desktop Sync screen', () => {
+  it('saves remotes with sealed secrets and never returns them', async () => {
+    const token = pair.remote.engine.adminToken;
+    const saved = await admin('remotes', {
+      method: 'PUT',
+      json: [{ name: 'Website', root: pair.remote.engine.apiRoot, auth_type: 'token', secret: token }],
+    });
+    expect(saved.status).toBe(200);
+    remoteViewSchema.array().parse(saved.body);
+    expect(saved.body).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Website',
+        root: pair.remote.engine.apiRoot,
+        namespace: 'cal/events/v1',
+        auth_type: 'token',
+        user: '',
+        has_secret: true,
+      },
+    ]);
+    // Saving again without the secret keeps it.
+    const again = await admin('remotes', {
+      method: 'PUT',
+      json: [{ ...saved.body[0], name: 'Site', secret: undefined }],
+    });
+    expect(again.body[0]).toMatchObject({ name: 'Site', has_secret: true });
+    expect(JSON.stringify((await admin('remotes')).body)).not.toContain(token);
+    expect(await dataFolderText(pair.local.dataDir)).not.toContain(token);
+    expect((await stat(join(pair.local.dataDir, SECRET_KEY_FILE))).mode & 0o777).toBe(0o600);
+  });
+
+  it('plans, then runs a sync job with progress and a summary; conflicts take per-record decisions', async () => {
+    const created = await pair.local.api('events', {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: eventBody('Fair', 3),
+    });
+    const [remote] = (
+      await admin('remotes', {
+        method: 'PUT',
+        json: [
+          { root: pair.remote.engine.apiRoot, auth_type: 'token', secret: pair.remote.engine.adminToken },
+        ],
+      })
+    ).body;
+    const planned = await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: {} });
+    expect(planned.status).toBe(200);
+    syncReportSchema.parse(planned.body);
+    expect(planned.body.operations).toEqual([
+      { type: 'create', kind: 'event', localId: created.body.id, title: 'Fair' },
+    ]);
+    const started = await admin(`remotes/${remote.id}/sync`, { method: 'POST', json: {} });
+    expect(started.status).toBe(202);
+    const finished = await waitForJob(started.body.id);
+    expect(finished).toMatchObject({ state: 'done', done: 1, total: 1 });
+    expect(finished.report.summary).toMatchObject({ created: 1, failed: 0 });
+
+    // Both sides change: the plan shows the conflict with its diff; a decision settles it.
+    const [pushed] = (await pair.remote.api('events', { auth: pair.remote.admin })).body.events;
+    await pair.remote.api(`events/${pushed.id}`, {
+      method: 'POST',
+      auth: pair.remote.admin,
+      json: { title: 'Fair (site)' },
+    });
+    await pair.local.api(`events/${created.body.id}`, {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: { title: 'Fair (desk)' },
+    });
+    const conflicted = await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: {} });
+    expect(conflicted.body.conflicts[0].diff).toEqual([
+      { field: 'title', local: 'Fair (desk)', remote: 'Fair (site)' },
+    ]);
+    const decided = await admin(`remotes/${remote.id}/sync`, {
+      method: 'POST',
+      json: { decisions: { [`event:${created.body.id}`]: 'local-wins' } },
+    });
+    expect((await waitForJob(decided.body.id)).report.summary).toMatchObject({ updated: 1, conflicts: 0 });
+    expect((await pair.remote.api(`events/${pushed.id}`)).body.title).toBe('Fair (desk)');
+  });
+
+  it('a failing remote is reported by the job; only administrators may use any of it', async () => {
+    const started = await admin('sync-jobs', {
+      method: 'POST',
+      json: { remote: pair.remote.engine.apiRoot, auth: { user: 'admin', password: 'wrong wrong' } },
+    });
+    expect(await waitForJob(started.body.id)).toMatchObject({
+      state: 'failed',
+      error: { code: 'REMOTE_BAD_CREDENTIALS' },
+    });
+    const editor = await pair.local.userHeaders('eddie', 'editor');
+    expect((await admin('remotes', { auth: editor })).status).toBe(403);
+    expect((await admin('sync-jobs', { method: 'POST', auth: {}, json: {} })).status).toBe(401);
+  });
+
+  it('imports a file, all or nothing', async () => {
+    const good = 'Event Name,Event Start Date,Event Start Time\nPicnic,2027-05-01,12:00\n';
+    const imported = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'events.csv', content: good },
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body).toMatchObject({ format: 'csv', events: 1 });
+    const bad = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'events.csv', content: `${good}Broken,tomorrow,12:00\n` },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.problems).toEqual([{ line: 3, message: expect.stringMatching(/YYYY-MM-DD/) }]);
+  });
+});

@@ -1,0 +1,203 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ICAL from 'ical.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { CalendarStore } from '../../src/main/store/store';
+import { ensureAdminAccess } from '../../src/main/core/users';
+import { exportDump } from '../../src/main/sync/exchange/jsonDump';
+import { exportIcs } from '../../src/main/sync/exchange/ics';
+import { exportCsv, EVENT_COLUMNS } from '../../src/main/sync/exchange/csv';
+import { importFile } from '../../src/main/sync/exchange/importFile';
+import { ImportError } from '../../src/main/sync/exchange/errors';
+import { saveRemotes, savedRemotes } from '../../src/main/sync/remotes';
+import { fileSecretBox } from '../../src/main/sync/secretBox';
+
+let source: TestServer;
+const folders: string[] = [];
+const stores: CalendarStore[] = [];
+
+beforeEach(async () => {
+  source = await startTestServer();
+  const { api, admin } = source;
+  const venue = await api('venues', {
+    method: 'POST',
+    auth: admin,
+    json: { venue: 'Teatro, "Comunale"', city: 'Bologna' },
+  });
+  await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Opera; night, with "quotes"',
+      description: 'Line one\nLine two, with a comma; and a semicolon',
+      start_date: '2027-03-01 20:00:00',
+      end_date: '2027-03-01 23:00:00',
+      timezone: 'Europe/Rome',
+      venue: venue.body.id,
+      organizer: [{ organizer: 'Società Lirica', email: 'info@example.org' }],
+      categories: ['Music', 'Opera'],
+      tags: ['Evening'],
+      cost: '25€',
+    },
+  });
+  await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Jazz brunch',
+      start_date: '2027-07-04 11:00:00',
+      end_date: '2027-07-04 13:30:00',
+      timezone: 'America/New_York',
+      categories: ['Music'],
+    },
+  });
+  await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: { title: 'Holiday', start_date: '2027-08-15', end_date: '2027-08-15', all_day: true },
+  });
+  await source.engine.store.mutate((tx) =>
+    tx.setSyncState('link:https://example.org/wp-json/#cal/events/v1|event:1', { remoteId: 7 }),
+  );
+});
+afterEach(async () => {
+  await source.close();
+  for (const store of stores.splice(0)) await store.close();
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+/** A fresh data folder, initialised as the CLI does (with its admin). */
+async function freshStore(): Promise<CalendarStore> {
+  const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-import-'));
+  folders.push(folder);
+  const store = await CalendarStore.open({
+    dataDir: folder,
+    initialSettings: { siteName: 'x', siteDescription: '', timezone: 'UTC', postsPerPage: 10 },
+  });
+  stores.push(store);
+  await ensureAdminAccess(store, () => new Date());
+  return store;
+}
+
+const eventsOf = (store: CalendarStore) =>
+  [...store.events.values()].map((event) => ({
+    title: event.title,
+    start: event.startLocal,
+    end: event.endLocal,
+    timezone: event.timezone,
+    allDay: event.allDay,
+    venue: store.venues.get(event.venueId)?.name ?? null,
+    categories: event.categoryIds.map((id) => store.terms.get(id)!.name).sort(),
+  }));
+
+describe('export and import', () => {
+  it('JSON: a dump restores exactly (ids, links, settings), without secrets', async () => {
+    const store = source.engine.store;
+    await saveRemotes(store, fileSecretBox(source.dataDir), [
+      {
+        name: 'Site',
+        root: 'https://example.org/wp-json/',
+        namespace: 'cal/events/v1',
+        auth_type: 'token',
+        user: '',
+        secret: 's3cret',
+      },
+    ]);
+    const dump = JSON.stringify(exportDump(store, new Date()));
+    expect(dump).not.toMatch(/"hash"/);
+    expect(dump).not.toContain(savedRemotes(store)[0]!.secret!);
+    const target = await freshStore();
+    await importFile(target, 'calendar.json', dump, new Date());
+    const before = store.snapshot();
+    const after = target.snapshot();
+    for (const key of ['events', 'venues', 'organizers', 'terms', 'media', 'settings', 'counters'] as const) {
+      expect(after[key]).toEqual(before[key]);
+    }
+    // Sync links as they were; saved remotes without their secret (entered again on this machine).
+    expect({ ...after.syncLinks, remotes: undefined }).toEqual({ ...before.syncLinks, remotes: undefined });
+    expect(savedRemotes(target)).toEqual([{ ...savedRemotes(store)[0], secret: null }]);
+    expect(after.users.map((user) => [user.id, user.login, user.role])).toEqual(
+      before.users.map((user) => [user.id, user.login, user.role]),
+    );
+    // New records after the restore never reuse an id.
+    await expect(importFile(target, 'calendar.json', dump, new Date())).rejects.toThrow(/already holds/);
+  });
+
+  it('iCalendar: VTIMEZONEs and escaped text, read back by an independent parser and by import', async () => {
+    const text = exportIcs(source.engine.store, new Date());
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    const zones = calendar.getAllSubcomponents('vtimezone').map((zone) => zone.getFirstPropertyValue('tzid'));
+    expect(zones.sort()).toEqual(['America/New_York', 'Europe/Rome']);
+    const events = calendar.getAllSubcomponents('vevent').map((component) => new ICAL.Event(component));
+    const opera = events.find((event) => event.summary.startsWith('Opera'))!;
+    expect(opera.summary).toBe('Opera; night, with "quotes"');
+    expect(opera.description).toBe('Line one\nLine two, with a comma; and a semicolon');
+    expect(opera.location).toBe('Teatro, "Comunale", Bologna');
+    expect(opera.startDate.zone.tzid).toBe('Europe/Rome');
+    expect(opera.startDate.toString()).toBe('2027-03-01T20:00:00');
+    expect(opera.startDate.toJSDate().toISOString()).toBe('2027-03-01T19:00:00.000Z');
+    const holiday = events.find((event) => event.summary === 'Holiday')!;
+    expect(holiday.startDate.isDate).toBe(true);
+
+    const target = await freshStore();
+    const result = await importFile(target, 'calendar.ics', text, new Date());
+    expect(result).toMatchObject({ format: 'ics', events: 3 });
+    const imported = eventsOf(target);
+    for (const event of eventsOf(source.engine.store)) {
+      expect(imported).toContainEqual({ ...event, venue: event.venue === null ? null : 'Teatro' });
+    }
+  });
+
+  it('CSV: the original importer columns, quoted cells, and a round trip through import', async () => {
+    const text = exportCsv(source.engine.store, 'events');
+    expect(text.split('\n')[0]).toBe(EVENT_COLUMNS.join(','));
+    expect(text).toContain('"Opera; night, with ""quotes"""');
+    const target = await freshStore();
+    await importFile(target, 'venues.csv', exportCsv(source.engine.store, 'venues'), new Date());
+    const result = await importFile(target, 'events.csv', text, new Date());
+    expect(result).toMatchObject({ format: 'csv', events: 3 });
+    expect(eventsOf(target).sort((a, b) => a.title.localeCompare(b.title))).toEqual(
+      eventsOf(source.engine.store).sort((a, b) => a.title.localeCompare(b.title)),
+    );
+    // The venue row and the event's venue name are one venue, not two.
+    expect(target.venues.size).toBe(1);
+    const opera = [...target.events.values()].find((event) => event.title.startsWith('Opera'))!;
+    const original = [...source.engine.store.events.values()].find((event) =>
+      event.title.startsWith('Opera'),
+    )!;
+    expect(opera.description).toBe(original.description);
+    expect(target.organizers.get(opera.organizerIds[0]!)?.name).toBe('Società Lirica');
+  });
+
+  it('a file with errors changes nothing and names every bad line', async () => {
+    const target = await freshStore();
+    const version = target.version;
+    const csv = [
+      'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,All Day Event',
+      'Good one,2027-01-01,10:00,2027-01-01,11:00,FALSE',
+      'Bad date,01/02/2027,10:00,,,FALSE',
+      ',2027-01-03,10:00,,,maybe',
+      'Ends before it starts,2027-01-04,10:00,2027-01-03,10:00,FALSE',
+    ].join('\n');
+    const error = await importFile(target, 'events.csv', csv, new Date()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImportError);
+    const lines = (error as ImportError).problems.map((problem) => problem.line);
+    expect(lines).toEqual([3, 4, 4]);
+    expect((error as Error).message).toMatch(/line 3: Event Start Date: a date is written YYYY-MM-DD/);
+    expect(target.events.size).toBe(0);
+
+    // Rule errors found while applying (end before start) also take the whole file back.
+    const ruleError = await importFile(
+      target,
+      'events.csv',
+      [csv.split('\n')[0], csv.split('\n')[1], csv.split('\n')[4]].join('\n'),
+      new Date(),
+    ).catch((caught: unknown) => caught);
+    expect((ruleError as ImportError).problems.map((problem) => problem.line)).toEqual([3]);
+    expect(target.events.size).toBe(0);
+    expect(target.terms.size).toBe(0);
+    expect(target.version).toBeGreaterThanOrEqual(version);
+  });
+});

@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { runSync } from '../../src/main/sync/sync';
+import { SAMPLES, startOriginalPlugin, type OriginalPlugin } from './fixtures/originalPlugin';
+
+describe.skipIf(!existsSync(SAMPLES))('sync to a WordPress site running the original plugin', () => {
+  let local: TestServer;
+  let site: OriginalPlugin;
+  beforeEach(async () => {
+    local = await startTestServer();
+    site = await startOriginalPlugin();
+  });
+  afterEach(async () => {
+    await local.close();
+    await site.close();
+  });
+
+  const sync = (policy: 'ask' | 'local-wins' = 'ask') =>
+    runSync({
+      store: local.engine.store,
+      policy,
+      remote: {
+        root: site.root,
+        namespace: 'tribe/events/v1',
+        auth: { user: site.user, password: site.password },
+        backoffMs: 1,
+      },
+    });
+  const live = (collection: string) =>
+    site.records.get(collection)!.filter((record) => record.status !== 'trash');
+
+  it('pushes past and future events over several pages, and a second push finds everything in place', async () => {
+    // 55 events: more than one page of 50; half in the past, which the default date window would hide.
+    for (let index = 0; index < 55; index++) {
+      const answer = await local.api('events', {
+        method: 'POST',
+        auth: local.admin,
+        json: eventBody(`Event ${index}`, index % 2 ? 10 + index : -30 - index, {
+          description: `About event ${index}`,
+          categories: ['Talks'],
+          venue: index === 0 ? { venue: 'Hall' } : undefined,
+        }),
+      });
+      expect(answer.status).toBe(201);
+    }
+    const first = await sync();
+    expect(first.failures).toEqual([]);
+    expect(first.summary).toMatchObject({ created: 57, failed: 0, conflicts: 0 });
+    expect(live('events')).toHaveLength(55);
+    // Descriptions come back wrapped in <p>: still the same content, so nothing to push again.
+    expect(live('events')[0]!.description).toBe('<p>About event 0</p>');
+
+    const second = await sync();
+    expect(second.operations).toEqual([]);
+    expect(second.conflicts).toEqual([]);
+    expect(live('events')).toHaveLength(55);
+    expect(live('venues')).toHaveLength(1);
+    expect(live('categories')).toHaveLength(1);
+  });
+
+  it('a term that already exists under another slug is adopted (term_exists), not duplicated', async () => {
+    site.seed('tags', { name: 'Free', slug: 'free-entry' });
+    await local.api('tags', { method: 'POST', auth: local.admin, json: { name: 'Free' } });
+    const report = await sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 0, adopted: 1 });
+    expect(live('tags')).toHaveLength(1);
+  });
+
+  it('updates and deletions reach the site', async () => {
+    const created = await local.api('events', {
+      method: 'POST',
+      auth: local.admin,
+      json: eventBody('Talk', 4),
+    });
+    await sync();
+    await local.api(`events/${created.body.id}`, {
+      method: 'POST',
+      auth: local.admin,
+      json: { title: 'Long talk' },
+    });
+    expect((await sync()).summary).toMatchObject({ updated: 1, failed: 0 });
+    expect(live('events').map((event) => event.title)).toEqual(['Long talk']);
+    await local.api(`events/${created.body.id}`, { method: 'DELETE', auth: local.admin });
+    expect((await sync()).summary).toMatchObject({ deleted: 1, failed: 0 });
+    expect(live('events')).toEqual([]);
+  });
+
+  it('a contributor account is refused before anything is sent (its events would stay drafts)', async () => {
+    const contributorSite = await startOriginalPlugin({ role: 'contributor' });
+    try {
+      await expect(
+        runSync({
+          store: local.engine.store,
+          policy: 'ask',
+          remote: {
+            root: contributorSite.root,
+            namespace: 'tribe/events/v1',
+            auth: { user: contributorSite.user, password: contributorSite.password },
+          },
+        }),
+      ).rejects.toMatchObject({
+        code: 'REMOTE_INSUFFICIENT_ROLE',
+        message: expect.stringMatching(/contributor/),
+      });
+    } finally {
+      await contributorSite.close();
+    }
+  });
+
+  it('wrong application password: stopped at once with the reason', async () => {
+    await expect(
+      runSync({
+        store: local.engine.store,
+        policy: 'ask',
+        remote: {
+          root: site.root,
+          namespace: 'tribe/events/v1',
+          auth: { user: 'admin', password: 'nope nope' },
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'REMOTE_BAD_CREDENTIALS' });
+  });
+});

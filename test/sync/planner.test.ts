@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { plan } from '../../src/main/sync/planner';
+import { contentHash } from '../../src/main/sync/compare';
+import type { Link, LocalRecord, RemoteRecord, SyncKind } from '../../src/main/sync/model';
+
+const category = (id: number, parent = 0, revision = 1): LocalRecord => ({
+  kind: 'category',
+  id,
+  revision,
+  slug: `cat-${id}`,
+  deleted: false,
+  fields: { name: `Cat ${id}`, slug: `cat-${id}`, description: '' },
+  refs: { parent },
+});
+const event = (id: number, revision = 1, extra: Partial<LocalRecord> = {}): LocalRecord => ({
+  kind: 'event',
+  id,
+  revision,
+  slug: `event-${id}`,
+  deleted: false,
+  fields: { title: `Event ${id}`, slug: `event-${id}` },
+  refs: { venue: 0, categories: [] },
+  ...extra,
+});
+const remoteOf = (
+  kind: SyncKind,
+  id: number,
+  fields: Record<string, unknown>,
+  modifiedUtc: string | null = null,
+): RemoteRecord => ({
+  kind,
+  id,
+  slug: String(fields.slug),
+  modifiedUtc,
+  etag: null,
+  fields,
+});
+const linkOf = (kind: SyncKind, localId: number, remote: RemoteRecord, pushedRevision: number): Link => ({
+  kind,
+  localId,
+  remoteId: remote.id,
+  pushedRevision,
+  remoteModifiedUtc: remote.modifiedUtc,
+  remoteEtag: null,
+  remoteHash: contentHash(remote.fields),
+});
+const types = (operations: { type: string; kind: string; localId: number }[]) =>
+  operations.map((operation) => `${operation.type} ${operation.kind} ${operation.localId}`);
+
+describe('plan()', () => {
+  it('orders creates: parents before children, terms, venues, organizers, then events', () => {
+    const local = [
+      event(10),
+      category(3, 2),
+      category(2, 1),
+      category(1),
+      { ...category(5), kind: 'tag' as const, refs: {} },
+    ];
+    expect(types(plan(local, [], [], { policy: 'ask' }).operations)).toEqual([
+      'create category 1',
+      'create category 2',
+      'create category 3',
+      'create tag 5',
+      'create event 10',
+    ]);
+  });
+
+  it('coalesces: create+update = create, create+delete = nothing, update+delete = delete', () => {
+    const remoteSynced = remoteOf('event', 70, { title: 'Event 3', slug: 'event-3' }, '2026-01-01 00:00:00');
+    const local = [
+      event(1, 5), // created then edited four times, never synced
+      event(2, 2, { deleted: true }), // created then trashed, never synced
+      event(3, 4, { deleted: true }), // synced at revision 1, edited, then trashed
+    ];
+    const result = plan(local, [linkOf('event', 3, remoteSynced, 1)], [remoteSynced], { policy: 'ask' });
+    expect(types(result.operations)).toEqual(['create event 1', 'delete event 3']);
+  });
+
+  it('deletions run after everything else, events before the terms they use', () => {
+    const remoteCat = remoteOf('category', 9, { name: 'Cat 1', slug: 'cat-1', description: '', parent: 0 });
+    const remoteEvent = remoteOf('event', 8, { title: 'Event 2', slug: 'event-2' }, '2026-01-01 00:00:00');
+    const links = [linkOf('category', 1, remoteCat, 1), linkOf('event', 2, remoteEvent, 1)];
+    const local = [event(2, 2, { deleted: true }), event(3)];
+    expect(types(plan(local, links, [remoteCat, remoteEvent], { policy: 'ask' }).operations)).toEqual([
+      'create event 3',
+      'delete event 2',
+      'delete category 1',
+    ]);
+  });
+
+  it('adopts a remote record with the same slug and content instead of creating a twin', () => {
+    const twin = remoteOf('category', 40, { name: 'Cat 1', slug: 'cat-1', description: '', parent: 0 });
+    const result = plan([category(1)], [], [twin], { policy: 'ask' });
+    expect(result.operations).toEqual([
+      { type: 'adopt', kind: 'category', localId: 1, remoteId: 40, title: 'Cat 1', thenUpdate: false },
+    ]);
+  });
+
+  it('a create whose answer was lost (pending link) is resolved by slug, never sent twice', () => {
+    const created = remoteOf('event', 12, { title: 'Event 1', slug: 'event-1', venue: 0, categories: [] });
+    const pending: Link = {
+      ...linkOf('event', 1, created, 1),
+      remoteId: null,
+      pushedRevision: null,
+      remoteHash: null,
+    };
+    expect(types(plan([event(1)], [pending], [created], { policy: 'ask' }).operations)).toEqual([
+      'adopt event 1',
+    ]);
+    expect(types(plan([event(1)], [pending], [], { policy: 'ask' }).operations)).toEqual(['create event 1']);
+  });
+
+  it('a record changed on both sides is a conflict with a diff; policies settle it', () => {
+    const before = remoteOf(
+      'event',
+      5,
+      { title: 'Event 1', slug: 'event-1', venue: 0, categories: [] },
+      '2026-01-01 00:00:00',
+    );
+    const after = {
+      ...before,
+      modifiedUtc: '2026-02-01 00:00:00',
+      fields: { ...before.fields, title: 'Changed there' },
+    };
+    const local = [event(1, 2, { fields: { title: 'Changed here', slug: 'event-1' } })];
+    const links = [linkOf('event', 1, before, 1)];
+    const asked = plan(local, links, [after], { policy: 'ask' });
+    expect(asked.operations).toEqual([]);
+    expect(asked.conflicts[0]?.diff).toEqual([
+      { field: 'title', local: 'Changed here', remote: 'Changed there' },
+    ]);
+    expect(types(plan(local, links, [after], { policy: 'local-wins' }).operations)).toEqual([
+      'update event 1',
+    ]);
+    expect(types(plan(local, links, [after], { policy: 'remote-wins' }).operations)).toEqual([
+      'pull event 1',
+    ]);
+    expect(plan(local, links, [after], { policy: 'skip' }).conflicts).toHaveLength(1);
+    // Changed only remotely: nothing is pushed, and the baseline stays (a later local edit is a conflict).
+    expect(plan([event(1, 1)], links, [after], { policy: 'ask' })).toEqual({ operations: [], conflicts: [] });
+  });
+
+  it('a record deleted on the remote is a conflict unless the user let it go', () => {
+    const gone = remoteOf('event', 5, { title: 'Event 1', slug: 'event-1' });
+    const links = [linkOf('event', 1, gone, 1)];
+    expect(
+      plan([event(1)], links, [], { policy: 'ask' }).conflicts.map((conflict) => conflict.reason),
+    ).toEqual(['remote-deleted']);
+    expect(types(plan([event(1)], links, [], { policy: 'local-wins' }).operations)).toEqual([
+      'create event 1',
+    ]);
+    const letGo = [{ ...links[0]!, remoteHash: 'remote-gone' }];
+    expect(plan([event(1)], letGo, [], { policy: 'ask' })).toEqual({ operations: [], conflicts: [] });
+  });
+});

@@ -1,0 +1,276 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventBody } from '../helpers/server';
+import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
+import { RemoteError } from '../../src/main/sync/remoteClient';
+
+let pair: SyncPair;
+const servers: Server[] = [];
+beforeEach(async () => {
+  pair = await startSyncPair();
+});
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  await pair.close();
+});
+
+/**
+ * A proxy in front of the real remote. `misbehave` sees each request and may answer it itself (`'drop'`: forward
+ * it, let the remote do the work, then cut the connection without an answer; a number: answer that status).
+ */
+async function proxy(
+  misbehave: (
+    method: string,
+    url: string,
+  ) => 'drop' | { status: number; headers?: Record<string, string> } | null,
+  /** Runs before a request is forwarded (to change the remote behind the sync's back). */
+  before?: (method: string, url: string) => Promise<void>,
+) {
+  const target = new URL(pair.remote.engine.origin);
+  const server = createServer((incoming, outgoing) => {
+    const verdict = misbehave(incoming.method ?? 'GET', incoming.url ?? '/');
+    if (verdict && verdict !== 'drop') {
+      outgoing.writeHead(verdict.status, { 'Content-Type': 'application/json', ...verdict.headers });
+      outgoing.end(JSON.stringify({ code: 'busy', message: 'Try later', data: { status: verdict.status } }));
+      return;
+    }
+    const forward = () =>
+      request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host },
+        },
+        (answer) => {
+          if (verdict === 'drop') {
+            answer.resume();
+            answer.on('end', () => outgoing.socket?.destroy());
+            return;
+          }
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+    void (before?.(incoming.method ?? 'GET', incoming.url ?? '/') ?? Promise.resolve()).then(() =>
+      incoming.pipe(forward()),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/`;
+}
+
+async function seedEvents(count: number) {
+  for (let index = 0; index < count; index++) {
+    const answer = await pair.local.api('events', {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: eventBody(`Event ${index}`, index + 1, { categories: [`Cat ${index % 2}`] }),
+    });
+    expect(answer.status).toBe(201);
+  }
+}
+
+describe('sync: an unreliable remote', () => {
+  it('a remote that drops answers after doing the work ends with no duplicates', async () => {
+    await seedEvents(4);
+    const dropped = new Set<string>();
+    // Every create loses its answer the first time.
+    const root = await proxy((method, url) => {
+      if (method !== 'POST' || /\/\d+$/.test(url.split('?')[0]!)) return null;
+      const body = url;
+      if (dropped.size < 100 && !dropped.has(body + dropped.size)) {
+        dropped.add(body + dropped.size);
+        return 'drop';
+      }
+      return null;
+    });
+    const report = await pair.sync({ root });
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 6, failed: 0 });
+    expect(await allOf(pair.remote, 'events')).toHaveLength(4);
+    expect(await allOf(pair.remote, 'categories')).toHaveLength(2);
+    // And a later sync finds everything linked.
+    const again = await pair.sync({ root });
+    expect(again.operations.filter((operation) => operation.type !== 'accept')).toEqual([]);
+  });
+
+  it('retries 429 and 503 (honouring Retry-After) and succeeds', async () => {
+    await seedEvents(2);
+    let refusals = 0;
+    const root = await proxy((method) => {
+      if (method === 'POST' && refusals < 4) {
+        refusals++;
+        return { status: refusals % 2 ? 429 : 503, headers: { 'Retry-After': '0' } };
+      }
+      return null;
+    });
+    const report = await pair.sync({ root });
+    expect(refusals).toBe(4);
+    expect(report.summary).toMatchObject({ created: 4, failed: 0 });
+    expect(await allOf(pair.remote, 'events')).toHaveLength(2);
+  });
+
+  it('a 4xx on one record is recorded on it and the others go on', async () => {
+    await seedEvents(3);
+    const root = await proxy((method, url) =>
+      method === 'POST' && url.endsWith('/events') && !refusedOnce++ ? { status: 400 } : null,
+    );
+    let refusedOnce = 0;
+    const report = await pair.sync({ root });
+    expect(report.summary).toMatchObject({ created: 4, failed: 1 });
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        title: 'Event 0',
+        message: expect.stringContaining('Try later'),
+      }),
+    ]);
+    // The next run sends the one that failed.
+    const next = await pair.sync();
+    expect(next.summary).toMatchObject({ created: 1, failed: 0 });
+    expect(await allOf(pair.remote, 'events')).toHaveLength(3);
+  });
+
+  it('a sync interrupted mid-way resumes where it stopped', async () => {
+    await seedEvents(5);
+    const stop = new AbortController();
+    let done = 0;
+    const first = await pair.sync({
+      signal: stop.signal,
+      onProgress: (event) => {
+        if (event.type === 'operation' && ++done === 4) stop.abort();
+      },
+    });
+    expect(first.interrupted).toBe(true);
+    expect(await allOf(pair.remote, 'events')).toHaveLength(2);
+    const second = await pair.sync();
+    expect(second.interrupted).toBe(false);
+    expect(second.summary).toMatchObject({ created: 3, failed: 0 });
+    expect((await allOf(pair.remote, 'events')).map((event) => event.title).sort()).toEqual([
+      'Event 0',
+      'Event 1',
+      'Event 2',
+      'Event 3',
+      'Event 4',
+    ]);
+  });
+});
+
+describe('sync: the remote changes under the sync', () => {
+  it('credentials revoked mid-way stop the sync with a diagnosis; a re-run continues', async () => {
+    await seedEvents(4);
+    let creates = 0;
+    let revoked = true;
+    const root = await proxy((method) => {
+      if (method !== 'POST') return null;
+      if (revoked && ++creates > 3) {
+        return { status: 401 };
+      }
+      return null;
+    });
+    const stopped = await pair.sync({ root }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(stopped).toMatchObject({ code: 'REMOTE_BAD_CREDENTIALS' });
+    expect((stopped as Error).message).toMatch(/stopped after 3 of 6 operations/);
+    revoked = false;
+    const resumed = await pair.sync({ root });
+    expect(resumed.summary).toMatchObject({ created: 3, failed: 0 });
+    expect(await allOf(pair.remote, 'events')).toHaveLength(4);
+  });
+
+  it('a record changed on the remote between the plan and its update is not overwritten (If-Match)', async () => {
+    await seedEvents(1);
+    let meddle = false;
+    let remoteId = 0;
+    const root = await proxy(
+      () => null,
+      async (method, url) => {
+        // Someone edits the event on the site just before the sync's update reaches it.
+        if (meddle && method === 'POST' && url.includes(`/events/${remoteId}`)) {
+          await pair.remote.api(`events/${remoteId}`, {
+            method: 'POST',
+            auth: pair.remote.admin,
+            json: { title: 'Theirs' },
+          });
+        }
+      },
+    );
+    await pair.sync({ root });
+    remoteId = (await allOf(pair.remote, 'events'))[0]!.id as number;
+    const [local] = [...pair.local.engine.store.events.values()];
+    await pair.local.api(`events/${local!.id}`, {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: { title: 'Mine' },
+    });
+    meddle = true;
+    const report = await pair.sync({ root, policy: 'ask' });
+    expect((await allOf(pair.remote, 'events'))[0]!.title).toBe('Theirs');
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 0, failed: 0, conflicts: 1 });
+    expect(report.conflicts).toEqual([expect.objectContaining({ kind: 'event', reason: 'both-changed' })]);
+    // The next run sees it as the conflict it is.
+    meddle = false;
+    expect((await pair.sync({ root })).conflicts.map((conflict) => conflict.reason)).toEqual([
+      'both-changed',
+    ]);
+  });
+});
+
+describe('sync: verifying the remote first', () => {
+  const failure = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(RemoteError);
+    return error as RemoteError;
+  };
+
+  it('wrong credentials stop before anything is sent', async () => {
+    await seedEvents(1);
+    const error = await failure(
+      pair.sync({ remote: { auth: { user: 'admin', password: 'abcd efgh ijkl mnop qrst uvwx' } } as never }),
+    );
+    expect(error.code).toBe('REMOTE_BAD_CREDENTIALS');
+    expect(error.message).toMatch(/application password/);
+    expect(await allOf(pair.remote, 'events')).toEqual([]);
+  });
+
+  it('a user that may not edit events is told so', async () => {
+    const headers = await pair.remote.userHeaders('sam', 'subscriber');
+    const [user, password] = Buffer.from(headers.Authorization!.slice(6), 'base64').toString().split(':');
+    const error = await failure(pair.sync({ remote: { auth: { user, password } } as never }));
+    expect(error.code).toBe('REMOTE_INSUFFICIENT_ROLE');
+  });
+
+  it('a remote without the namespace is not this API', async () => {
+    const error = await failure(pair.sync({ remote: { namespace: 'tribe/events/v1' } as never }));
+    expect(error.code).toBe('REMOTE_NOT_THIS_API');
+    expect(error.message).toMatch(/does not serve the tribe\/events\/v1 namespace/);
+  });
+
+  it('an HTML page instead of JSON, and an unreachable address, are explained', async () => {
+    const html = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html' });
+      response.end('<!doctype html><title>Blog</title>');
+    });
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    servers.push(html);
+    const port = (html.address() as AddressInfo).port;
+    const notJson = await failure(pair.sync({ root: `http://127.0.0.1:${port}/` }));
+    expect(notJson.code).toBe('REMOTE_NOT_JSON');
+    expect(notJson.message).toMatch(/HTML page instead of JSON/);
+
+    const closed = await failure(
+      pair.sync({ root: 'http://127.0.0.1:1/wp-json/', remote: { attempts: 1 } as never }),
+    );
+    expect(closed.code).toBe('REMOTE_UNREACHABLE');
+  });
+});
