@@ -150,7 +150,7 @@ describe('/wp-json/calendar-desk/v1', () => {
     for (const [method, path] of [
       ['DELETE', 'users'],
       ['GET', 'users/admin/revoke'],
-      ['GET', 'settings'],
+      ['GET', 'nothing-here'],
     ]) {
       const result = await admin(path, { method, auth: server.admin });
       expect(result.status, `${method} ${path}`).toBe(404);
