@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseChunkedJson } from '../../src/main/store/chunkedJson';
-import { serializeInChunks } from '../../src/main/store/durableJsonFile';
+import { readJsonFile, serializeInChunks } from '../../src/main/store/durableJsonFile';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const text = (data: unknown) => [...serializeInChunks(data)].join('');
 /** JSON.parse of a file's bytes (as the store reads a file it cannot read line by line). */
@@ -14,8 +17,7 @@ function whole(content: Buffer): { value: unknown } | { error: true } {
 }
 /** What reading the file gives: the line-by-line result when it applies, JSON.parse of the whole otherwise. */
 function read(content: Buffer): { value: unknown } | { error: true } {
-  const parsed = parseChunkedJson(content);
-  return parsed.ok ? { value: parsed.value } : whole(content);
+  return parseChunkedJson(content) ?? whole(content);
 }
 
 const record = fc.record({
@@ -37,9 +39,7 @@ describe('reading a data file line by line', () => {
     fc.assert(
       fc.property(dataFile, (data) => {
         const content = text(data);
-        const parsed = parseChunkedJson(Buffer.from(content, 'utf8'));
-        expect(parsed.ok).toBe(true);
-        expect(parsed.ok && parsed.value).toEqual(JSON.parse(content));
+        expect(parseChunkedJson(Buffer.from(content, 'utf8'))).toEqual({ value: JSON.parse(content) });
       }),
       { numRuns: 60 },
     );
@@ -75,8 +75,30 @@ describe('reading a data file line by line', () => {
       '\ufeff{\n"a":1\n}\n',
       '{\n"a":1\n}\n\u00a0',
     ]) {
-      expect(parseChunkedJson(Buffer.from(content, 'utf8')).ok).toBe(false);
+      expect(parseChunkedJson(Buffer.from(content, 'utf8'))).toBeUndefined();
     }
-    expect(parseChunkedJson(Buffer.from('{\n"a":[\n1,\n2\n],\n"b":{"c":null}\n}\n \n')).ok).toBe(true);
+    expect(parseChunkedJson(Buffer.from('{\n"a":[\n1,\n2\n],\n"b":{"c":null}\n}\n \n'))).toBeDefined();
+  });
+
+  it('reads a file of many megabytes piece by piece, lines split between pieces included', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-chunked-'));
+    try {
+      const events = Array.from({ length: 30_000 }, (_, id) => ({
+        id,
+        title: `Concert ${id} — € ${'ü'.repeat(id % 7)} 日本`,
+        description: 'x'.repeat(200 + (id % 97)),
+      }));
+      const data = { schemaVersion: 2, events, terms: [], syncLinks: { a: 1 } };
+      const file = join(folder, 'calendar.json');
+      await writeFile(file, [...serializeInChunks(data)].join(''));
+      expect(await readJsonFile(file)).toEqual(data);
+      // The same document on one line is read as a whole, with the same result.
+      await writeFile(file, JSON.stringify(data));
+      expect(await readJsonFile(file)).toEqual(data);
+      await writeFile(file, [...serializeInChunks(data)].join('').slice(0, -5_000_000));
+      await expect(readJsonFile(file)).rejects.toThrow(SyntaxError);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

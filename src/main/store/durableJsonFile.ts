@@ -1,5 +1,5 @@
 import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
-import { parseChunkedJson } from './chunkedJson';
+import { readChunkedJsonFile } from './chunkedJson';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { writeFully } from './journal';
@@ -64,15 +64,14 @@ export function* serializeInChunks(data: unknown): Generator<string> {
 }
 
 /**
- * The JSON document in `filename`. A file in the layout `serializeInChunks` writes is parsed line by line
- * (the inverse of that layout), which never holds the whole text as one string: a 100k-event calendar would
- * otherwise be a ~240 MB string (UTF-16 once one character is not Latin-1) left for the garbage collector.
- * Anything else is parsed as a whole, so the result (or the SyntaxError) is always what `JSON.parse` gives.
+ * The JSON document in `filename`. A file in the layout `serializeInChunks` writes is read a few megabytes and
+ * one line at a time (see ChunkedJsonReader): a 100k-event calendar would otherwise be a ~120 MB buffer plus
+ * a ~240 MB string (UTF-16 once one character is not Latin-1) left for the garbage collector. Anything else
+ * is parsed as a whole, so the result (or the SyntaxError) is always what `JSON.parse` gives.
  */
 export async function readJsonFile(filename: string): Promise<unknown> {
-  const content = await readFile(filename);
-  const parsed = parseChunkedJson(content);
-  return parsed.ok ? parsed.value : JSON.parse(content.toString('utf8'));
+  const read = await readChunkedJsonFile(filename);
+  return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 
 /**
