@@ -113,15 +113,22 @@ export async function readChunkedJsonFile(filename: string): Promise<{ value: un
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
-      const data =
-        rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const data = chunk.subarray(0, bytesRead);
       let offset = 0;
-      for (let end = data.indexOf(0x0a, offset); end >= 0; end = data.indexOf(0x0a, offset)) {
+      let end = data.indexOf(0x0a);
+      if (end >= 0 && rest.length > 0) {
+        // The line the previous piece ended in.
+        if (!reader.line(Buffer.concat([rest, data.subarray(0, end)]).toString('utf8'))) return undefined;
+        offset = end + 1;
+        end = data.indexOf(0x0a, offset);
+        rest = Buffer.alloc(0);
+      }
+      for (; end >= 0; end = data.indexOf(0x0a, offset)) {
         if (!reader.line(data.toString('utf8', offset, end))) return undefined;
         offset = end + 1;
       }
-      // The unfinished last line waits for the next chunk (copied: `chunk` is reused).
-      rest = Buffer.from(data.subarray(offset));
+      // The unfinished last line waits for the next piece (copied: `chunk` is reused).
+      rest = Buffer.concat([rest, data.subarray(offset)]);
     }
     if (rest.length > 0 && !reader.line(rest.toString('utf8'))) return undefined;
     return reader.result();
