@@ -321,4 +321,31 @@ describe('EventIndex', () => {
       { numRuns: 100 },
     );
   });
+
+  it('completes the indexes a start leaves out between turns of the event loop, changes meanwhile included', async () => {
+    const adapter = new Memory<DataFile>();
+    const seeding = await memoryStore(adapter);
+    await seeding.mutate((tx) => {
+      for (let n = 0; n < 5000; n++) {
+        tx.putEvent(
+          makeEvent(tx.nextPostId(), {
+            status: n % 7 === 0 ? 'draft' : 'publish',
+            startLocal: `2030-01-0${1 + (n % 4)} 1${n % 10}:00:00`,
+            categoryIds: [1 + (n % 4)],
+            tagIds: n % 3 === 0 ? [5] : [],
+            venueId: n % 4,
+            featured: n % 5 === 0,
+          }),
+        );
+      }
+    });
+    const store = await memoryStore(adapter);
+    store.completeIndexesSoon();
+    expect(store.eventIndex.complete).toBe(false);
+    // A change while the build is under way (it takes several slices).
+    const first = store.events.get(1)!;
+    await store.mutate((tx) => tx.putEvent({ ...first, categoryIds: [4], venueId: 3, featured: false }));
+    while (!store.eventIndex.complete) await new Promise((resolve) => setImmediate(resolve));
+    expectIndexMatchesScan(store);
+  });
 });
