@@ -453,6 +453,9 @@ class EventLinks {
   }
 }
 
+/** Changes queued during a build of the links before it is finished at once. */
+const MAX_QUEUED_CHANGES = 20_000;
+
 /** A build of the links under way: the events (in start order) still to add, and the changes made meanwhile. */
 interface LinkBuild {
   events: StoredEvent[];
@@ -567,8 +570,11 @@ export class EventIndex {
       this.listing.add(next, placementOf(next));
       this.countTerms(next, 1);
     }
-    if (this.build) this.build.changes.push([previous, next]);
-    else this.links.update(previous, next);
+    if (!this.build) this.links.update(previous, next);
+    else if (this.build.changes.push([previous, next]) > MAX_QUEUED_CHANGES) {
+      // Many changes and nobody built the links (a long command without a server): build them now.
+      this.ready();
+    }
   }
 
   private countTerms(event: StoredEvent, delta: 1 | -1) {
