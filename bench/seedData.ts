@@ -5,8 +5,9 @@
  * (a new version, a new top-level field with a default in `emptyDataFile`) is followed automatically and a new
  * required record field fails loudly here instead of producing a file the store refuses.
  */
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { JournaledPersistence } from '../src/main/store/persistence';
 import {
   dataFileSchema,
   emptyDataFile,
@@ -626,7 +627,9 @@ export function buildDataFile(options: SeedOptions): SeedResult {
 
 /**
  * Seeds a data folder: the data file plus the admin token file, so that a server started on it has nothing to
- * write at start. Returns what `buildDataFile` returns (without the data) and the file's size.
+ * write at start. The data file is written by the store's own persistence, exactly as the app writes a new
+ * folder (layout, fingerprint): a start then measures opening the app's own file, not importing a foreign one.
+ * Returns what `buildDataFile` returns (without the data) and the file's size.
  */
 export async function seedDataFolder(
   dataDir: string,
@@ -634,10 +637,18 @@ export async function seedDataFolder(
 ): Promise<Omit<SeedResult, 'data'> & { fileBytes: number }> {
   const { data, ...rest } = buildDataFile(options);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const text = JSON.stringify(data);
-  await writeFile(join(dataDir, SEED_DATA_FILE), text, { mode: 0o600 });
+  const persistence = new JournaledPersistence(dataDir);
+  try {
+    // A new folder: nothing to validate is read.
+    await persistence.load(() => {
+      throw new Error(`${dataDir} already holds a calendar: seed an empty folder.`);
+    });
+    await persistence.writeSnapshot(data);
+  } finally {
+    await persistence.close();
+  }
   const tokenFile = join(dataDir, ADMIN_TOKEN_FILE);
   await writeFile(tokenFile, `${rest.adminToken}\n`, { mode: 0o600 });
   await chmod(tokenFile, 0o600);
-  return { ...rest, fileBytes: Buffer.byteLength(text) };
+  return { ...rest, fileBytes: (await stat(join(dataDir, SEED_DATA_FILE))).size };
 }

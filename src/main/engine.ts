@@ -95,6 +95,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       secretBox: options.secretBox,
     });
     server = await listen(app.callback(), options.port ?? 8787, host);
+    // Serving already: what the default listing does not need is indexed between requests.
+    store.completeIndexesSoon();
     const port = (server.address() as AddressInfo).port;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     await store.folderLock?.setApiRoot(`${origin}/wp-json/`);

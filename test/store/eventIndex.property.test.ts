@@ -71,6 +71,11 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('failing' as const), pick: fc.nat(), fields: eventFields }),
 );
 
+/** A listing filter every event passes. */
+const everything = { bounds: [], statuses: new Set<string>(POST_STATUSES), includeHidden: true };
+/** Every event in listing order (start, then id). */
+const allByStart = (store: CalendarStore) => store.eventIndex.listing.run(everything, 0, Infinity).items;
+
 /** Every index of the store, recomputed by brute force from the events themselves. */
 function expectIndexMatchesScan(store: CalendarStore) {
   const events = [...store.events.values()];
@@ -78,9 +83,10 @@ function expectIndexMatchesScan(store: CalendarStore) {
     a.startLocal === b.startLocal ? a.id - b.id : a.startLocal < b.startLocal ? -1 : 1,
   );
   const index = store.eventIndex;
-  expect(index.byStart.map((event) => event.id)).toEqual(sorted.map((event) => event.id));
+  const listed = allByStart(store);
+  expect(listed.map((event) => event.id)).toEqual(sorted.map((event) => event.id));
   // The index holds the current version of every event, not a stale copy.
-  for (const event of index.byStart) expect(event).toBe(store.events.get(event.id));
+  for (const event of listed) expect(event).toBe(store.events.get(event.id));
 
   const reverse = (keysOf: (event: StoredEvent) => number[]) => {
     const map = new Map<number, Set<number>>();
@@ -105,8 +111,17 @@ function expectIndexMatchesScan(store: CalendarStore) {
     '2030-01-03 18:00:00',
     '2031-01-01 00:00:00',
   ]) {
-    expect(index.lowerBound(probe)).toBe(sorted.filter((event) => event.startLocal < probe).length);
-    expect(index.upperBound(probe)).toBe(sorted.filter((event) => event.startLocal <= probe).length);
+    for (const op of ['<', '<='] as const) {
+      const { total } = index.listing.run(
+        { ...everything, bounds: [{ field: 'start', op, value: probe }] },
+        0,
+        0,
+      );
+      const expected = sorted.filter((event) =>
+        op === '<' ? event.startLocal < probe : event.startLocal <= probe,
+      );
+      expect(total).toBe(expected.length);
+    }
   }
   for (const event of events) expect(store.eventBySlug(event.slug)).toBe(event);
 
@@ -202,6 +217,49 @@ const probeQueries: EventQuery[] = [
   },
 ];
 
+type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+
+/** Applies one operation through `mutate()`, as the API would (a failing one must leave no trace). */
+async function applyOperation(store: CalendarStore, op: Operation, writes: Promise<unknown>[]) {
+  const ids = [...store.events.values()].map((event) => event.id);
+  const target = op.kind === 'create' ? undefined : ids[op.pick % Math.max(ids.length, 1)];
+  if (op.kind === 'create') {
+    writes.push(store.mutate((tx) => tx.putEvent(makeEvent(tx.nextPostId(), op.fields))));
+  } else if (target === undefined) {
+    return;
+  } else if (op.kind === 'update') {
+    const current = store.events.get(target)!;
+    writes.push(store.mutate((tx) => tx.putEvent({ ...current, ...op.fields, slug: current.slug })));
+  } else if (op.kind === 'trash') {
+    const current = store.events.get(target)!;
+    writes.push(
+      store.mutate((tx) => tx.putEvent({ ...current, status: 'trash', slug: `${current.slug}__trashed` })),
+    );
+  } else {
+    const current = store.events.get(target)!;
+    const before = store.snapshot();
+    const failing = store.mutate((tx) => {
+      tx.putEvent({ ...current, ...op.fields, slug: `${current.slug}-changed` });
+      tx.putEvent(makeEvent(tx.nextPostId(), op.fields));
+      tx.putTerm({
+        id: tx.nextTermId(),
+        taxonomy: 'category',
+        name: 'never',
+        slug: 'never',
+        description: '',
+        parent: 0,
+        language: 'en',
+        modifiedUtc: '2029-12-01 00:00:00',
+        revision: 1,
+      });
+      throw new Error('rule broken half-way');
+    });
+    await expect(failing).rejects.toThrow('rule broken half-way');
+    // Nothing of the failed change remains (a batch committed meanwhile only moves journalSeq on).
+    expect({ ...store.snapshot(), journalSeq: 0 }).toEqual({ ...before, journalSeq: 0 });
+  }
+}
+
 describe('EventIndex', () => {
   it('matches a brute-force scan after any sequence of creates, updates, trashes and failed changes', async () => {
     await fc.assert(
@@ -210,57 +268,84 @@ describe('EventIndex', () => {
         const store = await memoryStore(adapter);
         const writes: Promise<unknown>[] = [];
         for (const op of operations) {
-          const ids = [...store.events.values()].map((event) => event.id);
-          const target = op.kind === 'create' ? undefined : ids[op.pick % Math.max(ids.length, 1)];
-          if (op.kind === 'create') {
-            writes.push(store.mutate((tx) => tx.putEvent(makeEvent(tx.nextPostId(), op.fields))));
-          } else if (target === undefined) {
-            continue;
-          } else if (op.kind === 'update') {
-            const current = store.events.get(target)!;
-            writes.push(store.mutate((tx) => tx.putEvent({ ...current, ...op.fields, slug: current.slug })));
-          } else if (op.kind === 'trash') {
-            const current = store.events.get(target)!;
-            writes.push(
-              store.mutate((tx) =>
-                tx.putEvent({ ...current, status: 'trash', slug: `${current.slug}__trashed` }),
-              ),
-            );
-          } else {
-            const current = store.events.get(target)!;
-            const before = store.snapshot();
-            const failing = store.mutate((tx) => {
-              tx.putEvent({ ...current, ...op.fields, slug: `${current.slug}-changed` });
-              tx.putEvent(makeEvent(tx.nextPostId(), op.fields));
-              tx.putTerm({
-                id: tx.nextTermId(),
-                taxonomy: 'category',
-                name: 'never',
-                slug: 'never',
-                description: '',
-                parent: 0,
-                language: 'en',
-                modifiedUtc: '2029-12-01 00:00:00',
-                revision: 1,
-              });
-              throw new Error('rule broken half-way');
-            });
-            await expect(failing).rejects.toThrow('rule broken half-way');
-            // Nothing of the failed change remains (a batch committed meanwhile only moves journalSeq on).
-            expect({ ...store.snapshot(), journalSeq: 0 }).toEqual({ ...before, journalSeq: 0 });
-          }
+          await applyOperation(store, op, writes);
           expectIndexMatchesScan(store);
         }
         // Group-committed writes all settle, and a store reopened from what was written indexes the same.
         await Promise.all(writes);
         const reopened = await memoryStore(adapter);
         expectIndexMatchesScan(reopened);
-        expect(reopened.eventIndex.byStart.map((event) => event.id)).toEqual(
-          store.eventIndex.byStart.map((event) => event.id),
+        expect(allByStart(reopened).map((event) => event.id)).toEqual(
+          allByStart(store).map((event) => event.id),
         );
         expect(reopened.snapshot()).toEqual(store.snapshot());
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('answers the same while its links are still being built after a start, and once they are', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventFields, { minLength: 1, maxLength: 30 }),
+        fc.array(operation, { maxLength: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (initial, operations, slice) => {
+          const adapter = new Memory<DataFile>();
+          const seeding = await memoryStore(adapter);
+          await seeding.mutate((tx) => {
+            for (const fields of initial) tx.putEvent(makeEvent(tx.nextPostId(), fields));
+          });
+          // A start: only the listing of all events is built; the links follow in slices.
+          const store = await memoryStore(adapter);
+          expect(store.eventIndex.complete).toBe(false);
+          const writes: Promise<unknown>[] = [];
+          for (const op of operations) {
+            await applyOperation(store, op, writes);
+            // The default archive never waits for the links.
+            expect(allByStart(store).map((event) => event.id)).toEqual(
+              [...store.events.values()]
+                .sort((a, b) =>
+                  a.startLocal === b.startLocal ? a.id - b.id : a.startLocal < b.startLocal ? -1 : 1,
+                )
+                .map((event) => event.id),
+            );
+            store.eventIndex.buildSome(slice);
+          }
+          await Promise.all(writes);
+          // Whatever is left is built when first asked for, with every change made meanwhile applied.
+          expectIndexMatchesScan(store);
+          expect(store.eventIndex.complete).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('completes the indexes a start leaves out between turns of the event loop, changes meanwhile included', async () => {
+    const adapter = new Memory<DataFile>();
+    const seeding = await memoryStore(adapter);
+    await seeding.mutate((tx) => {
+      for (let n = 0; n < 5000; n++) {
+        tx.putEvent(
+          makeEvent(tx.nextPostId(), {
+            status: n % 7 === 0 ? 'draft' : 'publish',
+            startLocal: `2030-01-0${1 + (n % 4)} 1${n % 10}:00:00`,
+            categoryIds: [1 + (n % 4)],
+            tagIds: n % 3 === 0 ? [5] : [],
+            venueId: n % 4,
+            featured: n % 5 === 0,
+          }),
+        );
+      }
+    });
+    const store = await memoryStore(adapter);
+    store.completeIndexesSoon();
+    expect(store.eventIndex.complete).toBe(false);
+    // A change while the build is under way (it takes several slices).
+    const first = store.events.get(1)!;
+    await store.mutate((tx) => tx.putEvent({ ...first, categoryIds: [4], venueId: 3, featured: false }));
+    while (!store.eventIndex.complete) await new Promise((resolve) => setImmediate(resolve));
+    expectIndexMatchesScan(store);
   });
 });

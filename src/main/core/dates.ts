@@ -101,6 +101,47 @@ export function toLuxonZone(tz: string): Zone {
 
 type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
+// Fast paths. Luxon's SQL parser, `fromObject` and formatter cost tens of microseconds per date, and every event
+// written or presented converts several. Canonical 'Y-m-d H:i:s' texts of years 1000–9998 (everything stored)
+// are converted here with Date arithmetic and the zone's offsets, by exactly Luxon's rules; anything else, and
+// spring-forward gaps, take the Luxon path.
+const CANONICAL_SQL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/** Milliseconds of a canonical SQL wall clock read as UTC, or null for anything else (Luxon decides then). */
+function canonicalSqlMs(sql: string): number | null {
+  const m = CANONICAL_SQL.exec(sql);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  if (year < 1000 || year > 9998 || month < 1 || month > 12 || day < 1) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Day 31 of a 30-day month rolls over: not a real date.
+  return new Date(ms).getUTCDate() === day ? ms : null;
+}
+
+/** 'Y-m-d H:i:s' of a UTC wall clock in milliseconds; null outside years 0000–9999. */
+function sqlOfMs(ms: number): SqlDate | null {
+  const iso = new Date(ms).toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : null;
+}
+
+/** `atWallClock`'s instant for a wall clock given as UTC milliseconds; null in a spring-forward gap. */
+function instantAtWallClock(asUtc: number, zone: Zone): number | null {
+  const day = 86_400_000;
+  let earliest: number | null = null;
+  for (const probe of [asUtc - day, asUtc, asUtc + day]) {
+    const instant = asUtc - zone.offset(probe) * 60_000;
+    if (asUtc - instant === zone.offset(instant) * 60_000 && (earliest === null || instant < earliest))
+      earliest = instant;
+  }
+  return earliest;
+}
+
 /**
  * The instant showing `wall` in `zone`. On a fall-back repeat the earlier instant wins (as in PHP); in a
  * spring-forward gap the time moves forward by the gap length (Luxon's rule, also PHP's).
@@ -241,6 +282,9 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
   }
   const text = input.trim();
   if (text === '') return null; // locutus answers "now" for '', PHP answers false
+  const wall = canonicalSqlMs(text);
+  const instant = wall === null ? null : instantAtWallClock(wall, z);
+  if (instant !== null) return DateTime.fromMillis(instant, { zone: z });
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
     // ISO/SQL first: Luxon knows zone names and offsets in them (locutus does not know 'Europe/Berlin').
     const opts = { zone: z, setZone: true };
@@ -263,12 +307,15 @@ export function isTime(input: unknown): boolean {
 
 /** 'Y-m-d H:i:s' of `dt` in its own zone. */
 export function formatSql(dt: DateTime): SqlDate {
-  return dt.toFormat(SQL_FORMAT);
+  return (dt.isValid ? sqlOfMs(dt.toMillis() + dt.offset * 60_000) : null) ?? dt.toFormat(SQL_FORMAT);
 }
 
 /** The instant of a 'Y-m-d H:i:s' wall clock in `zone` (throws on malformed input). */
 export function sqlToDateTime(sql: SqlDate, zone: string): DateTime {
   const z = toLuxonZone(zone);
+  const asUtc = canonicalSqlMs(sql);
+  const instant = asUtc === null ? null : instantAtWallClock(asUtc, z);
+  if (instant !== null) return DateTime.fromMillis(instant, { zone: z });
   const wall = DateTime.fromSQL(sql, { zone: 'utc' });
   if (!wall.isValid) throw new Error(`Invalid SQL date: ${JSON.stringify(sql)}`);
   return atWallClock(wallOf(wall), z);
@@ -340,12 +387,18 @@ export function utcSqlNow(now: Date): SqlDate {
 
 /** Converts a wall clock of `zone` to the UTC wall clock (WordPress' zero date passes through). */
 export function toUtcSql(localSql: SqlDate, zone: string): SqlDate {
-  return localSql === ZERO_DATE ? localSql : formatSql(sqlToDateTime(localSql, zone).toUTC());
+  if (localSql === ZERO_DATE) return localSql;
+  const asUtc = canonicalSqlMs(localSql);
+  const instant = asUtc === null ? null : instantAtWallClock(asUtc, toLuxonZone(zone));
+  return (instant === null ? null : sqlOfMs(instant)) ?? formatSql(sqlToDateTime(localSql, zone).toUTC());
 }
 
 /** Converts a UTC wall clock to the wall clock of `zone` (WordPress' zero date passes through). */
 export function fromUtcSql(utcSql: SqlDate, zone: string): SqlDate {
-  return utcSql === ZERO_DATE ? utcSql : formatSql(sqlToDateTime(utcSql, 'UTC').setZone(toLuxonZone(zone)));
+  if (utcSql === ZERO_DATE) return utcSql;
+  const ms = canonicalSqlMs(utcSql);
+  const local = ms === null ? null : sqlOfMs(ms + toLuxonZone(zone).offset(ms) * 60_000);
+  return local ?? formatSql(sqlToDateTime(utcSql, 'UTC').setZone(toLuxonZone(zone)));
 }
 
 /** ISO 8601 with a numeric offset, as PHP's 'c' format: '2026-12-01T08:00:00+00:00'. */

@@ -1,4 +1,14 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
+
+// sanitize-html (with htmlparser2 and postcss) takes tens of milliseconds to load and is only needed by writes:
+// it is loaded on first use, so a start answers its first (read) request sooner.
+const load = createRequire(import.meta.url);
+let sanitizer: typeof sanitizeHtml | undefined;
+function sanitize(html: string, options: sanitizeHtml.IOptions): string {
+  sanitizer ??= load('sanitize-html') as typeof sanitizeHtml;
+  return sanitizer(html, options);
+}
 
 const TARGETS = ['_blank', '_self', '_parent', '_top'];
 
@@ -46,7 +56,7 @@ const RICH_TEXT: sanitizeHtml.IOptions = {
 
 /** Sanitizes event/venue/organizer `description`/`excerpt` HTML (CONTRACT §2): no scripts, handlers or unsafe URLs. */
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, RICH_TEXT);
+  return sanitize(html, RICH_TEXT);
 }
 
 /** Strips every tag (and script/style/comment content) from a title or name, leaving entities as written; trimmed. */

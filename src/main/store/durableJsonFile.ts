@@ -1,4 +1,5 @@
 import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readChunkedJsonFile } from './chunkedJson';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { writeFully } from './journal';
@@ -12,14 +13,13 @@ export class DurableJsonFile<T> implements Adapter<T> {
   constructor(private readonly filename: string) {}
 
   async read(): Promise<T | null> {
-    let text: string;
+    let data: T | null;
     try {
-      text = await readFile(this.filename, 'utf8');
+      data = (await readJsonFile(this.filename)) as T | null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    const data = JSON.parse(text) as T | null;
     // `null` means "no file" to lowdb: a file that holds `null` is damaged, not absent.
     if (data === null) throw new SyntaxError('the file holds null');
     return data;
@@ -61,6 +61,17 @@ export function* serializeInChunks(data: unknown): Generator<string> {
     yield '\n]';
   }
   yield '\n}\n';
+}
+
+/**
+ * The JSON document in `filename`. A file in the layout `serializeInChunks` writes is read a few megabytes and
+ * one line at a time (see ChunkedJsonReader): a 100k-event calendar would otherwise be a ~120 MB buffer plus
+ * a ~240 MB string (UTF-16 once one character is not Latin-1) left for the garbage collector. Anything else
+ * is parsed as a whole, so the result (or the SyntaxError) is always what `JSON.parse` gives.
+ */
+export async function readJsonFile(filename: string): Promise<unknown> {
+  const read = await readChunkedJsonFile(filename);
+  return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 
 /**

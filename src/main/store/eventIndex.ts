@@ -1,61 +1,5 @@
 import type { StoredEvent } from './schema';
-
-/** Orders events as the reference lists them: by local start, then by id (creation order). */
-function compareStart(a: StoredEvent, b: StoredEvent): number {
-  if (a.startLocal < b.startLocal) return -1;
-  if (a.startLocal > b.startLocal) return 1;
-  return a.id - b.id;
-}
-
-/** Position of the first event of `events` (sorted by start) whose start is >= `startLocal`. */
-function lowerBound(events: readonly StoredEvent[], startLocal: string): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (events[mid].startLocal < startLocal) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Position of the first event of `events` (sorted by start) whose start is > `startLocal`. */
-function upperBound(events: readonly StoredEvent[], startLocal: string): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (events[mid].startLocal <= startLocal) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Where `event` is, or would go, in `events` sorted by (start, id). */
-function insertionPoint(events: readonly StoredEvent[], event: StoredEvent): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareStart(events[mid], event) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Removes `event` (by id) from `events` sorted by (start, id); false when it is not there. */
-function removeSorted(events: StoredEvent[], event: StoredEvent): boolean {
-  const at = insertionPoint(events, event);
-  if (events[at]?.id === event.id) {
-    events.splice(at, 1);
-    return true;
-  }
-  // The stored copy must be the one indexed; a miss means a caller mutated a record in place.
-  const index = events.findIndex((candidate) => candidate.id === event.id);
-  if (index < 0) return false;
-  events.splice(index, 1);
-  return true;
-}
+import { compareStart, SortedEvents } from './sortedEvents';
 
 function addTo<K>(map: Map<K, Set<number>>, key: K, id: number) {
   let set = map.get(key);
@@ -228,12 +172,12 @@ interface Partition {
   readonly regular: boolean;
   /** The longest span added since the partition was created (it may overstate the current longest one). */
   maxSpan: number;
-  readonly events: StoredEvent[];
+  readonly events: SortedEvents;
 }
 
 /** A run of one partition an archive page is read from. */
 interface Cursor {
-  events: readonly StoredEvent[];
+  events: SortedEvents;
   position: number;
   end: number;
 }
@@ -241,17 +185,18 @@ interface Cursor {
 /** Restores the min-heap property (by the cursors' next events) below `at`. */
 function siftDown(heap: Cursor[], at: number) {
   const cursor = heap[at];
-  const head = cursor.events[cursor.position];
+  const head = cursor.events.at(cursor.position);
   for (;;) {
     let child = 2 * at + 1;
     if (child >= heap.length) break;
     const right = child + 1;
     if (
       right < heap.length &&
-      compareStart(heap[right].events[heap[right].position], heap[child].events[heap[child].position]) < 0
+      compareStart(heap[right].events.at(heap[right].position), heap[child].events.at(heap[child].position)) <
+        0
     )
       child = right;
-    if (compareStart(heap[child].events[heap[child].position], head) >= 0) break;
+    if (compareStart(heap[child].events.at(heap[child].position), head) >= 0) break;
     heap[at] = heap[child];
     at = child;
   }
@@ -267,7 +212,7 @@ function mergeWalk(cursors: Cursor[], visit: (event: StoredEvent) => boolean) {
   for (let at = (heap.length >> 1) - 1; at >= 0; at--) siftDown(heap, at);
   while (heap.length > 0) {
     const top = heap[0];
-    const event = top.events[top.position++];
+    const event = top.events.at(top.position++);
     if (top.position === top.end) {
       const last = heap.pop()!;
       if (heap.length > 0) heap[0] = last;
@@ -318,13 +263,13 @@ export class PartitionedEvents {
         language: placement.language,
         regular: placement.span >= 0,
         maxSpan: 0,
-        events: [],
+        events: new SortedEvents(),
       };
       this.partitions.set(placement.key, partition);
     }
     partition.maxSpan = Math.max(partition.maxSpan, placement.span);
     if (atEnd) partition.events.push(event);
-    else partition.events.splice(insertionPoint(partition.events, event), 0, event);
+    else partition.events.insert(event);
     this.count++;
   }
 
@@ -336,7 +281,7 @@ export class PartitionedEvents {
   }
 
   private removeFrom(key: number, partition: Partition, event: StoredEvent): boolean {
-    if (!removeSorted(partition.events, event)) return false;
+    if (!partition.events.remove(event)) return false;
     this.count--;
     // An emptied partition goes, so that its longest span starts over.
     if (partition.events.length === 0) this.partitions.delete(key);
@@ -346,7 +291,7 @@ export class PartitionedEvents {
   /** Every event of every partition (tests compare this with a brute-force scan). */
   *partitionContents(): IterableIterator<{ key: number; maxSpan: number; events: readonly StoredEvent[] }> {
     for (const [key, partition] of this.partitions)
-      yield { key, maxSpan: partition.maxSpan, events: partition.events };
+      yield { key, maxSpan: partition.maxSpan, events: partition.events.toArray() };
   }
 
   /** The wanted partitions with the range of positions the bounds leave in each (possibly empty). */
@@ -361,14 +306,14 @@ export class PartitionedEvents {
       let to = events.length;
       for (const { field, op, value } of filter.bounds) {
         if (field === 'start') {
-          if (op === '>=') from = Math.max(from, lowerBound(events, value));
-          else if (op === '>') from = Math.max(from, upperBound(events, value));
-          else if (op === '<=') to = Math.min(to, upperBound(events, value));
-          else to = Math.min(to, lowerBound(events, value));
+          if (op === '>=') from = Math.max(from, events.lowerBound(value));
+          else if (op === '>') from = Math.max(from, events.upperBound(value));
+          else if (op === '<=') to = Math.min(to, events.upperBound(value));
+          else to = Math.min(to, events.lowerBound(value));
         } else if (partition.regular) {
           // The end is not before the start, and at most `maxSpan` after it.
-          if (op === '<=' || op === '<') to = Math.min(to, upperBound(events, value));
-          else from = Math.max(from, lowerBound(events, wallClockBefore(value, partition.maxSpan)));
+          if (op === '<=' || op === '<') to = Math.min(to, events.upperBound(value));
+          else from = Math.max(from, events.lowerBound(wallClockBefore(value, partition.maxSpan)));
         }
       }
       result.push({ partition, from, to: Math.max(from, to) });
@@ -394,8 +339,8 @@ export class PartitionedEvents {
     else {
       for (const { value } of ends) {
         // Starts in [value − maxSpan, value] may end on either side of `value`; see the class comment.
-        const regionFrom = Math.max(from, lowerBound(events, wallClockBefore(value, partition.maxSpan)));
-        const regionTo = Math.min(to, upperBound(events, value));
+        const regionFrom = Math.max(from, events.lowerBound(wallClockBefore(value, partition.maxSpan)));
+        const regionTo = Math.min(to, events.upperBound(value));
         if (regionFrom < regionTo) regions.push([regionFrom, regionTo]);
       }
     }
@@ -405,7 +350,7 @@ export class PartitionedEvents {
     let done = from;
     for (const [regionFrom, regionTo] of regions) {
       for (let position = Math.max(done, regionFrom); position < regionTo; position++) {
-        if (!passes(events[position], ends)) failures++;
+        if (!passes(events.at(position), ends)) failures++;
       }
       done = Math.max(done, regionTo);
     }
@@ -454,7 +399,7 @@ export class PartitionedEvents {
     total = seen;
     for (const cursor of cursors) {
       for (let position = cursor.position; position < cursor.end; position++) {
-        if (keeps(cursor.events[position])) total++;
+        if (keeps(cursor.events.at(position))) total++;
       }
     }
     return { total, items };
@@ -464,34 +409,105 @@ export class PartitionedEvents {
 const NO_EVENTS = new PartitionedEvents();
 
 /**
- * In-memory indexes over events, kept current on every put: events sorted by start (all together, and
- * partitioned for archive queries, also per category and per tag), and reverse maps from terms, venues,
- * organizers, parents and the featured/ticketed flags to the events that use them. Term counts (published
- * events per term, as WordPress counts them) are kept incrementally.
+ * The indexes the default archive listing does not need: listings per category and per tag, and reverse maps
+ * from terms, venues, organizers, parents and the featured/ticketed flags to the events that use them.
  */
-export class EventIndex {
-  /** All events, sorted by (startLocal, id). */
-  readonly byStart: StoredEvent[] = [];
-  /** All events, partitioned for archive queries. */
-  readonly listing = new PartitionedEvents();
-  private readonly categoryListings = new Map<number, PartitionedEvents>();
-  private readonly tagListings = new Map<number, PartitionedEvents>();
+class EventLinks {
+  readonly categoryListings = new Map<number, PartitionedEvents>();
+  readonly tagListings = new Map<number, PartitionedEvents>();
   readonly byTerm = new Map<number, Set<number>>();
   readonly byVenue = new Map<number, Set<number>>();
   readonly byOrganizer = new Map<number, Set<number>>();
   readonly byParent = new Map<number, Set<number>>();
   readonly featured = new Set<number>();
   readonly ticketed = new Set<number>();
-  private readonly publishedPerTerm = new Map<number, number>();
 
-  /** Position of the first event whose start is >= `startLocal`. */
-  lowerBound(startLocal: string): number {
-    return lowerBound(this.byStart, startLocal);
+  /** `atEnd` when the event sorts after every event added so far (building in start order). */
+  add(event: StoredEvent, placement: Placement, atEnd: boolean) {
+    addToListings(this.categoryListings, event.categoryIds, event, placement, atEnd);
+    addToListings(this.tagListings, event.tagIds, event, placement, atEnd);
+    for (const termId of event.categoryIds) addTo(this.byTerm, termId, event.id);
+    for (const termId of event.tagIds) addTo(this.byTerm, termId, event.id);
+    if (event.venueId) addTo(this.byVenue, event.venueId, event.id);
+    for (const organizerId of event.organizerIds) addTo(this.byOrganizer, organizerId, event.id);
+    if (event.parentId) addTo(this.byParent, event.parentId, event.id);
+    if (event.featured) this.featured.add(event.id);
+    if (event.ticketed) this.ticketed.add(event.id);
   }
 
-  /** Position of the first event whose start is > `startLocal`. */
-  upperBound(startLocal: string): number {
-    return upperBound(this.byStart, startLocal);
+  remove(event: StoredEvent, placement: Placement) {
+    removeFromListings(this.categoryListings, event.categoryIds, event, placement);
+    removeFromListings(this.tagListings, event.tagIds, event, placement);
+    for (const termId of event.categoryIds) removeFrom(this.byTerm, termId, event.id);
+    for (const termId of event.tagIds) removeFrom(this.byTerm, termId, event.id);
+    if (event.venueId) removeFrom(this.byVenue, event.venueId, event.id);
+    for (const organizerId of event.organizerIds) removeFrom(this.byOrganizer, organizerId, event.id);
+    if (event.parentId) removeFrom(this.byParent, event.parentId, event.id);
+    this.featured.delete(event.id);
+    this.ticketed.delete(event.id);
+  }
+
+  update(previous: StoredEvent | undefined, next: StoredEvent | undefined) {
+    if (previous) this.remove(previous, placementOf(previous));
+    if (next) this.add(next, placementOf(next), false);
+  }
+}
+
+/** Changes queued during a build of the links before it is finished at once. */
+const MAX_QUEUED_CHANGES = 20_000;
+
+/** A build of the links under way: the events (in start order) still to add, and the changes made meanwhile. */
+interface LinkBuild {
+  events: StoredEvent[];
+  next: number;
+  changes: Array<[StoredEvent | undefined, StoredEvent | undefined]>;
+}
+
+/**
+ * In-memory indexes over events, kept current on every put: events partitioned for archive queries (all
+ * together, and per category and per tag), reverse maps from terms, venues, organizers, parents and the
+ * featured/ticketed flags to the events that use them, and term counts (published events per term, as
+ * WordPress counts them).
+ *
+ * After `reset()` (a start) only the listing of all events and the term counts are built: that is all the
+ * default archive needs, so the calendar answers sooner. The other indexes (the links) are built from the
+ * events as they were at the reset, in slices (`buildSome`, run in the background by the server) or all at
+ * once when first asked for; changes made meanwhile are queued and applied once the build is through.
+ */
+export class EventIndex {
+  /** All events, partitioned for archive queries. */
+  readonly listing = new PartitionedEvents();
+  private readonly publishedPerTerm = new Map<number, number>();
+  private links = new EventLinks();
+  private build: LinkBuild | null = null;
+
+  get byTerm(): Map<number, Set<number>> {
+    return this.ready().byTerm;
+  }
+
+  get byVenue(): Map<number, Set<number>> {
+    return this.ready().byVenue;
+  }
+
+  get byOrganizer(): Map<number, Set<number>> {
+    return this.ready().byOrganizer;
+  }
+
+  get byParent(): Map<number, Set<number>> {
+    return this.ready().byParent;
+  }
+
+  get featured(): Set<number> {
+    return this.ready().featured;
+  }
+
+  get ticketed(): Set<number> {
+    return this.ready().ticketed;
+  }
+
+  /** Whether every index is built (false between a reset and the end of the links' build). */
+  get complete(): boolean {
+    return this.build === null;
   }
 
   termCount(termId: number): number {
@@ -500,84 +516,72 @@ export class EventIndex {
 
   /** The events having `termId` among their categories (or tags), partitioned for archive queries. */
   termListing(taxonomy: 'category' | 'tag', termId: number): PartitionedEvents {
-    return (taxonomy === 'category' ? this.categoryListings : this.tagListings).get(termId) ?? NO_EVENTS;
+    const links = this.ready();
+    return (taxonomy === 'category' ? links.categoryListings : links.tagListings).get(termId) ?? NO_EVENTS;
   }
 
   /** Term ids having a listing of their own (tests compare them with a brute-force scan). */
   termListingIds(taxonomy: 'category' | 'tag'): number[] {
-    return [...(taxonomy === 'category' ? this.categoryListings : this.tagListings).keys()];
+    const links = this.ready();
+    return [...(taxonomy === 'category' ? links.categoryListings : links.tagListings).keys()];
   }
 
-  /** Indexes exactly `events`, dropping whatever was indexed before (one sort instead of n insertions). */
+  /** Indexes exactly `events`, dropping whatever was indexed before; the links are built later. */
   reset(events: Iterable<StoredEvent>): void {
-    this.byStart.length = 0;
     this.listing.clear();
-    this.categoryListings.clear();
-    this.tagListings.clear();
-    this.byTerm.clear();
-    this.byVenue.clear();
-    this.byOrganizer.clear();
-    this.byParent.clear();
-    this.featured.clear();
-    this.ticketed.clear();
     this.publishedPerTerm.clear();
-    for (const event of events) this.byStart.push(event);
-    this.byStart.sort(compareStart);
+    const sorted = [...events].sort(compareStart);
     // In start order, every partition is filled by appending.
-    for (const event of this.byStart) this.addLinks(event, placementOf(event), true);
+    for (const event of sorted) {
+      this.listing.add(event, placementOf(event), true);
+      this.countTerms(event, 1);
+    }
+    this.links = new EventLinks();
+    this.build = sorted.length > 0 ? { events: sorted, next: 0, changes: [] } : null;
+  }
+
+  /** Adds up to `count` more events to the links being built; true once they are complete. */
+  buildSome(count: number): boolean {
+    const build = this.build;
+    if (!build) return true;
+    const end = Math.min(build.events.length, build.next + count);
+    for (; build.next < end; build.next++) {
+      const event = build.events[build.next];
+      this.links.add(event, placementOf(event), true);
+    }
+    if (build.next < build.events.length) return false;
+    this.build = null;
+    for (const [previous, next] of build.changes) this.links.update(previous, next);
+    return true;
+  }
+
+  private ready(): EventLinks {
+    if (this.build) this.buildSome(Infinity);
+    return this.links;
   }
 
   /** Replaces `previous` (if any) by `next` (if any) in every index. */
   update(previous: StoredEvent | undefined, next: StoredEvent | undefined): void {
-    if (previous) this.remove(previous);
-    if (next) this.add(next);
-  }
-
-  private add(event: StoredEvent) {
-    this.byStart.splice(insertionPoint(this.byStart, event), 0, event);
-    this.addLinks(event, placementOf(event), false);
-  }
-
-  private addLinks(event: StoredEvent, placement: Placement, atEnd: boolean) {
-    this.listing.add(event, placement, atEnd);
-    addToListings(this.categoryListings, event.categoryIds, event, placement, atEnd);
-    addToListings(this.tagListings, event.tagIds, event, placement, atEnd);
-    this.linkTerms(event, event.categoryIds);
-    this.linkTerms(event, event.tagIds);
-    if (event.venueId) addTo(this.byVenue, event.venueId, event.id);
-    for (const organizerId of event.organizerIds) addTo(this.byOrganizer, organizerId, event.id);
-    if (event.parentId) addTo(this.byParent, event.parentId, event.id);
-    if (event.featured) this.featured.add(event.id);
-    if (event.ticketed) this.ticketed.add(event.id);
-  }
-
-  private linkTerms(event: StoredEvent, termIds: readonly number[]) {
-    for (const termId of termIds) {
-      addTo(this.byTerm, termId, event.id);
-      if (event.status === 'publish') this.publishedPerTerm.set(termId, this.termCount(termId) + 1);
+    if (previous) {
+      this.listing.remove(previous, placementOf(previous));
+      this.countTerms(previous, -1);
+    }
+    if (next) {
+      this.listing.add(next, placementOf(next));
+      this.countTerms(next, 1);
+    }
+    if (!this.build) this.links.update(previous, next);
+    else if (this.build.changes.push([previous, next]) > MAX_QUEUED_CHANGES) {
+      // Many changes and nobody built the links (a long command without a server): build them now.
+      this.ready();
     }
   }
 
-  private remove(event: StoredEvent) {
-    removeSorted(this.byStart, event);
-    const placement = placementOf(event);
-    this.listing.remove(event, placement);
-    removeFromListings(this.categoryListings, event.categoryIds, event, placement);
-    removeFromListings(this.tagListings, event.tagIds, event, placement);
-    this.unlinkTerms(event, event.categoryIds);
-    this.unlinkTerms(event, event.tagIds);
-    if (event.venueId) removeFrom(this.byVenue, event.venueId, event.id);
-    for (const organizerId of event.organizerIds) removeFrom(this.byOrganizer, organizerId, event.id);
-    if (event.parentId) removeFrom(this.byParent, event.parentId, event.id);
-    this.featured.delete(event.id);
-    this.ticketed.delete(event.id);
-  }
-
-  private unlinkTerms(event: StoredEvent, termIds: readonly number[]) {
-    for (const termId of termIds) {
-      removeFrom(this.byTerm, termId, event.id);
-      if (event.status === 'publish') {
-        const count = this.termCount(termId) - 1;
+  private countTerms(event: StoredEvent, delta: 1 | -1) {
+    if (event.status !== 'publish') return;
+    for (const termIds of [event.categoryIds, event.tagIds]) {
+      for (const termId of termIds) {
+        const count = this.termCount(termId) + delta;
         if (count > 0) this.publishedPerTerm.set(termId, count);
         else this.publishedPerTerm.delete(termId);
       }

@@ -64,6 +64,9 @@ export interface OpenStoreOptions {
   persistence?: Persistence<StoreOp>;
 }
 
+/** Events indexed per slice of the background build (a few milliseconds of work). */
+const INDEX_SLICE = 2000;
+
 type CollectionName = 'events' | 'venues' | 'organizers' | 'terms' | 'media' | 'users' | 'tokens';
 
 /** One change as the journal records it: a whole record put, a record deleted, or a setting. */
@@ -607,6 +610,17 @@ export class CalendarStore {
       .finally(() => {
         this.compacting = null;
       });
+  }
+
+  /**
+   * Builds, between requests, the indexes a start leaves out (see EventIndex): a slice of events per turn of
+   * the event loop, so that requests arriving meanwhile wait for one slice at most.
+   */
+  completeIndexesSoon(): void {
+    const step = () => {
+      if (!this.closed && !this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   /** Resolves once no commit and no background folding is under way. */
