@@ -1,3 +1,4 @@
+import { dataFolderText } from '../helpers/server';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -225,6 +226,30 @@ describe('desktop shell: the bridge', () => {
       }),
     });
     expect(response.status).toBe(201);
+  });
+
+  it('seals the passwords of sync remotes with the system keychain (safeStorage), never in clear', async () => {
+    const { desktop } = await start();
+    const response = await fetch(`${desktop.engine.apiRoot}calendar-desk/v1/remotes`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${desktop.engine.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([
+        {
+          name: 'Website',
+          root: 'https://example.org/wp-json/',
+          auth_type: 'password',
+          user: 'ed',
+          secret: 'hunter2 pass',
+        },
+      ]),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([expect.objectContaining({ has_secret: true })]);
+    await desktop.engine.store.idle();
+    const onDisk = await dataFolderText(desktop.dataDir);
+    expect(onDisk).not.toContain('hunter2');
+    expect(fake.electron.safeStorage.encryptString).toHaveBeenCalledWith('hunter2 pass');
+    expect(onDisk).toContain(Buffer.from('sealed:ssap 2retnuh').toString('base64'));
   });
 
   it('refuses frames not served by the engine', async () => {

@@ -91,6 +91,12 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
         setPermissionCheckHandler: (handler: typeof permissionCheck) => (permissionCheck = handler),
       },
     },
+    // A stand-in keychain: reversible, and recognisable in the data file ("sealed:").
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: vi.fn((text: string) => Buffer.from(`sealed:${[...text].reverse().join('')}`)),
+      decryptString: vi.fn((blob: Buffer) => [...blob.toString().slice('sealed:'.length)].reverse().join('')),
+    },
     shell: {
       openExternal: vi.fn((_url: string) => Promise.resolve()),
       openPath: vi.fn((_path: string) => Promise.resolve('')),

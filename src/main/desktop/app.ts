@@ -5,13 +5,14 @@ import { isValidTimezone } from '../core/dates';
 import { registerBridgeHandlers } from './bridgeHandlers';
 import { menuTemplate } from './menu';
 import { installSecurity } from './security';
+import { safeStorageSecretBox } from './secrets';
 import { startupErrorMessage } from './startupError';
 import { createMainWindow, preloadPathOf } from './window';
 
 /** The parts of Electron the shell uses: the real module in the app, a fake in the tests. */
 export type DesktopElectron = Pick<
   typeof import('electron'),
-  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'session' | 'shell'
+  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'session' | 'shell'
 >;
 
 export interface DesktopOptions {
@@ -71,6 +72,7 @@ export async function runDesktopApp(
       host: '127.0.0.1',
       timezone: isValidTimezone(options.timezone) ? options.timezone : 'UTC',
       rendererDir: join(options.mainDir, '..', 'renderer'),
+      secretBox: safeStorageSecretBox(electron.safeStorage),
     });
   } catch (error) {
     dialog.showErrorBox('Calendar Desk cannot start', startupErrorMessage(error, dataDir));
