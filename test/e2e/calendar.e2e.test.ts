@@ -6,6 +6,7 @@ import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
 import { launchChromium, screenshot, watchProblems } from './browser';
+import { startTestServer } from '../helpers/server';
 
 /**
  * The whole UI as a user meets it: `calendar-desk serve` on a temporary data folder (site zone Europe/Rome),
@@ -228,20 +229,74 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await expect.poll(() => page.locator('.fc-event', { hasText: 'Summer Concert' }).count()).toBe(0);
   });
 
+  it('publishes to another Calendar Desk from the Publish screen: preview, progress, summary', async () => {
+    const remote = await startTestServer();
+    try {
+      await fetch(`${origin}/wp-json/cal/events/v1/events`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Published talk',
+          start_date: `${day} 10:00`,
+          end_date: `${day} 11:00`,
+        }),
+      });
+      await nav('Publish');
+      await page.getByTestId('new-remote').click();
+      await page.locator('#remote-name').fill('Second desk');
+      await page.locator('#remote-root').fill(remote.engine.apiRoot);
+      await page.locator('#remote-auth').selectOption('token');
+      await page.locator('#remote-secret').fill(remote.engine.adminToken);
+      await page.getByTestId('save-remote').click();
+      await page.getByText('Second desk').waitFor();
+
+      await page.getByTestId('dry-run').click();
+      const plan = page.getByTestId('sync-plan');
+      await plan.waitFor();
+      expect(await plan.textContent()).toContain('Published talk');
+      await screenshot(page, '09-publish-preview');
+      // A preview changes nothing on the remote.
+      expect((await remote.api('venues')).body.venues).toEqual([]);
+
+      await page.getByTestId('run-sync').click();
+      await page.getByTestId('sync-report').waitFor();
+      await screenshot(page, '10-publish-done');
+      expect(Number(await page.getByTestId('summary-created').textContent())).toBeGreaterThanOrEqual(5);
+      expect(await page.getByTestId('summary-failed').textContent()).toBe('0');
+      const remoteEvents = await remote.api(`events?start_date=${day}&end_date=${day}`);
+      expect(remoteEvents.body.events.map((event: { title: string }) => event.title)).toContain(
+        'Published talk',
+      );
+      expect((await remote.api('venues')).body.venues).toEqual([
+        expect.objectContaining({ venue: 'Teatro Verdi' }),
+      ]);
+    } finally {
+      await remote.close();
+    }
+  });
+
   it('switches the interface to Italian, and every screen renders without console errors', async () => {
     await nav('Settings');
     await page.getByTestId('ui-language').selectOption('it');
     await page.getByRole('heading', { name: 'Impostazioni' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('it');
-    await screenshot(page, '09-settings-it');
+    await screenshot(page, '11-settings-it');
     await nav('Calendario');
     expect(await page.locator('.fc-dayGridMonth-button').textContent()).toMatch(/mese/i);
-    for (const screen of ['Eventi', 'Luoghi', 'Organizzatori', 'Categorie', 'Tag', 'Calendario']) {
+    for (const screen of [
+      'Eventi',
+      'Luoghi',
+      'Organizzatori',
+      'Categorie',
+      'Tag',
+      'Pubblica',
+      'Calendario',
+    ]) {
       await nav(screen);
       await page.locator('main h1').waitFor();
     }
     await page.getByTestId('ui-language').count();
-    await screenshot(page, '10-calendar-it');
+    await screenshot(page, '12-calendar-it');
     expect(problems).toEqual([]);
   });
 });

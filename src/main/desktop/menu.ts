@@ -2,7 +2,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 
 /** The renderer's routes (vue-router, hash history) the menu opens. */
 export type AppRoute =
-  '/calendar' | '/events/new' | '/venues' | '/organizers' | '/categories' | '/tags' | '/settings';
+  '/calendar' | '/events/new' | '/venues' | '/organizers' | '/categories' | '/tags' | '/sync' | '/settings';
 
 export interface MenuActions {
   isMac: boolean;
@@ -32,6 +32,7 @@ export function menuTemplate(actions: MenuActions): MenuItemConstructorOptions[]
         go('Organizers', '/organizers', 'CmdOrCtrl+3'),
         go('Categories', '/categories', 'CmdOrCtrl+4'),
         go('Tags', '/tags', 'CmdOrCtrl+5'),
+        go('Publish…', '/sync', 'CmdOrCtrl+Shift+P'),
         { type: 'separator' },
         go('Settings', '/settings', 'CmdOrCtrl+,'),
         { label: 'Open Data Folder', click: () => actions.openDataFolder() },

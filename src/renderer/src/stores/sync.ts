@@ -1,0 +1,63 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type {
+  ConflictPolicy,
+  Decisions,
+  RemoteInput,
+  RemoteView,
+  SyncJobStatus,
+  SyncReport,
+} from '../../../shared/schemas/sync';
+import { ADMIN_NAMESPACE } from '../api/client';
+import { useSessionStore } from './session';
+
+const POLL_MS = 400;
+
+/**
+ * Publishing to remotes through the app's admin API: saved remotes (secrets stay in the server, sealed),
+ * dry runs that show the plan and the conflicts, and sync jobs followed until they end.
+ */
+export const useSyncStore = defineStore('sync', () => {
+  const session = useSessionStore();
+  const remotes = ref<RemoteView[]>([]);
+  const job = ref<SyncJobStatus | null>(null);
+  const admin = { namespace: ADMIN_NAMESPACE };
+
+  async function load(): Promise<RemoteView[]> {
+    remotes.value = (await session.api().get<RemoteView[]>('remotes', admin)).data;
+    return remotes.value;
+  }
+
+  /** Saves the whole list (the API replaces it); a remote without `secret` keeps its saved one. */
+  async function save(list: RemoteInput[]): Promise<RemoteView[]> {
+    remotes.value = (
+      await session.api().request<RemoteView[]>('PUT', 'remotes', { ...admin, body: list })
+    ).data;
+    return remotes.value;
+  }
+
+  /** What a sync would do now, changing nothing (the remote is read, not written). */
+  async function plan(remoteId: string, policy: ConflictPolicy, decisions: Decisions): Promise<SyncReport> {
+    const path = `remotes/${encodeURIComponent(remoteId)}/plan`;
+    return (await session.api().post<SyncReport>(path, { policy, decisions }, admin)).data;
+  }
+
+  /** Runs a sync and follows it; `job` shows its progress meanwhile. Resolves with the final status. */
+  async function run(remoteId: string, policy: ConflictPolicy, decisions: Decisions): Promise<SyncJobStatus> {
+    const path = `remotes/${encodeURIComponent(remoteId)}/sync`;
+    job.value = (await session.api().post<SyncJobStatus>(path, { policy, decisions }, admin)).data;
+    while (job.value.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      job.value = (await session.api().get<SyncJobStatus>(`sync-jobs/${job.value.id}`, admin)).data;
+    }
+    return job.value;
+  }
+
+  async function cancel(): Promise<void> {
+    if (job.value?.state === 'running') {
+      await session.api().post(`sync-jobs/${job.value.id}/cancel`, {}, admin);
+    }
+  }
+
+  return { remotes, job, load, save, plan, run, cancel };
+});
