@@ -152,6 +152,24 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       '18:00',
     );
     await screenshot(page, '05-week');
+
+    // Resize: drag the bottom edge one hour down (two half-hour slots): the end moves, the start stays.
+    const block = page.locator('.fc-timegrid-event', { hasText: 'Summer Concert' });
+    await block.hover();
+    const edge = (await block.locator('.fc-event-resizer-end').boundingBox())!;
+    const slot = (await page.locator('.fc-timegrid-slot-lane').first().boundingBox())!;
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2 + 5, { steps: 3 });
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2 + 2 * slot.height, { steps: 10 });
+    await page.mouse.up();
+    await page.getByText('“Summer Concert” rescheduled.').first().waitFor();
+    await expect
+      .poll(
+        async () =>
+          ((await api(`events?start_date=${day}&end_date=${day}`)).events as Record<string, never>[])[0],
+      )
+      .toMatchObject({ start_date: `${day} 18:00:00`, end_date: `${day} 21:00:00` });
     await page.locator('.fc-listMonth-button').click();
     await page.locator('.fc-list-event', { hasText: 'Summer Concert' }).waitFor();
     await screenshot(page, '06-list');
@@ -176,7 +194,7 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       string,
       never
     >[];
-    expect(event).toMatchObject({ start_date: `${target} 18:00:00`, end_date: `${target} 20:00:00` });
+    expect(event).toMatchObject({ start_date: `${target} 18:00:00`, end_date: `${target} 21:00:00` });
   });
 
   it('edits the event, showing the API validation error next to its field', async () => {
