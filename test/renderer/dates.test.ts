@@ -20,6 +20,7 @@ const event = (fields: Partial<EventResponse>) =>
     timezone: 'Europe/Rome',
     featured: false,
     hide_from_listings: false,
+    categories: [],
     ...fields,
   }) as EventResponse;
 
@@ -39,6 +40,17 @@ describe('calendar dates', () => {
       event({ all_day: true, start_date: '2026-12-30 00:00:00', end_date: '2027-01-01 23:59:59' }),
     );
     expect(allDay).toMatchObject({ allDay: true, start: '2026-12-30', end: '2027-01-02' });
+  });
+
+  it('colours events by their first category, the same colour for the same category', () => {
+    const music = { id: 3, name: 'Music' } as EventResponse['categories'][number];
+    const art = { id: 4, name: 'Art' } as EventResponse['categories'][number];
+    const first = toCalendarEvent(event({ categories: [music] }));
+    expect(first.backgroundColor).toBe(
+      toCalendarEvent(event({ id: 8, categories: [music, art] })).backgroundColor,
+    );
+    expect(first.backgroundColor).not.toBe(toCalendarEvent(event({ categories: [art] })).backgroundColor);
+    expect(toCalendarEvent(event({ categories: [] })).backgroundColor).toBeUndefined();
   });
 
   it('marks drafts, featured and hidden events for styling', () => {

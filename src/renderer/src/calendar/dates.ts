@@ -10,6 +10,23 @@ const datePart = (sqlDate: string) => sqlDate.slice(0, 10);
 const plusDays = (isoDate: string, days: number) =>
   DateTime.fromISO(isoDate, { zone: 'utc' }).plus({ days }).toISODate() as string;
 
+/** Colours readable with white text in both themes; a category keeps its colour (by id) everywhere. */
+export const CATEGORY_COLORS = [
+  '#2f6fdf',
+  '#2e8b57',
+  '#b5541c',
+  '#8a4fd1',
+  '#c0396b',
+  '#1f8a99',
+  '#7a6a1a',
+  '#4b5fa8',
+];
+
+/** The colour of events in a category (none: the theme's accent). */
+export function categoryColor(categoryId: number | undefined): string | undefined {
+  return categoryId === undefined ? undefined : CATEGORY_COLORS[categoryId % CATEGORY_COLORS.length];
+}
+
 /**
  * An API event as the calendar shows it. Timed events are placed by their UTC instant (the calendar renders
  * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
@@ -18,7 +35,13 @@ export function toCalendarEvent(event: EventResponse): EventInput {
   const classNames = [`status-${event.status}`];
   if (event.featured) classNames.push('is-featured');
   if (event.hide_from_listings) classNames.push('is-hidden');
-  const common = { id: String(event.id), title: event.title || '(untitled)', classNames };
+  const color = categoryColor(event.categories[0]?.id);
+  const common = {
+    id: String(event.id),
+    title: event.title || '(untitled)',
+    classNames,
+    ...(color ? { backgroundColor: color, borderColor: color } : {}),
+  };
   if (event.all_day) {
     return {
       ...common,
