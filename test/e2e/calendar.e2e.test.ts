@@ -170,6 +170,14 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
           ((await api(`events?start_date=${day}&end_date=${day}`)).events as Record<string, never>[])[0],
       )
       .toMatchObject({ start_date: `${day} 18:00:00`, end_date: `${day} 21:00:00` });
+    // Undo puts the stored dates back.
+    await page.getByRole('button', { name: 'Undo' }).last().click();
+    await expect
+      .poll(
+        async () =>
+          ((await api(`events?start_date=${day}&end_date=${day}`)).events as Record<string, never>[])[0],
+      )
+      .toMatchObject({ start_date: `${day} 18:00:00`, end_date: `${day} 20:00:00` });
     await page.locator('.fc-listMonth-button').click();
     await page.locator('.fc-list-event', { hasText: 'Summer Concert' }).waitFor();
     await screenshot(page, '06-list');
@@ -194,7 +202,7 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       string,
       never
     >[];
-    expect(event).toMatchObject({ start_date: `${target} 18:00:00`, end_date: `${target} 21:00:00` });
+    expect(event).toMatchObject({ start_date: `${target} 18:00:00`, end_date: `${target} 20:00:00` });
   });
 
   it('edits the event, showing the API validation error next to its field', async () => {
@@ -203,6 +211,11 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       .click();
     await page.getByRole('heading', { name: 'Edit event' }).waitFor();
     await page.locator('#event-title').fill('Summer Concert (moved)');
+    // Leaving with unsaved changes asks first; staying keeps them.
+    await nav('Calendar');
+    await page.getByRole('dialog', { name: 'Discard your changes?' }).waitFor();
+    await page.locator('dialog[open]').getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.locator('#event-title').inputValue()).toBe('Summer Concert (moved)');
     await page.locator('#event-website').fill('not a web address');
     await page.getByTestId('save-event').click();
     const fieldError = page.locator('.field-error[data-field="event-website"]');
@@ -238,7 +251,7 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
   it('deletes the event to the trash after a confirmation', async () => {
     await page.getByRole('link', { name: 'Summer Concert (moved)' }).click();
     await page.getByTestId('delete-event').click();
-    await page.getByTestId('confirm').click();
+    await page.locator('dialog[open] [data-testid="confirm"]').click();
     await page.getByText('“Summer Concert (moved)” moved to the trash.').waitFor();
     const trashed = await api(`events?start_date=${target}&end_date=${target}&status=trash`);
     expect(trashed.events).toEqual([expect.objectContaining({ status: 'trash' })]);

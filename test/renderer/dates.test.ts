@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  durationMs,
   rangeQuery,
   scheduleFromCalendar,
   selectionToFields,
@@ -77,6 +78,21 @@ describe('calendar dates', () => {
       end_date: '2026-05-04 10:00:00',
       all_day: false,
     });
+  });
+
+  it('keeps the length of an event dropped from the all-day row into a time slot', () => {
+    const ninetyMinutes = durationMs(event({}));
+    expect(ninetyMinutes).toBe(90 * 60 * 1000);
+    expect(
+      scheduleFromCalendar(false, '2026-05-04T09:00:00+02:00', null, 'Europe/Rome', ninetyMinutes),
+    ).toEqual({
+      start_date: '2026-05-04 09:00:00',
+      end_date: '2026-05-04 10:30:00',
+      all_day: false,
+    });
+    // An all-day or zero-length event gets one hour.
+    expect(durationMs(event({ all_day: true }))).toBe(60 * 60 * 1000);
+    expect(durationMs(event({ utc_end_date: '2026-03-29 08:00:00' }))).toBe(60 * 60 * 1000);
   });
 
   it('turns an all-day drop into inclusive whole days', () => {

@@ -57,6 +57,15 @@ describe('event form', () => {
     expect(eventBody(form, formFromEvent(stored))).toEqual({});
   });
 
+  it('shows a cost without numbers (Free) as it is', async () => {
+    const free = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { title: 'Open day', start_date: '2026-09-01 10:00', end_date: '2026-09-01 12:00', cost: 'Free' },
+    });
+    expect(formFromEvent(free.body).cost).toBe('Free');
+  });
+
   it('sends only what changed, and the dates always together', async () => {
     const original = formFromEvent(stored);
     expect(eventBody({ ...original, title: 'New Year Gala' }, original)).toEqual({ title: 'New Year Gala' });

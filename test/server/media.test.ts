@@ -90,7 +90,8 @@ describe('POST /calendar-desk/v1/media (pictures from the desktop)', () => {
       '/media/..%2Fcalendar.json',
       '/media/admin-token',
       '/media/calendar.json',
-      '/media/x.svg',
+      // A name of the stored shape that names no stored picture.
+      '/media/000000000000-not-stored.png',
     ]) {
       expect((await fetch(`${server.engine.origin}${path}`)).status, path).toBe(404);
     }

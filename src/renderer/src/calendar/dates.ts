@@ -75,17 +75,26 @@ export type Schedule = {
   all_day: boolean;
 };
 
-const DEFAULT_DURATION = { hours: 1 };
+const DEFAULT_DURATION_MS = 60 * 60 * 1000;
+
+/** How long a timed event lasts (its UTC instants), for a drop that gives no end. */
+export function durationMs(event: EventResponse): number {
+  const start = Date.parse(utcIso(event.utc_start_date));
+  const end = Date.parse(utcIso(event.utc_end_date));
+  return Number.isFinite(end - start) && end > start && !event.all_day ? end - start : DEFAULT_DURATION_MS;
+}
 
 /**
  * The PATCH body of a drag or resize: new dates written in the event's own time zone (the API reads
- * `start_date`/`end_date` in it). `endIso` is null when the calendar has no end (a default duration).
+ * `start_date`/`end_date` in it). `endIso` is null when the calendar has no end (an event dropped from the
+ * all-day row): it then lasts `durationWithoutEnd` (the event's own length, else an hour).
  */
 export function scheduleFromCalendar(
   allDay: boolean,
   startIso: string,
   endIso: string | null,
   eventZone: string,
+  durationWithoutEnd: number = DEFAULT_DURATION_MS,
 ): Schedule {
   if (allDay) {
     const startDate = startIso.slice(0, 10);
@@ -95,7 +104,7 @@ export function scheduleFromCalendar(
   const start = DateTime.fromISO(startIso, { setZone: true }).setZone(eventZone);
   const end = endIso
     ? DateTime.fromISO(endIso, { setZone: true }).setZone(eventZone)
-    : start.plus(DEFAULT_DURATION);
+    : start.plus({ milliseconds: durationWithoutEnd });
   return { start_date: start.toFormat(API_FORMAT), end_date: end.toFormat(API_FORMAT), all_day: false };
 }
 

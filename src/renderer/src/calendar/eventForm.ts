@@ -66,11 +66,14 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
 
 /**
  * The cost as the user typed it: the API formats it (`$25`, with the default symbol) and lists the numbers in
- * `cost_details.values`; a text cost such as "Free" has no values and is shown as is.
+ * `cost_details.values`; a cost with words ("Free", "€10 per person") is shown as is.
  */
 function costInput(event: EventResponse): string {
   const values = event.cost_details.values;
-  return values.length ? values.join(' - ') : event.cost;
+  // Words in the cost ("€10 per person", "Free") are the user's: keep the text as it is.
+  if (!values.length || /\p{L}/u.test(event.cost.replace(event.cost_details.currency_code, '')))
+    return event.cost;
+  return values.join(' - ');
 }
 
 export function formFromEvent(event: EventResponse): EventForm {

@@ -14,6 +14,7 @@ export const en = {
   },
   app: { unreachableTitle: 'The calendar cannot be reached' },
   common: {
+    actionFailed: 'That did not work: {message}',
     retry: 'Try again',
     dismiss: 'Dismiss',
     close: 'Close',
@@ -66,6 +67,10 @@ export const en = {
     quote: 'Quote',
   },
   event: {
+    pickersFailed: 'Venues, organizers and terms could not be loaded: {message}',
+    discardTitle: 'Discard your changes?',
+    discardMessage: 'This event has changes that are not saved.',
+    discard: 'Discard',
     newTitle: 'New event',
     editTitle: 'Edit event',
     when: 'When',

@@ -15,6 +15,7 @@ export const it: Messages = {
   },
   app: { unreachableTitle: 'Il calendario non risponde' },
   common: {
+    actionFailed: 'Non è riuscito: {message}',
     retry: 'Riprova',
     dismiss: 'Chiudi avviso',
     close: 'Chiudi',
@@ -67,6 +68,10 @@ export const it: Messages = {
     quote: 'Citazione',
   },
   event: {
+    pickersFailed: 'Impossibile caricare luoghi, organizzatori e termini: {message}',
+    discardTitle: 'Scartare le modifiche?',
+    discardMessage: 'Questo evento ha modifiche non salvate.',
+    discard: 'Scarta',
     newTitle: 'Nuovo evento',
     editTitle: 'Modifica evento',
     when: 'Quando',

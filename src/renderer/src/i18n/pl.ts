@@ -15,6 +15,7 @@ export const pl: Messages = {
   },
   app: { unreachableTitle: 'Kalendarz nie odpowiada' },
   common: {
+    actionFailed: 'Nie udało się: {message}',
     retry: 'Spróbuj ponownie',
     dismiss: 'Zamknij komunikat',
     close: 'Zamknij',
@@ -67,6 +68,10 @@ export const pl: Messages = {
     quote: 'Cytat',
   },
   event: {
+    pickersFailed: 'Nie udało się wczytać miejsc, organizatorów i terminów: {message}',
+    discardTitle: 'Odrzucić zmiany?',
+    discardMessage: 'To wydarzenie ma niezapisane zmiany.',
+    discard: 'Odrzuć',
     newTitle: 'Nowe wydarzenie',
     editTitle: 'Edycja wydarzenia',
     when: 'Kiedy',

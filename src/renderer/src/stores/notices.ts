@@ -6,7 +6,7 @@ export interface Notice {
   kind: 'success' | 'error' | 'info';
   text: string;
   /** An action offered with the notice, e.g. "Undo" after a delete. */
-  action?: { label: string; run: () => void | Promise<void> };
+  action?: { label: string; run: () => unknown };
 }
 
 const VISIBLE_MS = 6_000;

@@ -18,6 +18,11 @@ export const useRecordsStore = defineStore('records', () => {
     revision.value[kind] += 1;
   }
 
+  /** After changes made elsewhere (a sync, an import): every list is read again when next needed. */
+  function invalidateAll(): void {
+    for (const kind of Object.keys(revision.value) as RecordKind[]) changed(kind);
+  }
+
   async function page<K extends RecordKind>(
     kind: K,
     query: Record<string, QueryValue>,
@@ -29,7 +34,10 @@ export const useRecordsStore = defineStore('records', () => {
   async function all<K extends RecordKind>(kind: K): Promise<RecordOfKind[K][]> {
     const cached = everything.value[kind] as RecordOfKind[K][] | undefined;
     if (cached) return cached;
+    const asked = revision.value[kind];
     const loaded = await listAll<RecordOfKind[K]>(session.api(), kind, {});
+    // A write of this kind while it loaded makes this list old: keep it for this caller, not in the cache.
+    if (revision.value[kind] !== asked) return loaded;
     (everything.value as Record<RecordKind, unknown[]>)[kind] = loaded;
     return everything.value[kind] as RecordOfKind[K][];
   }
@@ -62,5 +70,5 @@ export const useRecordsStore = defineStore('records', () => {
     return data && typeof data === 'object' && 'previous' in data ? data.previous : (data as RecordOfKind[K]);
   }
 
-  return { revision, page, all, create, update, remove };
+  return { revision, page, all, create, update, remove, invalidateAll };
 });
