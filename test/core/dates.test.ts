@@ -146,6 +146,10 @@ describe('isTime (WordPress is_time)', () => {
       'next wednesday 5pm',
       '+5 weeks',
       'yesterday 23:59',
+      '2026-11-22 19:00:00',
+      ' 2026-11-22 19:00 ',
+      '2026-11-22T19:00:00',
+      '2026-11-22',
     ])
       expect(isTime(v)).toBe(true);
   });
@@ -155,6 +159,8 @@ describe('isTime (WordPress is_time)', () => {
       'not a strtotime parsable string',
       '',
       'foo',
+      '2026-13-45 25:61:00',
+      '   ',
       null,
       undefined,
       true,

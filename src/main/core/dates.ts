@@ -301,8 +301,15 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
 /** WordPress' is_time: a number (timestamp) or a string strtotime understands. */
 export function isTime(input: unknown): boolean {
   if (typeof input === 'number') return Number.isFinite(input);
+  if (typeof input !== 'string') return false;
+  // The usual SQL/ISO wall clock, without the DateTime parseDateInput would build for it (same verdict).
+  const text = input.trim();
+  if (text !== '' && !/^-?\d+$/.test(text)) {
+    const wall = canonicalSqlMs(text);
+    if (wall !== null && instantAtWallClock(wall, toLuxonZone('UTC')) !== null) return true;
+  }
   // Whether a text parses does not depend on the clock, so any fixed `now` will do.
-  return typeof input === 'string' && parseDateInput(input, 'UTC', new Date(0)) !== null;
+  return parseDateInput(input, 'UTC', new Date(0)) !== null;
 }
 
 /** 'Y-m-d H:i:s' of `dt` in its own zone. */
