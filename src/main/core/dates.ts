@@ -389,7 +389,9 @@ function lookUpAbbr(zone: Zone, ts: number): string {
 
 /** Current UTC wall clock as 'Y-m-d H:i:s'. */
 export function utcSqlNow(now: Date): SqlDate {
-  return formatSql(DateTime.fromJSDate(now, { zone: 'utc' }));
+  // Every write stamps its time: straight from the milliseconds, Luxon only for what they cannot show.
+  const ms = now.getTime();
+  return (Number.isNaN(ms) ? null : sqlOfMs(ms)) ?? formatSql(DateTime.fromJSDate(now, { zone: 'utc' }));
 }
 
 /** Converts a wall clock of `zone` to the UTC wall clock (WordPress' zero date passes through). */
