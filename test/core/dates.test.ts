@@ -146,6 +146,10 @@ describe('isTime (WordPress is_time)', () => {
       'next wednesday 5pm',
       '+5 weeks',
       'yesterday 23:59',
+      '2026-11-22 19:00:00',
+      ' 2026-11-22 19:00 ',
+      '2026-11-22T19:00:00',
+      '2026-11-22',
     ])
       expect(isTime(v)).toBe(true);
   });
@@ -155,6 +159,8 @@ describe('isTime (WordPress is_time)', () => {
       'not a strtotime parsable string',
       '',
       'foo',
+      '2026-13-45 25:61:00',
+      '   ',
       null,
       undefined,
       true,
@@ -306,6 +312,8 @@ describe('SQL dates', () => {
 
   it('converts between zone and UTC wall clocks', () => {
     expect(utcSqlNow(NOW)).toBe('2026-11-22 02:15:33');
+    expect(utcSqlNow(new Date('2026-11-22T02:15:33.999Z'))).toBe('2026-11-22 02:15:33');
+    expect(utcSqlNow(new Date('0001-01-01T00:00:00Z'))).toBe('0001-01-01 00:00:00');
     expect(toUtcSql('2027-03-01 18:00:00', 'Europe/Berlin')).toBe('2027-03-01 17:00:00');
     expect(toUtcSql('2018-01-01 16:00:00', 'Asia/Hong_Kong')).toBe('2018-01-01 08:00:00');
     expect(toUtcSql('2026-07-02 09:00:00', 'America/New_York')).toBe('2026-07-02 13:00:00');

@@ -112,6 +112,20 @@ describe('sanitizeRichText', () => {
   });
 });
 
+describe('sanitizeRichText of texts seen before', () => {
+  it('answers a repeated text as it did the first time, also after many other texts', () => {
+    const text =
+      '<p onclick="x()">Weekly <script>alert(1)</script><a href="javascript:x" target="_blank">class</a></p>';
+    const first = sanitizeRichText(text);
+    expect(first).toBe('<p>Weekly <a target="_blank" rel="noopener noreferrer">class</a></p>');
+    expect(sanitizeRichText(text)).toBe(first);
+    for (let n = 0; n < 600; n++)
+      expect(sanitizeRichText(`<b>${n}</b><img src=x onerror=y>`)).toBe(`<b>${n}</b><img src="x" />`);
+    expect(sanitizeRichText(text)).toBe(first);
+    expect(sanitizeRichText('')).toBe('');
+  });
+});
+
 describe('toPlainText', () => {
   it('strips tags, keeps the text and trims', () => {
     expect(toPlainText('  Hello <b>World</b> ')).toBe('Hello World');

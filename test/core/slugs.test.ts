@@ -43,6 +43,21 @@ describe('slugify', () => {
   });
 });
 
+describe('slugify of plain ASCII text', () => {
+  // ASCII text takes a shorter path; '…' (deleted outright) sends the same text through the general one.
+  const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+  it.each([
+    printable,
+    `Jazz ${printable} Night`,
+    "Don't Stop: Rock'n'Roll @ 8PM (Q&A) -- 50% off!",
+    'a_b__c  d-e\\f`g^h~i|j{k}l[m]n',
+    '__Leading and trailing__',
+    'Benchmark Concert 1234',
+  ])('gives what the general path gives for %j', (text) => {
+    expect(slugify(text)).toBe(slugify(`${text}…`));
+  });
+});
+
 describe('uniqueSlug', () => {
   const takenOf =
     (...slugs: string[]) =>

@@ -301,8 +301,15 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
 /** WordPress' is_time: a number (timestamp) or a string strtotime understands. */
 export function isTime(input: unknown): boolean {
   if (typeof input === 'number') return Number.isFinite(input);
+  if (typeof input !== 'string') return false;
+  // The usual SQL/ISO wall clock, without the DateTime parseDateInput would build for it (same verdict).
+  const text = input.trim();
+  if (text !== '' && !/^-?\d+$/.test(text)) {
+    const wall = canonicalSqlMs(text);
+    if (wall !== null && instantAtWallClock(wall, toLuxonZone('UTC')) !== null) return true;
+  }
   // Whether a text parses does not depend on the clock, so any fixed `now` will do.
-  return typeof input === 'string' && parseDateInput(input, 'UTC', new Date(0)) !== null;
+  return parseDateInput(input, 'UTC', new Date(0)) !== null;
 }
 
 /** 'Y-m-d H:i:s' of `dt` in its own zone. */
@@ -382,7 +389,9 @@ function lookUpAbbr(zone: Zone, ts: number): string {
 
 /** Current UTC wall clock as 'Y-m-d H:i:s'. */
 export function utcSqlNow(now: Date): SqlDate {
-  return formatSql(DateTime.fromJSDate(now, { zone: 'utc' }));
+  // Every write stamps its time: straight from the milliseconds, Luxon only for what they cannot show.
+  const ms = now.getTime();
+  return (Number.isNaN(ms) ? null : sqlOfMs(ms)) ?? formatSql(DateTime.fromJSDate(now, { zone: 'utc' }));
 }
 
 /** Converts a wall clock of `zone` to the UTC wall clock (WordPress' zero date passes through). */

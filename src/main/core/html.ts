@@ -54,9 +54,26 @@ const RICH_TEXT: sanitizeHtml.IOptions = {
   },
 };
 
+/**
+ * Recent sanitized texts: series, imports and sync pushes send the same description again and again, and
+ * sanitize-html costs tens of microseconds even for a short one. Its output depends on the input alone.
+ */
+const recentRichText = new Map<string, string>();
+const RECENT_RICH_TEXTS = 256;
+const MAX_REMEMBERED_LENGTH = 16_384;
+
 /** Sanitizes event/venue/organizer `description`/`excerpt` HTML (CONTRACT §2): no scripts, handlers or unsafe URLs. */
 export function sanitizeRichText(html: string): string {
-  return sanitize(html, RICH_TEXT);
+  if (html === '') return '';
+  const known = recentRichText.get(html);
+  if (known !== undefined) return known;
+  const clean = sanitize(html, RICH_TEXT);
+  if (html.length <= MAX_REMEMBERED_LENGTH) {
+    // Oldest first (insertion order): drop the oldest once full.
+    if (recentRichText.size >= RECENT_RICH_TEXTS) recentRichText.delete(recentRichText.keys().next().value!);
+    recentRichText.set(html, clean);
+  }
+  return clean;
 }
 
 /** Strips every tag (and script/style/comment content) from a title or name, leaving entities as written; trimmed. */

@@ -18,10 +18,27 @@ const OPTIONS = {
   customReplacements: [...DELETED].map((c): [string, string] => [c, '']).concat(REPLACED),
 };
 
+/**
+ * For plain ASCII text the replacements above come down to deleting DELETED's ASCII characters: doing that in
+ * one pass spares slugify building and applying its ~60 replacements per call (a third of a create's slug cost).
+ */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+const DELETED_ASCII = new RegExp(
+  `[${[...DELETED]
+    .filter((c) => c < '\x80')
+    .join('')
+    .replace(/[\\\]^-]/g, '\\$&')}]`,
+  'g',
+);
+const ASCII_OPTIONS = { decamelize: false, preserveCharacters: ['_'] };
+
 /** WordPress `sanitize_title` for a title or requested slug (`Café Müller` → `cafe-muller`); may return ''. */
 export function slugify(title: string): string {
   const text = toPlainText(title).replace(/&#?[a-z0-9]+;/gi, '');
-  return trimSlug(slugifyText(text, OPTIONS).slice(0, MAX_SLUG_LENGTH));
+  const slug = ASCII_ONLY.test(text)
+    ? slugifyText(text.replace(DELETED_ASCII, ''), ASCII_OPTIONS)
+    : slugifyText(text, OPTIONS);
+  return trimSlug(slug.slice(0, MAX_SLUG_LENGTH));
 }
 
 /** WordPress `wp_unique_post_slug`: `base` (or `fallback` when empty) with -2, -3, … appended until not taken. */

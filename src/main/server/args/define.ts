@@ -71,6 +71,18 @@ function describeIssue(name: string, issue: z.core.$ZodIssue | undefined): strin
   return 'Invalid parameter.';
 }
 
+/** A spec's arguments and its required ones, listed once per spec (specs are built once, at start). */
+const shapes = new WeakMap<ArgSpec, { entries: [string, ArgDef][]; required: string[] }>();
+function shapeOf(spec: ArgSpec): { entries: [string, ArgDef][]; required: string[] } {
+  let shape = shapes.get(spec);
+  if (!shape) {
+    const entries = Object.entries(spec);
+    shape = { entries, required: entries.filter(([, def]) => def.meta.required).map(([name]) => name) };
+    shapes.set(spec, shape);
+  }
+  return shape;
+}
+
 /**
  * Validates request arguments the WordPress way (REFERENCE §1.1): defaults, then missing required arguments
  * (`rest_missing_callback_param`), then type coercion and validators on every non-null argument
@@ -83,7 +95,8 @@ export function validateArgs<Spec extends ArgSpec>(
 ): ArgValues<Spec> {
   const values: Record<string, unknown> = {};
   const present: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(spec)) {
+  const { entries, required } = shapeOf(spec);
+  for (const [name, def] of entries) {
     if (raw[name] !== undefined && raw[name] !== null) present[name] = raw[name];
     // A JSON null clears a field where the schema accepts it (true PATCH); elsewhere it means "not sent".
     else if (raw[name] === null && def.schema.safeParse(null).success) present[name] = null;
@@ -91,9 +104,7 @@ export function validateArgs<Spec extends ArgSpec>(
       present[name] = defaultOf(def.meta);
     }
   }
-  const missing = Object.entries(spec)
-    .filter(([name, def]) => def.meta.required && (present[name] === undefined || present[name] === null))
-    .map(([name]) => name);
+  const missing = required.filter((name) => present[name] === undefined || present[name] === null);
   if (missing.length > 0) throw missingParams(missing);
 
   const invalid: Record<string, string> = {};

@@ -31,8 +31,16 @@ function allowedHosts(ctx: Koa.Context, options: GuardOptions): Set<string> {
  * browsers keep other sites from reading responses.
  */
 export function hostAndOriginGuard(options: GuardOptions = {}): Koa.Middleware {
+  // Per local address and port (a server has one or two): built once instead of on every request.
+  const allowedByLocal = new Map<string, Set<string>>();
   return async (ctx, next) => {
-    const allowed = allowedHosts(ctx, options);
+    const local = `${ctx.req.socket.localAddress} ${ctx.req.socket.localPort}`;
+    let allowed = allowedByLocal.get(local);
+    if (!allowed) {
+      if (allowedByLocal.size >= 16) allowedByLocal.clear();
+      allowed = allowedHosts(ctx, options);
+      allowedByLocal.set(local, allowed);
+    }
     const host = (ctx.get('Host') || '').trim().toLowerCase();
     if (!allowed.has(host)) {
       throw new ApiError(

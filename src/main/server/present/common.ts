@@ -61,15 +61,20 @@ export function presentImage(
 
 /** Drops empty values the way `get_venue_data`/`get_organizer_data` do (`''`, false, null, 0, '0'). */
 export function withoutEmpty<T extends Record<string, unknown>>(record: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(record).filter(
-      ([, value]) =>
-        value !== '' &&
-        value !== false &&
-        value !== null &&
-        value !== undefined &&
-        value !== 0 &&
-        value !== '0',
-    ),
-  ) as Partial<T>;
+  // A plain loop (every venue and organizer of every answer passes here): same keys, same order.
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (
+      value !== '' &&
+      value !== false &&
+      value !== null &&
+      value !== undefined &&
+      value !== 0 &&
+      value !== '0'
+    ) {
+      kept[key] = value;
+    }
+  }
+  return kept as Partial<T>;
 }
