@@ -8,6 +8,8 @@ import TagPicker from '../../src/renderer/src/components/TagPicker.vue';
 import CheckList from '../../src/renderer/src/components/CheckList.vue';
 import VenuePicker from '../../src/renderer/src/components/VenuePicker.vue';
 import RecordsView from '../../src/renderer/src/views/RecordsView.vue';
+import RichTextEditor from '../../src/renderer/src/components/RichTextEditor.vue';
+import { richTextKeepsAll } from '../../src/renderer/src/components/richText';
 import { ApiError } from '../../src/renderer/src/api/client';
 import { categoryTree } from '../../src/renderer/src/components/pickers';
 import { useSessionStore } from '../../src/renderer/src/stores/session';
@@ -139,6 +141,26 @@ describe('RecordsView against the real API', () => {
     expect(wrapper.find('table').text()).toContain('anna@example.org');
     const stored = await server.api('organizers', { auth: server.admin });
     expect(stored.body.organizers).toEqual([expect.objectContaining({ organizer: 'Anna Rossi' })]);
+    wrapper.unmount();
+  });
+});
+
+describe('RichTextEditor', () => {
+  it('edits simple formatting as rich text, and markup it would drop as HTML source, unchanged', async () => {
+    expect(richTextKeepsAll('<p>Hello <strong>all</strong></p><ul><li>one</li></ul>')).toBe(true);
+    expect(richTextKeepsAll('<p>Poster:</p><img src="https://example.org/p.png">')).toBe(false);
+    expect(richTextKeepsAll('<p class="lead">Styled</p>')).toBe(false);
+    expect(richTextKeepsAll('<table><tr><td>1</td></tr></table>')).toBe(false);
+
+    const html = '<p>Programme</p><table><tr><td>20:00</td><td>Overture</td></tr></table>';
+    const wrapper = mount(RichTextEditor, {
+      props: { id: 'description', label: 'Description', modelValue: html },
+      ...plugins(),
+    });
+    const source = wrapper.get('[data-testid="html-source"]');
+    expect((source.element as HTMLTextAreaElement).value).toBe(html);
+    await source.setValue(`${html}<p>Doors at 19:30</p>`);
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([`${html}<p>Doors at 19:30</p>`]);
     wrapper.unmount();
   });
 });

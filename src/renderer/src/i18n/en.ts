@@ -58,6 +58,8 @@ export const en = {
     loadFailed: 'Could not load the events: {message}',
   },
   editor: {
+    sourceMode:
+      'This description has formatting the editor cannot show (pictures, tables…): it is edited as HTML so nothing is lost.',
     bold: 'Bold',
     italic: 'Italic',
     underline: 'Underline',

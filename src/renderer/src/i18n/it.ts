@@ -59,6 +59,8 @@ export const it: Messages = {
     loadFailed: 'Impossibile caricare gli eventi: {message}',
   },
   editor: {
+    sourceMode:
+      "Questa descrizione ha una formattazione che l'editor non sa mostrare (immagini, tabelle…): si modifica come HTML, così non si perde nulla.",
     bold: 'Grassetto',
     italic: 'Corsivo',
     underline: 'Sottolineato',

@@ -59,6 +59,8 @@ export const pl: Messages = {
     loadFailed: 'Nie udało się wczytać wydarzeń: {message}',
   },
   editor: {
+    sourceMode:
+      'Ten opis ma formatowanie, którego edytor nie potrafi pokazać (obrazy, tabele…): edytujesz go jako HTML, więc nic nie zginie.',
     bold: 'Pogrubienie',
     italic: 'Kursywa',
     underline: 'Podkreślenie',
