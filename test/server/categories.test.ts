@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type ApiResult, type TestServer } from '../helpers/server';
+import { expectRecord, postAs, roleUsers } from '../helpers/fixtures';
 import {
   categoryArchiveSchema,
   embeddedTermSchema,
@@ -17,18 +18,11 @@ let editor: Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  author = await server.userHeaders('arturo', 'author');
-  contributor = await server.userHeaders('carla', 'contributor');
-  subscriber = await server.userHeaders('sue', 'subscriber');
-  editor = await server.userHeaders('edna', 'editor');
+  ({ author, contributor, subscriber, editor } = await roleUsers(server));
 });
 afterAll(() => server.close());
 
-function term(result: ApiResult, status = 200) {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  termResponseSchema.parse(result.body);
-  return result.body;
-}
+const term = (result: ApiResult, status = 200) => expectRecord(termResponseSchema, result, status);
 
 function archive(result: ApiResult) {
   expect(result.status, JSON.stringify(result.body)).toBe(200);
@@ -40,8 +34,7 @@ function archive(result: ApiResult) {
   return result.body;
 }
 
-const post = (path: string, json: unknown, auth: Record<string, string> = server.admin) =>
-  server.api(path, { method: 'POST', json, auth });
+const post = (path: string, json: unknown, auth?: Record<string, string>) => postAs(server, path, json, auth);
 
 async function createCategory(json: Record<string, unknown>, auth = server.admin) {
   return term(await post('categories', json, auth), 201);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { VENUE_WITH_ADDRESS_KEYS } from '../helpers/fixtures';
 import { at, createEvent, expectError, expectEventRecord, expectInvalidParams } from './events.helpers';
 
 type Auth = Record<string, string>;
@@ -292,26 +293,7 @@ describe('POST /events: the created record', () => {
     expect(event.tags[0].urls.self).toBe(`${server.base}tags/${event.tags[0].id}`);
 
     const venue = event.venue as Record<string, unknown>;
-    expect(Object.keys(venue)).toEqual([
-      'id',
-      'author',
-      'status',
-      'date',
-      'date_utc',
-      'modified',
-      'modified_utc',
-      'url',
-      'venue',
-      'slug',
-      'address',
-      'city',
-      'country',
-      'show_map',
-      'show_map_link',
-      'global_id',
-      'global_id_lineage',
-      'language',
-    ]);
+    expect(Object.keys(venue)).toEqual(VENUE_WITH_ADDRESS_KEYS);
     expect(venue).toMatchObject({
       author: '1',
       status: 'publish',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type ApiResult, type TestServer } from '../helpers/server';
+import { postAs } from '../helpers/fixtures';
 import {
   eventResponseSchema,
   organizerArchiveSchema,
@@ -27,8 +28,7 @@ function organizer(result: ApiResult, status = 200) {
   return result.body;
 }
 
-const post = (path: string, json: unknown, auth: Record<string, string> = server.admin) =>
-  server.api(path, { method: 'POST', json, auth });
+const post = (path: string, json: unknown, auth?: Record<string, string>) => postAs(server, path, json, auth);
 
 async function createOrganizer(json: Record<string, unknown>, auth = server.admin) {
   return organizer(await post('organizers', json, auth), 201);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type ApiResult, type TestServer } from '../helpers/server';
+import { expectRecord, postAs, roleUsers } from '../helpers/fixtures';
 import { eventResponseSchema, tagArchiveSchema, termResponseSchema } from '../../src/shared/schemas/records';
 
 /** Event tags (REFERENCE §2.5, §3.8, §4.3, §4.8, §5.8, §7.2, §8; samples 19, 20, 50-52). */
@@ -12,21 +13,13 @@ let editor: Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  author = await server.userHeaders('arturo', 'author');
-  contributor = await server.userHeaders('carla', 'contributor');
-  subscriber = await server.userHeaders('sue', 'subscriber');
-  editor = await server.userHeaders('edna', 'editor');
+  ({ author, contributor, subscriber, editor } = await roleUsers(server));
 });
 afterAll(() => server.close());
 
-function term(result: ApiResult, status = 200) {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  termResponseSchema.parse(result.body);
-  return result.body;
-}
+const term = (result: ApiResult, status = 200) => expectRecord(termResponseSchema, result, status);
 
-const post = (path: string, json: unknown, auth: Record<string, string> = server.admin) =>
-  server.api(path, { method: 'POST', json, auth });
+const post = (path: string, json: unknown, auth?: Record<string, string>) => postAs(server, path, json, auth);
 
 const KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls', 'language'];
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type ApiResult, type TestServer } from '../helpers/server';
+import { VENUE_WITH_ADDRESS_KEYS, expectRecord, postAs } from '../helpers/fixtures';
 import { venueResponseSchema, eventResponseSchema } from '../../src/shared/schemas/records';
 
 /**
@@ -23,16 +24,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Every venue the server returns must parse with the strict record schema. */
-function venue(result: ApiResult, status = 200) {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  venueResponseSchema.parse(result.body);
-  return result.body;
-}
+const venue = (result: ApiResult, status = 200) => expectRecord(venueResponseSchema, result, status);
 
 const ANONYMOUS = {};
 
-const post = (path: string, json: unknown, auth: Record<string, string> = server.admin) =>
-  server.api(path, { method: 'POST', json, auth });
+const post = (path: string, json: unknown, auth?: Record<string, string>) => postAs(server, path, json, auth);
 
 async function createVenue(json: Record<string, unknown>, auth = server.admin) {
   return venue(await post('venues', json, auth), 201);
@@ -51,26 +47,7 @@ describe('POST /venues (create)', () => {
       country: 'Portugal',
     });
     const body = venue(result, 201);
-    expect(Object.keys(body)).toEqual([
-      'id',
-      'author',
-      'status',
-      'date',
-      'date_utc',
-      'modified',
-      'modified_utc',
-      'url',
-      'venue',
-      'slug',
-      'address',
-      'city',
-      'country',
-      'show_map',
-      'show_map_link',
-      'global_id',
-      'global_id_lineage',
-      'language',
-    ]);
+    expect(Object.keys(body)).toEqual(VENUE_WITH_ADDRESS_KEYS);
     expect(body).toMatchObject({
       author: '1',
       status: 'publish',
@@ -701,26 +678,7 @@ describe('venues inline on events (REFERENCE §5.4)', () => {
     expect(result.status).toBe(201);
     eventResponseSchema.parse(result.body);
     const embedded = result.body.venue;
-    expect(Object.keys(embedded)).toEqual([
-      'id',
-      'author',
-      'status',
-      'date',
-      'date_utc',
-      'modified',
-      'modified_utc',
-      'url',
-      'venue',
-      'slug',
-      'address',
-      'city',
-      'country',
-      'show_map',
-      'show_map_link',
-      'global_id',
-      'global_id_lineage',
-      'language',
-    ]);
+    expect(Object.keys(embedded)).toEqual(VENUE_WITH_ADDRESS_KEYS);
     const again = await post(
       'events',
       eventBody('Inline venue event 2', 9, {

@@ -13,6 +13,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sends `ml_language` (the language a new record is created in). */
   language?: string;
+  /** A file sent as the raw body (a picture upload) instead of a JSON `body`. */
+  file?: File;
 }
 
 export interface ApiResponse<T> {
@@ -101,14 +103,19 @@ export class ApiClient {
       Accept: 'application/json',
       Authorization: `Bearer ${this.connection.token}`,
     };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    let body: BodyInit | undefined;
+    if (options.file) {
+      headers['Content-Type'] = options.file.type || 'application/octet-stream';
+      headers['Content-Disposition'] =
+        `attachment; filename*=UTF-8''${encodeURIComponent(options.file.name)}`;
+      body = options.file;
+    } else if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
     let response: Response;
     try {
-      response = await this.fetchImpl(this.url(path, query, options.namespace), {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
+      response = await this.fetchImpl(this.url(path, query, options.namespace), { method, headers, body });
     } catch {
       throw new ApiError(
         0,
@@ -143,34 +150,12 @@ export class ApiClient {
     return this.request<T>('DELETE', path, options);
   }
 
-  /** Uploads a picture from the user's computer: `{id, url}` of the new media item. */
+  /** Uploads a picture from the user's computer (its raw bytes): `{id, url}` of the new media item. */
   async uploadPicture(file: File): Promise<{ id: number; url: string; extension: string }> {
-    let response: Response;
-    try {
-      response = await this.fetchImpl(this.url('media', undefined, ADMIN_NAMESPACE), {
-        method: 'POST',
-        headers: {
-          Accept: 'application/json',
-          Authorization: `Bearer ${this.connection.token}`,
-          'Content-Type': file.type || 'application/octet-stream',
-          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-        },
-        body: file,
-      });
-    } catch {
-      throw new ApiError(0, NETWORK_ERROR, 'The picture could not be sent: is Calendar Desk still running?');
-    }
-    const data: unknown = await response.json().catch(() => null);
-    if (!response.ok) throw ApiError.fromBody(response.status, data);
-    return data as { id: number; url: string; extension: string };
-  }
-
-  /** `GET /wp-json/`: the site index (name, time zone). */
-  async siteIndex(): Promise<{ name: string; timezone_string: string; gmt_offset: number }> {
-    const response = await this.fetchImpl(this.connection.apiRoot, {
-      headers: { Accept: 'application/json' },
+    const { data } = await this.request<{ id: number; url: string; extension: string }>('POST', 'media', {
+      namespace: ADMIN_NAMESPACE,
+      file,
     });
-    if (!response.ok) throw ApiError.fromBody(response.status, await response.json().catch(() => null));
-    return (await response.json()) as { name: string; timezone_string: string; gmt_offset: number };
+    return data;
   }
 }

@@ -63,11 +63,9 @@ export const useRecordsStore = defineStore('records', () => {
 
   /** Venues and organizers go to the trash (restorable); terms are deleted for good. */
   async function remove<K extends RecordKind>(kind: K, id: number): Promise<RecordOfKind[K]> {
-    const { data } = await session
-      .api()
-      .delete<RecordOfKind[K] | { deleted: boolean; previous: RecordOfKind[K] }>(`${kind}/${id}`);
+    const { data } = await session.api().delete<RecordOfKind[K]>(`${kind}/${id}`);
     changed(kind);
-    return data && typeof data === 'object' && 'previous' in data ? data.previous : (data as RecordOfKind[K]);
+    return data;
   }
 
   return { revision, page, all, create, update, remove, invalidateAll };
