@@ -50,6 +50,7 @@ async function createRecord(screen: string, fields: Record<string, string>) {
   for (const [label, value] of Object.entries(fields)) {
     await page.getByRole('dialog').getByLabel(label, { exact: true }).fill(value);
   }
+  await screenshot(page, `02-${screen.toLowerCase()}-form`);
   await page.getByTestId('save-record').click();
   await expect.poll(() => page.getByRole('table').textContent()).toContain(Object.values(fields)[0]);
 }
@@ -79,6 +80,11 @@ afterAll(async () => {
 
 describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => {
   it('signs in from the link that serve prints, and the token leaves the address bar', async () => {
+    // Without a token, any screen leads to the sign-in form.
+    await page.goto(`${origin}/#/venues`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(page.url()).toContain('#/signin?next=/venues');
+    await screenshot(page, '00-signin');
     await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
     await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     expect(page.url()).not.toContain(token);
@@ -304,6 +310,35 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     } finally {
       await remote.close();
     }
+  });
+
+  it('answers the keyboard: shortcuts help, new event, back to the calendar; and switches to the dark theme', async () => {
+    await nav('Calendar');
+    await page.locator('.fc-daygrid-body').waitFor();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await screenshot(page, '10b-shortcuts');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('n');
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    // A new event starts with its title focused…
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('event-title');
+    await page.keyboard.press('c');
+    // …and typing in a field is not a shortcut: "c" went into the title, not to the calendar.
+    expect(await page.locator('#event-title').inputValue()).toBe('c');
+    await page.locator('#event-title').fill('');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+
+    await nav('Settings');
+    await page.getByTestId('ui-theme').selectOption('dark');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await nav('Calendar');
+    await screenshot(page, '10c-calendar-dark');
+    await nav('Settings');
+    await page.getByTestId('ui-theme').selectOption('light');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
   });
 
   it('switches the interface to Italian, and every screen renders without console errors', async () => {
