@@ -49,8 +49,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
     writers: { type: 'string', default: '16' },
-    'create-amount': { type: 'string', default: '2000' },
-    'create-seconds': { type: 'string', default: '8' },
+    'create-amount': { type: 'string', default: '10000' },
+    'create-seconds': { type: 'string', default: '15' },
     'data-root': { type: 'string' },
     out: { type: 'string', default: join(root, 'bench', 'results', 'latest.json') },
     build: { type: 'boolean', default: true },
@@ -66,7 +66,7 @@ if (args.help) {
   --duration 5                seconds of each read measurement (after --warmup 1 s)
   --connections 10            concurrent connections of the read measurements
   --writers 16                concurrent connections of the create measurement
-  --create-amount 2000        creates to send at most, within --create-seconds 8
+  --create-amount 10000       creates to send at most, within --create-seconds 15 (enough to include a compaction)
   --data-root DIR             where the seeded data folders go (default: the system temp folder)
   --out FILE                  JSON result (default: bench/results/latest.json)
   --no-build                  do not rebuild out/ even when src/ is newer

@@ -14,15 +14,17 @@ export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
   const started = performance.now();
   return await new Promise((resolve, reject) => {
     let timer;
+    let lastAnswerAt;
     const instance = autocannon({ url, timeout: 60, ...options }, (error, result) => {
       clearTimeout(timer);
       if (error) return reject(error);
-      const wallMs = performance.now() - started;
+      // Up to the last answer: autocannon notices that an `amount` is done only at its next 1-second tick.
+      const wallMs = (lastAnswerAt ?? performance.now()) - started;
       const cpuAfter = pid ? cpuMsOf(pid) : null;
       const ok = result['2xx'] ?? 0;
       resolve({
-        // Answers over the run's duration (the per-second histogram only counts whole requests per second).
-        requestsPerSecond: round(result.requests.total / result.duration, 1),
+        // Answers over the measured time (autocannon's own `duration` counts whole seconds).
+        requestsPerSecond: round(result.requests.total / (wallMs / 1000), 1),
         answered2xx: ok,
         non2xx: result.non2xx,
         errors: result.errors,
@@ -38,11 +40,14 @@ export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
           mean: round(result.latency.mean, 2),
         },
         bytesPerSecond: Math.round(result.throughput.average),
-        seconds: round(result.duration, 2),
+        seconds: round(wallMs / 1000, 2),
         connections: result.connections,
         serverCpuShare:
           cpuBefore !== null && cpuAfter !== null ? round((cpuAfter - cpuBefore) / wallMs, 2) : null,
       });
+    });
+    instance.on('response', () => {
+      lastAnswerAt = performance.now();
     });
     if (maxSeconds) timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
   });
