@@ -137,6 +137,22 @@ describe('the journaled store', () => {
     await restored.close();
   });
 
+  it('keeps making backups after the clock was set back, instead of waiting for the old date', async () => {
+    let clock = Date.now();
+    const journal = { compactAfterBytes: 300, backups: 5, now: () => new Date(clock) };
+    const store = await open({ journal });
+    for (let index = 0; index < 6; index++) await addTag(store, `before${index}`);
+    await store.idle();
+    const made = (await readdir(join(dataDir, 'backups'))).length;
+    expect(made).toBeGreaterThan(0);
+
+    clock -= 24 * 3_600_000; // a day back: the last backup now seems made tomorrow
+    for (let index = 0; index < 6; index++) await addTag(store, `after${index}`);
+    await store.idle();
+    expect((await readdir(join(dataDir, 'backups'))).length).toBeGreaterThan(made);
+    await store.close();
+  });
+
   it('checks every record of a data file someone else changed, though it trusts the one it wrote', async () => {
     const store = await open();
     await addTag(store, 'good');

@@ -185,7 +185,9 @@ describe('a crashed owner, and two owners at once (real processes)', () => {
     serves.push(...winners);
     expect(winners).toHaveLength(1);
     for (const attempt of attempts) {
-      if (attempt.status === 'rejected') expect(String(attempt.reason)).toMatch(/in use by process/);
+      // A loser that looks between the winner's lock and its owner record cannot name it yet.
+      if (attempt.status === 'rejected')
+        expect(String(attempt.reason)).toMatch(/is in use by (process \d+|another process)/);
     }
     expect(await ownerRecord()).toMatchObject({ pid: winners[0].child.pid });
     expect(existsSync(join(dataDir, 'calendar-desk.takeover.lock'))).toBe(false);

@@ -217,16 +217,24 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     throw firstError;
   }
 
-  /** Backups, newest first. */
-  private async backups(): Promise<Array<{ path: string; date: Date }>> {
+  /**
+   * Backups, newest content first (the journal batch a backup contains, then when it was made). Their time
+   * comes from their name, i.e. from the clock that decided to make them, not from the file system.
+   */
+  private async backups(): Promise<Array<{ path: string; date: Date; seq: number }>> {
     const folder = join(this.dataDir, BACKUP_FOLDER);
     const names = await readdir(folder).catch(() => [] as string[]);
     const found = await Promise.all(
       names
         .filter((name) => /^calendar-.*\.json$/.test(name))
-        .map(async (name) => ({ path: join(folder, name), date: (await stat(join(folder, name))).mtime })),
+        .map(async (name) => {
+          const path = join(folder, name);
+          return { path, date: dateOfBackup(name) ?? (await stat(path)).mtime, seq: seqOfBackup(path) };
+        }),
     );
-    return found.sort((a, b) => b.date.getTime() - a.date.getTime() || b.path.localeCompare(a.path));
+    return found.sort(
+      (a, b) => b.seq - a.seq || b.date.getTime() - a.date.getTime() || b.path.localeCompare(a.path),
+    );
   }
 
   /** Creates the journal for batches from `firstSeq` on, durably listed in the folder before any append. */
@@ -278,16 +286,18 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
 
   /** Where the replaced data file is kept, when the last backup is old enough; its name says its journalSeq. */
   private async backupTarget(): Promise<string | undefined> {
-    const newest = (await this.backups())[0];
+    const lastMade = Math.max(...(await this.backups()).map((backup) => backup.date.getTime()));
     const now = this.options.now();
-    if (newest && now.getTime() - newest.date.getTime() < this.options.backupIntervalMs) return undefined;
+    const sinceNewest = now.getTime() - lastMade; // Infinity without backups
+    // A backup dated in the future means the clock was set back: waiting for it would stop all backups.
+    if (sinceNewest >= 0 && sinceNewest < this.options.backupIntervalMs) return undefined;
     await mkdir(join(this.dataDir, BACKUP_FOLDER), { recursive: true, mode: 0o700 });
     return join(this.dataDir, BACKUP_FOLDER, `calendar-${stamp(now)}-seq${this.fileSeq}.json`);
   }
 
   /** Removes kept journals whose every batch the newest backup already contains. */
   private async dropJournalsCoveredByBackup(): Promise<void> {
-    const backupSeq = Math.max(0, ...(await this.backups()).map((backup) => seqOfBackup(backup.path)));
+    const backupSeq = Math.max(0, ...(await this.backups()).map((backup) => backup.seq));
     const firstSeqOf = (path: string) => Number(JOURNAL_PATTERN.exec(basename(path))![1]);
     const ordered = [...this.kept].sort((a, b) => firstSeqOf(a) - firstSeqOf(b));
     const following = [...ordered.slice(1), ...this.retired, this.journal!.path];
@@ -341,6 +351,15 @@ export class ReadOnlyPersistence<Op> implements Persistence<Op> {
   async writeSnapshot(): Promise<void> {}
 
   async close(): Promise<void> {}
+}
+
+/** When a backup was made, from its name (`calendar-20261122T100000Z-…`); null for a name without it. */
+function dateOfBackup(name: string): Date | null {
+  const match = /^calendar-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(name);
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second] = match;
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** The journalSeq a backup's name records (`calendar-<time>-seq<N>.json`); 0 for older names. */
