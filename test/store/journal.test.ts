@@ -47,7 +47,28 @@ describe('Journal', () => {
     expect((await Journal.open<string>(path)).entries.map((entry) => entry.seq)).toEqual([1, 2]);
   });
 
-  it('stops at a line whose checksum does not match (bit rot), never replaying it', async () => {
+  it('skips a damaged line in the middle but keeps the intact batches after it', async () => {
+    const { journal } = await Journal.open<string>(path);
+    await journal.append([{ seq: 1, ops: ['x'] }]);
+    await journal.append([{ seq: 2, ops: ['y'] }]);
+    await journal.append([{ seq: 3, ops: ['z'] }]);
+    await journal.close();
+    const before = await readFile(path, 'utf8');
+    await writeFile(path, before.replace('"y"', '"Y"'));
+    const reopened = await Journal.open<string>(path);
+    expect(reopened.entries).toEqual([
+      { seq: 1, ops: ['x'] },
+      { seq: 3, ops: ['z'] },
+    ]);
+    expect(reopened.damage).toEqual({ lines: 1, bytes: before.split('\n')[1].length + 1 });
+    expect(reopened.tornBytes).toBe(0);
+    // Nothing was cut off: the batch after the damage is still on disk, and new ones follow it.
+    await reopened.journal.append([{ seq: 4, ops: ['w'] }]);
+    await reopened.journal.close();
+    expect((await Journal.open<string>(path)).entries.map((entry) => entry.seq)).toEqual([1, 3, 4]);
+  });
+
+  it('treats a bad last line as a torn tail (a crash mid-write), never replaying it', async () => {
     const { journal } = await Journal.open<string>(path);
     await journal.append([
       { seq: 1, ops: ['x'] },
@@ -58,6 +79,8 @@ describe('Journal', () => {
     await writeFile(path, text.replace('"y"', '"z"'));
     const reopened = await Journal.open<string>(path);
     expect(reopened.entries).toEqual([{ seq: 1, ops: ['x'] }]);
+    expect(reopened.damage).toBeNull();
+    expect(reopened.tornBytes).toBeGreaterThan(0);
     await reopened.journal.close();
   });
 });

@@ -115,6 +115,32 @@ describe('the journaled store', () => {
     await reopened.close();
   });
 
+  it('replays every intact change around a damaged journal line, says so and keeps a copy of the journal', async () => {
+    const store = await open();
+    for (const name of ['first', 'second', 'third']) await addTag(store, name);
+    // As a crash would leave it: the journal is not folded into the data file.
+    const [journal] = await journals();
+    const lines = (await readFile(join(dataDir, journal), 'utf8')).split('\n');
+    expect(lines[1]).toContain('"second"');
+    lines[1] = lines[1].replace('"second"', '"sec0nd"');
+    await writeFile(join(dataDir, journal), lines.join('\n'));
+
+    const reopened = await open();
+    expect(tagNames(reopened)).toEqual(['first', 'third']);
+    expect(reopened.notices.join(' ')).toMatch(/1 line .* failed their checksum/);
+    expect(reopened.notices.join(' ')).toMatch(/Change 2 was not found/);
+    const copies = (await readdir(dataDir)).filter((name) => name.startsWith(`${journal}.damaged-`));
+    expect(copies).toHaveLength(1);
+    await reopened.close();
+
+    // Once folded into the data file, the damage is old news: no notice, no new copy.
+    const again = await open();
+    expect(tagNames(again)).toEqual(['first', 'third']);
+    expect(again.notices).toEqual([]);
+    expect((await readdir(dataDir)).filter((name) => name.includes('.damaged-'))).toHaveLength(1);
+    await again.close();
+  });
+
   it('keeps a bounded number of rolling backups and restores the newest when the data file is damaged', async () => {
     let clock = Date.parse('2026-11-22T10:00:00Z');
     const journal = {

@@ -7,10 +7,18 @@ export interface JournalEntry<Op = unknown> {
   ops: Op[];
 }
 
+/** Lines that failed their checksum although intact lines follow them (not a torn tail: the disk damaged them). */
+export interface JournalDamage {
+  /** Damaged lines, and their size in bytes. */
+  lines: number;
+  bytes: number;
+}
+
 /**
  * An append-only log of committed batches, one line each: `<crc32 hex> <json>\n`. A batch is durable once
  * `append()` resolves (written and fsynced). On open, every complete line whose checksum matches is read
- * back; a torn or corrupt tail (a crash mid-write) is cut off, never replayed.
+ * back; a torn or corrupt tail (a crash mid-write) is cut off, never replayed. A damaged line in the middle
+ * is skipped, never replayed either, but the intact batches after it are kept.
  */
 export class Journal<Op = unknown> {
   private constructor(
@@ -20,19 +28,22 @@ export class Journal<Op = unknown> {
   ) {}
 
   /** Opens (creating) the journal and returns the intact entries in order. */
-  static async open<Op>(
-    path: string,
-  ): Promise<{ journal: Journal<Op>; entries: JournalEntry<Op>[]; tornBytes: number }> {
+  static async open<Op>(path: string): Promise<{
+    journal: Journal<Op>;
+    entries: JournalEntry<Op>[];
+    tornBytes: number;
+    damage: JournalDamage | null;
+  }> {
     const handle = await open(path, 'a+', 0o600);
     try {
       const content = await handle.readFile();
-      const { entries, validBytes } = parseJournal<Op>(content);
+      const { entries, validBytes, damage } = parseJournal<Op>(content);
       const tornBytes = content.length - validBytes;
       if (tornBytes > 0) {
         await handle.truncate(validBytes);
         await handle.sync();
       }
-      return { journal: new Journal<Op>(path, handle, validBytes), entries, tornBytes };
+      return { journal: new Journal<Op>(path, handle, validBytes), entries, tornBytes, damage };
     } catch (error) {
       await handle.close();
       throw error;
@@ -81,27 +92,50 @@ function encodeLine(entry: JournalEntry<unknown>): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
-/** Reads complete, checksum-valid lines from the start; stops at the first bad one. */
-export function parseJournal<Op>(content: Buffer): { entries: JournalEntry<Op>[]; validBytes: number } {
+/**
+ * Reads the complete, checksum-valid lines. `validBytes` ends after the last of them: what follows is a torn
+ * tail (a write a crash interrupted, never acknowledged). Bad lines before an intact one are `damage`.
+ */
+export function parseJournal<Op>(content: Buffer): {
+  entries: JournalEntry<Op>[];
+  validBytes: number;
+  damage: JournalDamage | null;
+} {
   const entries: JournalEntry<Op>[] = [];
   let offset = 0;
+  let validBytes = 0;
+  const damage: JournalDamage = { lines: 0, bytes: 0 };
+  /** Bad lines since the last intact one: damage if an intact line follows, else the torn tail. */
+  const pending: JournalDamage = { lines: 0, bytes: 0 };
   while (offset < content.length) {
     const newline = content.indexOf(0x0a, offset);
     if (newline < 0) break;
-    const line = content.subarray(offset, newline).toString('utf8');
-    const match = /^([0-9a-f]{8}) (.*)$/s.exec(line);
-    if (!match || crc32(match[2]).toString(16).padStart(8, '0') !== match[1]) break;
-    let entry: JournalEntry<Op>;
-    try {
-      entry = JSON.parse(match[2]) as JournalEntry<Op>;
-    } catch {
-      break;
+    const entry = decodeLine<Op>(content.subarray(offset, newline).toString('utf8'));
+    if (entry) {
+      damage.lines += pending.lines;
+      damage.bytes += pending.bytes;
+      pending.lines = pending.bytes = 0;
+      entries.push(entry);
+      validBytes = newline + 1;
+    } else {
+      pending.lines += 1;
+      pending.bytes += newline + 1 - offset;
     }
-    if (!Number.isInteger(entry.seq) || !Array.isArray(entry.ops)) break;
-    entries.push(entry);
     offset = newline + 1;
   }
-  return { entries, validBytes: offset };
+  return { entries, validBytes, damage: damage.lines > 0 ? damage : null };
+}
+
+/** One journal line's batch, or null when its checksum, JSON or shape is wrong. */
+function decodeLine<Op>(line: string): JournalEntry<Op> | null {
+  const match = /^([0-9a-f]{8}) (.*)$/s.exec(line);
+  if (!match || crc32(match[2]).toString(16).padStart(8, '0') !== match[1]) return null;
+  try {
+    const entry = JSON.parse(match[2]) as JournalEntry<Op>;
+    return Number.isInteger(entry.seq) && Array.isArray(entry.ops) ? entry : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Writes all of `buffer` (a full disk can make `write` take only part of it without failing). */

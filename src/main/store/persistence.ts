@@ -1,8 +1,8 @@
-import { link, readdir, readFile, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, readdir, readFile, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DurableJsonFile, serializeInChunks, syncFolder, writeFileDurably } from './durableJsonFile';
-import { Journal, parseJournal, type JournalEntry } from './journal';
+import { Journal, parseJournal, type JournalDamage, type JournalEntry } from './journal';
 import type { DataFile } from './schema';
 
 export const DATA_FILE_NAME = 'calendar.json';
@@ -139,13 +139,20 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       if (index < files.length - 1) {
         // Older journals were complete when they were rotated away; read what is intact. Those the data file
         // already contains are only kept for the backups; the others still need folding.
-        const older = parseJournal<Op>(await readFile(path)).entries;
+        const { entries: older, damage } = parseJournal<Op>(await readFile(path));
+        // Damage in a journal the data file already covers lost nothing (its batches were folded before).
+        if (damage && (older.at(-1)?.seq ?? 0) > baseSeq) {
+          notices.push(await this.keepDamagedJournal(path, damage));
+        }
         entries.push(...older);
         (older.every((entry) => entry.seq <= baseSeq) ? this.kept : this.retired).push(path);
       } else {
         const opened = await Journal.open<Op>(path);
         this.journal = opened.journal;
         entries.push(...opened.entries);
+        if (opened.damage && (opened.entries.at(-1)?.seq ?? 0) > baseSeq) {
+          notices.push(await this.keepDamagedJournal(path, opened.damage));
+        }
         if (opened.tornBytes > 0) {
           notices.push(
             `An unfinished last change (${opened.tornBytes} bytes, never confirmed) was discarded.`,
@@ -156,12 +163,32 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     if (!this.journal)
       this.journal = (await Journal.open<Op>(join(this.dataDir, journalName(baseSeq + 1)))).journal;
     const replay = entries.filter((entry) => entry.seq > baseSeq);
-    if (replay.length > 0 && replay[0].seq !== baseSeq + 1) {
-      notices.push(
-        `Changes ${baseSeq + 1} to ${replay[0].seq - 1} were not found in the journal; later ones were applied.`,
-      );
+    let expected = baseSeq + 1;
+    for (const entry of replay) {
+      if (entry.seq > expected) {
+        const missing =
+          entry.seq - 1 > expected
+            ? `Changes ${expected} to ${entry.seq - 1} were`
+            : `Change ${expected} was`;
+        notices.push(`${missing} not found in the journal; later ones were applied.`);
+      }
+      expected = entry.seq + 1;
     }
     return { base, entries: replay, notices };
+  }
+
+  /**
+   * A journal with damaged lines in the middle (the disk, not a crash, broke them): the intact batches are
+   * replayed, the damaged ones cannot be. A copy of the file as found is kept for inspection.
+   */
+  private async keepDamagedJournal(path: string, damage: JournalDamage): Promise<string> {
+    const aside = `${path}.damaged-${stamp(this.options.now())}`;
+    await copyFile(path, aside).catch(() => undefined);
+    const lines = damage.lines === 1 ? '1 line' : `${damage.lines} lines`;
+    return (
+      `${basename(path)} had ${lines} (${damage.bytes} bytes) that failed their checksum; those changes ` +
+      `could not be applied, every intact change was. A copy of the journal was kept as ${aside}.`
+    );
   }
 
   /** The data file, or the newest good backup when it is damaged (the damaged file is kept aside). */
