@@ -59,6 +59,16 @@ const expectUnavailable = (result: { status: number; body: { code?: string } }) 
   expect(result.body.code).toBe('rest_storage_unavailable');
 };
 
+/** Runs `check` while the adapter holds writes, releasing them if it fails (else the server never closes). */
+async function whileHeld(adapter: FlakyFile, check: () => Promise<unknown>) {
+  try {
+    await check();
+  } catch (error) {
+    adapter.release();
+    throw error;
+  }
+}
+
 describe('a failing write', () => {
   it('answers 503 and leaves the previous state intact in memory and on disk', async () => {
     const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
@@ -139,6 +149,45 @@ describe('a failing write', () => {
     const after = await api('events', { method: 'POST', auth: admin, json: eventBody('After', 2) });
     expect(after.status).toBe(201);
     expect(after.body.id).toBeGreaterThan(Math.max(...glimpsed));
+  });
+
+  it('never shows a reader a change that is not on disk yet, nor one whose write then failed', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { api, admin, engine } = server;
+    const before = await api('events?per_page=50');
+
+    adapter.hold();
+    adapter.failing = true;
+    const create = api('events', { method: 'POST', auth: admin, json: eventBody('Never saved', 2) });
+    await vi.waitFor(() => expect(engine.store.events.size).toBe(1));
+    const [id] = [...engine.store.events.values()].map((event) => event.id);
+    // Read while the change is in memory only: the answers wait for its write, which then fails.
+    const settled = vi.spyOn(engine.store, 'settled');
+    let answered = false;
+    const list = api('events?per_page=50').finally(() => (answered = true));
+    const single = api(`events/${id}`).finally(() => (answered = true));
+    await whileHeld(adapter, async () => {
+      await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+    });
+    adapter.release();
+    expectUnavailable(await create);
+    expect((await list).body).toEqual(before.body);
+    expect((await single).status).toBe(404);
+
+    // A write that succeeds is shown once it is on disk.
+    adapter.failing = false;
+    adapter.hold();
+    const saved = api('events', { method: 'POST', auth: admin, json: eventBody('Saved', 2) });
+    await vi.waitFor(() => expect(engine.store.events.size).toBe(1));
+    settled.mockClear();
+    const listed = api('events?per_page=50');
+    await whileHeld(adapter, () => vi.waitFor(() => expect(settled).toHaveBeenCalled()));
+    adapter.release();
+    expect((await saved).status).toBe(201);
+    expect((await listed).body.events.map((event: { title: string }) => event.title)).toEqual(['Saved']);
   });
 
   it('answers 503 on a torn journal write, and keeps the journal sound for the writes after it', async () => {

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import qs from 'qs';
 import { LANGUAGE_ROOTS, LANGUAGES, NAMESPACE, type Language, type LanguageRoot } from '../../shared/enums';
-import type { CalendarStore } from '../store/store';
+import { StorageUnavailableError, type CalendarStore } from '../store/store';
 import { ApiError, NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
 import { apiHeaders, baseHeaders, hostAndOriginGuard } from './middleware/guards';
@@ -259,30 +259,42 @@ function registerRoute(
         ctx.body = cached.body;
         return;
       }
-      const version = deps.store.version;
       const raw = mergeParams(ctx, pathParams);
       const language = raw.ml_language;
       checkLanguage(language);
-      const now = deps.clock();
-      const env = {
-        store: deps.store,
-        links: state.links,
-        caller: state.caller,
-        now,
-        editContext: raw.context === 'edit',
+      const answer = async () => {
+        const now = deps.clock();
+        const env = {
+          store: deps.store,
+          links: state.links,
+          caller: state.caller,
+          now,
+          editContext: raw.context === 'edit',
+        };
+        const args = validateArgs(endpoint.args, raw, { store: deps.store, caller: state.caller });
+        return endpoint.handle({
+          args,
+          raw,
+          store: deps.store,
+          caller: state.caller,
+          now,
+          links: state.links,
+          env,
+          recordLanguage: (language as Language | undefined) ?? state.languageRoot ?? 'en',
+          ctx,
+        });
       };
-      const args = validateArgs(endpoint.args, raw, { store: deps.store, caller: state.caller });
-      const response = await endpoint.handle({
-        args,
-        raw,
-        store: deps.store,
-        caller: state.caller,
-        now,
-        links: state.links,
-        env,
-        recordLanguage: (language as Language | undefined) ?? state.languageRoot ?? 'en',
-        ctx,
-      });
+      let version = deps.store.version;
+      let response = await answer();
+      // A read may have seen changes still being written: it is answered once they are on disk. If one of
+      // them failed (and was taken back), the answer is built again without it.
+      if (cacheKey && !(await deps.store.settled())) {
+        version = deps.store.version;
+        response = await answer();
+        if (!(await deps.store.settled())) {
+          throw new StorageUnavailableError('The calendar could not be written; reading it again may work.');
+        }
+      }
       ctx.status = response.status ?? 200;
       const headers: Record<string, string> = { ...response.headers };
       const totalPages = headers['X-WP-TotalPages'];
@@ -291,7 +303,8 @@ function registerRoute(
         if (link) headers.Link = link;
       }
       ctx.set(headers);
-      // Only GET answers are kept (a HEAD answer may be built differently); HEAD may reuse them.
+      // Only GET answers are kept (a HEAD answer may be built differently); HEAD may reuse them. Unchanged
+      // version since it was built and settled: it holds only changes that are on disk.
       if (cacheKey && ctx.method === 'GET' && ctx.status === 200 && deps.store.version === version) {
         // Serialized once here; the cache hands out the same bytes until the store changes.
         const body = Buffer.from(JSON.stringify(response.body), 'utf8');

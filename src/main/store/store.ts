@@ -148,6 +148,8 @@ export class CalendarStore {
   private opsLog: StoreOp[] | null = null;
 
   private pendingBatch: Batch | null = null;
+  /** The batch being written right now. */
+  private committing: Batch | null = null;
   private writing: Promise<void> | null = null;
   private compacting: Promise<void> | null = null;
   private closed = false;
@@ -546,7 +548,12 @@ export class CalendarStore {
         const batch = this.pendingBatch;
         if (batch) {
           this.pendingBatch = null;
-          await this.commitBatch(batch);
+          this.committing = batch;
+          try {
+            await this.commitBatch(batch);
+          } finally {
+            this.committing = null;
+          }
           continue;
         }
         if (!this.compacting && !this.closed && (this.compactSoon || this.persistence.needsCompaction())) {
@@ -621,6 +628,17 @@ export class CalendarStore {
       if (!this.closed && !this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
     };
     setImmediate(step);
+  }
+
+  /**
+   * Resolves once every change applied in memory so far is on disk (true), or was taken back because its
+   * write failed (false). Readers wait for it: no answer shows a change that a crash could still undo.
+   */
+  async settled(): Promise<boolean> {
+    const waiting = [this.committing?.promise, this.pendingBatch?.promise].filter((promise) => !!promise);
+    if (waiting.length === 0) return true;
+    const outcomes = await Promise.allSettled(waiting);
+    return outcomes.every((outcome) => outcome.status === 'fulfilled');
   }
 
   /** Resolves once no commit and no background folding is under way. */
