@@ -1,7 +1,8 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DurableJsonFile } from '../../src/main/store/durableJsonFile';
 import { CalendarStore, DATA_FILE_NAME, DataFileInvalidError } from '../../src/main/store/store';
 import type { Settings, StoredTerm } from '../../src/main/store/schema';
 import { migrate, MIGRATIONS } from '../../src/main/store/migrations';
@@ -193,6 +194,36 @@ describe('the journaled store', () => {
     expect(checked.notices.join(' ')).toMatch(/damaged/);
     expect(tagNames(checked)).toEqual(['good']);
     await checked.close();
+  });
+
+  it('does not vouch for a data file that changed while it was being read', async () => {
+    const store = await open();
+    await addTag(store, 'good');
+    await store.close();
+    const file = join(dataDir, DATA_FILE_NAME);
+    const original = await readFile(file, 'utf8');
+    await writeFile(file, original.replace('"name":"good"', '"name":"edited"'));
+    // Someone breaks a record just after the (valid) edited file was read and checked.
+    const realRead = DurableJsonFile.prototype.read;
+    const spy = vi.spyOn(DurableJsonFile.prototype, 'read').mockImplementationOnce(async function (
+      this: DurableJsonFile<unknown>,
+    ) {
+      const content = await realRead.call(this);
+      await writeFile(file, original.replace('"name":"good"', '"name":42'));
+      return content;
+    });
+    try {
+      const checked = await open();
+      expect(tagNames(checked)).toEqual(['edited']);
+      await checked.close();
+    } finally {
+      spy.mockRestore();
+    }
+    // The next start checks the broken file fully instead of trusting it.
+    const next = await open();
+    expect(next.notices.join(' ')).toMatch(/damaged/);
+    expect(tagNames(next).every((name) => typeof name === 'string')).toBe(true);
+    await next.close();
   });
 
   it('refuses a damaged data file it has no backup for, leaving it untouched', async () => {

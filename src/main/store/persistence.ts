@@ -25,16 +25,15 @@ export type Validate = (raw: unknown, trusted?: boolean) => DataFile;
 
 const FINGERPRINT_FILE = `${DATA_FILE_NAME}.written`;
 
+/** The file's identity and last change, as the file system reports them (null: no such file). */
+async function fileStamp(file: string) {
+  const info = await stat(file).catch(() => null);
+  return info && { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
+}
+
 /** What identifies the data file as the one last written here: any edit by others changes it. */
 async function fingerprintOf(file: string, journalSeq: number): Promise<string> {
-  const info = await stat(file);
-  return JSON.stringify({
-    size: info.size,
-    mtimeMs: info.mtimeMs,
-    ctimeMs: info.ctimeMs,
-    ino: info.ino,
-    journalSeq,
-  });
+  return JSON.stringify({ ...(await fileStamp(file)), journalSeq });
 }
 
 /** How the store's state reaches the disk. */
@@ -196,6 +195,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     const reader = new DurableJsonFile<unknown>(this.file);
     let firstError: unknown;
     try {
+      const stampBefore = JSON.stringify(await fileStamp(this.file));
       const raw = await reader.read();
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
@@ -204,7 +204,12 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       }
       const seq = (raw as { journalSeq?: unknown }).journalSeq;
       const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
-      const fingerprint = typeof seq === 'number' ? await fingerprintOf(this.file, seq) : '';
+      // Only a file that did not change while it was read can be vouched for by what was read.
+      const stampAfter = await fileStamp(this.file);
+      const fingerprint =
+        typeof seq === 'number' && JSON.stringify(stampAfter) === stampBefore
+          ? JSON.stringify({ ...stampAfter, journalSeq: seq })
+          : '';
       const trusted = fingerprint !== '' && written === fingerprint;
       const data = validate(raw, trusted);
       // Fully checked now: the next start can trust it as long as nobody changes it.
