@@ -144,6 +144,12 @@ describe('/wp-json/calendar-desk/v1', () => {
     const unknown = await admin('users/nobody/revoke', { method: 'POST', auth: server.admin });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'user_not_found', data: { status: 404 } });
+    // Revoking the built-in admin would lock the app itself out: refused, with how to rotate its token.
+    const self = await admin('users/Admin/revoke', { method: 'POST', auth: server.admin });
+    expect(self.status).toBe(400);
+    expect(self.body).toMatchObject({ code: 'admin_protected', data: { status: 400 } });
+    expect(self.body.message).toContain('admin-token');
+    expect((await admin('users', { auth: server.admin })).status).toBe(200);
   });
 
   it('answers rest_no_route for what it does not have', async () => {

@@ -20,7 +20,7 @@ const ADMIN_TOKEN_NAME = 'admin token';
 
 export class UserError extends Error {
   constructor(
-    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN',
+    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN' | 'ADMIN_PROTECTED',
     message: string,
   ) {
     super(message);
@@ -129,6 +129,16 @@ export async function addUser(
 export async function revokeUser(store: CalendarStore, login: string): Promise<StoredUser> {
   const user = store.users.getByKey(login.toLowerCase());
   if (!user) throw new UserError('USER_NOT_FOUND', `There is no user named "${login}". See "users list".`);
+  // The app itself (desktop window, CLI, sign-in link) works through the admin token: revoking it would
+  // lock everyone out until a restart. Rotating it is what a user with a leaked token needs.
+  if (user.login.toLowerCase() === ADMIN_LOGIN) {
+    throw new UserError(
+      'ADMIN_PROTECTED',
+      `The built-in "${ADMIN_LOGIN}" cannot be revoked: the app signs in with it. To replace its token, stop ` +
+        `Calendar Desk, delete the file ${join(store.dataDir, ADMIN_TOKEN_FILE)} and start it again (a new ` +
+        'token is written there and the old one stops working).',
+    );
+  }
   return store.mutate((tx) => {
     const revoked = { ...user, appPasswords: [] };
     tx.putUser(revoked);

@@ -31,6 +31,7 @@ const USER_ERRORS: Record<UserError['code'], [number, string]> = {
   USER_EXISTS: [409, 'user_exists'],
   USER_NOT_FOUND: [404, 'user_not_found'],
   INVALID_LOGIN: [400, 'invalid_login'],
+  ADMIN_PROTECTED: [400, 'admin_protected'],
 };
 
 /** Runs a user operation; its {@link UserError} becomes the API error with the same message. */
