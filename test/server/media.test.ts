@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
@@ -94,6 +95,37 @@ describe('POST /calendar-desk/v1/media (pictures from the desktop)', () => {
       '/media/000000000000-not-stored.png',
     ]) {
       expect((await fetch(`${server.engine.origin}${path}`)).status, path).toBe(404);
+    }
+  });
+});
+
+describe('the media folder at start', () => {
+  it('removes files of uploads that never got their record, and keeps every recorded picture', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-media-'));
+    const first = await startTestServer({ dataDir });
+    let restarted: TestServer | undefined;
+    try {
+      const response = await fetch(`${first.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        headers: { ...first.admin, 'Content-Type': 'image/png' },
+        body: PNG,
+      });
+      const kept = (await response.json()) as { url: string };
+      expect(response.status).toBe(201);
+      await first.close();
+      // What a crash between writing the file and committing its record leaves, and a half-written copy.
+      const folder = join(dataDir, 'media');
+      await writeFile(join(folder, '0123456789ab-never-recorded.png'), PNG);
+      await writeFile(join(folder, '.0123456789ab-half.png.4242.tmp'), PNG.subarray(0, 10));
+      await writeFile(join(folder, 'notes.txt'), 'not ours: left alone');
+
+      restarted = await startTestServer({ dataDir });
+      expect((await readdir(folder)).sort()).toEqual([kept.url.split('/').pop(), 'notes.txt'].sort());
+      const served = await fetch(`${restarted.engine.origin}/media/${kept.url.split('/').pop()}`);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+    } finally {
+      await restarted?.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CalendarStore } from '../store/store';
 import type { StoredMedia } from '../store/schema';
@@ -76,4 +76,21 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
     tx.putMedia(media);
     return media;
   });
+}
+
+/**
+ * Deletes the files of uploads that never got their media record: the file is written first, so a crash or a
+ * failed commit in between leaves one behind (its upload was never acknowledged). Also removes temporary
+ * files of interrupted writes. Only for the owner of the folder, when no upload is under way (at start).
+ * Returns the names removed.
+ */
+export async function removeOrphanedUploads(store: CalendarStore): Promise<string[]> {
+  const folder = join(store.dataDir, MEDIA_FOLDER);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const recorded = new Set([...store.media.values()].map((media) => media.fileName));
+  const orphans = names.filter(
+    (name) => (MEDIA_FILE_NAME.test(name) && !recorded.has(name)) || /^\.[a-f0-9]{12}-.*\.tmp$/.test(name),
+  );
+  for (const name of orphans) await unlink(join(folder, name)).catch(() => undefined);
+  return orphans;
 }
