@@ -167,8 +167,9 @@ describe('a failing write', () => {
     let answered = false;
     const list = api('events?per_page=50').finally(() => (answered = true));
     const single = api(`events/${id}`).finally(() => (answered = true));
+    const page = fetch(`${engine.origin}/event/never-saved/`).finally(() => (answered = true));
     await whileHeld(adapter, async () => {
-      await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(2));
+      await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(3));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(answered).toBe(false);
     });
@@ -176,6 +177,7 @@ describe('a failing write', () => {
     expectUnavailable(await create);
     expect((await list).body).toEqual(before.body);
     expect((await single).status).toBe(404);
+    expect((await page).status).toBe(404);
 
     // A write that succeeds is shown once it is on disk.
     adapter.failing = false;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type Koa from 'koa';
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import serve from 'koa-static';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
@@ -34,31 +34,48 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
   const published = <T extends { status: string }>(record: T | undefined) =>
     record && record.status === 'publish' ? record : undefined;
 
-  router.get('/event/:slug', (ctx, next) => {
-    const event = published(store.eventBySlug(ctx.params.slug)) as StoredEvent | undefined;
-    if (!event || event.password) return next();
-    const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
-    page(
-      ctx,
-      event.title,
-      `<h1>${escapeHtml(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
-        'Ends',
-        event.endLocal,
-      )}${row('Venue', venue?.name ?? '')}</dl>${sanitizeRichText(event.description)}`,
-    );
-  });
-  router.get('/venue/:slug', (ctx, next) => {
-    const venue = published(store.venues.getByKey(ctx.params.slug.toLowerCase())) as StoredVenue | undefined;
-    if (!venue || venue.password) return next();
-    page(
-      ctx,
-      venue.name,
-      `<h1>${escapeHtml(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
-        'Country',
-        venue.country,
-      )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
-    );
-  });
+  /**
+   * A record page, answered once what it shows is on disk (as API reads are): built again if a change it
+   * showed was taken back because its write failed. `render` gives the title and body, or nothing (404).
+   */
+  const recordPage =
+    (render: (slug: string) => [title: string, body: string] | undefined): RouterMiddleware =>
+    async (ctx, next) => {
+      let built = render(ctx.params.slug);
+      if (built && !(await store.settled())) built = render(ctx.params.slug);
+      if (!built) return next();
+      page(ctx, ...built);
+    };
+
+  router.get(
+    '/event/:slug',
+    recordPage((slug) => {
+      const event = published(store.eventBySlug(slug)) as StoredEvent | undefined;
+      if (!event || event.password) return undefined;
+      const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
+      return [
+        event.title,
+        `<h1>${escapeHtml(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
+          'Ends',
+          event.endLocal,
+        )}${row('Venue', venue?.name ?? '')}</dl>${sanitizeRichText(event.description)}`,
+      ];
+    }),
+  );
+  router.get(
+    '/venue/:slug',
+    recordPage((slug) => {
+      const venue = published(store.venues.getByKey(slug.toLowerCase())) as StoredVenue | undefined;
+      if (!venue || venue.password) return undefined;
+      return [
+        venue.name,
+        `<h1>${escapeHtml(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
+          'Country',
+          venue.country,
+        )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
+      ];
+    }),
+  );
   // Pictures uploaded from the desktop (CONTRACT §2): only names the store gives match, so no other file
   // of the data folder can be asked for; served as inert images.
   router.get('/media/:file', async (ctx, next) => {
@@ -73,19 +90,21 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.body = createReadStream(join(store.dataDir, MEDIA_FOLDER, fileName));
   });
-  router.get('/organizer/:slug', (ctx, next) => {
-    const organizer = published(store.organizers.getByKey(ctx.params.slug.toLowerCase())) as
-      StoredOrganizer | undefined;
-    if (!organizer || organizer.password) return next();
-    page(
-      ctx,
-      organizer.name,
-      `<h1>${escapeHtml(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
-        'Website',
-        organizer.website,
-      )}</dl>${sanitizeRichText(organizer.description)}`,
-    );
-  });
+  router.get(
+    '/organizer/:slug',
+    recordPage((slug) => {
+      const organizer = published(store.organizers.getByKey(slug.toLowerCase())) as
+        StoredOrganizer | undefined;
+      if (!organizer || organizer.password) return undefined;
+      return [
+        organizer.name,
+        `<h1>${escapeHtml(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
+          'Website',
+          organizer.website,
+        )}</dl>${sanitizeRichText(organizer.description)}`,
+      ];
+    }),
+  );
   // Unknown pages: a plain 404 that points people to the app and the API.
   const notFound: Koa.Middleware = async (ctx, next) => {
     await next();
