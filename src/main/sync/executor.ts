@@ -138,19 +138,21 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     }
     // Checkpoint before sending: a lost answer is looked up (WordPress) by this name before a new upload.
     await links.putMedia({ localId: image.mediaId, remoteId: null, pendingFile: image.fileName });
+    const uploaded = async (remoteId: number) => {
+      await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
+      summary.uploaded++;
+      options.onProgress?.({
+        type: 'upload',
+        fileName: image.fileName,
+        remoteId,
+        uploaded: summary.uploaded,
+      });
+      return remoteId;
+    };
     const attempts = options.createAttempts ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
-        const media = await client.uploadMedia(bytes, image.fileName, type);
-        await links.putMedia({ localId: image.mediaId, remoteId: media.id, pendingFile: null });
-        summary.uploaded++;
-        options.onProgress?.({
-          type: 'upload',
-          fileName: image.fileName,
-          remoteId: media.id,
-          uploaded: summary.uploaded,
-        });
-        return media.id;
+        return await uploaded((await client.uploadMedia(bytes, image.fileName, type)).id);
       } catch (error) {
         const refused =
           error instanceof RemoteError &&
@@ -170,11 +172,9 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         }
         options.onProgress?.({ type: 'retry', attempt: attempt + 1, waitMs: 0, reason: error.message });
         await sleep(backoffDelay(attempt, options.backoffMs ?? 500));
+        // The try whose answer was lost may have stored it: then that one is ours.
         const found = await client.findUploadedMedia(image.fileName);
-        if (found !== null) {
-          await links.putMedia({ localId: image.mediaId, remoteId: found, pendingFile: null });
-          return found;
-        }
+        if (found !== null) return uploaded(found);
       }
     }
   };

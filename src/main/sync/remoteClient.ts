@@ -44,7 +44,16 @@ const uploadedMedia = z
     url: z.string().optional(),
   })
   .transform((media) => ({ id: media.id, url: media.source_url ?? media.url ?? '' }));
-const mediaList = z.array(z.looseObject({ id: z.number().int().positive(), source_url: z.string() }));
+/** A media search: WordPress' attachments (`source_url`) or Calendar Desk's uploads (`file`). */
+const mediaList = z.array(
+  z
+    .looseObject({
+      id: z.number().int().positive(),
+      source_url: z.string().optional(),
+      file: z.string().optional(),
+    })
+    .transform((item) => ({ id: item.id, file: (item.source_url ?? item.file ?? '').split('/').pop()! })),
+);
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
@@ -432,25 +441,35 @@ export class RemoteClient {
   }
 
   /**
-   * The remote media id of a picture uploaded under `fileName` whose answer was lost, or null. Only WordPress
-   * can be searched (its media library); a Calendar Desk cannot list its pictures, so null there.
+   * The remote media id of a picture uploaded under `fileName` whose answer was lost, or null: searched in
+   * WordPress' media library or a Calendar Desk's uploads (null from a Calendar Desk too old to search).
    */
   async findUploadedMedia(fileName: string): Promise<number | null> {
-    if (this.mediaRoute?.kind !== 'wordpress') return null;
+    const route = this.mediaRoute;
+    if (!route) return null;
     const dot = fileName.lastIndexOf('.');
-    const base = dot > 0 ? fileName.slice(0, dot) : fileName;
+    // A Calendar Desk keeps 80 characters of the name it was sent.
+    const base = (dot > 0 ? fileName.slice(0, dot) : fileName).slice(
+      0,
+      route.kind === 'wordpress' ? 200 : 80,
+    );
     const extension = dot > 0 ? fileName.slice(dot + 1) : '';
-    const url = `${this.root}wp/v2/media?search=${encodeURIComponent(base)}&per_page=100&context=edit`;
+    const url = `${this.root}${route.path}?search=${encodeURIComponent(base)}&per_page=100`;
     const answer = await this.request('GET', url);
+    if (route.kind === 'calendar-desk' && (answer.status === 404 || answer.status === 405)) return null;
     if (answer.status >= 400) throw this.errorOf(answer, url);
     const items = mediaList.safeParse(answer.body);
     if (!items.success) {
       throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
     }
-    // WordPress keeps the (already safe) name, adding -1, -2… when taken or -scaled for large pictures.
+    // The names are already safe: WordPress keeps them (adding -1, -2… when taken, -scaled for large
+    // pictures); a Calendar Desk puts its own random prefix in front.
     const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const ours = new RegExp(`/${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i');
-    return items.data.find((item) => ours.test(item.source_url))?.id ?? null;
+    const ours =
+      route.kind === 'wordpress'
+        ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
+        : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
+    return items.data.find((item) => ours.test(item.file))?.id ?? null;
   }
 
   /** Deletes (trashes) a record; one already gone counts as deleted. */
