@@ -117,6 +117,27 @@ describe('sync: pictures', () => {
     expect((await pair.sync()).operations).toEqual([]);
   });
 
+  it('a picture whose remote copy is gone is uploaded again (the remote refuses the old id)', async () => {
+    const poster = await upload(pair.local, PNG, 'image/png', 'poster.png');
+    const event = await post('events', eventBody('Show', 4, { image: poster }));
+    await pair.sync();
+    // As if the picture was deleted on the remote: the link names a media id the remote does not have.
+    const store = pair.local.engine.store;
+    for (const key of store.syncKeys('media:')) {
+      await store.mutate((tx) =>
+        tx.setSyncState(key, { localId: poster, remoteId: 999_999, pendingFile: null }),
+      );
+    }
+    await post(`events/${event.id}`, { title: 'Show (new date)' });
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 1, uploaded: 1 });
+    const [remoteEvent] = await allOf(pair.remote, 'events');
+    expect(remoteEvent!.image).not.toBe(false);
+    expect(await servedBytes(remoteEvent!.image)).toEqual(PNG);
+    expect((await pair.sync()).operations).toEqual([]);
+  });
+
   it('a picture given by its web address is sent as that address, uploads nothing, and round-trips', async () => {
     const address = 'https://pictures.example.org/summer/poster.jpg';
     const event = await post('events', eventBody('Open air', 9, { image: address }));

@@ -175,6 +175,19 @@ describe.skipIf(!existsSync(SAMPLES))('sync to a WordPress site running the orig
     expect(live('events').map((event) => event.title)).toEqual(['Fair']);
   });
 
+  it('a picture address the site cannot fetch: that record fails, naming the address and what to do', async () => {
+    await local.api('events', {
+      method: 'POST',
+      auth: local.admin,
+      json: eventBody('Concert', 3, { image: 'https://pictures.invalid/poster.jpg' }),
+    });
+    const report = await sync();
+    expect(report.summary).toMatchObject({ created: 0, failed: 1 });
+    expect(report.failures[0]!.message).toMatch(
+      /refused its picture https:\/\/pictures\.invalid\/poster\.jpg .*must be able to fetch that address/,
+    );
+  });
+
   it('a contributor account is refused before anything is sent (its events would stay drafts)', async () => {
     const contributorSite = await startOriginalPlugin({ role: 'contributor' });
     try {

@@ -208,6 +208,42 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
   };
 
+  /**
+   * Sends a record; when the remote refuses its `image`, an uploaded picture's remote copy is gone (deleted
+   * there): it is forgotten and uploaded again, once. Any other refused picture is named in the error.
+   */
+  const withPicture = async <T>(record: LocalRecord, send: () => Promise<T>): Promise<T> => {
+    try {
+      return await send();
+    } catch (error) {
+      const image = record.image;
+      const params = error instanceof RemoteError ? error.data.params : undefined;
+      if (
+        !(error instanceof RemoteError) ||
+        error.status !== 400 ||
+        !image ||
+        !params ||
+        typeof params !== 'object' ||
+        !('image' in params)
+      )
+        throw error;
+      if (image.fileName !== null && links.remoteMediaIdOf(image.mediaId) !== null) {
+        await links.removeMedia(image.mediaId);
+        return send();
+      }
+      throw new RemoteError(
+        error.code,
+        `The remote refused its picture ${image.fileName ?? image.url} (${error.message}). ` +
+          (image.fileName === null
+            ? 'The remote must be able to fetch that address and find an image there: check it, or upload the picture instead.'
+            : 'Choose the picture again, or remove it.'),
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+  };
+
   const body = async (record: LocalRecord, creating = false): Promise<Record<string, unknown>> => {
     const refs = mapRefs(record.refs, links.remoteIdOf);
     for (const [field, value] of Object.entries(refs)) {
@@ -281,11 +317,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await client.update(
-        record.kind,
-        remoteId,
-        await body(record),
-        force ? null : (link?.remoteEtag ?? null),
+      const answer = await withPicture(record, async () =>
+        client.update(record.kind, remoteId, await body(record), force ? null : (link?.remoteEtag ?? null)),
       );
       await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
@@ -321,7 +354,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     try {
       switch (operation.type) {
         case 'create': {
-          const { remote, adopted } = await createOnce(record!);
+          const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
           if (!adopted) await rememberImage(record!, remote);
           await links.put(
             linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
