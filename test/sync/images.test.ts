@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, type TestServer } from '../helpers/server';
@@ -136,6 +136,33 @@ describe('sync: pictures', () => {
     expect(remoteEvent!.image).not.toBe(false);
     expect(await servedBytes(remoteEvent!.image)).toEqual(PNG);
     expect((await pair.sync()).operations).toEqual([]);
+  });
+
+  it('a picture file that is gone, or a name that is not a stored picture, fails that record only; nothing else is read', async () => {
+    const gone = await upload(pair.local, PNG, 'image/png', 'gone.png');
+    await post('events', eventBody('Gone', 2, { image: gone }));
+    const store = pair.local.engine.store;
+    await rm(join(pair.local.dataDir, 'media', store.media.get(gone)!.fileName!));
+    const strange = await upload(pair.local, PNG, 'image/png', 'strange.png');
+    await store.mutate((tx) => tx.putMedia({ ...store.media.get(strange)!, fileName: '../calendar.json' }));
+    await post('events', eventBody('Strange', 3, { image: strange }));
+    await post('events', eventBody('Plain', 4));
+
+    const report = await pair.sync();
+    expect(report.summary).toMatchObject({ created: 1, failed: 2, uploaded: 0 });
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        title: 'Gone',
+        code: 'SYNC_PICTURE_MISSING',
+        message: expect.stringMatching(/cannot be read .*choose the picture again/),
+      }),
+      expect.objectContaining({
+        title: 'Strange',
+        code: 'SYNC_PICTURE_MISSING',
+        message: expect.stringMatching(/not one this app stores/),
+      }),
+    ]);
+    expect(await remoteFiles()).toEqual([]);
   });
 
   it('a picture given by its web address is sent as that address, uploads nothing, and round-trips', async () => {

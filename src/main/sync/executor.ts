@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
 import { linkKey } from './model';
 import { contentHash, mapRefs } from './compare';
-import { MEDIA_FOLDER, UPLOAD_TYPES } from '../core/media';
+import { MEDIA_FILE_NAME, MEDIA_FOLDER, UPLOAD_TYPES } from '../core/media';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
@@ -119,6 +119,13 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         return found;
       }
     }
+    // Only a name of the stored shape is read (never another file of the computer, whatever a data file says).
+    if (!MEDIA_FILE_NAME.test(image.fileName)) {
+      throw new RecordProblem(
+        'SYNC_PICTURE_MISSING',
+        `Its picture file name "${image.fileName}" is not one this app stores: choose the picture again, or remove it.`,
+      );
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(join(options.store.dataDir, MEDIA_FOLDER, image.fileName));
@@ -136,7 +143,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         `Its picture ${image.fileName} is not a JPEG, PNG, GIF or WebP file: choose another picture.`,
       );
     }
-    // Checkpoint before sending: a lost answer is looked up (WordPress) by this name before a new upload.
+    // Checkpoint before sending: after a lost answer, the remote is searched for this name before a new upload.
     await links.putMedia({ localId: image.mediaId, remoteId: null, pendingFile: image.fileName });
     const uploaded = async (remoteId: number) => {
       await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
