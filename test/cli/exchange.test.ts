@@ -112,7 +112,7 @@ describe('calendar-desk export / import', () => {
     );
     expect(synced.stderr).toMatch(/syncing through it/);
     expect(synced.stdout).toMatch(
-      /Summary: created 5, updated 0, deleted 0, adopted 0, pulled 0, conflicts 0, failed 0/,
+      /Summary: created 5, updated 0, deleted 0, adopted 0, pulled 0, pictures uploaded 0, conflicts 0, failed 0/,
     );
     expect(synced.code).toBe(0);
   });

@@ -48,6 +48,7 @@ describe('calendar-desk sync', () => {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      uploaded: 0,
       conflicts: 0,
       failed: 0,
     });
@@ -85,7 +86,7 @@ describe('calendar-desk sync', () => {
     );
     expect(real.code).toBe(0);
     expect(real.stdout).toMatch(
-      /Summary: created 3, updated 0, deleted 0, adopted 0, pulled 0, conflicts 0, failed 0/,
+      /Summary: created 3, updated 0, deleted 0, adopted 0, pulled 0, pictures uploaded 0, conflicts 0, failed 0/,
     );
   });
 

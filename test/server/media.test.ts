@@ -86,6 +86,36 @@ describe('POST /calendar-desk/v1/media (pictures from the desktop)', () => {
     expect((await readdir(join(server.dataDir, 'media'))).length).toBe(before);
   });
 
+  it('finds uploaded pictures by part of their file name, for uploaders only (a sync looks up a lost upload)', async () => {
+    const created = await upload(PNG, {
+      ...server.admin,
+      'Content-Type': 'image/png',
+      'Content-Disposition': 'attachment; filename="Lookup me.png"',
+    });
+    const search = (query: string, headers: Record<string, string> = server.admin) =>
+      fetch(`${server.engine.apiRoot}calendar-desk/v1/media?${query}`, { headers }).then(
+        async (response) => ({
+          status: response.status,
+          body: await response.json(),
+        }),
+      );
+    const found = await search('search=lookup-me');
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual([
+      {
+        id: created.body.id,
+        url: created.body.url,
+        extension: 'png',
+        file: expect.stringMatching(/-lookup-me\.png$/),
+      },
+    ]);
+    expect((await search('search=nothing-like-this')).body).toEqual([]);
+    expect((await search('')).status).toBe(400);
+    expect((await search('search=lookup-me', {})).status).toBe(401);
+    const contributor = await server.userHeaders('cora', 'contributor');
+    expect((await search('search=lookup-me', contributor)).status).toBe(403);
+  });
+
   it('serves no other file of the data folder under /media/', async () => {
     for (const path of [
       '/media/..%2Fcalendar.json',

@@ -152,4 +152,63 @@ describe('plan()', () => {
     const letGo = [{ ...links[0]!, remoteHash: 'remote-gone' }];
     expect(plan([event(1)], letGo, [], { policy: 'ask' })).toEqual({ operations: [], conflicts: [] });
   });
+
+  it('pictures: compared by remote media id; one never sent (pushed before pictures synced) is sent once', () => {
+    const poster = {
+      mediaId: 30,
+      fileName: 'abcdef012345-poster.png',
+      url: '/media/abcdef012345-poster.png',
+    };
+    const withoutImage = remoteOf(
+      'event',
+      5,
+      { title: 'Event 1', slug: 'event-1', venue: 0, categories: [] },
+      '2026-01-01 00:00:00',
+    );
+    const links = [linkOf('event', 1, withoutImage, 1)];
+    // Unchanged here and there, but its picture was never sent: an update that shows the picture.
+    const drift = plan([event(1, 1, { image: poster })], links, [withoutImage], { policy: 'ask' });
+    expect(drift.operations).toEqual([
+      expect.objectContaining({
+        type: 'update',
+        localId: 1,
+        diff: [{ field: 'image', local: 'local-media:30', remote: null }],
+      }),
+    ]);
+    // Once sent (the remote shows media 77, which the media link names): nothing to do.
+    const withImage = { ...withoutImage, fields: { ...withoutImage.fields, image: 77 } };
+    const sent = [linkOf('event', 1, withImage, 1)];
+    const mediaLinks = [{ localId: 30, remoteId: 77, pendingFile: null }];
+    expect(plan([event(1, 1, { image: poster })], sent, [withImage], { policy: 'ask', mediaLinks })).toEqual({
+      operations: [],
+      conflicts: [],
+    });
+    // A picture removed on the remote is a remote change: kept, not re-sent behind the user's back.
+    const removedThere = { ...withoutImage, modifiedUtc: '2026-02-01 00:00:00' };
+    expect(
+      plan([event(1, 1, { image: poster })], sent, [removedThere], { policy: 'ask', mediaLinks }).operations,
+    ).toEqual([]);
+    // Removed here: an update whose diff says so.
+    expect(
+      plan([event(1, 2, { image: null })], sent, [withImage], { policy: 'ask', mediaLinks }).operations,
+    ).toEqual([
+      expect.objectContaining({ type: 'update', diff: [{ field: 'image', local: null, remote: 77 }] }),
+    ]);
+  });
+
+  it('pictures by address: the same address on the remote is the same picture (twins adopt)', () => {
+    const address = 'https://pictures.example.org/a.jpg';
+    const local = event(1, 1, { image: { mediaId: 31, fileName: null, url: address } });
+    const twin = {
+      ...remoteOf('event', 9, { title: 'Event 1', slug: 'event-1', venue: 0, categories: [], image: 44 }),
+      imageUrl: address,
+    };
+    expect(plan([local], [], [twin], { policy: 'ask' }).operations).toEqual([
+      expect.objectContaining({ type: 'adopt', remoteId: 9, thenUpdate: false }),
+    ]);
+    const other = { ...twin, imageUrl: 'https://pictures.example.org/b.jpg' };
+    expect(plan([local], [], [other], { policy: 'ask' }).conflicts[0]?.diff).toEqual([
+      { field: 'image', local: address, remote: 44 },
+    ]);
+  });
 });

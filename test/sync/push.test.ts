@@ -75,6 +75,7 @@ describe('sync: pushing to another instance', () => {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      uploaded: 0,
       conflicts: 0,
       failed: 0,
     });
@@ -102,6 +103,7 @@ describe('sync: pushing to another instance', () => {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      uploaded: 0,
       conflicts: 0,
       failed: 0,
     });

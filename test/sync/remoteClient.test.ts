@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, retryAfterMs } from '../../src/main/sync/remoteClient';
+import { toRemoteRecord } from '../../src/main/sync/remoteRecords';
 
 describe('retry timing', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -17,5 +18,32 @@ describe('retry timing', () => {
       100, 200, 400, 800,
     ]);
     expect(backoffDelay(3, 100, () => 0.999)).toBeLessThan(1200);
+  });
+});
+
+describe('remote pictures', () => {
+  const event = { id: 4, slug: 'talk', title: 'Talk', start_date: '2026-01-01 10:00:00' };
+
+  it('compares the image by its media id, with no key when there is none (old links hash as before)', () => {
+    const shown = toRemoteRecord('event', {
+      ...event,
+      image: { url: 'https://site.example/wp-content/uploads/a.png', id: 12, extension: 'png', sizes: {} },
+    });
+    expect(shown.fields.image).toBe(12);
+    expect(shown.imageUrl).toBe('https://site.example/wp-content/uploads/a.png');
+    for (const none of [false, null, '', undefined]) {
+      const record = toRemoteRecord('venue', { id: 3, slug: 'hall', venue: 'Hall', image: none });
+      expect(record.fields).not.toHaveProperty('image');
+      expect(record.imageUrl).toBeNull();
+    }
+  });
+
+  it('an image that is not {url, id} is a bad answer, named', () => {
+    expect(() => toRemoteRecord('organizer', { id: 3, slug: 'al', organizer: 'Al', image: 'a.png' })).toThrow(
+      /not a organizer: image/,
+    );
+    expect(() => toRemoteRecord('event', { ...event, image: { url: 'x' } })).toThrow(
+      /REMOTE_BAD_RECORD|image/,
+    );
   });
 });

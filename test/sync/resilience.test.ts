@@ -1,5 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody } from '../helpers/server';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
@@ -96,6 +98,36 @@ describe('sync: an unreliable remote', () => {
     // And a later sync finds everything linked.
     const again = await pair.sync({ root });
     expect(again.operations.filter((operation) => operation.type !== 'accept')).toEqual([]);
+  });
+
+  it('a picture upload whose answer is lost is found on the remote, not uploaded twice', async () => {
+    const picture = await fetch(`${pair.local.engine.apiRoot}calendar-desk/v1/media`, {
+      method: 'POST',
+      headers: {
+        ...pair.local.admin,
+        'Content-Type': 'image/gif',
+        'Content-Disposition': 'attachment; filename="a.gif"',
+      },
+      body: Buffer.from('GIF89a-a-picture', 'latin1'),
+    });
+    const image = ((await picture.json()) as { id: number }).id;
+    await pair.local.api('events', {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: eventBody('Show', 2, { image }),
+    });
+    let dropped = 0;
+    const root = await proxy((method, url) =>
+      method === 'POST' && url.endsWith('/calendar-desk/v1/media') && dropped++ === 0 ? 'drop' : null,
+    );
+    const report = await pair.sync({ root });
+    expect(dropped).toBe(1);
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 1, uploaded: 1, failed: 0 });
+    expect(await readdir(join(pair.remote.dataDir, 'media'))).toHaveLength(1);
+    const [event] = await allOf(pair.remote, 'events');
+    expect(event!.image).toMatchObject({ extension: 'gif' });
+    expect((await pair.sync({ root })).operations).toEqual([]);
   });
 
   it('retries 429 and 503 (honouring Retry-After) and succeeds', async () => {

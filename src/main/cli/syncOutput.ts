@@ -23,7 +23,13 @@ export function reportLines(report: SyncReport): string[] {
   const lines = [`Remote: ${report.remote} (${report.namespace})`];
   if (report.dryRun) {
     lines.push(`Dry run: nothing was changed. ${report.operations.length} operation(s) planned:`);
-    lines.push(...report.operations.map(operationLine));
+    for (const operation of report.operations) {
+      lines.push(operationLine(operation));
+      if (operation.type !== 'update') continue;
+      for (const diff of operation.diff ?? []) {
+        lines.push(`      ${diff.field}: here ${show(diff.local)} | remote ${show(diff.remote)}`);
+      }
+    }
   }
   if (report.conflicts.length > 0) {
     lines.push(`Conflicts (left untouched; decide with --policy local-wins, remote-wins or skip):`);
@@ -42,10 +48,10 @@ export function reportLines(report: SyncReport): string[] {
   }
   if (report.interrupted)
     lines.push('Interrupted: what was done is saved; run the same command to continue.');
-  const { created, updated, deleted, adopted, pulled, conflicts, failed } = report.summary;
+  const { created, updated, deleted, adopted, pulled, uploaded, conflicts, failed } = report.summary;
   lines.push(
     `${report.dryRun ? 'Would do' : 'Summary'}: created ${created}, updated ${updated}, deleted ${deleted}, ` +
-      `adopted ${adopted}, pulled ${pulled}, conflicts ${conflicts}, failed ${failed}`,
+      `adopted ${adopted}, pulled ${pulled}, pictures uploaded ${uploaded}, conflicts ${conflicts}, failed ${failed}`,
   );
   return lines;
 }
@@ -82,7 +88,9 @@ export function progressReporter(json: boolean): { onProgress: (event: SyncProgr
         bar.update(event.index, {
           status: `${event.operation.type} ${event.operation.kind} "${event.operation.title}"`,
         });
-      } else if (started) {
+      } else if (event.type === 'upload' && started) {
+        bar.update({ status: `uploaded picture ${event.fileName}` });
+      } else if (event.type === 'retry' && started) {
         bar.update({ status: `retrying (${event.reason})` });
       }
     },

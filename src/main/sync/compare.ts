@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { FieldDiff, Link, LocalRecord, LocalRefs, RemoteRecord, SyncKind } from './model';
+import type {
+  FieldDiff,
+  Link,
+  LocalImage,
+  LocalRecord,
+  LocalRefs,
+  MediaLink,
+  RemoteRecord,
+  SyncKind,
+} from './model';
 import { linkKey } from './model';
 
 /** Which kind each reference field points at. */
@@ -58,9 +67,51 @@ export function mapRefs(refs: LocalRefs, remoteIdOf: RemoteIdOf): Record<string,
 
 const compareIds = (a: unknown, b: unknown) => String(a).localeCompare(String(b), 'en', { numeric: true });
 
-/** The local record in the remote's terms: its fields plus its references as remote ids. */
-export function comparableLocal(local: LocalRecord, remoteIdOf: RemoteIdOf): Record<string, unknown> {
-  return { ...local.fields, ...mapRefs(local.refs, remoteIdOf) };
+/** Remote media id of a local picture, as far as the media links know it. */
+export type RemoteMediaIdOf = (localMediaId: number) => number | null;
+
+export function remoteMediaIdLookup(links: Iterable<MediaLink>): RemoteMediaIdOf {
+  const byId = new Map<number, number | null>();
+  for (const link of links) byId.set(link.localId, link.remoteId);
+  return (localMediaId) => byId.get(localMediaId) ?? null;
+}
+
+const noMedia: RemoteMediaIdOf = () => null;
+
+/**
+ * A local picture as it compares with the remote's `image` (a media id): the remote id it became, else the
+ * address of a picture given by URL, else `local-media:N` for a file not uploaded yet (so a diff shows it).
+ */
+export function imageValue(
+  image: LocalImage | null | undefined,
+  remoteMediaIdOf: RemoteMediaIdOf,
+): number | string | null {
+  if (!image) return null;
+  return (
+    remoteMediaIdOf(image.mediaId) ?? (image.fileName === null ? image.url : `local-media:${image.mediaId}`)
+  );
+}
+
+/**
+ * The local record in the remote's terms: its fields, its references as remote ids and its picture (when it
+ * can have one). Given the remote record, a picture sent by address that the remote shows at that same
+ * address (Calendar Desk keeps addresses as they are) counts as the remote's picture.
+ */
+export function comparableLocal(
+  local: LocalRecord,
+  remoteIdOf: RemoteIdOf,
+  remoteMediaIdOf: RemoteMediaIdOf = noMedia,
+  remote?: RemoteRecord,
+): Record<string, unknown> {
+  const compared = { ...local.fields, ...mapRefs(local.refs, remoteIdOf) };
+  if (local.image !== undefined) {
+    const image = imageValue(local.image, remoteMediaIdOf);
+    compared.image =
+      typeof image === 'string' && remote?.imageUrl && remote.imageUrl === image
+        ? remote.fields.image
+        : image;
+  }
+  return compared;
 }
 
 /** Field-level differences, over the fields the local side sends (the remote may have more). */

@@ -1,6 +1,9 @@
-import type { Conflict, Link, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
 import { linkKey } from './model';
 import { contentHash, mapRefs } from './compare';
+import { MEDIA_FILE_NAME, MEDIA_FOLDER, UPLOAD_TYPES } from '../core/media';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
@@ -21,7 +24,9 @@ export type SyncProgress =
       outcome: 'done' | 'adopted' | 'failed' | 'conflict';
       message?: string;
     }
-  | { type: 'retry'; attempt: number; waitMs: number; reason: string };
+  | { type: 'retry'; attempt: number; waitMs: number; reason: string }
+  /** A picture was uploaded (`uploaded`: how many so far in this run), before the record that shows it. */
+  | { type: 'upload'; fileName: string; remoteId: number; uploaded: number };
 
 /** The sync cannot go on (credentials revoked, remote gone): what is done stays done, a re-run resumes. */
 export class SyncStoppedError extends Error {
@@ -72,9 +77,14 @@ const linkFor = (kind: SyncKind, localId: number, revision: number | null, recor
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 class LateConflictError extends Error {}
 
-/** A reference to a record that is not on the remote: the dependent record cannot be sent yet. */
-class MissingDependencyError extends Error {
-  readonly code = 'SYNC_MISSING_DEPENDENCY';
+/** Something local keeps one record from being sent (recorded on it; the other records go on). */
+class RecordProblem extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -89,6 +99,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     deleted: 0,
     adopted: 0,
     pulled: 0,
+    uploaded: 0,
     conflicts: 0,
     failed: 0,
   };
@@ -97,12 +108,156 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   options.onProgress?.({ type: 'start', total: operations.length });
 
-  const body = (record: LocalRecord, creating = false): Record<string, unknown> => {
+  /** An uploaded picture's remote id: uploaded once per remote, an unknown outcome looked up before a new try. */
+  const uploadedImage = async (image: LocalImage & { fileName: string }): Promise<number> => {
+    const known = links.mediaLink(image.mediaId);
+    if (known?.remoteId != null) return known.remoteId;
+    if (known?.pendingFile) {
+      const found = await client.findUploadedMedia(known.pendingFile);
+      if (found !== null) {
+        await links.putMedia({ localId: image.mediaId, remoteId: found, pendingFile: null });
+        return found;
+      }
+    }
+    // Only a name of the stored shape is read (never another file of the computer, whatever a data file says).
+    if (!MEDIA_FILE_NAME.test(image.fileName)) {
+      throw new RecordProblem(
+        'SYNC_PICTURE_MISSING',
+        `Its picture file name "${image.fileName}" is not one this app stores: choose the picture again, or remove it.`,
+      );
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(options.store.dataDir, MEDIA_FOLDER, image.fileName));
+    } catch (error) {
+      throw new RecordProblem(
+        'SYNC_PICTURE_MISSING',
+        `Its picture ${MEDIA_FOLDER}/${image.fileName} cannot be read from the data folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): choose the picture again, or remove it.`,
+      );
+    }
+    const extension = image.fileName.slice(image.fileName.lastIndexOf('.') + 1).toLowerCase();
+    const type = Object.entries(UPLOAD_TYPES).find(([, accepted]) => accepted.extension === extension)?.[0];
+    if (!type) {
+      throw new RecordProblem(
+        'SYNC_PICTURE_TYPE',
+        `Its picture ${image.fileName} is not a JPEG, PNG, GIF or WebP file: choose another picture.`,
+      );
+    }
+    // Checkpoint before sending: after a lost answer, the remote is searched for this name before a new upload.
+    await links.putMedia({ localId: image.mediaId, remoteId: null, pendingFile: image.fileName });
+    const uploaded = async (remoteId: number) => {
+      await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
+      summary.uploaded++;
+      options.onProgress?.({
+        type: 'upload',
+        fileName: image.fileName,
+        remoteId,
+        uploaded: summary.uploaded,
+      });
+      return remoteId;
+    };
+    const attempts = options.createAttempts ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await uploaded((await client.uploadMedia(bytes, image.fileName, type)).id);
+      } catch (error) {
+        const refused =
+          error instanceof RemoteError &&
+          (error.code === 'REMOTE_NO_MEDIA_UPLOAD' ||
+            (error.status !== null && error.status < 500 && error.status !== 429));
+        if (refused) {
+          // Refused, so surely not stored: nothing is pending any more.
+          await links.removeMedia(image.mediaId);
+          throw error;
+        }
+        if (
+          !(error instanceof RemoteError) ||
+          error.code !== 'REMOTE_UNKNOWN_OUTCOME' ||
+          attempt + 1 >= attempts
+        ) {
+          throw error;
+        }
+        options.onProgress?.({ type: 'retry', attempt: attempt + 1, waitMs: 0, reason: error.message });
+        await sleep(backoffDelay(attempt, options.backoffMs ?? 500));
+        // The try whose answer was lost may have stored it: then that one is ours.
+        const found = await client.findUploadedMedia(image.fileName);
+        if (found !== null) return uploaded(found);
+      }
+    }
+  };
+
+  /**
+   * The `image` to send: an uploaded picture's remote id, a picture's web address as is. No picture: nothing
+   * on create; on update `''` clears it, except for WordPress events, which refuse `''` and drop the picture
+   * when `image` is absent (REFERENCE §5.2).
+   */
+  const imageToSend = async (
+    record: LocalRecord,
+    creating: boolean,
+  ): Promise<{ image?: number | string }> => {
+    const image = record.image;
+    if (image === undefined) return {};
+    if (image === null) {
+      if (creating || (record.kind === 'event' && client.mediaRoute?.kind === 'wordpress')) return {};
+      return { image: '' };
+    }
+    if (image.fileName === null) return { image: image.url };
+    return { image: await uploadedImage({ ...image, fileName: image.fileName }) };
+  };
+
+  /** A picture sent by address: the remote media id it became, so later plans compare ids. */
+  const rememberImage = async (record: LocalRecord, answer: RemoteRecord) => {
+    const image = record.image;
+    if (!image || image.fileName !== null) return;
+    const remoteId = typeof answer.fields.image === 'number' ? answer.fields.image : null;
+    const known = links.mediaLink(image.mediaId);
+    if (known && known.remoteId === remoteId) return;
+    await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
+  };
+
+  /**
+   * Sends a record; when the remote refuses its `image`, an uploaded picture's remote copy is gone (deleted
+   * there): it is forgotten and uploaded again, once. Any other refused picture is named in the error.
+   */
+  const withPicture = async <T>(record: LocalRecord, send: () => Promise<T>): Promise<T> => {
+    try {
+      return await send();
+    } catch (error) {
+      const image = record.image;
+      const params = error instanceof RemoteError ? error.data.params : undefined;
+      if (
+        !(error instanceof RemoteError) ||
+        error.status !== 400 ||
+        !image ||
+        !params ||
+        typeof params !== 'object' ||
+        !('image' in params)
+      )
+        throw error;
+      if (image.fileName !== null && links.remoteMediaIdOf(image.mediaId) !== null) {
+        await links.removeMedia(image.mediaId);
+        return send();
+      }
+      throw new RemoteError(
+        error.code,
+        `The remote refused its picture ${image.fileName ?? image.url} (${error.message}). ` +
+          (image.fileName === null
+            ? 'The remote must be able to fetch that address and find an image there: check it, or upload the picture instead.'
+            : 'Choose the picture again, or remove it.'),
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+  };
+
+  const body = async (record: LocalRecord, creating = false): Promise<Record<string, unknown>> => {
     const refs = mapRefs(record.refs, links.remoteIdOf);
     for (const [field, value] of Object.entries(refs)) {
       const missing = (Array.isArray(value) ? value : [value]).find((item) => typeof item === 'string');
       if (missing) {
-        throw new MissingDependencyError(
+        throw new RecordProblem(
+          'SYNC_MISSING_DEPENDENCY',
           `It refers to ${field === 'parent' ? 'parent category' : field} ${String(missing).slice(6)}, which is not on the remote (see that record's error).`,
         );
       }
@@ -116,12 +271,12 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
       sent[field] = value;
     }
-    return sent;
+    return { ...sent, ...(await imageToSend(record, creating)) };
   };
 
   /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
   const createOnce = async (record: LocalRecord): Promise<{ remote: RemoteRecord; adopted: boolean }> => {
-    const sent = body(record, true);
+    const sent = await body(record, true);
     await links.put({
       kind: record.kind,
       localId: record.id,
@@ -169,12 +324,10 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await client.update(
-        record.kind,
-        remoteId,
-        body(record),
-        force ? null : (link?.remoteEtag ?? null),
+      const answer = await withPicture(record, async () =>
+        client.update(record.kind, remoteId, await body(record), force ? null : (link?.remoteEtag ?? null)),
       );
+      await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
     } catch (error) {
       if (error instanceof RemoteError && error.status === 412) {
@@ -208,7 +361,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     try {
       switch (operation.type) {
         case 'create': {
-          const { remote, adopted } = await createOnce(record!);
+          const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
+          if (!adopted) await rememberImage(record!, remote);
           await links.put(
             linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
           );
@@ -258,6 +412,11 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           const byRemote = new Map(
             links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
           );
+          const mediaByRemote = new Map(
+            links
+              .allMedia()
+              .flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
+          );
           const revision = await pullIntoLocal(
             options.store,
             operation.kind,
@@ -265,6 +424,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
             remote,
             (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
             options.now ?? new Date(),
+            (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
           );
           await links.put(linkFor(operation.kind, operation.localId, revision, remote));
           summary.pulled++;
@@ -298,7 +458,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         });
         continue;
       }
-      if (!(error instanceof RemoteError) && !(error instanceof MissingDependencyError)) throw error;
+      if (!(error instanceof RemoteError) && !(error instanceof RecordProblem)) throw error;
       outcome = 'failed';
       message = error.message;
       summary.failed++;

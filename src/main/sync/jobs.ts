@@ -44,6 +44,7 @@ export class SyncJobs extends EventEmitter {
         status.done = event.index;
         status.last = `${event.operation.type} ${event.operation.kind} "${event.operation.title}": ${event.outcome}`;
       }
+      if (event.type === 'upload') status.last = `uploaded picture ${event.fileName}`;
       this.emit('progress', status.id, event);
     };
     runSync({ ...options, onProgress, signal: stop.signal })

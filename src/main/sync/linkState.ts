@@ -1,5 +1,14 @@
 import type { CalendarStore } from '../store/store';
-import { linkKey, linkSchema, remoteMetaSchema, type Link, type RemoteMeta, type SyncKind } from './model';
+import {
+  linkKey,
+  linkSchema,
+  mediaLinkSchema,
+  remoteMetaSchema,
+  type Link,
+  type MediaLink,
+  type RemoteMeta,
+  type SyncKind,
+} from './model';
 
 /** The sync state in the data file is not what this version wrote: refuse rather than guess. */
 export class SyncStateError extends Error {
@@ -18,6 +27,7 @@ export function remoteKey(root: string, namespace: string): string {
  */
 export class LinkState {
   private readonly links = new Map<string, Link>();
+  private readonly media = new Map<number, MediaLink>();
   meta: RemoteMeta;
 
   constructor(
@@ -35,6 +45,11 @@ export class LinkState {
       const parsed = linkSchema.safeParse(store.syncState(entry));
       if (!parsed.success) throw new SyncStateError(`The sync link ${entry} in the data file is damaged.`);
       this.links.set(linkKey(parsed.data.kind, parsed.data.localId), parsed.data);
+    }
+    for (const entry of store.syncKeys(`media:${key}|`)) {
+      const parsed = mediaLinkSchema.safeParse(store.syncState(entry));
+      if (!parsed.success) throw new SyncStateError(`The media link ${entry} in the data file is damaged.`);
+      this.media.set(parsed.data.localId, parsed.data);
     }
   }
 
@@ -59,6 +74,28 @@ export class LinkState {
   async remove(kind: SyncKind, localId: number): Promise<void> {
     await this.store.mutate((tx) => tx.setSyncState(`link:${this.key}|${linkKey(kind, localId)}`, null));
     this.links.delete(linkKey(kind, localId));
+  }
+
+  allMedia(): MediaLink[] {
+    return [...this.media.values()];
+  }
+
+  mediaLink(localMediaId: number): MediaLink | undefined {
+    return this.media.get(localMediaId);
+  }
+
+  /** Remote media id of a local picture, when it was sent to this remote and the remote kept it. */
+  remoteMediaIdOf = (localMediaId: number): number | null => this.media.get(localMediaId)?.remoteId ?? null;
+
+  /** Writes a media link durably (an upload's checkpoint). */
+  async putMedia(link: MediaLink): Promise<void> {
+    await this.store.mutate((tx) => tx.setSyncState(`media:${this.key}|${link.localId}`, link));
+    this.media.set(link.localId, link);
+  }
+
+  async removeMedia(localMediaId: number): Promise<void> {
+    await this.store.mutate((tx) => tx.setSyncState(`media:${this.key}|${localMediaId}`, null));
+    this.media.delete(localMediaId);
   }
 
   async saveMeta(meta: RemoteMeta): Promise<void> {

@@ -1,7 +1,13 @@
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
 import { costDetailsValues } from '../core/cost';
-import type { LocalRecord } from './model';
+import type { LocalImage, LocalRecord } from './model';
+
+/** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
+function localImage(store: CalendarStore, imageId: number | null): LocalImage | null {
+  const media = imageId ? store.media.get(imageId) : undefined;
+  return media ? { mediaId: media.id, fileName: media.fileName, url: media.url } : null;
+}
 
 /** A category or tag as the sync sends it. */
 export function localTerm(term: StoredTerm): LocalRecord {
@@ -16,7 +22,7 @@ export function localTerm(term: StoredTerm): LocalRecord {
   };
 }
 
-export function localVenue(venue: StoredVenue): LocalRecord {
+export function localVenue(venue: StoredVenue, store: CalendarStore): LocalRecord {
   return {
     kind: 'venue',
     id: venue.id,
@@ -45,10 +51,11 @@ export function localVenue(venue: StoredVenue): LocalRecord {
         : {}),
     },
     refs: {},
+    image: localImage(store, venue.imageId),
   };
 }
 
-export function localOrganizer(organizer: StoredOrganizer): LocalRecord {
+export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore): LocalRecord {
   return {
     kind: 'organizer',
     id: organizer.id,
@@ -65,10 +72,11 @@ export function localOrganizer(organizer: StoredOrganizer): LocalRecord {
       email: organizer.email,
     },
     refs: {},
+    image: localImage(store, organizer.imageId),
   };
 }
 
-export function localEvent(event: StoredEvent): LocalRecord {
+export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecord {
   return {
     kind: 'event',
     id: event.id,
@@ -101,6 +109,7 @@ export function localEvent(event: StoredEvent): LocalRecord {
       tags: event.tagIds,
     },
     send: { cost: event.cost.length === 1 ? event.cost[0] : event.cost.length === 0 ? '' : event.cost },
+    image: localImage(store, event.imageId),
   };
 }
 
@@ -108,8 +117,8 @@ export function localEvent(event: StoredEvent): LocalRecord {
 export function localRecords(store: CalendarStore): LocalRecord[] {
   return [
     ...[...store.terms.values()].map(localTerm),
-    ...[...store.venues.values()].map(localVenue),
-    ...[...store.organizers.values()].map(localOrganizer),
-    ...[...store.events.values()].map(localEvent),
+    ...[...store.venues.values()].map((venue) => localVenue(venue, store)),
+    ...[...store.organizers.values()].map((organizer) => localOrganizer(organizer, store)),
+    ...[...store.events.values()].map((event) => localEvent(event, store)),
   ];
 }

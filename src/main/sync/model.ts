@@ -31,6 +31,18 @@ export interface LocalRefs {
   tags?: number[];
 }
 
+/**
+ * The featured picture of a local event, venue or organizer: a file uploaded into the data folder (sent by
+ * uploading it to the remote once) or a picture given by its http(s) address (sent as that address).
+ */
+export interface LocalImage {
+  mediaId: number;
+  /** The file under the data folder's `media/`; null for a picture given by address. */
+  fileName: string | null;
+  /** The picture's address: for a file its path under `/media/`, otherwise the http(s) URL. */
+  url: string;
+}
+
 /** A local record as the planner sees it: wire-named fields without references, and the references apart. */
 export interface LocalRecord {
   kind: SyncKind;
@@ -43,6 +55,8 @@ export interface LocalRecord {
   refs: LocalRefs;
   /** Values sent instead of the comparable ones (e.g. the raw cost, compared as its numbers). */
   send?: Record<string, unknown>;
+  /** Events, venues and organizers: their picture, or null for none. Terms have no picture (undefined). */
+  image?: LocalImage | null;
 }
 
 /** A remote record, reduced to what the sync compares: wire fields with references as remote ids. */
@@ -52,8 +66,13 @@ export interface RemoteRecord {
   slug: string;
   modifiedUtc: string | null;
   etag: string | null;
-  /** Comparable fields (same names as {@link LocalRecord.fields}, references as remote ids). */
+  /**
+   * Comparable fields (same names as {@link LocalRecord.fields}, references as remote ids). `image` is the
+   * remote media id, present only when the record has a picture (so records without one hash as before).
+   */
   fields: Record<string, unknown>;
+  /** The address of the remote's picture (`image.url`), or null: matches a picture sent by address. */
+  imageUrl?: string | null;
 }
 
 export const linkSchema = z.object({
@@ -69,6 +88,19 @@ export const linkSchema = z.object({
   remoteHash: z.string().nullable(),
 });
 export type Link = z.infer<typeof linkSchema>;
+
+/**
+ * Which remote media item a local one became, per remote. Kept apart from the record links (a picture may be
+ * used by several records) so a picture is uploaded once, and a re-sync sends its remote id.
+ */
+export const mediaLinkSchema = z.object({
+  localId: z.number().int().nonnegative(),
+  /** null while an upload was sent whose outcome is unknown (or a remote that kept no picture for an address). */
+  remoteId: z.number().int().nonnegative().nullable(),
+  /** The file name an upload was sent with while its outcome is unknown: looked up before uploading again. */
+  pendingFile: z.string().nullable(),
+});
+export type MediaLink = z.infer<typeof mediaLinkSchema>;
 
 /** What the data file keeps per remote under `syncLinks` (the links are entries of their own). */
 export const remoteMetaSchema = z.object({

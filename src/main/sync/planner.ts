@@ -5,13 +5,20 @@ import type {
   Decisions,
   Link,
   LocalRecord,
+  MediaLink,
   Operation,
   Plan,
   RemoteRecord,
   SyncKind,
 } from './model';
 import { linkKey, SYNC_KINDS } from './model';
-import { comparableLocal, diffFields, remoteChangedSince, remoteIdLookup } from './compare';
+import {
+  comparableLocal,
+  diffFields,
+  remoteChangedSince,
+  remoteIdLookup,
+  remoteMediaIdLookup,
+} from './compare';
 
 /** Marks a link whose remote record is gone and the user chose to leave it so (`remote-wins`). */
 export const REMOTE_GONE = 'remote-gone';
@@ -19,6 +26,8 @@ export const REMOTE_GONE = 'remote-gone';
 export interface PlanOptions {
   policy: ConflictPolicy;
   decisions?: Decisions;
+  /** Which local pictures this remote already has (their remote media ids). */
+  mediaLinks?: MediaLink[];
 }
 
 const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: number) =>
@@ -46,6 +55,12 @@ export function plan(
   options: PlanOptions,
 ): Plan {
   const remoteIdOf = remoteIdLookup(links);
+  const mediaLinks = options.mediaLinks ?? [];
+  const remoteMediaIdOf = remoteMediaIdLookup(mediaLinks);
+  const sentMedia = new Set(mediaLinks.map((link) => link.localId));
+  /** What differs between a local record and its remote version, in the remote's terms. */
+  const diffOf = (record: LocalRecord, remoteRecord: RemoteRecord) =>
+    diffFields(comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord), remoteRecord.fields);
   const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
   const linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
   const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
@@ -82,10 +97,7 @@ export function plan(
     remoteId: remoteRecord?.id ?? null,
     reason,
     title: titleOf(record, kind, localId),
-    diff:
-      record && remoteRecord && !record.deleted
-        ? diffFields(comparableLocal(record, remoteIdOf), remoteRecord.fields)
-        : [],
+    diff: record && remoteRecord && !record.deleted ? diffOf(record, remoteRecord) : [],
   });
 
   for (const record of local) {
@@ -97,7 +109,7 @@ export function plan(
       // Unknown on the remote, or a create whose answer was lost: a record with the same slug is adopted.
       const twin = remoteBySlug.get(`${kind}:${record.slug}`);
       if (twin && !linkedRemote.has(linkKey(kind, twin.id))) {
-        const same = diffFields(comparableLocal(record, remoteIdOf), twin.fields).length === 0;
+        const same = diffOf(record, twin).length === 0;
         if (record.deleted) {
           deletes.push({ type: 'delete', kind, localId: id, remoteId: twin.id, title, force: false });
         } else if (same || link) {
@@ -142,10 +154,26 @@ export function plan(
       continue;
     }
     // Changed on the remote only: nothing to push. The baseline stays, so a later local change of the
-    // record is a conflict rather than a silent overwrite of the remote's edit.
-    if (!localChanged) continue;
+    // record is a conflict rather than a silent overwrite of the remote's edit. One exception: a picture
+    // never sent to this remote (the record was pushed before pictures were synced) is sent now.
+    if (!localChanged) {
+      if (!remoteChanged && record.image && !sentMedia.has(record.image.mediaId)) {
+        const diff = diffOf(record, remoteRecord);
+        if (diff.some((change) => change.field === 'image'))
+          upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false, diff });
+      }
+      continue;
+    }
     if (!remoteChanged) {
-      upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false });
+      upserts.push({
+        type: 'update',
+        kind,
+        localId: id,
+        remoteId,
+        title,
+        force: false,
+        diff: diffOf(record, remoteRecord),
+      });
     } else {
       decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
         'local-wins': { type: 'update', kind, localId: id, remoteId, title, force: true },

@@ -9,6 +9,8 @@ import type { RemoteRecord, SyncKind } from './model';
 
 /** Local id of a remote record, as far as the links know it. */
 export type LocalIdOf = (kind: SyncKind, remoteId: number) => number | null;
+/** Local media id of a remote picture, as far as the media links know it. */
+export type LocalMediaOf = (remoteMediaId: number) => number | null;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const flag = (value: unknown) => value === true;
@@ -24,8 +26,12 @@ export async function pullIntoLocal(
   remote: RemoteRecord,
   localIdOf: LocalIdOf,
   now: Date,
+  localMediaOf: LocalMediaOf = () => null,
 ): Promise<number> {
   const fields = remote.fields;
+  // The remote's picture: the local one it came from, else the remote's by its address, else none.
+  const remoteImage = typeof fields.image === 'number' ? fields.image : null;
+  const image = remoteImage === null ? null : (localMediaOf(remoteImage) ?? remote.imageUrl ?? null);
   const admin = [...store.users.values()].find((user) => user.role === 'administrator');
   const caller: Caller | null = admin
     ? { userId: admin.id, login: admin.login, role: 'administrator' }
@@ -57,14 +63,16 @@ export async function pullIntoLocal(
         categories: ids('category', fields.categories),
         tags: ids('tag', fields.tags),
         ...(venue !== null ? { venue } : {}),
+        image,
         ...(base.website !== null ? { website: text(fields.website) } : {}),
       };
       return updateEvent(base, input, context).revision;
     }
     if (kind === 'venue' || kind === 'organizer') {
-      const patch = Object.fromEntries(
-        Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status'),
-      ) as Record<string, never>;
+      const patch = Object.fromEntries([
+        ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),
+        ['image', image],
+      ]) as Record<string, never>;
       if (kind === 'venue') {
         const base = store.venues.get(localId)!;
         const updated = {

@@ -36,6 +36,30 @@ const errorBody = z.looseObject({
   data: z.unknown().optional(),
 });
 const rootIndex = z.looseObject({ namespaces: z.array(z.string()) });
+/** What an upload answers: WordPress' attachment (`source_url`) or Calendar Desk's `{id, url, extension}`. */
+const uploadedMedia = z
+  .looseObject({
+    id: z.number().int().positive(),
+    source_url: z.string().optional(),
+    url: z.string().optional(),
+  })
+  .transform((media) => ({ id: media.id, url: media.source_url ?? media.url ?? '' }));
+/** A media search: WordPress' attachments (`source_url`) or Calendar Desk's uploads (`file`). */
+const mediaList = z.array(
+  z
+    .looseObject({
+      id: z.number().int().positive(),
+      source_url: z.string().optional(),
+      file: z.string().optional(),
+    })
+    .transform((item) => ({ id: item.id, file: (item.source_url ?? item.file ?? '').split('/').pop()! })),
+);
+
+/** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
+export type MediaRoute =
+  { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
+/** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
+const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -61,6 +85,8 @@ export class RemoteClient {
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Where pictures are uploaded, learnt from the index by {@link verify}; null when the remote has no such route. */
+  mediaRoute: MediaRoute | null = null;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -95,7 +121,12 @@ export class RemoteClient {
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           ...headers,
         },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
+        // A Buffer is a file sent as is (a picture upload, its type in `headers`); anything else is JSON.
+        body: Buffer.isBuffer(body)
+          ? new Uint8Array(body)
+          : body !== undefined
+            ? JSON.stringify(body)
+            : undefined,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
         redirect: 'follow',
       });
@@ -234,6 +265,11 @@ export class RemoteClient {
           'Is the events plugin active? For a WordPress site with The Events Calendar use --namespace tribe/events/v1.',
       );
     }
+    this.mediaRoute = index.data.namespaces.includes('wp/v2')
+      ? { kind: 'wordpress', path: 'wp/v2/media' }
+      : namespace === CALENDAR_DESK_NAMESPACE
+        ? { kind: 'calendar-desk', path: 'calendar-desk/v1/media' }
+        : null;
     if (!this.options.auth) {
       throw new RemoteError(
         'REMOTE_NO_CREDENTIALS',
@@ -350,6 +386,90 @@ export class RemoteClient {
     });
     if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
     return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+  }
+
+  /**
+   * Uploads a picture file (raw body, its name in Content-Disposition) and answers the remote media id. Never
+   * retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up ({@link findUploadedMedia}) first.
+   */
+  async uploadMedia(bytes: Buffer, fileName: string, type: string): Promise<{ id: number; url: string }> {
+    const route = this.mediaRoute;
+    if (!route) {
+      throw new RemoteError(
+        'REMOTE_NO_MEDIA_UPLOAD',
+        `${this.root} offers no picture upload (neither wp/v2/media of WordPress nor calendar-desk/v1/media of ` +
+          'Calendar Desk), so pictures from this computer cannot be sent. Give the picture by its web address ' +
+          'instead, or remove it from the record.',
+      );
+    }
+    const url = `${this.root}${route.path}`;
+    const answer = await this.request('POST', url, {
+      body: bytes,
+      headers: {
+        'Content-Type': type,
+        'Content-Disposition': `attachment; filename="${fileName}"`,
+      },
+      retry: false,
+    });
+    if (answer.status === 404) {
+      throw new RemoteError(
+        'REMOTE_NO_MEDIA_UPLOAD',
+        `${url} answered HTTP 404: this remote takes no picture uploads. Give the picture by its web address instead, or remove it from the record.`,
+        404,
+      );
+    }
+    if (answer.status === 403) {
+      const error = this.errorOf(answer, url);
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        `The remote refused the picture upload (${error.message}): the remote user may not upload files. Use an author, editor or administrator account.`,
+        403,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    const media = uploadedMedia.safeParse(answer.body);
+    if (!media.success) {
+      throw new RemoteError(
+        'REMOTE_BAD_RECORD',
+        `${url} answered HTTP ${answer.status} without the id of the uploaded picture (${media.error.issues[0]?.path.join('.')} ${media.error.issues[0]?.message}).`,
+        answer.status,
+      );
+    }
+    return media.data;
+  }
+
+  /**
+   * The remote media id of a picture uploaded under `fileName` whose answer was lost, or null: searched in
+   * WordPress' media library or a Calendar Desk's uploads (null from a Calendar Desk too old to search).
+   */
+  async findUploadedMedia(fileName: string): Promise<number | null> {
+    const route = this.mediaRoute;
+    if (!route) return null;
+    const dot = fileName.lastIndexOf('.');
+    // A Calendar Desk keeps 80 characters of the name it was sent.
+    const base = (dot > 0 ? fileName.slice(0, dot) : fileName).slice(
+      0,
+      route.kind === 'wordpress' ? 200 : 80,
+    );
+    const extension = dot > 0 ? fileName.slice(dot + 1) : '';
+    const url = `${this.root}${route.path}?search=${encodeURIComponent(base)}&per_page=100`;
+    const answer = await this.request('GET', url);
+    if (route.kind === 'calendar-desk' && (answer.status === 404 || answer.status === 405)) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    const items = mediaList.safeParse(answer.body);
+    if (!items.success) {
+      throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
+    }
+    // The names are already safe: WordPress keeps them (adding -1, -2… when taken, -scaled for large
+    // pictures); a Calendar Desk puts its own random prefix in front.
+    const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const ours =
+      route.kind === 'wordpress'
+        ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
+        : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
+    return items.data.find((item) => ours.test(item.file))?.id ?? null;
   }
 
   /** Deletes (trashes) a record; one already gone counts as deleted. */

@@ -7,7 +7,8 @@ export type RemoteErrorCode =
   | 'REMOTE_INSUFFICIENT_ROLE'
   | 'REMOTE_HTTP_ERROR'
   | 'REMOTE_UNKNOWN_OUTCOME'
-  | 'REMOTE_BAD_RECORD';
+  | 'REMOTE_BAD_RECORD'
+  | 'REMOTE_NO_MEDIA_UPLOAD';
 
 /** A remote that could not do what was asked; the message says what happened and what to do. */
 export class RemoteError extends Error {

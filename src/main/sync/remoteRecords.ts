@@ -36,6 +36,17 @@ const idsOf = z
       : [],
   );
 
+/** A featured image (REFERENCE §3.4): `{url, id, …}`, or `false` / absent (dropped as empty) for none. */
+const imageOf = z
+  .union([
+    z.looseObject({ id: z.coerce.number().int().positive(), url: z.string() }),
+    z.literal(false),
+    z.literal(''),
+    z.null(),
+  ])
+  .optional()
+  .transform((image) => (image ? { id: image.id, url: image.url } : null));
+
 /** WordPress wraps rendered descriptions in paragraphs; compare what was written. */
 const description = text.transform((value) => value.trim().replace(/^<p>([\s\S]*)<\/p>$/, '$1'));
 
@@ -64,6 +75,7 @@ const venueShape = base.extend({
   show_map_link: flag,
   geo_lat: z.number().nullable().optional(),
   geo_lng: z.number().nullable().optional(),
+  image: imageOf,
   modified_utc: z.string().optional(),
 });
 const organizerShape = base.extend({
@@ -73,6 +85,7 @@ const organizerShape = base.extend({
   phone: text,
   website: text,
   email: text,
+  image: imageOf,
   modified_utc: z.string().optional(),
 });
 const eventShape = base.extend({
@@ -98,6 +111,7 @@ const eventShape = base.extend({
   organizer: idsOf,
   categories: idsOf,
   tags: idsOf,
+  image: imageOf,
   modified_utc: z.string().optional(),
 });
 
@@ -129,37 +143,50 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
   if (kind === 'venue') {
     const parsed = venueShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);
-    const { id, slug, modified_utc, geo_lat, geo_lng, ...rest } = parsed.data;
+    const { id, slug, modified_utc, geo_lat, geo_lng, image, ...rest } = parsed.data;
     const fields = pick(rest, Object.keys(venueShape.shape));
     if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
       Object.assign(fields, { geo_lat, geo_lng });
-    return { kind, id, slug, modifiedUtc: modified_utc ?? null, etag, fields: { ...fields, slug } };
-  }
-  if (kind === 'organizer') {
-    const parsed = organizerShape.safeParse(raw);
-    if (!parsed.success) throw fail(parsed.error);
-    const { id, slug, modified_utc, ...rest } = parsed.data;
     return {
       kind,
       id,
       slug,
       modifiedUtc: modified_utc ?? null,
       etag,
-      fields: { ...pick(rest, Object.keys(organizerShape.shape)), slug },
+      fields: { ...fields, slug, ...imageFields(image) },
+      imageUrl: image?.url ?? null,
+    };
+  }
+  if (kind === 'organizer') {
+    const parsed = organizerShape.safeParse(raw);
+    if (!parsed.success) throw fail(parsed.error);
+    const { id, slug, modified_utc, image, ...rest } = parsed.data;
+    return {
+      kind,
+      id,
+      slug,
+      modifiedUtc: modified_utc ?? null,
+      etag,
+      fields: { ...pick(rest, Object.keys(organizerShape.shape)), slug, ...imageFields(image) },
+      imageUrl: image?.url ?? null,
     };
   }
   const parsed = eventShape.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error);
-  const { id, slug, modified_utc, cost_details, ...rest } = parsed.data;
+  const { id, slug, modified_utc, cost_details, image, ...rest } = parsed.data;
   return {
     kind,
     id,
     slug,
     modifiedUtc: modified_utc ?? null,
     etag,
-    fields: { ...pick(rest, Object.keys(eventShape.shape)), slug, cost: cost_details },
+    fields: { ...pick(rest, Object.keys(eventShape.shape)), slug, cost: cost_details, ...imageFields(image) },
+    imageUrl: image?.url ?? null,
   };
 }
+
+/** The picture compared by its remote media id; no key when there is none (hashes as before pictures synced). */
+const imageFields = (image: { id: number } | null) => (image ? { image: image.id } : {});
 
 /** Only the keys the shape declares (a loose parse keeps the rest of the answer too). */
 function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {

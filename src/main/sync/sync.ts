@@ -6,6 +6,7 @@ import {
   SYNC_KINDS,
   type ConflictPolicy,
   type Decisions,
+  type LocalRecord,
   type Operation,
   type RemoteRecord,
 } from './model';
@@ -35,6 +36,19 @@ export function exitStatusOf(report: SyncReport, policy: ConflictPolicy): number
   return 0;
 }
 
+/** Pictures from this computer that the planned creates and updates would upload (each once). */
+function picturesToUpload(operations: Operation[], local: LocalRecord[], links: LinkState): number {
+  const byKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
+  const files = new Set<number>();
+  for (const operation of operations) {
+    if (operation.type !== 'create' && operation.type !== 'update' && operation.type !== 'adopt') continue;
+    if (operation.type === 'adopt' && !operation.thenUpdate) continue;
+    const image = byKey.get(linkKey(operation.kind, operation.localId))?.image;
+    if (image?.fileName && links.remoteMediaIdOf(image.mediaId) === null) files.add(image.mediaId);
+  }
+  return files.size;
+}
+
 /**
  * One sync of the local calendar to a remote: verify the remote, read it, plan, and (unless a dry run)
  * execute with a checkpoint per operation.
@@ -54,7 +68,11 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   const remote: RemoteRecord[] = [];
   for (const kind of SYNC_KINDS) remote.push(...(await client.list(kind)));
   const local = localRecords(options.store);
-  const planned = plan(local, links.all(), remote, { policy: options.policy, decisions: options.decisions });
+  const planned = plan(local, links.all(), remote, {
+    policy: options.policy,
+    decisions: options.decisions,
+    mediaLinks: links.allMedia(),
+  });
   const base = {
     remote: client.root,
     namespace: options.remote.namespace,
@@ -74,6 +92,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
         deleted: count('delete'),
         adopted: count('adopt'),
         pulled: count('pull'),
+        uploaded: picturesToUpload(planned.operations, local, links),
         conflicts: planned.conflicts.length,
         failed: 0,
       },

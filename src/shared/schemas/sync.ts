@@ -75,7 +75,14 @@ const step = { kind: syncKindSchema, localId: z.number(), title: z.string() };
  */
 export const operationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('create'), ...step }),
-  z.object({ type: z.literal('update'), ...step, remoteId: z.number(), force: z.boolean() }),
+  z.object({
+    type: z.literal('update'),
+    ...step,
+    remoteId: z.number(),
+    force: z.boolean(),
+    /** The fields the update changes on the remote (when the remote record was read). */
+    diff: z.array(fieldDiffSchema).optional(),
+  }),
   z.object({ type: z.literal('delete'), ...step, remoteId: z.number(), force: z.boolean() }),
   z.object({ type: z.literal('adopt'), ...step, remoteId: z.number(), thenUpdate: z.boolean() }),
   z.object({ type: z.literal('accept'), ...step, remoteId: z.number() }),
@@ -91,6 +98,8 @@ export const syncSummarySchema = z.object({
   adopted: z.number(),
   /** Local records that took the remote's version (`remote-wins`). */
   pulled: z.number(),
+  /** Pictures uploaded to the remote (each once; later syncs send its remote id). */
+  uploaded: z.number(),
   conflicts: z.number(),
   failed: z.number(),
 });

@@ -81,5 +81,29 @@ export function mediaRoutes({ store, clock }: { store: CalendarStore; clock: () 
       extension: media.extension,
     };
   });
+  /**
+   * `GET /calendar-desk/v1/media?search=…`: the uploaded pictures whose stored file name contains the text
+   * (uploaders only; at most 100), `[{id, url, extension, file}]`. A sync looks up an upload whose answer was
+   * lost here before uploading the picture again.
+   */
+  router.get(MEDIA_UPLOAD_PATH, (ctx) => {
+    const caller = (ctx.state as { caller: MaybeCaller }).caller;
+    if (!caller) throw FORBIDDEN(false);
+    if (!canUploadFiles(caller)) throw FORBIDDEN(true);
+    const search = typeof ctx.query.search === 'string' ? ctx.query.search.toLowerCase() : '';
+    if (search === '') {
+      throw new ApiError(400, 'rest_missing_callback_param', 'Give search=… (part of a file name).');
+    }
+    const links = (ctx.state as { links: Links }).links;
+    ctx.body = [...store.media.values()]
+      .filter((media) => media.fileName?.includes(search))
+      .slice(0, 100)
+      .map((media) => ({
+        id: media.id,
+        url: `${links.siteUrl}/media/${encodeURIComponent(media.fileName!)}`,
+        extension: media.extension,
+        file: media.fileName,
+      }));
+  });
   return router;
 }

@@ -302,6 +302,7 @@ export const en = {
       deleted: 'Deleted',
       adopted: 'Linked',
       pulled: 'Taken from remote',
+      uploaded: 'Pictures uploaded',
       conflicts: 'Conflicts',
       failed: 'Failed',
     },

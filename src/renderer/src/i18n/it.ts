@@ -304,6 +304,7 @@ export const it: Messages = {
       deleted: 'Eliminati',
       adopted: 'Collegati',
       pulled: 'Presi dalla remota',
+      uploaded: 'Immagini caricate',
       conflicts: 'Conflitti',
       failed: 'Non riusciti',
     },

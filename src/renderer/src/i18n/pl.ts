@@ -309,6 +309,7 @@ export const pl: Messages = {
       deleted: 'Usunięte',
       adopted: 'Połączone',
       pulled: 'Wzięte ze zdalnego',
+      uploaded: 'Przesłane obrazy',
       conflicts: 'Konflikty',
       failed: 'Błędy',
     },
