@@ -156,32 +156,46 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       });
       return remoteId;
     };
+    return sendOnce({
+      send: async () => uploaded((await client.uploadMedia(bytes, image.fileName, type)).id),
+      refused: (error) => error.code === 'REMOTE_NO_MEDIA_UPLOAD' || isRefusal(error),
+      forget: () => links.removeMedia(image.mediaId),
+      lookUp: async () => {
+        const found = await client.findUploadedMedia(image.fileName);
+        return found === null ? null : uploaded(found);
+      },
+    });
+  };
+
+  /**
+   * Sends something that must not be stored twice on the remote (a create, an upload), with a checkpoint
+   * already written. A refusal surely stored nothing: the checkpoint is forgotten. A lost answer may hide a
+   * success: before the next try, `lookUp` searches the remote for what the lost try stored.
+   */
+  const sendOnce = async <T>(steps: {
+    send: () => Promise<T>;
+    refused: (error: RemoteError) => boolean;
+    forget: () => Promise<void>;
+    lookUp: () => Promise<T | null>;
+    recover?: (error: RemoteError) => Promise<T | null>;
+  }): Promise<T> => {
     const attempts = options.createAttempts ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await uploaded((await client.uploadMedia(bytes, image.fileName, type)).id);
+        return await steps.send();
       } catch (error) {
-        const refused =
-          error instanceof RemoteError &&
-          (error.code === 'REMOTE_NO_MEDIA_UPLOAD' ||
-            (error.status !== null && error.status < 500 && error.status !== 429));
-        if (refused) {
-          // Refused, so surely not stored: nothing is pending any more.
-          await links.removeMedia(image.mediaId);
+        if (!(error instanceof RemoteError)) throw error;
+        const recovered = await steps.recover?.(error);
+        if (recovered) return recovered;
+        if (steps.refused(error)) {
+          await steps.forget();
           throw error;
         }
-        if (
-          !(error instanceof RemoteError) ||
-          error.code !== 'REMOTE_UNKNOWN_OUTCOME' ||
-          attempt + 1 >= attempts
-        ) {
-          throw error;
-        }
+        if (error.code !== 'REMOTE_UNKNOWN_OUTCOME' || attempt + 1 >= attempts) throw error;
         options.onProgress?.({ type: 'retry', attempt: attempt + 1, waitMs: 0, reason: error.message });
         await sleep(backoffDelay(attempt, options.backoffMs ?? 500));
-        // The try whose answer was lost may have stored it: then that one is ours.
-        const found = await client.findUploadedMedia(image.fileName);
-        if (found !== null) return uploaded(found);
+        const found = await steps.lookUp();
+        if (found !== null) return found;
       }
     }
   };
@@ -286,39 +300,22 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       remoteEtag: null,
       remoteHash: null,
     });
-    const attempts = options.createAttempts ?? 5;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return { remote: await client.create(record.kind, sent), adopted: false };
-      } catch (error) {
-        if (error instanceof RemoteError && error.remoteCode === 'term_exists') {
-          const termId = Number(error.data.term_id);
-          const existing = Number.isInteger(termId) ? await client.get(record.kind, termId) : null;
-          if (existing) return { remote: existing, adopted: true };
-        }
-        if (
-          error instanceof RemoteError &&
-          error.status !== null &&
-          error.status < 500 &&
-          error.status !== 429
-        ) {
-          // Refused, so surely not created: nothing is pending any more.
-          await links.remove(record.kind, record.id);
-          throw error;
-        }
-        if (
-          !(error instanceof RemoteError) ||
-          error.code !== 'REMOTE_UNKNOWN_OUTCOME' ||
-          attempt + 1 >= attempts
-        ) {
-          throw error;
-        }
-        options.onProgress?.({ type: 'retry', attempt: attempt + 1, waitMs: 0, reason: error.message });
-        await sleep(backoffDelay(attempt, options.backoffMs ?? 500));
+    return sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
+      send: async () => ({ remote: await client.create(record.kind, sent), adopted: false }),
+      // A term of that name is already there: it is adopted.
+      recover: async (error) => {
+        if (error.remoteCode !== 'term_exists') return null;
+        const termId = Number(error.data.term_id);
+        const existing = Number.isInteger(termId) ? await client.get(record.kind, termId) : null;
+        return existing ? { remote: existing, adopted: true } : null;
+      },
+      refused: isRefusal,
+      forget: () => links.remove(record.kind, record.id),
+      lookUp: async () => {
         const found = await client.findBySlug(record.kind, record.slug);
-        if (found) return { remote: found, adopted: false };
-      }
-    }
+        return found ? { remote: found, adopted: false } : null;
+      },
+    });
   };
 
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
@@ -481,4 +478,9 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };
+}
+
+/** An answer that surely stored nothing: the remote refused the request (not a 5xx nor a 429). */
+function isRefusal(error: RemoteError): boolean {
+  return error.status !== null && error.status < 500 && error.status !== 429;
 }
