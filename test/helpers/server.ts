@@ -72,9 +72,17 @@ export async function startTestServer(options: Partial<EngineOptions> = {}): Pro
   };
 }
 
-/** An event body with sensible dates relative to a day offset from now. */
-export function eventBody(title: string, daysFromNow: number, extra: Record<string, unknown> = {}) {
-  const day = new Date(Date.now() + daysFromNow * 86_400_000).toISOString().slice(0, 10);
+/**
+ * An event body with sensible dates relative to a day offset from now; pass `now` (ms) when the server runs on an
+ * injected clock, so the event is where that clock expects it whatever the real date.
+ */
+export function eventBody(
+  title: string,
+  daysFromNow: number,
+  extra: Record<string, unknown> = {},
+  now = Date.now(),
+) {
+  const day = new Date(now + daysFromNow * 86_400_000).toISOString().slice(0, 10);
   return { title, start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, ...extra };
 }
 

@@ -36,6 +36,7 @@ describe('ResponseCache', () => {
 
 describe('cached GET answers', () => {
   let server: TestServer;
+  // The server's clock; every event below is dated from it, never from the real date.
   let now = Date.parse('2026-11-22T10:00:00Z');
   let editor: Record<string, string>;
   beforeAll(async () => {
@@ -48,13 +49,13 @@ describe('cached GET answers', () => {
     (await server.api('events', { auth })).body.events.map((event: { title: string }) => event.title);
 
   it('serve the same bytes until something changes, then the new state', async () => {
-    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('First', 2) });
+    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('First', 2, {}, now) });
     const a = await server.api('events');
     const b = await server.api('events');
     expect(b.body).toEqual(a.body);
     expect(b.headers.get('X-WP-Total')).toBe('1');
     expect(b.headers.get('Content-Type')).toMatch(/^application\/json/);
-    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('Second', 3) });
+    await server.api('events', { method: 'POST', auth: server.admin, json: eventBody('Second', 3, {}, now) });
     expect(await titles()).toEqual(['First', 'Second']);
   });
 
@@ -62,7 +63,7 @@ describe('cached GET answers', () => {
     await server.api('events', {
       method: 'POST',
       auth: server.admin,
-      json: eventBody('Draft', 4, { status: 'draft' }),
+      json: eventBody('Draft', 4, { status: 'draft' }, now),
     });
     expect(await titles(editor)).toContain('Draft');
     expect(await titles()).not.toContain('Draft');
@@ -85,7 +86,7 @@ describe('cached GET answers', () => {
     const created = await server.api('events', {
       method: 'POST',
       auth: server.admin,
-      json: eventBody('Headed', 5),
+      json: eventBody('Headed', 5, {}, now),
     });
     const head = await fetch(`${server.base}events/${created.body.id}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
