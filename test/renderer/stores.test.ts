@@ -126,6 +126,23 @@ describe('events store', () => {
     ]);
   });
 
+  it('searches the whole calendar: past events and ones more than two years ahead too', async () => {
+    // Without explicit bounds the API lists only from yesterday to 24 months ahead.
+    for (const [title, days] of [
+      ['Reunion long ago', -400],
+      ['Reunion far ahead', 3 * 366],
+    ] as const) {
+      const created = await server.api('events', {
+        method: 'POST',
+        auth: server.admin,
+        json: eventBody(title, days),
+      });
+      expect(created.status).toBe(201);
+    }
+    const found = await useEventsStore().search({ search: 'Reunion' }, 1);
+    expect(found.items.map((event) => event.title)).toEqual(['Reunion long ago', 'Reunion far ahead']);
+  });
+
   it('updates (PATCH), trashes and restores, telling views to reload each time', async () => {
     const events = useEventsStore();
     const [first] = (await events.search({ search: 'Class 42' }, 1)).items;

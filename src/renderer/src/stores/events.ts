@@ -16,8 +16,12 @@ export interface EventFilters {
 
 /** Statuses an editor sees on the calendar: everything but the trash. */
 const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
-/** The API hides past events unless a start is given: searches cover the whole calendar. */
+/**
+ * Without explicit bounds the API lists only from yesterday to 24 months ahead; a start alone still gets that
+ * default end. Searches give both, so they cover the whole calendar.
+ */
 const EARLIEST = '1970-01-01 00:00:00';
+const LATEST = '9999-12-31 23:59:59';
 
 /** Events: range loads for the calendar, searches, and the writes of the editor. */
 export const useEventsStore = defineStore('events', () => {
@@ -38,6 +42,7 @@ export const useEventsStore = defineStore('events', () => {
     const query: Record<string, QueryValue> = {
       ...EDITOR_VIEW,
       start_date: EARLIEST,
+      end_date: LATEST,
       page,
       per_page: perPage,
       search: filters.search?.trim() || undefined,
