@@ -129,6 +129,7 @@ describe('events store', () => {
   it('searches the whole calendar: past events and ones more than two years ahead too', async () => {
     // Without explicit bounds the API lists only from yesterday to 24 months ahead.
     for (const [title, days] of [
+      ['Reunion of 1950', Math.round((Date.UTC(1950, 4, 1) - Date.now()) / 86_400_000)],
       ['Reunion long ago', -400],
       ['Reunion far ahead', 3 * 366],
     ] as const) {
@@ -140,7 +141,11 @@ describe('events store', () => {
       expect(created.status).toBe(201);
     }
     const found = await useEventsStore().search({ search: 'Reunion' }, 1);
-    expect(found.items.map((event) => event.title)).toEqual(['Reunion long ago', 'Reunion far ahead']);
+    expect(found.items.map((event) => event.title)).toEqual([
+      'Reunion of 1950',
+      'Reunion long ago',
+      'Reunion far ahead',
+    ]);
   });
 
   it('updates (PATCH), trashes and restores, telling views to reload each time', async () => {

@@ -20,7 +20,7 @@ const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
  * Without explicit bounds the API lists only from yesterday to 24 months ahead; a start alone still gets that
  * default end. Searches give both, so they cover the whole calendar.
  */
-const EARLIEST = '1970-01-01 00:00:00';
+const EARLIEST = '1000-01-01 00:00:00';
 const LATEST = '9999-12-31 23:59:59';
 
 /** Events: range loads for the calendar, searches, and the writes of the editor. */
