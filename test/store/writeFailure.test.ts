@@ -192,6 +192,59 @@ describe('a failing write', () => {
     expect((await listed).body.events.map((event: { title: string }) => event.title)).toEqual(['Saved']);
   });
 
+  it('answers no reader, not even with an error or a 404, before the change it saw is on disk', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { api, admin, engine } = server;
+    const kept = await api('events', { method: 'POST', auth: admin, json: eventBody('Kept', 2) });
+    expect(kept.status).toBe(201);
+
+    adapter.hold();
+    adapter.failing = true;
+    const trash = api(`events/${kept.body.id}`, { method: 'DELETE', auth: admin });
+    await vi.waitFor(() => expect(engine.store.events.get(kept.body.id)!.status).toBe('trash'));
+    // Seen from outside, the event is trashed in memory: an anonymous read would be refused (403), the
+    // public page would be missing (404). Neither may be answered before the trashing is on disk.
+    const settled = vi.spyOn(engine.store, 'settled');
+    let answered = false;
+    const single = api(`events/${kept.body.id}`).finally(() => (answered = true));
+    const page = fetch(`${engine.origin}/event/${kept.body.slug}/`).finally(() => (answered = true));
+    await whileHeld(adapter, async () => {
+      await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+    });
+    adapter.release();
+    expectUnavailable(await trash);
+    // The trashing failed: both answer the published event.
+    expect((await single).status).toBe(200);
+    expect((await page).status).toBe(200);
+  });
+
+  it('never lets a sync adopt an upload whose record is not on disk yet', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { engine, admin } = server;
+    adapter.hold();
+    adapter.failing = true;
+    const uploading = fetch(`${engine.apiRoot}calendar-desk/v1/media`, {
+      method: 'POST',
+      headers: {
+        ...admin,
+        'Content-Type': 'image/png',
+        'Content-Disposition': 'attachment; filename="poster.png"',
+      },
+      body: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+    });
+    await vi.waitFor(() => expect(engine.store.media.size).toBe(1));
+    const settled = vi.spyOn(engine.store, 'settled');
+    const search = fetch(`${engine.apiRoot}calendar-desk/v1/media?search=poster`, { headers: admin });
+    await whileHeld(adapter, () => vi.waitFor(() => expect(settled).toHaveBeenCalled()));
+    adapter.release();
+    expect((await uploading).status).toBe(503);
+    expect(await (await search).json()).toEqual([]);
+  });
+
   it('answers 503 on a torn journal write, and keeps the journal sound for the writes after it', async () => {
     server = await startTestServer({ dataDir });
     const { api, admin } = server;

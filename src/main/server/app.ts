@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import qs from 'qs';
 import { LANGUAGE_ROOTS, LANGUAGES, NAMESPACE, type Language, type LanguageRoot } from '../../shared/enums';
-import { StorageUnavailableError, type CalendarStore } from '../store/store';
+import type { CalendarStore } from '../store/store';
 import { ApiError, NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
 import { apiHeaders, baseHeaders, hostAndOriginGuard } from './middleware/guards';
@@ -285,16 +285,13 @@ function registerRoute(
         });
       };
       let version = deps.store.version;
-      let response = await answer();
-      // A read may have seen changes still being written: it is answered once they are on disk. If one of
-      // them failed (and was taken back), the answer is built again without it.
-      if (cacheKey && !(await deps.store.settled())) {
-        version = deps.store.version;
-        response = await answer();
-        if (!(await deps.store.settled())) {
-          throw new StorageUnavailableError('The calendar could not be written; reading it again may work.');
-        }
-      }
+      // Reads are answered once what they show is on disk (see CalendarStore.readSettled).
+      const response = cacheKey
+        ? await deps.store.readSettled(() => {
+            version = deps.store.version;
+            return answer();
+          })
+        : await answer();
       ctx.status = response.status ?? 200;
       const headers: Record<string, string> = { ...response.headers };
       const totalPages = headers['X-WP-TotalPages'];

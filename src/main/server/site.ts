@@ -35,14 +35,13 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     record && record.status === 'publish' ? record : undefined;
 
   /**
-   * A record page, answered once what it shows is on disk (as API reads are): built again if a change it
-   * showed was taken back because its write failed. `render` gives the title and body, or nothing (404).
+   * A record page, answered (found or not) once what it shows is on disk, as API reads are (see
+   * CalendarStore.readSettled). `render` gives the title and body, or nothing (404).
    */
   const recordPage =
     (render: (slug: string) => [title: string, body: string] | undefined): RouterMiddleware =>
     async (ctx, next) => {
-      let built = render(ctx.params.slug);
-      if (built && !(await store.settled())) built = render(ctx.params.slug);
+      const built = await store.readSettled(() => render(ctx.params.slug));
       if (!built) return next();
       page(ctx, ...built);
     };

@@ -148,6 +148,8 @@ export class CalendarStore {
   private opsLog: StoreOp[] | null = null;
 
   private pendingBatch: Batch | null = null;
+  /** Batches whose write failed (and were taken back) since the start: readers rebuild what they saw. */
+  private failedCommits = 0;
   /** The batch being written right now. */
   private committing: Batch | null = null;
   private writing: Promise<void> | null = null;
@@ -581,6 +583,7 @@ export class CalendarStore {
     } catch (error) {
       // Nothing of this batch is on disk: take it back out of memory, and the batch made while it was being
       // written too (it may build on it), newest first. Counters never go back: readers may have seen ids.
+      this.failedCommits++;
       const failure = new StorageUnavailableError(
         `Could not write the calendar: ${(error as Error).message}`,
       );
@@ -632,13 +635,35 @@ export class CalendarStore {
 
   /**
    * Resolves once every change applied in memory so far is on disk (true), or was taken back because its
-   * write failed (false). Readers wait for it: no answer shows a change that a crash could still undo.
+   * write failed (false).
    */
   async settled(): Promise<boolean> {
     const waiting = [this.committing?.promise, this.pendingBatch?.promise].filter((promise) => !!promise);
     if (waiting.length === 0) return true;
     const outcomes = await Promise.allSettled(waiting);
     return outcomes.every((outcome) => outcome.status === 'fulfilled');
+  }
+
+  /**
+   * The answer of a read (or the error it ends in), handed out once every change it may show is on disk: no
+   * reader ever sees a change that a crash could still take back. If a write failed meanwhile (its change
+   * was taken back), the answer is built again without it; a second failure is a StorageUnavailableError.
+   */
+  async readSettled<T>(build: () => T | Promise<T>): Promise<T> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failuresBefore = this.failedCommits;
+      let outcome: { value: T } | { error: unknown };
+      try {
+        outcome = { value: await build() };
+      } catch (error) {
+        outcome = { error };
+      }
+      if ((await this.settled()) && this.failedCommits === failuresBefore) {
+        if ('error' in outcome) throw outcome.error;
+        return outcome.value;
+      }
+    }
+    throw new StorageUnavailableError('The calendar could not be written just now; try again.');
   }
 
   /** Resolves once no commit and no background folding is under way. */

@@ -77,8 +77,10 @@ export function adminRoutes({
     requireAdministrator(ctx);
     await next();
   });
-  router.get('/users', (ctx) => {
-    ctx.body = [...store.users.values()].map((user) => presentUser(store, user));
+  router.get('/users', async (ctx) => {
+    ctx.body = await store.readSettled(() =>
+      [...store.users.values()].map((user) => presentUser(store, user)),
+    );
   });
   router.post('/users', async (ctx) => {
     const caller = (ctx.state as { caller: MaybeCaller }).caller;

@@ -86,7 +86,7 @@ export function mediaRoutes({ store, clock }: { store: CalendarStore; clock: () 
    * (uploaders only; at most 100), `[{id, url, extension, file}]`. A sync looks up an upload whose answer was
    * lost here before uploading the picture again.
    */
-  router.get(MEDIA_UPLOAD_PATH, (ctx) => {
+  router.get(MEDIA_UPLOAD_PATH, async (ctx) => {
     const caller = (ctx.state as { caller: MaybeCaller }).caller;
     if (!caller) throw FORBIDDEN(false);
     if (!canUploadFiles(caller)) throw FORBIDDEN(true);
@@ -95,15 +95,18 @@ export function mediaRoutes({ store, clock }: { store: CalendarStore; clock: () 
       throw new ApiError(400, 'rest_missing_callback_param', 'Give search=… (part of a file name).');
     }
     const links = (ctx.state as { links: Links }).links;
-    ctx.body = [...store.media.values()]
-      .filter((media) => media.fileName?.includes(search))
-      .slice(0, 100)
-      .map((media) => ({
-        id: media.id,
-        url: `${links.siteUrl}/media/${encodeURIComponent(media.fileName!)}`,
-        extension: media.extension,
-        file: media.fileName,
-      }));
+    // Only uploads that are on disk: a sync must never adopt one whose write may still fail.
+    ctx.body = await store.readSettled(() =>
+      [...store.media.values()]
+        .filter((media) => media.fileName?.includes(search))
+        .slice(0, 100)
+        .map((media) => ({
+          id: media.id,
+          url: `${links.siteUrl}/media/${encodeURIComponent(media.fileName!)}`,
+          extension: media.extension,
+          file: media.fileName,
+        })),
+    );
   });
   return router;
 }

@@ -28,8 +28,8 @@ export function settingsRoutes({ store }: { store: CalendarStore }): Router {
     if (!caller) throw FORBIDDEN(false);
     return caller;
   };
-  router.get('/settings', (ctx) => {
-    ctx.body = presentSettings(store, callerOf(ctx));
+  router.get('/settings', async (ctx) => {
+    ctx.body = await store.readSettled(() => presentSettings(store, callerOf(ctx)));
   });
   const update = async (ctx: Koa.Context) => {
     const body = ctx.request.body;

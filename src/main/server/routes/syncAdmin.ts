@@ -75,8 +75,8 @@ export function syncAdminRoutes(
     ctx.body = status;
   };
 
-  router.get('/remotes', (ctx) => {
-    ctx.body = savedRemotes(store).map(presentRemote);
+  router.get('/remotes', async (ctx) => {
+    ctx.body = await store.readSettled(() => savedRemotes(store).map(presentRemote));
   });
   router.put('/remotes', async (ctx) => {
     const inputs = parse(z.array(remoteInputSchema), ctx.request.body);
