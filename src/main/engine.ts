@@ -6,7 +6,7 @@ import { CalendarStore } from './store/store';
 import type { DataFile } from './store/schema';
 import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
 import { createApp } from './server/app';
-import { removeOrphanedUploads } from './core/media';
+import { setAsideOrphanedUploads } from './core/media';
 import type { SecretBox } from './sync/secretBox';
 import { isValidTimezone } from './core/dates';
 
@@ -95,10 +95,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       log: options.log,
       secretBox: options.secretBox,
     });
-    // Before serving, while no upload can be under way: files of unacknowledged uploads go.
-    await removeOrphanedUploads(store).catch((error: Error) =>
-      console.error(`calendar-desk: could not tidy the media folder: ${error.message}`),
-    );
+    // Before serving, while no upload can be under way. Not after a start that restored a backup or skipped
+    // damaged changes: records may still name pictures whose media record is what was lost.
+    if (store.notices.length === 0) {
+      await setAsideOrphanedUploads(store).catch((error: Error) =>
+        console.error(`calendar-desk: could not tidy the media folder: ${error.message}`),
+      );
+    }
     server = await listen(app.callback(), options.port ?? 8787, host);
     // Serving already: what the default listing does not need is indexed between requests.
     store.completeIndexesSoon();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CalendarStore } from '../store/store';
 import type { StoredMedia } from '../store/schema';
@@ -78,19 +78,32 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
   });
 }
 
+/** Where pictures without a record are moved, out of reach of `/media/`, for a while. */
+export const ORPHANED_FOLDER = '.orphaned';
+const KEEP_ORPHANS_MS = 30 * 86_400_000;
+
 /**
- * Deletes the files of uploads that never got their media record: the file is written first, so a crash or a
- * failed commit in between leaves one behind (its upload was never acknowledged). Also removes temporary
- * files of interrupted writes. Only for the owner of the folder, when no upload is under way (at start).
- * Returns the names removed.
+ * Tidies the media folder at start, while no upload can be under way. A picture file without a media record
+ * is what a crash or a failed commit between file and record leaves (the file is written first; that
+ * upload was never acknowledged), but also what an older data file put back by hand no longer knows: so it
+ * is moved to `media/.orphaned/` and deleted from there only after 30 days. Half-written temporary copies
+ * are deleted. Returns the names moved aside.
  */
-export async function removeOrphanedUploads(store: CalendarStore): Promise<string[]> {
+export async function setAsideOrphanedUploads(store: CalendarStore, now = new Date()): Promise<string[]> {
   const folder = join(store.dataDir, MEDIA_FOLDER);
   const names = await readdir(folder).catch(() => [] as string[]);
   const recorded = new Set([...store.media.values()].map((media) => media.fileName));
-  const orphans = names.filter(
-    (name) => (MEDIA_FILE_NAME.test(name) && !recorded.has(name)) || /^\.[a-f0-9]{12}-.*\.tmp$/.test(name),
-  );
-  for (const name of orphans) await unlink(join(folder, name)).catch(() => undefined);
+  const orphans = names.filter((name) => MEDIA_FILE_NAME.test(name) && !recorded.has(name));
+  const aside = join(folder, ORPHANED_FOLDER);
+  if (orphans.length > 0) await mkdir(aside, { recursive: true, mode: 0o700 });
+  for (const name of orphans) await rename(join(folder, name), join(aside, name)).catch(() => undefined);
+  for (const name of names.filter((name) => /^\.[a-f0-9]{12}-.*\.tmp$/.test(name))) {
+    await unlink(join(folder, name)).catch(() => undefined);
+  }
+  for (const name of await readdir(aside).catch(() => [] as string[])) {
+    const info = await stat(join(aside, name)).catch(() => null);
+    if (info && now.getTime() - info.mtimeMs > KEEP_ORPHANS_MS)
+      await unlink(join(aside, name)).catch(() => undefined);
+  }
   return orphans;
 }
