@@ -1,6 +1,7 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DurableJsonFile } from '../../src/main/store/durableJsonFile';
 import { CalendarStore, DATA_FILE_NAME, DataFileInvalidError } from '../../src/main/store/store';
@@ -140,6 +141,28 @@ describe('the journaled store', () => {
     expect(again.notices).toEqual([]);
     expect((await readdir(dataDir)).filter((name) => name.includes('.damaged-'))).toHaveLength(1);
     await again.close();
+  });
+
+  it('reports damage at the end of an older journal (complete when rotated) and keeps a copy of it', async () => {
+    const line = (seq: number, name: string) => {
+      const json = JSON.stringify({ seq, ops: [{ t: 'put', c: 'terms', v: term(seq, name) }] });
+      return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+    };
+    // As a crash between a rotation and its snapshot leaves it, after the disk damaged batch 2.
+    await writeFile(
+      join(dataDir, 'journal-000000000001.log'),
+      line(1, 'one') + line(2, 'two').replace('two', 'tw0'),
+    );
+    await writeFile(join(dataDir, 'journal-000000000003.log'), line(3, 'three'));
+    const store = await open();
+    expect(tagNames(store)).toEqual(['one', 'three']);
+    expect(store.notices.join(' ')).toMatch(/journal-000000000001\.log had 1 line .* failed their checksum/);
+    expect(store.notices.join(' ')).toMatch(/Change 2 was not found/);
+    await store.close();
+    const copies = (await readdir(dataDir)).filter((name) =>
+      name.startsWith('journal-000000000001.log.damaged-'),
+    );
+    expect(copies).toHaveLength(1);
   });
 
   it('keeps a bounded number of rolling backups and restores the newest when the data file is damaged', async () => {

@@ -138,13 +138,20 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       if (index < files.length - 1) {
         // Older journals were complete when they were rotated away; read what is intact. Those the data file
         // already contains are only kept for the backups; the others still need folding.
-        const { entries: older, damage } = parseJournal<Op>(await readFile(path));
+        const content = await readFile(path);
+        const { entries: older, validBytes, damage: middle } = parseJournal<Op>(content);
+        // A bad end is damage here too, not a torn write: the file was complete when it was rotated away.
+        const tail = content.length - validBytes;
+        const damage =
+          middle || tail > 0
+            ? { lines: (middle?.lines ?? 0) + (tail > 0 ? 1 : 0), bytes: (middle?.bytes ?? 0) + tail }
+            : null;
+        // Its batches go up to the one before the next journal's first (or further, after a failed rotation).
+        const lastSeq = Math.max(older.at(-1)?.seq ?? 0, firstSeqOf(files[index + 1]) - 1);
         // Damage in a journal the data file already covers lost nothing (its batches were folded before).
-        if (damage && (older.at(-1)?.seq ?? 0) > baseSeq) {
-          notices.push(await this.keepDamagedJournal(path, damage));
-        }
+        if (damage && lastSeq > baseSeq) notices.push(await this.keepDamagedJournal(path, damage));
         entries.push(...older);
-        (older.every((entry) => entry.seq <= baseSeq) ? this.kept : this.retired).push(path);
+        (lastSeq <= baseSeq ? this.kept : this.retired).push(path);
       } else {
         const opened = await Journal.open<Op>(path);
         this.journal = opened.journal;
@@ -271,8 +278,16 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
 
   /** Creates the journal for batches from `firstSeq` on, durably listed in the folder before any append. */
   private async newJournal(firstSeq: number): Promise<Journal<Op>> {
-    const { journal } = await Journal.open<Op>(join(this.dataDir, journalName(firstSeq)));
-    await syncFolder(this.dataDir);
+    const path = join(this.dataDir, journalName(firstSeq));
+    const { journal } = await Journal.open<Op>(path);
+    try {
+      await syncFolder(this.dataDir);
+    } catch (error) {
+      // Not used after all: left behind, its name would misstate where the previous journal ends.
+      await journal.close().catch(() => undefined);
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
     return journal;
   }
 
@@ -330,7 +345,6 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   /** Removes kept journals whose every batch the newest backup already contains. */
   private async dropJournalsCoveredByBackup(): Promise<void> {
     const backupSeq = Math.max(0, ...(await this.backups()).map((backup) => backup.seq));
-    const firstSeqOf = (path: string) => Number(JOURNAL_PATTERN.exec(basename(path))![1]);
     const ordered = [...this.kept].sort((a, b) => firstSeqOf(a) - firstSeqOf(b));
     const following = [...ordered.slice(1), ...this.retired, this.journal!.path];
     const stillNeeded: string[] = [];
@@ -392,6 +406,11 @@ function dateOfBackup(name: string): Date | null {
   const [, year, month, day, hour, minute, second] = match;
   const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The first batch a journal file holds, from its name (`journal-<first seq>.log`). */
+function firstSeqOf(path: string): number {
+  return Number(JOURNAL_PATTERN.exec(basename(path))![1]);
 }
 
 /** The journalSeq a backup's name records (`calendar-<time>-seq<N>.json`); 0 for older names. */
