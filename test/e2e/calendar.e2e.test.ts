@@ -307,6 +307,40 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       expect((await remote.api('venues')).body.venues).toEqual([
         expect.objectContaining({ venue: 'Teatro Verdi' }),
       ]);
+
+      // Changed here since: the preview names the fields an update changes, and the picture is uploaded.
+      const auth = { Authorization: `Bearer ${token}` };
+      const uploaded = await fetch(`${origin}/wp-json/calendar-desk/v1/media`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'image/png' },
+        body: PNG,
+      });
+      const talk = remoteEvents.body.events.find(
+        (event: { title: string }) => event.title === 'Published talk',
+      );
+      const local = await fetch(
+        `${origin}/wp-json/cal/events/v1/events?search=Published%20talk&start_date=${day}&end_date=${day}`,
+      );
+      const [localTalk] = ((await local.json()) as { events: Array<{ id: number }> }).events;
+      await fetch(`${origin}/wp-json/cal/events/v1/events/${localTalk.id}`, {
+        method: 'PATCH',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Published talk, now with a poster',
+          image: (await uploaded.json()).id,
+        }),
+      });
+      await page.getByTestId('dry-run').click();
+      await expect
+        .poll(() => page.getByTestId('changed-fields').textContent())
+        .toMatch(/\(.*image.*title.*\)|\(.*title.*image.*\)/);
+      await screenshot(page, '10a-publish-update-preview');
+      await page.getByTestId('run-sync').click();
+      await expect.poll(() => page.getByTestId('summary-uploaded').textContent()).toBe('1');
+      const updated = await remote.api(`events/${talk.id}`);
+      expect(updated.body.title).toBe('Published talk, now with a poster');
+      const picture = await fetch(updated.body.image.url);
+      expect(Buffer.from(await picture.arrayBuffer())).toEqual(PNG);
     } finally {
       await remote.close();
     }
