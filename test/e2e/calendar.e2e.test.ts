@@ -327,7 +327,7 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
         headers: { ...auth, 'Content-Type': 'application/json' },
         body: JSON.stringify({
           title: 'Published talk, now with a poster',
-          image: (await uploaded.json()).id,
+          image: ((await uploaded.json()) as { id: number }).id,
         }),
       });
       await page.getByTestId('dry-run').click();
