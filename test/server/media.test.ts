@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -159,12 +159,21 @@ describe('the media folder at start', () => {
     await writeFile(join(folder, '0123456789ab-never-recorded.png'), PNG);
     await writeFile(join(folder, '.0123456789ab-half.png.4242.tmp'), PNG.subarray(0, 10));
     await writeFile(join(folder, 'notes.txt'), 'not ours: left alone');
+    // Set aside by an earlier start: kept for 30 days.
+    await mkdir(join(folder, '.orphaned'));
+    await writeFile(join(folder, '.orphaned', 'aaaaaaaaaaaa-last-month.png'), PNG);
+    const fortyDaysAgo = new Date(Date.now() - 40 * 86_400_000);
+    await utimes(join(folder, '.orphaned', 'aaaaaaaaaaaa-last-month.png'), fortyDaysAgo, fortyDaysAgo);
+    await writeFile(join(folder, '.orphaned', 'bbbbbbbbbbbb-last-week.png'), PNG);
 
     const restarted = await startTestServer({ dataDir });
     try {
       expect((await readdir(folder)).sort()).toEqual(['.orphaned', kept, 'notes.txt'].sort());
       // Kept aside for a while (an older data file put back by hand may still want it), never served.
-      expect(await readdir(join(folder, '.orphaned'))).toEqual(['0123456789ab-never-recorded.png']);
+      expect((await readdir(join(folder, '.orphaned'))).sort()).toEqual([
+        '0123456789ab-never-recorded.png',
+        'bbbbbbbbbbbb-last-week.png',
+      ]);
       expect(
         (await fetch(`${restarted.engine.origin}/media/.orphaned/0123456789ab-never-recorded.png`)).status,
       ).toBe(404);

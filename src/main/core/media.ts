@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CalendarStore } from '../store/store';
 import type { StoredMedia } from '../store/schema';
-import { writeFileDurably } from '../store/durableJsonFile';
+import { temporaryCopyOf, writeFileDurably } from '../store/durableJsonFile';
 import { utcSqlNow } from './dates';
 import { slugify } from './slugs';
 
@@ -36,6 +36,12 @@ export const UPLOAD_TYPES: Record<string, { extension: string; signature: (bytes
       bytes.subarray(8, 12).toString('latin1') === 'WEBP',
   },
 };
+
+/** The accepted picture type of a stored file name, by its extension (undefined: not a picture we store). */
+export function uploadTypeOf(fileName: string): string | undefined {
+  const extension = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
+  return Object.keys(UPLOAD_TYPES).find((type) => UPLOAD_TYPES[type].extension === extension);
+}
 
 /** A stored file name: only these can be served, so a request can never name another file. */
 export const MEDIA_FILE_NAME = /^[a-f0-9]{12}-[a-z0-9-]{1,80}\.(?:jpg|png|gif|webp)$/;
@@ -87,9 +93,9 @@ const KEEP_ORPHANS_MS = 30 * 86_400_000;
  * is what a crash or a failed commit between file and record leaves (the file is written first; that
  * upload was never acknowledged), but also what an older data file put back by hand no longer knows: so it
  * is moved to `media/.orphaned/` and deleted from there only after 30 days. Half-written temporary copies
- * are deleted. Returns the names moved aside.
+ * of pictures are deleted.
  */
-export async function setAsideOrphanedUploads(store: CalendarStore, now = new Date()): Promise<string[]> {
+export async function setAsideOrphanedUploads(store: CalendarStore): Promise<void> {
   const folder = join(store.dataDir, MEDIA_FOLDER);
   const names = await readdir(folder).catch(() => [] as string[]);
   const recorded = new Set([...store.media.values()].map((media) => media.fileName));
@@ -97,13 +103,13 @@ export async function setAsideOrphanedUploads(store: CalendarStore, now = new Da
   const aside = join(folder, ORPHANED_FOLDER);
   if (orphans.length > 0) await mkdir(aside, { recursive: true, mode: 0o700 });
   for (const name of orphans) await rename(join(folder, name), join(aside, name)).catch(() => undefined);
-  for (const name of names.filter((name) => /^\.[a-f0-9]{12}-.*\.tmp$/.test(name))) {
-    await unlink(join(folder, name)).catch(() => undefined);
+  for (const name of names) {
+    const copyOf = temporaryCopyOf(name);
+    if (copyOf && MEDIA_FILE_NAME.test(copyOf)) await unlink(join(folder, name)).catch(() => undefined);
   }
   for (const name of await readdir(aside).catch(() => [] as string[])) {
     const info = await stat(join(aside, name)).catch(() => null);
-    if (info && now.getTime() - info.mtimeMs > KEEP_ORPHANS_MS)
+    if (info && Date.now() - info.mtimeMs > KEEP_ORPHANS_MS)
       await unlink(join(aside, name)).catch(() => undefined);
   }
-  return orphans;
 }

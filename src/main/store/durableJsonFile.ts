@@ -74,6 +74,14 @@ export async function readJsonFile(filename: string): Promise<unknown> {
   return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 
+/** The temporary file a durable write of `name` goes through (`.<name>.<pid>.tmp`, beside it). */
+const temporaryNameOf = (name: string) => `.${name}.${process.pid}.tmp`;
+
+/** The file `name` is the temporary copy of, if it is one a durable write left behind (a crash mid-write). */
+export function temporaryCopyOf(name: string): string | null {
+  return /^\.(.+)\.\d+\.tmp$/.exec(name)?.[1] ?? null;
+}
+
 /**
  * Writes `content` to `filename` atomically and durably (temp file + fsync + rename + fsync of the folder).
  * With `keepPrevious`, the replaced file is first hard-linked there (a free backup: no copy is made).
@@ -83,7 +91,7 @@ export async function writeFileDurably(
   content: string | Buffer | Iterable<string>,
   keepPrevious?: string,
 ): Promise<void> {
-  const temp = join(dirname(filename), `.${basename(filename)}.${process.pid}.tmp`);
+  const temp = join(dirname(filename), temporaryNameOf(basename(filename)));
   const handle = await open(temp, 'w', 0o600);
   try {
     try {

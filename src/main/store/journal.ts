@@ -94,9 +94,13 @@ function encodeLine(entry: JournalEntry<unknown>): string {
 
 /**
  * Reads the complete, checksum-valid lines. `validBytes` ends after the last of them: what follows is a torn
- * tail (a write a crash interrupted, never acknowledged). Bad lines before an intact one are `damage`.
+ * tail (a write a crash interrupted, never acknowledged). Bad lines before an intact one are `damage`; in a
+ * `complete` journal (one rotated away after its last write) a bad end is damage too.
  */
-export function parseJournal<Op>(content: Buffer): {
+export function parseJournal<Op>(
+  content: Buffer,
+  { complete = false }: { complete?: boolean } = {},
+): {
   entries: JournalEntry<Op>[];
   validBytes: number;
   damage: JournalDamage | null;
@@ -122,6 +126,10 @@ export function parseJournal<Op>(content: Buffer): {
       pending.bytes += newline + 1 - offset;
     }
     offset = newline + 1;
+  }
+  if (complete && validBytes < content.length) {
+    damage.lines += pending.lines + (offset < content.length ? 1 : 0);
+    damage.bytes += content.length - validBytes;
   }
   return { entries, validBytes, damage: damage.lines > 0 ? damage : null };
 }

@@ -31,10 +31,10 @@ async function fileStamp(file: string) {
   return info && { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
 }
 
+type FileStamp = Awaited<ReturnType<typeof fileStamp>>;
+
 /** What identifies the data file as the one last written here: any edit by others changes it. */
-async function fingerprintOf(file: string, journalSeq: number): Promise<string> {
-  return JSON.stringify({ ...(await fileStamp(file)), journalSeq });
-}
+const fingerprintFrom = (stamp: FileStamp, journalSeq: number) => JSON.stringify({ ...stamp, journalSeq });
 
 /** How the store's state reaches the disk. */
 export interface Persistence<Op> {
@@ -138,14 +138,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       if (index < files.length - 1) {
         // Older journals were complete when they were rotated away; read what is intact. Those the data file
         // already contains are only kept for the backups; the others still need folding.
-        const content = await readFile(path);
-        const { entries: older, validBytes, damage: middle } = parseJournal<Op>(content);
-        // A bad end is damage here too, not a torn write: the file was complete when it was rotated away.
-        const tail = content.length - validBytes;
-        const damage =
-          middle || tail > 0
-            ? { lines: (middle?.lines ?? 0) + (tail > 0 ? 1 : 0), bytes: (middle?.bytes ?? 0) + tail }
-            : null;
+        const { entries: older, damage } = parseJournal<Op>(await readFile(path), { complete: true });
         // Its batches go up to the one before the next journal's first (or further, after a failed rotation).
         const lastSeq = Math.max(older.at(-1)?.seq ?? 0, firstSeqOf(files[index + 1]) - 1);
         // Damage in a journal the data file already covers lost nothing (its batches were folded before).
@@ -215,7 +208,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       const stampAfter = await fileStamp(this.file);
       const fingerprint =
         typeof seq === 'number' && JSON.stringify(stampAfter) === stampBefore
-          ? JSON.stringify({ ...stampAfter, journalSeq: seq })
+          ? fingerprintFrom(stampAfter, seq)
           : '';
       const trusted = fingerprint !== '' && written === fingerprint;
       const data = validate(raw, trusted);
@@ -322,9 +315,13 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     // Only now are they covered: a failed write leaves them to the next snapshot.
     this.retired = this.retired.filter((path) => !covered.includes(path));
     // Not fsynced on purpose: a lost fingerprint only means a full validation on the next start.
-    await writeFile(join(this.dataDir, FINGERPRINT_FILE), await fingerprintOf(this.file, data.journalSeq), {
-      mode: 0o600,
-    });
+    await writeFile(
+      join(this.dataDir, FINGERPRINT_FILE),
+      fingerprintFrom(await fileStamp(this.file), data.journalSeq),
+      {
+        mode: 0o600,
+      },
+    );
     this.fileSeq = data.journalSeq;
     this.kept.push(...covered);
     await this.pruneBackups();

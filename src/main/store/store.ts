@@ -633,15 +633,10 @@ export class CalendarStore {
     setImmediate(step);
   }
 
-  /**
-   * Resolves once every change applied in memory so far is on disk (true), or was taken back because its
-   * write failed (false).
-   */
-  async settled(): Promise<boolean> {
+  /** Resolves once every change applied in memory so far is on disk, or was taken back (its write failed). */
+  async settled(): Promise<void> {
     const waiting = [this.committing?.promise, this.pendingBatch?.promise].filter((promise) => !!promise);
-    if (waiting.length === 0) return true;
-    const outcomes = await Promise.allSettled(waiting);
-    return outcomes.every((outcome) => outcome.status === 'fulfilled');
+    if (waiting.length > 0) await Promise.allSettled(waiting);
   }
 
   /**
@@ -658,7 +653,8 @@ export class CalendarStore {
       } catch (error) {
         outcome = { error };
       }
-      if ((await this.settled()) && this.failedCommits === failuresBefore) {
+      await this.settled();
+      if (this.failedCommits === failuresBefore) {
         if ('error' in outcome) throw outcome.error;
         return outcome.value;
       }

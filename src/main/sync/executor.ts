@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
 import { linkKey } from './model';
 import { contentHash, mapRefs } from './compare';
-import { MEDIA_FILE_NAME, MEDIA_FOLDER, UPLOAD_TYPES } from '../core/media';
+import { MEDIA_FILE_NAME, MEDIA_FOLDER, uploadTypeOf } from '../core/media';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
@@ -110,15 +110,18 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
 
   /** An uploaded picture's remote id: uploaded once per remote, an unknown outcome looked up before a new try. */
   const uploadedImage = async (image: LocalImage & { fileName: string }): Promise<number> => {
+    /** The upload a lost answer may hide, found on the remote by its file name. */
+    const lookUp = async (fileName: string) => {
+      const found = await client.findUploadedMedia(fileName);
+      if (found !== null)
+        await links.putMedia({ localId: image.mediaId, remoteId: found, pendingFile: null });
+      return found;
+    };
     const known = links.mediaLink(image.mediaId);
     if (known?.remoteId != null) return known.remoteId;
-    if (known?.pendingFile) {
-      const found = await client.findUploadedMedia(known.pendingFile);
-      if (found !== null) {
-        await links.putMedia({ localId: image.mediaId, remoteId: found, pendingFile: null });
-        return found;
-      }
-    }
+    // An earlier run sent it and never learned the outcome.
+    const sentBefore = known?.pendingFile ? await lookUp(known.pendingFile) : null;
+    if (sentBefore !== null) return sentBefore;
     // Only a name of the stored shape is read (never another file of the computer, whatever a data file says).
     if (!MEDIA_FILE_NAME.test(image.fileName)) {
       throw new RecordProblem(
@@ -135,8 +138,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         `Its picture ${MEDIA_FOLDER}/${image.fileName} cannot be read from the data folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): choose the picture again, or remove it.`,
       );
     }
-    const extension = image.fileName.slice(image.fileName.lastIndexOf('.') + 1).toLowerCase();
-    const type = Object.entries(UPLOAD_TYPES).find(([, accepted]) => accepted.extension === extension)?.[0];
+    const type = uploadTypeOf(image.fileName);
     if (!type) {
       throw new RecordProblem(
         'SYNC_PICTURE_TYPE',
@@ -145,8 +147,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     }
     // Checkpoint before sending: after a lost answer, the remote is searched for this name before a new upload.
     await links.putMedia({ localId: image.mediaId, remoteId: null, pendingFile: image.fileName });
-    const uploaded = async (remoteId: number) => {
-      await links.putMedia({ localId: image.mediaId, remoteId, pendingFile: null });
+    /** Counted as uploaded in this run, whether its answer came or it was found after a lost answer. */
+    const uploaded = (remoteId: number) => {
       summary.uploaded++;
       options.onProgress?.({
         type: 'upload',
@@ -157,11 +159,15 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       return remoteId;
     };
     return sendOnce({
-      send: async () => uploaded((await client.uploadMedia(bytes, image.fileName, type)).id),
+      send: async () => {
+        const { id } = await client.uploadMedia(bytes, image.fileName, type);
+        await links.putMedia({ localId: image.mediaId, remoteId: id, pendingFile: null });
+        return uploaded(id);
+      },
       refused: (error) => error.code === 'REMOTE_NO_MEDIA_UPLOAD' || isRefusal(error),
       forget: () => links.removeMedia(image.mediaId),
       lookUp: async () => {
-        const found = await client.findUploadedMedia(image.fileName);
+        const found = await lookUp(image.fileName);
         return found === null ? null : uploaded(found);
       },
     });
