@@ -143,45 +143,39 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
   if (kind === 'venue') {
     const parsed = venueShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);
-    const { id, slug, modified_utc, geo_lat, geo_lng, image, ...rest } = parsed.data;
-    const fields = pick(rest, Object.keys(venueShape.shape));
+    const { geo_lat, geo_lng, ...venue } = parsed.data;
+    const fields = pick(venue, Object.keys(venueShape.shape));
     if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
       Object.assign(fields, { geo_lat, geo_lng });
-    return {
-      kind,
-      id,
-      slug,
-      modifiedUtc: modified_utc ?? null,
-      etag,
-      fields: { ...fields, slug, ...imageFields(image) },
-      imageUrl: image?.url ?? null,
-    };
+    return postRecord(kind, venue, fields, etag);
   }
   if (kind === 'organizer') {
     const parsed = organizerShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);
-    const { id, slug, modified_utc, image, ...rest } = parsed.data;
-    return {
-      kind,
-      id,
-      slug,
-      modifiedUtc: modified_utc ?? null,
-      etag,
-      fields: { ...pick(rest, Object.keys(organizerShape.shape)), slug, ...imageFields(image) },
-      imageUrl: image?.url ?? null,
-    };
+    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag);
   }
   const parsed = eventShape.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error);
-  const { id, slug, modified_utc, cost_details, image, ...rest } = parsed.data;
+  const event = parsed.data;
+  const fields = { ...pick(event, Object.keys(eventShape.shape)), cost: event.cost_details };
+  return postRecord(kind, event, fields, etag);
+}
+
+/** A venue, organizer or event: its compared fields plus its slug and picture (by remote media id). */
+function postRecord(
+  kind: SyncKind,
+  post: { id: number; slug: string; modified_utc?: string; image: { id: number; url: string } | null },
+  fields: Record<string, unknown>,
+  etag: string | null,
+): RemoteRecord {
   return {
     kind,
-    id,
-    slug,
-    modifiedUtc: modified_utc ?? null,
+    id: post.id,
+    slug: post.slug,
+    modifiedUtc: post.modified_utc ?? null,
     etag,
-    fields: { ...pick(rest, Object.keys(eventShape.shape)), slug, cost: cost_details, ...imageFields(image) },
-    imageUrl: image?.url ?? null,
+    fields: { ...fields, slug: post.slug, ...imageFields(post.image) },
+    imageUrl: post.image?.url ?? null,
   };
 }
 
@@ -191,7 +185,9 @@ const imageFields = (image: { id: number } | null) => (image ? { image: image.id
 /** Only the keys the shape declares (a loose parse keeps the rest of the answer too). */
 function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   const wanted = new Set(
-    keys.filter((key) => !['id', 'slug', 'modified_utc', 'cost_details', 'geo_lat', 'geo_lng'].includes(key)),
+    keys.filter(
+      (key) => !['id', 'slug', 'modified_utc', 'cost_details', 'geo_lat', 'geo_lng', 'image'].includes(key),
+    ),
   );
   return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)));
 }
