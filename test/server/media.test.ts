@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { deadPid } from '../helpers/processes';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -157,7 +158,7 @@ describe('the media folder at start', () => {
     // What a crash between writing the file and committing its record leaves, and a half-written copy.
     const folder = join(dataDir, 'media');
     await writeFile(join(folder, '0123456789ab-never-recorded.png'), PNG);
-    await writeFile(join(folder, '.0123456789ab-half.png.4242.tmp'), PNG.subarray(0, 10));
+    await writeFile(join(folder, `.0123456789ab-half.png.${await deadPid()}.tmp`), PNG.subarray(0, 10));
     await writeFile(join(folder, 'notes.txt'), 'not ours: left alone');
     // Set aside by an earlier start: kept for 30 days.
     await mkdir(join(folder, '.orphaned'));

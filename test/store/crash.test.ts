@@ -304,6 +304,12 @@ describe('crash safety under a concurrent write load', () => {
         const restartAt = Date.now();
         server = await start(dataDir);
         restarts.push(Date.now() - restartAt);
+        // A snapshot the kill interrupted is removed by the restart: only the new server's own may be there.
+        const ownPid = String(server.serve.child.pid);
+        const leftBehind = (await readdir(dataDir)).filter(
+          (name) => /^\..*\.\d+\.tmp$/.test(name) && name.split('.').at(-2) !== ownPid,
+        );
+        expect(leftBehind, 'temporary copies left by killed servers').toEqual([]);
         // This round's records every round, everything every 10th round (and at the end), a sample otherwise:
         // the test stays linear for long runs, and a lost record can never come back unseen.
         const sample =

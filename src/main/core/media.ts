@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CalendarStore } from '../store/store';
 import type { StoredMedia } from '../store/schema';
-import { temporaryCopyOf, writeFileDurably } from '../store/durableJsonFile';
+import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFile';
 import { utcSqlNow } from './dates';
 import { slugify } from './slugs';
 
@@ -93,7 +93,7 @@ const KEEP_ORPHANS_MS = 30 * 86_400_000;
  * is what a crash or a failed commit between file and record leaves (the file is written first; that
  * upload was never acknowledged), but also what an older data file put back by hand no longer knows: so it
  * is moved to `media/.orphaned/` and deleted from there only after 30 days. Half-written temporary copies
- * of pictures are deleted.
+ * of pictures that no running process is writing are deleted.
  */
 export async function setAsideOrphanedUploads(store: CalendarStore): Promise<void> {
   const folder = join(store.dataDir, MEDIA_FOLDER);
@@ -103,10 +103,7 @@ export async function setAsideOrphanedUploads(store: CalendarStore): Promise<voi
   const aside = join(folder, ORPHANED_FOLDER);
   if (orphans.length > 0) await mkdir(aside, { recursive: true, mode: 0o700 });
   for (const name of orphans) await rename(join(folder, name), join(aside, name)).catch(() => undefined);
-  for (const name of names) {
-    const copyOf = temporaryCopyOf(name);
-    if (copyOf && MEDIA_FILE_NAME.test(copyOf)) await unlink(join(folder, name)).catch(() => undefined);
-  }
+  await removeAbandonedCopies(folder, (name) => MEDIA_FILE_NAME.test(name));
   for (const name of await readdir(aside).catch(() => [] as string[])) {
     const info = await stat(join(aside, name)).catch(() => null);
     if (info && Date.now() - info.mtimeMs > KEEP_ORPHANS_MS)

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { lockDataFolder, type FolderLock } from './lock';
+import { removeAbandonedCopies } from './durableJsonFile';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import {
@@ -170,6 +171,8 @@ export class CalendarStore {
         ? new SnapshotPersistence<StoreOp>(options.adapter)
         : new JournaledPersistence<StoreOp>(options.dataDir, options.journal));
     try {
+      // Ours now: a snapshot a crash interrupted (as big as the calendar) must not pile up over the crashes.
+      if (lock) await removeAbandonedCopies(options.dataDir, () => true);
       const store = new CalendarStore(options.dataDir, persistence, lock);
       await store.load(options.initialSettings);
       // Batches replayed from the journal are folded into the data file in the background, right away.
