@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CalendarStore } from '../store/store';
+import { StorageUnavailableError, type CalendarStore } from '../store/store';
+import { describeWriteFailure, storageRefusalOf } from '../store/storageRefusal';
 import type { StoredMedia } from '../store/schema';
 import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFile';
 import { utcSqlNow } from './dates';
@@ -68,8 +69,16 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
       .slice(0, 80) || 'image';
   const fileName = `${randomBytes(6).toString('hex')}-${base}.${extension}`;
   const folder = join(store.dataDir, MEDIA_FOLDER);
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await writeFileDurably(join(folder, fileName), upload.bytes);
+  try {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await writeFileDurably(join(folder, fileName), upload.bytes);
+  } catch (error) {
+    // A full or read-only disk is not a bug: the caller is told why (503), like for any other write.
+    if (!storageRefusalOf(error)) throw error;
+    throw new StorageUnavailableError(
+      `the picture could not be stored: ${describeWriteFailure(error, store.dataDir)}`,
+    );
+  }
   return store.mutate((tx) => {
     const media: StoredMedia = {
       id: tx.nextPostId(),

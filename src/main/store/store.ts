@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { lockDataFolder, type FolderLock } from './lock';
 import { removeAbandonedCopies } from './durableJsonFile';
+import { describeWriteFailure } from './storageRefusal';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import {
@@ -588,7 +589,7 @@ export class CalendarStore {
       // written too (it may build on it), newest first. Counters never go back: readers may have seen ids.
       this.failedCommits++;
       const failure = new StorageUnavailableError(
-        `Could not write the calendar: ${(error as Error).message}`,
+        `could not write the calendar: ${describeWriteFailure(error, this.dataDir)}`,
       );
       const next = this.pendingBatch;
       this.pendingBatch = null;
