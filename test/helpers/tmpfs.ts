@@ -15,7 +15,6 @@ export interface SmallDisk {
   /** Writes a filler file until the disk refuses even one more byte. */
   fill(): Promise<void>;
   remountReadOnly(): Promise<void>;
-  remountWritable(): Promise<void>;
   unmount(): Promise<void>;
 }
 
@@ -51,9 +50,6 @@ export async function mountSmallDisk(sizeMb = 8, at?: string): Promise<SmallDisk
     },
     async remountReadOnly() {
       await run('mount', ['-o', 'remount,ro', dir]);
-    },
-    async remountWritable() {
-      await run('mount', ['-o', 'remount,rw', dir]);
     },
     async unmount() {
       if (!mounted) return;
