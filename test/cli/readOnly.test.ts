@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer } from '../helpers/server';
+import { PNG } from '../helpers/fixtures';
 import { mountSmallDisk, whySmallDisksCannotBeMounted, type SmallDisk } from '../helpers/tmpfs';
 import { ensureBuilt, isolatedEnv, lastLine, runCli, startServe, type ServeProcess } from './cliProcess';
 
@@ -90,6 +91,16 @@ describe.skipIf(cannotMount !== null)(
       const body = (await refused.json()) as { code: string; message: string };
       expect(body.code).toBe('rest_storage_unavailable');
       expect(body.message).toContain(`read-only because ${reason}`);
+      // A picture too, before any of it is written.
+      const picture = await fetch(`${server.apiRoot.replace('cal/events/v1', 'calendar-desk/v1')}/media`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'image/png' },
+        body: PNG,
+      });
+      expect(picture.status).toBe(503);
+      expect(((await picture.json()) as { message: string }).message).toContain(
+        `read-only because ${reason}`,
+      );
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     }

@@ -62,6 +62,8 @@ export interface Upload {
  * between leaves only an unused file.
  */
 export async function saveUpload(store: CalendarStore, upload: Upload): Promise<StoredMedia> {
+  // Before the file: a picture whose record cannot be saved would only lie around.
+  store.assertWritable();
   const { extension } = UPLOAD_TYPES[upload.type];
   const base =
     slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))

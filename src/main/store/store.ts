@@ -429,20 +429,25 @@ export class CalendarStore {
     };
   }
 
-  /**
-   * Applies `change` to the in-memory state at once (it must be synchronous, so no other request sees half of
-   * it) and resolves with its result once the change is durably written.
-   */
   /** Changes whenever what readers see changes; equal versions mean identical state. */
   get version(): number {
     return this.changeCount;
   }
 
-  async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
+  /** Throws the StorageUnavailableError a change would end in when none can be saved (closed, read-only). */
+  assertWritable(): void {
     if (this.closed) throw new StorageUnavailableError('The calendar store is closed.');
     if (this.readOnly) {
       throw new StorageUnavailableError(`the calendar is open read-only because ${this.readOnly}`);
     }
+  }
+
+  /**
+   * Applies `change` to the in-memory state at once (it must be synchronous, so no other request sees half of
+   * it) and resolves with its result once the change is durably written.
+   */
+  async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
+    this.assertWritable();
     const undo: (() => void)[] = [];
     const ops: StoreOp[] = [];
     this.undoLog = undo;
