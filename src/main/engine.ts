@@ -97,7 +97,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     });
     // Before serving, while no upload can be under way. Not after a start that restored a backup or skipped
     // damaged changes: records may still name pictures whose media record is what was lost.
-    if (store.notices.length === 0) {
+    if (store.notices.length === 0 && !store.readOnly) {
       await setAsideOrphanedUploads(store).catch((error: Error) =>
         console.error(`calendar-desk: could not tidy the media folder: ${error.message}`),
       );

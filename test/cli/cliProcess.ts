@@ -34,7 +34,7 @@ export interface RunResult {
   stderr: string;
 }
 
-/** An environment that cannot reach the user's real calendar: no CALENDAR_DESK_DATA, a throwaway home. */
+/** An environment that cannot reach the user's real calendar nor their remotes' secrets: a throwaway home. */
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -42,7 +42,8 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
     XDG_CONFIG_HOME: join(home, '.config'),
     ...extra,
   };
-  if (!('CALENDAR_DESK_DATA' in extra)) delete env.CALENDAR_DESK_DATA;
+  for (const name of ['CALENDAR_DESK_DATA', 'CALENDAR_DESK_REMOTE_TOKEN', 'CALENDAR_DESK_REMOTE_PASSWORD'])
+    if (!(name in extra)) delete env[name];
   delete env.CALENDAR_DESK_TIMEZONE;
   return env;
 }

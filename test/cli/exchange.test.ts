@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
@@ -61,6 +61,22 @@ describe('calendar-desk export / import', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toMatch(/Restored 4 record\(s\)/);
     expect(await titles(restored)).toEqual(['Book fair', 'Film night']);
+  });
+
+  it('--out writes a file only its owner can read (it holds drafts, private events, event passwords)', async () => {
+    const dataDir = await seededFolder();
+    for (const format of ['json', 'ics', 'csv']) {
+      const fresh = join(home, `fresh-export.${format}`);
+      // One that exists already, readable by everyone: it is made private before it is filled.
+      const existing = join(home, `existing-export.${format}`);
+      await writeFile(existing, 'an older export', { mode: 0o644 });
+      for (const out of [fresh, existing]) {
+        const exported = await runCli(['export', '--format', format, '--out', out, '--data', dataDir], env);
+        expect(exported.code, exported.stderr).toBe(0);
+        expect(((await stat(out)).mode & 0o777).toString(8), out).toBe('600');
+        expect(await readFile(out, 'utf8')).toContain('Film night');
+      }
+    }
   });
 
   it('the .ics export parses with an independent parser; the CSV export imports', async () => {

@@ -90,6 +90,43 @@ describe('calendar-desk sync', () => {
     );
   });
 
+  it('a token may come from a file or $CALENDAR_DESK_REMOTE_TOKEN, and --help warns that flags are visible to others', async () => {
+    const file = join(home, 'token.txt');
+    await writeFile(file, `${remote.engine.adminToken}\n`, { mode: 0o600 });
+    const dry = await sync('--token-file', file, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/Dry run: nothing was changed\. 3 operation\(s\) planned:/);
+
+    const fromEnv = await runCli(['sync', '--data', dataDir, '--remote', remote.engine.apiRoot], {
+      ...env,
+      CALENDAR_DESK_REMOTE_TOKEN: remote.engine.adminToken,
+    });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.stdout).toMatch(/Summary: created 3,/);
+
+    const empty = join(home, 'empty-token.txt');
+    await writeFile(empty, '\n');
+    const refused = await sync('--token-file', empty);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The token file ${empty} is empty.`);
+    const missing = await sync('--token-file', join(home, 'no-such-file'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Cannot read the token file .*no-such-file: ENOENT/);
+    const both = await sync('--token-file', file, '--user', 'ed');
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('Give either a token (--token, --token-file) or --user, not both.');
+
+    const help = await runCli(['sync', '--help'], env);
+    expect(help.stdout).toContain('--token-file <file>');
+    expect(help.stdout).toContain('$CALENDAR_DESK_REMOTE_TOKEN');
+    const flat = help.stdout.replace(/\s+/g, ' ');
+    expect(flat).toMatch(/--token <token> the bearer token itself: visible to other users of this computer/);
+    expect(flat).toMatch(/--password <password> the application password itself: visible to other users/);
+    expect(flat).toContain(
+      'Secrets given as flags (--token, --password) are visible to other users of this computer',
+    );
+  });
+
   it('a conflict under --policy ask exits 2 with the field-level diff', async () => {
     await sync('--token', remote.engine.adminToken);
     const [market] = (await remote.api('events?search=Market', { auth: remote.admin })).body.events;

@@ -46,3 +46,9 @@ export const VENUE_WITH_ADDRESS_KEYS = [
   'global_id_lineage',
   'language',
 ];
+
+/** A real 1×1 PNG, for picture uploads. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { PNG } from '../helpers/fixtures';
+import { deadPid } from '../helpers/processes';
+import { mountSmallDisk, whySmallDisksCannotBeMounted, type SmallDisk } from '../helpers/tmpfs';
 
-/** A real 1×1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const JPEG_START = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
 let server: TestServer;
@@ -157,7 +155,7 @@ describe('the media folder at start', () => {
     // What a crash between writing the file and committing its record leaves, and a half-written copy.
     const folder = join(dataDir, 'media');
     await writeFile(join(folder, '0123456789ab-never-recorded.png'), PNG);
-    await writeFile(join(folder, '.0123456789ab-half.png.4242.tmp'), PNG.subarray(0, 10));
+    await writeFile(join(folder, `.0123456789ab-half.png.${await deadPid()}.tmp`), PNG.subarray(0, 10));
     await writeFile(join(folder, 'notes.txt'), 'not ours: left alone');
     // Set aside by an earlier start: kept for 30 days.
     await mkdir(join(folder, '.orphaned'));
@@ -199,3 +197,66 @@ describe('the media folder at start', () => {
     }
   });
 });
+
+const cannotMount = await whySmallDisksCannotBeMounted();
+
+describe.skipIf(cannotMount !== null)(
+  cannotMount
+    ? `SKIPPED (${cannotMount}): uploads on a full or read-only disk`
+    : 'uploads on a full or read-only disk',
+  () => {
+    let disk: SmallDisk;
+    let onDisk: TestServer;
+    beforeEach(async () => {
+      disk = await mountSmallDisk();
+      onDisk = await startTestServer({ dataDir: join(disk.dir, 'data') });
+    });
+    const afterThis: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const undo of afterThis.splice(0).reverse()) await undo();
+      await onDisk?.close();
+      await disk?.unmount();
+    });
+
+    const uploadThere = async () => {
+      const response = await fetch(`${onDisk.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        headers: { ...onDisk.admin, 'Content-Type': 'image/png' },
+        body: PNG,
+      });
+      return { status: response.status, body: (await response.json()) as { code: string; message: string } };
+    };
+    const mediaFiles = () => readdir(join(onDisk.dataDir, 'media')).catch(() => [] as string[]);
+
+    it('answers 503 rest_storage_unavailable saying the disk is full and what to do, keeping no part of the picture', async () => {
+      await disk.fill();
+      const refused = await uploadThere();
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('rest_storage_unavailable');
+      expect(refused.body.message).toContain(`the disk that holds the data folder ${onDisk.dataDir} is full`);
+      expect(refused.body.message).toContain('free some space on that disk');
+      expect(await mediaFiles()).toEqual([]);
+      // Reading goes on; once there is space again, the same upload works.
+      expect((await onDisk.api('events')).status).toBe(200);
+      await rm(join(disk.dir, 'filler'));
+      expect((await uploadThere()).status).toBe(201);
+    });
+
+    it('answers 503 rest_storage_unavailable saying the disk is read-only', async () => {
+      // The pictures' folder on a disk of its own, made read-only (the journal's disk cannot be while in use).
+      const mediaFolder = join(onDisk.dataDir, 'media');
+      await mkdir(mediaFolder, { recursive: true });
+      const mediaDisk = await mountSmallDisk(1, mediaFolder);
+      afterThis.push(() => mediaDisk.unmount());
+      await mediaDisk.remountReadOnly();
+      const refused = await uploadThere();
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('rest_storage_unavailable');
+      expect(refused.body.message).toContain(
+        `the data folder ${onDisk.dataDir} is on a disk that is mounted read-only`,
+      );
+      expect(await mediaFiles()).toEqual([]);
+      expect((await onDisk.api('events')).status).toBe(200);
+    });
+  },
+);

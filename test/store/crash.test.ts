@@ -1,8 +1,10 @@
+import { watch } from 'node:fs';
 import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { seedDataFolder } from '../../bench/seedData';
 
 /**
  * SIGKILLs a real `calendar-desk serve` process at random moments while concurrent writers create, update
@@ -304,6 +306,12 @@ describe('crash safety under a concurrent write load', () => {
         const restartAt = Date.now();
         server = await start(dataDir);
         restarts.push(Date.now() - restartAt);
+        // A snapshot the kill interrupted is removed by the restart: only the new server's own may be there.
+        const ownPid = String(server.serve.child.pid);
+        const leftBehind = (await readdir(dataDir)).filter(
+          (name) => /^\..*\.\d+\.tmp$/.test(name) && name.split('.').at(-2) !== ownPid,
+        );
+        expect(leftBehind, 'temporary copies left by killed servers').toEqual([]);
         // This round's records every round, everything every 10th round (and at the end), a sample otherwise:
         // the test stays linear for long runs, and a lost record can never come back unseen.
         const sample =
@@ -363,4 +371,43 @@ describe('crash safety under a concurrent write load', () => {
     },
     Math.max(180_000, KILLS * 15_000),
   );
+});
+
+describe('a kill while the journal is folded into calendar.json', () => {
+  it('leaves an unfinished snapshot that the next start removes, losing nothing', async () => {
+    const dataDir = join(home, 'big');
+    // Big enough that writing the snapshot takes a while: the kill lands in the middle of it.
+    await seedDataFolder(dataDir, { events: 20_000, seed: 11 });
+    server = await start(dataDir);
+    const created = await call(server, 'POST', 'events', {
+      title: 'Saved before the kill',
+      start_date: '2031-05-01 10:00:00',
+      end_date: '2031-05-01 11:00:00',
+    });
+    expect(created.status).toBe(201);
+    const id = (JSON.parse(await created.text) as { id: number }).id;
+
+    // A clean stop folds the journal into calendar.json through a temporary copy: kill it as that appears.
+    const victim = server.serve;
+    const snapshot = `.calendar.json.${victim.child.pid}.tmp`;
+    const watcher = watch(dataDir, (_event, name) => {
+      if (name === snapshot) victim.child.kill('SIGKILL');
+    });
+    try {
+      victim.child.kill('SIGTERM');
+      await victim.exited;
+    } finally {
+      watcher.close();
+    }
+    expect(victim.child.signalCode, 'killed while writing the snapshot').toBe('SIGKILL');
+    expect(await readdir(dataDir), 'what the kill left').toContain(snapshot);
+
+    server = await start(dataDir);
+    expect(await readdir(dataDir)).not.toContain(snapshot);
+    const read = await call(server, 'GET', `events/${id}`);
+    expect(read.status).toBe(200);
+    expect((JSON.parse(await read.text) as { title: string }).title).toBe('Saved before the kill');
+    server.serve.child.kill('SIGTERM');
+    expect(await server.serve.exited).toBe(0);
+  }, 120_000);
 });

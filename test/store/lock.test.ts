@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEngine, EngineError, type Engine } from '../../src/main/engine';
 import { FolderLockedError, LOCK_NAME } from '../../src/main/store/lock';
 import { CalendarStore } from '../../src/main/store/store';
-import { ensureBuilt, isolatedEnv, runCli, startServe, type ServeProcess } from '../cli/cliProcess';
+import { ensureBuilt, isolatedEnv, ROOT, runCli, startServe, type ServeProcess } from '../cli/cliProcess';
+import { isRunning, waitUntilGone } from '../../src/main/store/processes';
+import { deadPid } from '../helpers/processes';
 
 let dataDir: string;
 const engines: Engine[] = [];
@@ -91,13 +93,6 @@ describe('one owner per data folder', () => {
   });
 });
 
-/** The pid of a process of this machine that has just ended (what a crashed owner's record names). */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((resolve) => child.on('close', resolve));
-  return child.pid!;
-}
-
 const ownerRecord = async () => JSON.parse(await readFile(join(dataDir, 'owner.json'), 'utf8'));
 
 describe('a crashed owner, and two owners at once (real processes)', () => {
@@ -174,6 +169,72 @@ describe('a crashed owner, and two owners at once (real processes)', () => {
     await createEvent(first.apiRoot, 'Woke up and still the owner');
   });
 
+  /** The state letter of a process in /proc (`Z` for a zombie), or null once it is gone. */
+  async function processState(pid: number): Promise<string | null> {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    return stat ? stat.slice(stat.lastIndexOf(')') + 1).trim()[0] : null;
+  }
+
+  it.runIf(process.platform === 'linux')(
+    'takes over at once from a killed owner its parent has not collected (a zombie), removing its unfinished snapshots',
+    async () => {
+      // The owner's parent is `sleep`, which never collects its children: killed, the owner stays a zombie.
+      const parent = spawn(
+        'sh',
+        [
+          '-c',
+          '"$1" "$2" serve --port 0 --data "$3" & exec sleep 600',
+          'sh',
+          process.execPath,
+          join(ROOT, 'bin', 'calendar-desk.js'),
+          dataDir,
+        ],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      try {
+        let output = '';
+        await new Promise<void>((resolve, reject) => {
+          parent.stdout.on('data', (chunk) => {
+            output += chunk;
+            if (output.includes('Press Ctrl+C')) resolve();
+          });
+          parent.on('close', () => reject(new Error(`the first server did not start: ${output}`)));
+        });
+        const owner = await ownerRecord();
+        process.kill(owner.pid, 'SIGKILL');
+        for (let tries = 0; tries < 100 && (await processState(owner.pid)) !== 'Z'; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await processState(owner.pid), 'the killed owner is a zombie').toBe('Z');
+        const killedAt = Date.now();
+        // A snapshot the kill interrupted, and copies of other writers: gone ones, and one that still runs.
+        const left = {
+          zombie: `.calendar.json.${owner.pid}.tmp`,
+          ended: `.calendar.json.${await deadPid()}.tmp`,
+          endedOwnerRecord: `.owner.json.${await deadPid()}.tmp`,
+          live: `.calendar.json.${parent.pid}.tmp`,
+        };
+        for (const name of Object.values(left)) await writeFile(join(dataDir, name), '{"half":');
+
+        const second = await serve();
+        expect(await processState(owner.pid), 'still a zombie while the second server starts').toBe('Z');
+        expect(Date.now() - killedAt).toBeLessThan(9_000);
+        expect(await ownerRecord()).toMatchObject({ pid: second.child.pid });
+        const names = await readdir(dataDir);
+        expect(names).not.toContain(left.zombie);
+        expect(names).not.toContain(left.ended);
+        expect(names).not.toContain(left.endedOwnerRecord);
+        expect(names, 'the copy of a process that still runs is left alone').toContain(left.live);
+        await createEvent(second.apiRoot, 'After the crash');
+      } finally {
+        parent.kill('SIGKILL');
+        await new Promise((resolve) =>
+          parent.exitCode === null ? parent.on('close', resolve) : resolve(null),
+        );
+      }
+    },
+    30_000,
+  );
+
   it('lets exactly one of several servers started at once take over a crashed folder', async () => {
     const crashed = await serve();
     crashed.child.kill('SIGKILL');
@@ -192,6 +253,18 @@ describe('a crashed owner, and two owners at once (real processes)', () => {
     expect(await ownerRecord()).toMatchObject({ pid: winners[0].child.pid });
     expect(existsSync(join(dataDir, 'calendar-desk.takeover.lock'))).toBe(false);
     await createEvent(winners[0].apiRoot, 'The one owner');
+  });
+});
+
+describe('whether a process runs', () => {
+  it('counts a process that ended as gone, and waits for one that ends soon', async () => {
+    expect(isRunning(process.pid)).toBe(true);
+    expect(isRunning(await deadPid())).toBe(false);
+    const sleeper = spawn('sleep', ['0.3']);
+    const ended = new Promise((resolve) => sleeper.on('close', resolve));
+    expect(await waitUntilGone(sleeper.pid!, 50)).toBe(false);
+    expect(await waitUntilGone(sleeper.pid!, 5_000)).toBe(true);
+    await ended;
   });
 });
 

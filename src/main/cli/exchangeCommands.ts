@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 import { CalendarStore } from '../store/store';
@@ -58,6 +58,22 @@ async function withReadableStore<T>(dataDir: string, work: (store: CalendarStore
   }
 }
 
+/**
+ * Writes an export readable by its owner only (mode 0600): it may hold drafts, private events and event
+ * passwords. A file that exists already is made private too, before anything is written into it.
+ */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'w', 0o600);
+  try {
+    const info = await handle.stat();
+    // (Only a regular file: `--out /dev/stdout` and pipes keep their mode.)
+    if (info.isFile() && (info.mode & 0o077) !== 0) await handle.chmod(0o600);
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** `calendar-desk export` and `calendar-desk import`. */
 export function exchangeCommands(deps: SyncCommandDeps): Command[] {
   const exportCommand = new Command('export')
@@ -72,7 +88,7 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
     .addOption(
       new Option('--kind <kind>', 'with --format csv: which records').choices(CSV_KINDS).default('events'),
     )
-    .option('--out <file>', 'write to this file (default: standard output)')
+    .option('--out <file>', 'write to this file, readable by you only (default: standard output)')
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
@@ -82,7 +98,7 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
           exportText(store, options.format, options.kind, new Date()),
         );
         if (options.out) {
-          await writeFile(options.out, text);
+          await writePrivateFile(options.out, text);
           console.error(`Exported to ${options.out}.`);
         } else process.stdout.write(text);
       },

@@ -5,7 +5,12 @@ import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ROLES, type Role } from '../../shared/enums';
 import { startEngine, EngineError } from '../engine';
-import { CalendarStore, DataFileInvalidError, DataFileUnreadableError } from '../store/store';
+import {
+  CalendarStore,
+  DataFileInvalidError,
+  DataFileUnreadableError,
+  StorageUnavailableError,
+} from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
 import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
@@ -132,7 +137,12 @@ export function buildProgram(): Command {
         rendererDir: rendererDir(),
       });
       for (const notice of engine.store.notices) console.error(`calendar-desk: ${notice}`);
-      console.log(`Calendar Desk is running.`);
+      // (Why it is read-only is the notice above.)
+      console.log(
+        engine.store.readOnly
+          ? 'Calendar Desk is running read-only: the calendar can be read, changes are refused.'
+          : 'Calendar Desk is running.',
+      );
       console.log(`  API root:    ${engine.apiRoot}cal/events/v1`);
       // The token rides in the fragment: browsers never send it to the server, so no log or Referer sees it.
       console.log(`  Web UI:      ${engine.origin}/#/signin?token=${encodeURIComponent(engine.adminToken)}`);
@@ -275,7 +285,8 @@ function isUserFacing(error: unknown): boolean {
     error instanceof SyncStateError ||
     error instanceof DataFolderError ||
     error instanceof DataFileInvalidError ||
-    error instanceof DataFileUnreadableError
+    error instanceof DataFileUnreadableError ||
+    error instanceof StorageUnavailableError
   ) {
     return true;
   }

@@ -16,6 +16,10 @@ export class SyncUsageError extends Error {
 }
 
 export const PASSWORD_ENV = 'CALENDAR_DESK_REMOTE_PASSWORD';
+export const TOKEN_ENV = 'CALENDAR_DESK_REMOTE_TOKEN';
+
+/** Said wherever a secret can be given as a flag: the command line of a process is public on this computer. */
+const VISIBLE_TO_OTHERS = 'visible to other users of this computer (ps)';
 
 const remoteUrl = z
   .string()
@@ -27,6 +31,7 @@ export interface SyncCliOptions {
   remote: string;
   namespace: string;
   token?: string;
+  tokenFile?: string;
   user?: string;
   password?: string;
   passwordFile?: string;
@@ -35,29 +40,43 @@ export interface SyncCliOptions {
   json?: boolean;
 }
 
-/** Credentials from the flags, a password file or the environment (in that order). */
+/** The secret a file holds (trimmed), e.g. a token or an application password; `what` names it in errors. */
+async function readSecretFile(file: string, what: string): Promise<string> {
+  const secret = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    (error: NodeJS.ErrnoException) => {
+      throw new SyncUsageError(`Cannot read the ${what} file ${file}: ${error.code ?? error.message}.`);
+    },
+  );
+  if (!secret) throw new SyncUsageError(`The ${what} file ${file} is empty.`);
+  return secret;
+}
+
+/**
+ * Credentials from the flags, a file or the environment (in that order): a token (`--token`, `--token-file`,
+ * else `$CALENDAR_DESK_REMOTE_TOKEN` when no `--user` is given), or a user and application password
+ * (`--password`, `--password-file`, `$CALENDAR_DESK_REMOTE_PASSWORD`).
+ */
 export async function remoteAuthOf(options: SyncCliOptions, env = process.env): Promise<RemoteAuth> {
-  if (options.token && options.user) throw new SyncUsageError('Give either --token or --user, not both.');
+  const tokenGiven = options.token !== undefined || options.tokenFile !== undefined;
+  if (tokenGiven && options.user) {
+    throw new SyncUsageError('Give either a token (--token, --token-file) or --user, not both.');
+  }
+  if (options.token !== undefined && options.tokenFile !== undefined) {
+    throw new SyncUsageError('Give either --token or --token-file, not both.');
+  }
   if (options.token) return { token: options.token };
+  if (options.tokenFile) return { token: await readSecretFile(options.tokenFile, 'token') };
   if (!options.user) {
     if (options.password || options.passwordFile) throw new SyncUsageError('--password needs --user LOGIN.');
-    return null;
+    return env[TOKEN_ENV] ? { token: env[TOKEN_ENV] } : null;
   }
   let password = options.password;
-  if (!password && options.passwordFile) {
-    password = await readFile(options.passwordFile, 'utf8').then(
-      (text) => text.trim(),
-      (error: NodeJS.ErrnoException) => {
-        throw new SyncUsageError(
-          `Cannot read the password file ${options.passwordFile}: ${error.code ?? error.message}.`,
-        );
-      },
-    );
-  }
+  if (!password && options.passwordFile) password = await readSecretFile(options.passwordFile, 'password');
   password ??= env[PASSWORD_ENV];
   if (!password) {
     throw new SyncUsageError(
-      `--user needs a password: --password, --password-file FILE or $${PASSWORD_ENV}.`,
+      `--user needs a password: --password-file FILE, $${PASSWORD_ENV} or --password.`,
     );
   }
   return { user: options.user, password };
@@ -128,10 +147,14 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       'API namespace on the remote (tribe/events/v1 for The Events Calendar)',
       'cal/events/v1',
     )
-    .option('--token <token>', 'bearer token of the remote')
+    .option('--token-file <file>', `file holding the bearer token of the remote (or $${TOKEN_ENV})`)
+    .option('--token <token>', `the bearer token itself: ${VISIBLE_TO_OTHERS}, prefer --token-file`)
     .option('--user <login>', 'remote user (with an application password)')
-    .option('--password <password>', `application password (or --password-file, or $${PASSWORD_ENV})`)
-    .option('--password-file <file>', 'file holding the application password')
+    .option('--password-file <file>', `file holding the application password (or $${PASSWORD_ENV})`)
+    .option(
+      '--password <password>',
+      `the application password itself: ${VISIBLE_TO_OTHERS}, prefer --password-file`,
+    )
     .option('--dry-run', 'print the plan and change nothing')
     .addOption(
       new Option('--policy <policy>', 'what to do with records changed on both sides')
@@ -139,6 +162,16 @@ export function syncCommand(deps: SyncCommandDeps): Command {
         .default('ask'),
     )
     .option('--json', 'print one JSON report on stdout, progress as JSON lines on stderr')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Secrets given as flags (--token, --password) are visible to other users of this',
+        'computer (ps) while the command runs. Give them in a file readable by you only',
+        `(--token-file, --password-file) or in the environment ($${TOKEN_ENV},`,
+        `$${PASSWORD_ENV}) instead.`,
+      ].join('\n'),
+    )
     .action(async (options: SyncCliOptions) => {
       const url = remoteUrl.safeParse(options.remote);
       if (!url.success) {

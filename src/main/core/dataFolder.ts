@@ -36,7 +36,10 @@ export function resolveDataFolder(
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_FOLDER_NAME, 'data');
 }
 
-/** Creates the data folder if needed and checks that it is a folder this process may read and write. */
+/**
+ * Creates the data folder if needed and checks that it is a folder this process may read and write. One it
+ * may only read fails with the system's error (EROFS, EACCES): the store then opens it read-only.
+ */
 export async function prepareDataFolder(dataDir: string): Promise<void> {
   const info = await stat(dataDir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -54,8 +57,9 @@ export async function prepareDataFolder(dataDir: string): Promise<void> {
     });
   }
   try {
-    await access(dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
+    await access(dataDir, constants.R_OK | constants.X_OK);
   } catch {
-    throw new DataFolderError(dataDir, 'is not readable and writable by you');
+    throw new DataFolderError(dataDir, 'is not readable by you');
   }
+  await access(dataDir, constants.W_OK);
 }

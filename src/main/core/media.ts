@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CalendarStore } from '../store/store';
+import { StorageUnavailableError, type CalendarStore } from '../store/store';
+import { describeWriteFailure, storageRefusalOf } from '../store/storageRefusal';
 import type { StoredMedia } from '../store/schema';
-import { temporaryCopyOf, writeFileDurably } from '../store/durableJsonFile';
+import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFile';
 import { utcSqlNow } from './dates';
 import { slugify } from './slugs';
 
@@ -61,6 +62,8 @@ export interface Upload {
  * between leaves only an unused file.
  */
 export async function saveUpload(store: CalendarStore, upload: Upload): Promise<StoredMedia> {
+  // Before the file: a picture whose record cannot be saved would only lie around.
+  store.assertWritable();
   const { extension } = UPLOAD_TYPES[upload.type];
   const base =
     slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))
@@ -68,8 +71,16 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
       .slice(0, 80) || 'image';
   const fileName = `${randomBytes(6).toString('hex')}-${base}.${extension}`;
   const folder = join(store.dataDir, MEDIA_FOLDER);
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await writeFileDurably(join(folder, fileName), upload.bytes);
+  try {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await writeFileDurably(join(folder, fileName), upload.bytes);
+  } catch (error) {
+    // A full or read-only disk is not a bug: the caller is told why (503), like for any other write.
+    if (!storageRefusalOf(error)) throw error;
+    throw new StorageUnavailableError(
+      `the picture could not be stored: ${describeWriteFailure(error, store.dataDir)}`,
+    );
+  }
   return store.mutate((tx) => {
     const media: StoredMedia = {
       id: tx.nextPostId(),
@@ -93,7 +104,7 @@ const KEEP_ORPHANS_MS = 30 * 86_400_000;
  * is what a crash or a failed commit between file and record leaves (the file is written first; that
  * upload was never acknowledged), but also what an older data file put back by hand no longer knows: so it
  * is moved to `media/.orphaned/` and deleted from there only after 30 days. Half-written temporary copies
- * of pictures are deleted.
+ * of pictures that no running process is writing are deleted.
  */
 export async function setAsideOrphanedUploads(store: CalendarStore): Promise<void> {
   const folder = join(store.dataDir, MEDIA_FOLDER);
@@ -103,10 +114,7 @@ export async function setAsideOrphanedUploads(store: CalendarStore): Promise<voi
   const aside = join(folder, ORPHANED_FOLDER);
   if (orphans.length > 0) await mkdir(aside, { recursive: true, mode: 0o700 });
   for (const name of orphans) await rename(join(folder, name), join(aside, name)).catch(() => undefined);
-  for (const name of names) {
-    const copyOf = temporaryCopyOf(name);
-    if (copyOf && MEDIA_FILE_NAME.test(copyOf)) await unlink(join(folder, name)).catch(() => undefined);
-  }
+  await removeAbandonedCopies(folder, (name) => MEDIA_FILE_NAME.test(name));
   for (const name of await readdir(aside).catch(() => [] as string[])) {
     const info = await stat(join(aside, name)).catch(() => null);
     if (info && Date.now() - info.mtimeMs > KEEP_ORPHANS_MS)

@@ -57,8 +57,11 @@ export async function ensureAdminAccess(store: CalendarStore, now: () => Date): 
   const parsed = parseToken(existing);
   const known = parsed ? store.tokens.get(parsed.id) : undefined;
   if (parsed && known?.userId === admin.id && secretMatches(parsed.secret, known)) {
-    // A copied or restored file may have lost its mode: the token stays readable by its owner only.
-    await chmod(tokenPath, 0o600);
+    // A copied or restored file may have lost its mode: the token stays readable by its owner only (unless
+    // the folder is read-only: then nothing can be changed, and the token is still good to read with).
+    await chmod(tokenPath, 0o600).catch((error: unknown) => {
+      if (!store.readOnly) throw error;
+    });
     return existing;
   }
 

@@ -1,8 +1,9 @@
-import { copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { readChunkedJsonFile } from './chunkedJson';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { writeFully } from './journal';
+import { isRunning } from './processes';
 
 /**
  * A lowdb adapter whose `write()` only resolves once the new content is on disk: it writes a temporary
@@ -77,9 +78,28 @@ export async function readJsonFile(filename: string): Promise<unknown> {
 /** The temporary file a durable write of `name` goes through (`.<name>.<pid>.tmp`, beside it). */
 const temporaryNameOf = (name: string) => `.${name}.${process.pid}.tmp`;
 
-/** The file `name` is the temporary copy of, if it is one a durable write left behind (a crash mid-write). */
-export function temporaryCopyOf(name: string): string | null {
-  return /^\.(.+)\.\d+\.tmp$/.exec(name)?.[1] ?? null;
+/** The file `name` is a temporary copy of and the process that wrote it, if it is one a durable write makes. */
+export function temporaryCopyOf(name: string): { of: string; pid: number } | null {
+  const match = /^\.(.+)\.(\d+)\.tmp$/.exec(name);
+  return match ? { of: match[1], pid: Number(match[2]) } : null;
+}
+
+/** Temporary copies this process is writing right now. */
+const beingWritten = new Set<string>();
+
+/**
+ * Deletes the temporary copies in `folder` (of the files `isOf` accepts) that a process killed mid-write
+ * left behind: those of a process that no longer runs (a zombie counts as ended), and this process's own
+ * that it is not writing (a crashed predecessor may have had our pid). A copy being written is left alone.
+ */
+export async function removeAbandonedCopies(folder: string, isOf: (name: string) => boolean): Promise<void> {
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const copy = temporaryCopyOf(name);
+    if (!copy || !isOf(copy.of)) continue;
+    const path = resolve(folder, name);
+    const abandoned = copy.pid === process.pid ? !beingWritten.has(path) : !isRunning(copy.pid);
+    if (abandoned) await unlink(path).catch(() => undefined);
+  }
 }
 
 /**
@@ -91,7 +111,21 @@ export async function writeFileDurably(
   content: string | Buffer | Iterable<string>,
   keepPrevious?: string,
 ): Promise<void> {
-  const temp = join(dirname(filename), temporaryNameOf(basename(filename)));
+  const temp = resolve(dirname(filename), temporaryNameOf(basename(filename)));
+  beingWritten.add(temp);
+  try {
+    await writeThroughCopy(temp, filename, content, keepPrevious);
+  } finally {
+    beingWritten.delete(temp);
+  }
+}
+
+async function writeThroughCopy(
+  temp: string,
+  filename: string,
+  content: string | Buffer | Iterable<string>,
+  keepPrevious?: string,
+): Promise<void> {
   const handle = await open(temp, 'w', 0o600);
   try {
     try {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { prepareDataFolder } from '../core/dataFolder';
 import { writeFileDurably } from './durableJsonFile';
+import { isRunning, PROCESS_STATE_READABLE, waitUntilGone } from './processes';
 
 /** What the owner of a data folder records about itself, so that others can name it or talk to it. */
 export interface FolderOwner {
@@ -31,22 +32,23 @@ const UPDATE_MS = 2_000;
  */
 const NEVER_STALE = 2 ** 31 - 1;
 
-/** Whether a process of this machine with that pid exists (the owner may have crashed). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/**
+ * How long a takeover waits for an owner that still seems to run, where a killed process cannot be told from
+ * a live one (no `/proc`): a crashed owner lingers as a zombie until its parent collects it.
+ */
+const ZOMBIE_WAIT_MS = 2_000;
+
+/** Whether the recorded owner ran on this machine, so that its pid can be checked here. */
+const ownerIsHere = (owner: FolderOwner) =>
+  owner.host === hostname() && Number.isInteger(owner.pid) && owner.pid > 0;
 
 /**
- * Whether the recorded owner is known to be gone: it ran on this machine and its process no longer exists.
- * An owner of another machine (a shared folder), or a record without its machine, cannot be checked.
+ * Whether the recorded owner is known to be gone: it ran on this machine and its process no longer runs
+ * (it exited, or was killed and lingers as a zombie). An owner of another machine (a shared folder), or a
+ * record without its machine, cannot be checked.
  */
 export function ownerIsGone(owner: FolderOwner): boolean {
-  return owner.host === hostname() && Number.isInteger(owner.pid) && owner.pid > 0 && !isRunning(owner.pid);
+  return ownerIsHere(owner) && !isRunning(owner.pid);
 }
 
 export class FolderLockedError extends Error {
@@ -54,6 +56,8 @@ export class FolderLockedError extends Error {
   constructor(
     readonly dataDir: string,
     readonly owner: FolderOwner | null,
+    /** How long we waited for the owner to end before giving up (where a zombie looks alive). */
+    waitedMs = 0,
   ) {
     const who = owner
       ? `process ${owner.pid}${owner.host && owner.host !== hostname() ? ` on ${owner.host}` : ''}${owner.apiRoot ? ` (serving ${owner.apiRoot})` : ''}`
@@ -63,7 +67,9 @@ export class FolderLockedError extends Error {
         ? `Stop it on ${owner.host} first (a lock it left behind expires ${STALE_MS / 1000} s after it stopped), or use another folder with --data.`
         : owner && !isRunning(owner.pid)
           ? `Process ${owner.pid} no longer runs here: try again.`
-          : 'Stop that instance first, or use another folder with --data.';
+          : waitedMs > 0
+            ? `It still ran ${waitedMs / 1000} s later: stop that instance first, or use another folder with --data.`
+            : 'Stop that instance first, or use another folder with --data.';
     super(`The data folder ${dataDir} is in use by ${who}. ${advice}`);
   }
 }
@@ -172,8 +178,15 @@ async function takeOver(
       // The record must be that of this very lock: one left beside a lock taken since is not its owner.
       const recordsThisLock =
         owner !== null && (owner.lockId === undefined || owner.lockId === lockIdOf(info));
-      const abandoned = (recordsThisLock && ownerIsGone(owner)) || info.mtimeMs < Date.now() - STALE_MS;
-      if (!abandoned) throw new FolderLockedError(dataDir, owner);
+      let gone = recordsThisLock && ownerIsGone(owner);
+      let waitedMs = 0;
+      if (recordsThisLock && !gone && !PROCESS_STATE_READABLE && ownerIsHere(owner)) {
+        // A zombie looks alive here: give a crashed owner's parent a moment to collect it.
+        gone = await waitUntilGone(owner.pid, ZOMBIE_WAIT_MS);
+        waitedMs = ZOMBIE_WAIT_MS;
+      }
+      const abandoned = gone || info.mtimeMs < Date.now() - STALE_MS;
+      if (!abandoned) throw new FolderLockedError(dataDir, owner, waitedMs);
       // The record first: whoever looks next must never read the crashed owner's record beside a new lock.
       await rm(join(dataDir, OWNER_FILE), { force: true });
       await rmdir(lockDir).catch((error: NodeJS.ErrnoException) => {

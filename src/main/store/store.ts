@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { lockDataFolder, type FolderLock } from './lock';
+import { removeAbandonedCopies } from './durableJsonFile';
+import {
+  describeWriteFailure,
+  explainRefusal,
+  storageRefusalOf,
+  type StorageRefusal,
+} from './storageRefusal';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import {
@@ -162,7 +169,39 @@ export class CalendarStore {
     private readonly lock: FolderLock | null,
   ) {}
 
+  /**
+   * Opens the data folder to read and write it. When its disk refuses writes (full, mounted read-only, not
+   * writable by us), the calendar is opened read-only instead, so that it can still be read and exported:
+   * `readOnly` then says why, every change is refused with that reason, and a notice tells the user.
+   */
   static async open(options: OpenStoreOptions): Promise<CalendarStore> {
+    try {
+      return await CalendarStore.openWritable(options);
+    } catch (error) {
+      const refusal = storageRefusalOf(error);
+      // Only the real data folder falls back; an injected persistence (tests) gets its own error.
+      if (!refusal || options.lock === false || options.persistence || options.adapter) throw error;
+      return CalendarStore.openReadOnly(options, refusal);
+    }
+  }
+
+  /**
+   * Without the lock (it cannot be recorded on such a disk) and without changing a byte: the durable state
+   * (data file plus journal) is read as it is.
+   */
+  private static async openReadOnly(options: OpenStoreOptions, refusal: StorageRefusal) {
+    const store = new CalendarStore(options.dataDir, new ReadOnlyPersistence<StoreOp>(options.dataDir), null);
+    const { what, todo } = explainRefusal(refusal, options.dataDir);
+    store.readOnly = `${what}; ${todo}, then restart Calendar Desk`;
+    await store.load(options.initialSettings);
+    store.notices.push(
+      `Read-only: ${what}. The calendar can be read and exported, but changes are refused: ${todo}, ` +
+        'then restart Calendar Desk.',
+    );
+    return store;
+  }
+
+  private static async openWritable(options: OpenStoreOptions): Promise<CalendarStore> {
     const lock = options.lock === false ? null : await lockDataFolder(options.dataDir);
     const persistence =
       options.persistence ??
@@ -170,6 +209,8 @@ export class CalendarStore {
         ? new SnapshotPersistence<StoreOp>(options.adapter)
         : new JournaledPersistence<StoreOp>(options.dataDir, options.journal));
     try {
+      // Ours now: a snapshot a crash interrupted (as big as the calendar) must not pile up over the crashes.
+      if (lock) await removeAbandonedCopies(options.dataDir, () => true);
       const store = new CalendarStore(options.dataDir, persistence, lock);
       await store.load(options.initialSettings);
       // Batches replayed from the journal are folded into the data file in the background, right away.
@@ -192,6 +233,9 @@ export class CalendarStore {
     });
     return store.snapshot();
   }
+
+  /** Why the calendar was opened read-only (its disk refuses writes), or null when it can be changed. */
+  readOnly: string | null = null;
 
   /** The lock of the folder, so the server can record where it listens. */
   get folderLock(): FolderLock | null {
@@ -244,7 +288,12 @@ export class CalendarStore {
         );
       }
       if (error instanceof DataFileInvalidError || error instanceof DataFileTooNewError) throw error;
-      throw new DataFileUnreadableError(`The data file ${file} cannot be read: ${(error as Error).message}.`);
+      throw new DataFileUnreadableError(
+        `The data file ${file} cannot be read: ${(error as Error).message}.`,
+        {
+          cause: error,
+        },
+      );
     }
     this.notices.push(...loaded.notices);
     const base = loaded.base ?? emptyDataFile(initialSettings);
@@ -380,17 +429,25 @@ export class CalendarStore {
     };
   }
 
-  /**
-   * Applies `change` to the in-memory state at once (it must be synchronous, so no other request sees half of
-   * it) and resolves with its result once the change is durably written.
-   */
   /** Changes whenever what readers see changes; equal versions mean identical state. */
   get version(): number {
     return this.changeCount;
   }
 
-  async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
+  /** Throws the StorageUnavailableError a change would end in when none can be saved (closed, read-only). */
+  assertWritable(): void {
     if (this.closed) throw new StorageUnavailableError('The calendar store is closed.');
+    if (this.readOnly) {
+      throw new StorageUnavailableError(`the calendar is open read-only because ${this.readOnly}`);
+    }
+  }
+
+  /**
+   * Applies `change` to the in-memory state at once (it must be synchronous, so no other request sees half of
+   * it) and resolves with its result once the change is durably written.
+   */
+  async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
+    this.assertWritable();
     const undo: (() => void)[] = [];
     const ops: StoreOp[] = [];
     this.undoLog = undo;
@@ -585,7 +642,7 @@ export class CalendarStore {
       // written too (it may build on it), newest first. Counters never go back: readers may have seen ids.
       this.failedCommits++;
       const failure = new StorageUnavailableError(
-        `Could not write the calendar: ${(error as Error).message}`,
+        `could not write the calendar: ${describeWriteFailure(error, this.dataDir)}`,
       );
       const next = this.pendingBatch;
       this.pendingBatch = null;

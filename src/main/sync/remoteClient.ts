@@ -273,7 +273,7 @@ export class RemoteClient {
     if (!this.options.auth) {
       throw new RemoteError(
         'REMOTE_NO_CREDENTIALS',
-        'No credentials for the remote: give --token, or --user with --password / --password-file / CALENDAR_DESK_REMOTE_PASSWORD.',
+        'No credentials for the remote: give --token-file (or $CALENDAR_DESK_REMOTE_TOKEN), or --user with --password-file (or $CALENDAR_DESK_REMOTE_PASSWORD).',
       );
     }
     // Drafts are listed only to users who may edit events: the cheapest read that proves both login and role.
