@@ -27,6 +27,25 @@ beforeEach(() => {
   setActivePinia(pinia);
 });
 
+/** A real server, with the page at its address (the API refuses foreign origins). */
+async function startServerForPage(): Promise<TestServer> {
+  const server = await startTestServer();
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `${server.engine.origin}/`,
+  );
+  return server;
+}
+
+/** Signs the session in to a real server through the desktop bridge, as the app does on start. */
+async function signInTo(server: TestServer) {
+  window.calendarDesk = {
+    connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
+    appVersion: 'test',
+    openExternal: async () => true,
+  };
+  await useSessionStore().start();
+}
+
 describe('TagPicker', () => {
   it('picks an existing tag by name whatever its case, and creates only unknown ones', async () => {
     const create = vi.fn(async (name: string) => term(9, name));
@@ -108,20 +127,12 @@ describe('VenuePicker', () => {
 describe('RecordsView against the real API', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-      `${server.engine.origin}/`,
-    );
+    server = await startServerForPage();
   });
   afterAll(() => server.close());
 
   it('creates an organizer, shows the API field error, lists and searches', async () => {
-    window.calendarDesk = {
-      connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
-      appVersion: 'test',
-      openExternal: async () => true,
-    };
-    await useSessionStore().start();
+    await signInTo(server);
     const wrapper = mount(RecordsView, {
       props: { kind: 'organizers' },
       ...plugins(),
@@ -151,20 +162,22 @@ describe('RecordsView against the real API', () => {
 describe('the cost and its currency against the real API', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-      `${server.engine.origin}/`,
-    );
+    server = await startServerForPage();
   });
   afterAll(() => server.close());
 
-  async function signIn() {
-    window.calendarDesk = {
-      connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
-      appVersion: 'test',
-      openExternal: async () => true,
-    };
-    await useSessionStore().start();
+  /** The editor of an event, signed in, at its route, once its form is filled. */
+  async function openEditor(id: number) {
+    await signInTo(server);
+    const router = editorRouter();
+    await router.push(`/events/${id}`);
+    const wrapper = mount(EventEditorView, {
+      props: { id },
+      global: { plugins: [createAppI18n('en'), pinia, router] },
+      attachTo: document.body,
+    });
+    await vi.waitFor(() => expect(wrapper.find('#event-cost').exists()).toBe(true));
+    return { router, wrapper };
   }
 
   function editorRouter() {
@@ -194,15 +207,7 @@ describe('the cost and its currency against the real API', () => {
       },
     });
     expect(created.body.cost).toBe('10€ – 20€');
-    await signIn();
-    const router = editorRouter();
-    await router.push(`/events/${created.body.id}`);
-    const wrapper = mount(EventEditorView, {
-      props: { id: created.body.id },
-      global: { plugins: [createAppI18n('en'), pinia, router] },
-      attachTo: document.body,
-    });
-    await vi.waitFor(() => expect(wrapper.find('#event-cost').exists()).toBe(true));
+    const { router, wrapper } = await openEditor(created.body.id);
     const cost = wrapper.get<HTMLInputElement>('#event-cost');
     expect(cost.element.value).toBe('20 adults / 10 reduced');
     const symbol = wrapper.get<HTMLInputElement>('#event-currency-symbol');
@@ -230,15 +235,7 @@ describe('the cost and its currency against the real API', () => {
       auth: server.admin,
       json: { title: 'Fair', start_date: '2026-10-02 10:00', end_date: '2026-10-02 12:00', cost: '5' },
     });
-    await signIn();
-    const router = editorRouter();
-    await router.push(`/events/${created.body.id}`);
-    const wrapper = mount(EventEditorView, {
-      props: { id: created.body.id },
-      global: { plugins: [createAppI18n('en'), pinia, router] },
-      attachTo: document.body,
-    });
-    await vi.waitFor(() => expect(wrapper.find('#event-currency-symbol').exists()).toBe(true));
+    const { wrapper } = await openEditor(created.body.id);
     await wrapper.get('#event-currency-symbol').setValue('1€');
     await wrapper.get('form').trigger('submit');
     await vi.waitFor(() => expect(wrapper.find('.field-error').exists()).toBe(true));
@@ -249,7 +246,7 @@ describe('the cost and its currency against the real API', () => {
   });
 
   it('Settings: an administrator changes the site currency', async () => {
-    await signIn();
+    await signInTo(server);
     const wrapper = mount(SettingsView, {
       global: { plugins: [createAppI18n('en'), pinia, editorRouter()] },
       attachTo: document.body,

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { CalendarStore } from '../../src/main/store/store';
-import { ensureAdminAccess } from '../../src/main/core/users';
+import type { CalendarStore } from '../../src/main/store/store';
+import { freshStores } from './freshStores';
 import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { exportIcs } from '../../src/main/sync/exchange/ics';
 import { exportCsv } from '../../src/main/sync/exchange/csv';
@@ -15,8 +12,6 @@ import { ImportError } from '../../src/main/sync/exchange/errors';
 
 /** Exports carry the cost as typed and the currency it is shown in; imports bring both back. */
 let source: TestServer;
-const folders: string[] = [];
-const stores: CalendarStore[] = [];
 
 beforeAll(async () => {
   source = await startTestServer();
@@ -44,21 +39,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await source.close();
-  for (const store of stores.splice(0)) await store.close();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  await stores.closeAll();
 });
 
-async function freshStore(): Promise<CalendarStore> {
-  const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-currency-'));
-  folders.push(folder);
-  const store = await CalendarStore.open({
-    dataDir: folder,
-    initialSettings: { siteName: 'x', siteDescription: '', timezone: 'UTC', postsPerPage: 10 },
-  });
-  stores.push(store);
-  await ensureAdminAccess(store, () => new Date());
-  return store;
-}
+const stores = freshStores();
+const freshStore = () => stores.open();
 
 const byTitle = (store: CalendarStore, title: string) =>
   [...store.events.values()].find((event) => event.title === title)!;
