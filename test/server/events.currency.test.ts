@@ -1,5 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { DATA_FILE_NAME } from '../../src/main/store/store';
+import { emptyDataFile } from '../../src/main/store/schema';
+import { eventRecord } from '../../src/main/core/events';
 import { expectEventRecord } from './events.helpers';
 
 /**
@@ -182,5 +188,55 @@ describe('the site default currency', () => {
       json: { currency_symbol: '$', currency_position: 'prefix', currency_code: 'USD' },
     });
     expect((await read(plain.id)).cost).toBe('$15');
+  });
+});
+
+describe('a data file from before currencies', () => {
+  it('opens without an upgrade: the original defaults apply and the event takes a currency', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-old-'));
+    // As the previous version wrote it: no currency in the settings, no currency code on events.
+    const { currencyCode: _code, ...event } = eventRecord({
+      id: 1,
+      authorId: 1,
+      status: 'publish',
+      language: 'en',
+      dateUtc: '2027-01-01 00:00:00',
+      timezone: 'UTC',
+      title: 'Old concert',
+      slug: 'old-concert',
+      startLocal: '2027-02-01 20:00:00',
+      endLocal: '2027-02-01 22:00:00',
+      startUtc: '2027-02-01 20:00:00',
+      endUtc: '2027-02-01 22:00:00',
+      cost: ['15'],
+    });
+    const file = {
+      ...emptyDataFile({ siteName: 'Old', siteDescription: '', timezone: 'UTC', postsPerPage: 10 }),
+      counters: { post: 1, term: 0, user: 0 },
+      events: [event],
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(file));
+    const old = await startTestServer({ dataDir });
+    try {
+      const read = await old.api('events/1');
+      expect(read.status).toBe(200);
+      expect(read.body.cost).toBe('$15');
+      expect(read.body.cost_details).toMatchObject({ currency_symbol: '', currency_code: '' });
+      const settings = await old.api(`${old.engine.apiRoot}calendar-desk/v1/settings`, { auth: old.admin });
+      expect(settings.body).toMatchObject({
+        currency_symbol: '$',
+        currency_position: 'prefix',
+        currency_code: 'USD',
+      });
+      const patched = await old.api('events/1', {
+        method: 'PATCH',
+        auth: old.admin,
+        json: { currency_symbol: '€', currency_position: 'postfix', currency_code: 'EUR' },
+      });
+      expect(patched.body.cost).toBe('15€');
+    } finally {
+      await old.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
