@@ -1,5 +1,14 @@
 import { describe, it, expect } from 'vitest';
-import { costDetailsValues, formatCost, parseCostInput } from '../../src/main/core/cost';
+import {
+  costDetailsValues,
+  costWithSymbol,
+  DEFAULT_CURRENCY,
+  eventCurrency,
+  formatCost,
+  parseCostInput,
+  siteCurrency,
+  typedCost,
+} from '../../src/main/core/cost';
 
 const site = { symbol: '$', position: 'prefix' as const };
 
@@ -39,6 +48,19 @@ describe('parseCostInput', () => {
       symbol: '€',
       position: 'postfix',
     });
+  });
+
+  it('reads the symbol written against every number when the text has words too', () => {
+    expect(parseCostInput('20€ / 10€ reduced')).toEqual({
+      values: ['20€ / 10€ reduced'],
+      symbol: '€',
+      position: 'postfix',
+    });
+    expect(parseCostInput('€10 adults, €5 children')).toMatchObject({ symbol: '€', position: 'prefix' });
+    expect(parseCostInput('20€/person')).toMatchObject({ symbol: '€', position: 'postfix' });
+    // Different symbols, or a number without one: nothing is guessed.
+    expect(parseCostInput('5$ or 10€ at the door')).toMatchObject({ symbol: '', position: '' });
+    expect(parseCostInput('20€ or 10 reduced')).toMatchObject({ symbol: '', position: '' });
   });
 
   it('leaves the position empty when the symbol sits on both sides', () => {
@@ -100,6 +122,61 @@ describe('formatCost', () => {
     expect(formatCost(['Free'], '', '', site)).toBe('Free');
     expect(formatCost(['Donation', '10'], '', '', site)).toBe('$10');
     expect(formatCost([], '', '', site)).toBe('');
+  });
+});
+
+describe('the currency of an event', () => {
+  const site = { symbol: '$', position: 'prefix' as const, code: 'USD' };
+
+  it("is the site's where the event has none, and the original's defaults where the site has none", () => {
+    const settings = { siteName: '', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
+    expect(siteCurrency(settings)).toEqual(DEFAULT_CURRENCY);
+    expect(DEFAULT_CURRENCY).toEqual({ symbol: '$', position: 'prefix', code: 'USD' });
+    const euro = {
+      ...settings,
+      currencySymbol: '€',
+      currencyPosition: 'postfix' as const,
+      currencyCode: 'EUR',
+    };
+    expect(siteCurrency(euro)).toEqual({ symbol: '€', position: 'postfix', code: 'EUR' });
+    expect(eventCurrency({ currencySymbol: '', currencyPosition: '', currencyCode: '' }, site)).toEqual(site);
+    // A file written before events had a code reads as none.
+    expect(eventCurrency({ currencySymbol: '', currencyPosition: '' }, site)).toEqual(site);
+  });
+
+  it('takes its own symbol, position and code; a symbol that names a currency gives its code', () => {
+    expect(
+      eventCurrency({ currencySymbol: '€', currencyPosition: 'postfix', currencyCode: '' }, site),
+    ).toEqual({
+      symbol: '€',
+      position: 'postfix',
+      code: 'EUR',
+    });
+    expect(eventCurrency({ currencySymbol: 'Fr.', currencyPosition: '', currencyCode: 'CHF' }, site)).toEqual(
+      {
+        symbol: 'Fr.',
+        position: 'prefix',
+        code: 'CHF',
+      },
+    );
+  });
+
+  it('formats "20€ / 10€ reduced" with € after the numbers', () => {
+    expect(formatCost(['20€ / 10€ reduced'], '€', 'postfix', site)).toBe('10€ – 20€');
+  });
+
+  it('gives the typed text back, and writes the symbol into bare numbers only (for the original plugin)', () => {
+    expect(typedCost(['20€ / 10€ reduced'])).toBe('20€ / 10€ reduced');
+    expect(typedCost(['0$', '20$'])).toBe('0$, 20$');
+    const euro = { symbol: '€', position: 'postfix' as const };
+    expect(costWithSymbol(['15', '0', '10,50', '20€ / 10€ reduced', 'Free'], euro)).toEqual([
+      '15€',
+      '0',
+      '10,50€',
+      '20€ / 10€ reduced',
+      'Free',
+    ]);
+    expect(costWithSymbol(['15'], { symbol: '$', position: 'prefix' })).toEqual(['$15']);
   });
 });
 

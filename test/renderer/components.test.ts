@@ -8,6 +8,9 @@ import TagPicker from '../../src/renderer/src/components/TagPicker.vue';
 import CheckList from '../../src/renderer/src/components/CheckList.vue';
 import VenuePicker from '../../src/renderer/src/components/VenuePicker.vue';
 import RecordsView from '../../src/renderer/src/views/RecordsView.vue';
+import EventEditorView from '../../src/renderer/src/views/EventEditorView.vue';
+import SettingsView from '../../src/renderer/src/views/SettingsView.vue';
+import { createMemoryHistory, createRouter } from 'vue-router';
 import RichTextEditor from '../../src/renderer/src/components/RichTextEditor.vue';
 import { richTextKeepsAll } from '../../src/renderer/src/components/richText';
 import { ApiError } from '../../src/renderer/src/api/client';
@@ -23,6 +26,25 @@ beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
 });
+
+/** A real server, with the page at its address (the API refuses foreign origins). */
+async function startServerForPage(): Promise<TestServer> {
+  const server = await startTestServer();
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `${server.engine.origin}/`,
+  );
+  return server;
+}
+
+/** Signs the session in to a real server through the desktop bridge, as the app does on start. */
+async function signInTo(server: TestServer) {
+  window.calendarDesk = {
+    connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
+    appVersion: 'test',
+    openExternal: async () => true,
+  };
+  await useSessionStore().start();
+}
 
 describe('TagPicker', () => {
   it('picks an existing tag by name whatever its case, and creates only unknown ones', async () => {
@@ -105,20 +127,12 @@ describe('VenuePicker', () => {
 describe('RecordsView against the real API', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-      `${server.engine.origin}/`,
-    );
+    server = await startServerForPage();
   });
   afterAll(() => server.close());
 
   it('creates an organizer, shows the API field error, lists and searches', async () => {
-    window.calendarDesk = {
-      connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
-      appVersion: 'test',
-      openExternal: async () => true,
-    };
-    await useSessionStore().start();
+    await signInTo(server);
     const wrapper = mount(RecordsView, {
       props: { kind: 'organizers' },
       ...plugins(),
@@ -141,6 +155,120 @@ describe('RecordsView against the real API', () => {
     expect(wrapper.find('table').text()).toContain('anna@example.org');
     const stored = await server.api('organizers', { auth: server.admin });
     expect(stored.body.organizers).toEqual([expect.objectContaining({ organizer: 'Anna Rossi' })]);
+    wrapper.unmount();
+  });
+});
+
+describe('the cost and its currency against the real API', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServerForPage();
+  });
+  afterAll(() => server.close());
+
+  /** The editor of an event, signed in, at its route, once its form is filled. */
+  async function openEditor(id: number) {
+    await signInTo(server);
+    const router = editorRouter();
+    await router.push(`/events/${id}`);
+    const wrapper = mount(EventEditorView, {
+      props: { id },
+      global: { plugins: [createAppI18n('en'), pinia, router] },
+      attachTo: document.body,
+    });
+    await vi.waitFor(() => expect(wrapper.find('#event-cost').exists()).toBe(true));
+    return { router, wrapper };
+  }
+
+  function editorRouter() {
+    return createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/calendar', component: { template: '<p>calendar</p>' } },
+        { path: '/events/:id', component: EventEditorView },
+      ],
+    });
+  }
+
+  it('the editor shows the cost as typed, offers the site currency, and saves the currency chosen', async () => {
+    await server.api(`${server.engine.apiRoot}calendar-desk/v1/settings`, {
+      method: 'PUT',
+      auth: server.admin,
+      json: { currency_symbol: '€', currency_position: 'postfix' },
+    });
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: {
+        title: 'Theatre',
+        start_date: '2026-10-01 20:00',
+        end_date: '2026-10-01 22:00',
+        cost: '20 adults / 10 reduced',
+      },
+    });
+    expect(created.body.cost).toBe('10€ – 20€');
+    const { router, wrapper } = await openEditor(created.body.id);
+    const cost = wrapper.get<HTMLInputElement>('#event-cost');
+    expect(cost.element.value).toBe('20 adults / 10 reduced');
+    const symbol = wrapper.get<HTMLInputElement>('#event-currency-symbol');
+    expect(symbol.element.value).toBe('');
+    expect(symbol.attributes('placeholder')).toBe('€');
+    const position = wrapper.get<HTMLSelectElement>('#event-currency-position');
+    expect(position.element.value).toBe('');
+    expect(position.text()).toContain('Site default (10€)');
+
+    await symbol.setValue('CHF');
+    await position.setValue('prefix');
+    expect(position.text()).toContain('Before the amount (CHF10)');
+    await wrapper.get('form').trigger('submit');
+    await vi.waitFor(() => expect(router.currentRoute.value.path).toBe('/calendar'));
+    const saved = await server.api(`events/${created.body.id}`);
+    expect(saved.body.cost).toBe('CHF10 – CHF20');
+    const typed = await server.api(`events/${created.body.id}?context=edit`, { auth: server.admin });
+    expect(typed.body.cost).toBe('20 adults / 10 reduced');
+    wrapper.unmount();
+  });
+
+  it('the editor puts a refused currency on its field', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { title: 'Fair', start_date: '2026-10-02 10:00', end_date: '2026-10-02 12:00', cost: '5' },
+    });
+    const { wrapper } = await openEditor(created.body.id);
+    await wrapper.get('#event-currency-symbol').setValue('1€');
+    await wrapper.get('form').trigger('submit');
+    await vi.waitFor(() => expect(wrapper.find('.field-error').exists()).toBe(true));
+    expect(wrapper.get('.field-error').attributes('data-field')).toBe('event-currency-symbol');
+    expect(wrapper.get('.field-error').text()).toMatch(/must not contain digits/);
+    expect((await server.api(`events/${created.body.id}`)).body.cost).not.toContain('1€');
+    wrapper.unmount();
+  });
+
+  it('Settings: an administrator changes the site currency', async () => {
+    await signInTo(server);
+    const wrapper = mount(SettingsView, {
+      global: { plugins: [createAppI18n('en'), pinia, editorRouter()] },
+      attachTo: document.body,
+    });
+    await wrapper.get('#site-currency-symbol').setValue('zł');
+    await wrapper.get('#site-currency-position').setValue('postfix');
+    await wrapper.get('#site-currency-code').setValue('pln');
+    await wrapper.get('[data-testid="save-currency"]').trigger('click');
+    await vi.waitFor(async () => {
+      const settings = await server.api(`${server.engine.apiRoot}calendar-desk/v1/settings`, {
+        auth: server.admin,
+      });
+      expect(settings.body).toMatchObject({
+        currency_symbol: 'zł',
+        currency_position: 'postfix',
+        currency_code: 'PLN',
+      });
+    });
+    await wrapper.get('#site-currency-code').setValue('euro');
+    await wrapper.get('[data-testid="save-currency"]').trigger('click');
+    await vi.waitFor(() => expect(wrapper.find('.field-error').exists()).toBe(true));
+    expect(wrapper.get('.field-error').attributes('data-field')).toBe('site-currency-code');
     wrapper.unmount();
   });
 });

@@ -109,6 +109,61 @@ describe('event form', () => {
     expect(created.body.tags).toEqual([expect.objectContaining({ name: 'night' })]);
   });
 
+  it('keeps the cost as typed and the currency chosen, through the edit answer and back', async () => {
+    const typed = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody({
+        ...emptyEventForm({ timezone: 'UTC' }),
+        title: 'Theatre',
+        startDate: '2026-10-01',
+        endDate: '2026-10-01',
+        cost: '20€ / 10€ reduced',
+      }),
+    });
+    expect(typed.body.cost).toBe('10€ – 20€');
+    const edit = (await server.api(`events/${typed.body.id}?context=edit`, { auth: server.admin })).body;
+    const form = formFromEvent(edit);
+    expect(form).toMatchObject({
+      cost: '20€ / 10€ reduced',
+      currencySymbol: '€',
+      currencyPosition: 'postfix',
+    });
+    expect(eventBody(form, formFromEvent(edit))).toEqual({});
+
+    // Retyping a bare amount keeps the currency shown; a text naming another currency is left to the API.
+    expect(eventBody({ ...form, cost: '25' }, form)).toEqual({
+      cost: '25',
+      currency_symbol: '€',
+      currency_position: 'postfix',
+    });
+    expect(eventBody({ ...form, cost: '30 kr' }, form)).toEqual({ cost: '30 kr' });
+    const retyped = await server.api(`events/${typed.body.id}`, {
+      method: 'PATCH',
+      auth: server.admin,
+      json: eventBody({ ...form, cost: '25' }, form),
+    });
+    expect(retyped.body.cost).toBe('25€');
+
+    // Choosing a currency for a bare amount; emptying it goes back to the site default.
+    const bare = { ...form, cost: '25' };
+    const pounds = eventBody({ ...bare, currencySymbol: '£', currencyPosition: 'prefix' }, bare);
+    expect(pounds).toEqual({ currency_symbol: '£', currency_position: 'prefix' });
+    const answer = await server.api(`events/${typed.body.id}`, {
+      method: 'PATCH',
+      auth: server.admin,
+      json: pounds,
+    });
+    expect(answer.body.cost).toBe('£25');
+    const none = eventBody({ ...bare, currencySymbol: '', currencyPosition: '' }, bare);
+    const reset = await server.api(`events/${typed.body.id}`, {
+      method: 'PATCH',
+      auth: server.admin,
+      json: none,
+    });
+    expect(reset.body.cost).toBe('$25');
+  });
+
   it('puts each API validation message on the field it is about', async () => {
     const refused = await server.api('events', {
       method: 'POST',
@@ -124,6 +179,10 @@ describe('event form', () => {
     expect(refused.status).toBe(400);
     const errors = formErrors(refused.body.data.params, (param) => `bad ${param}`);
     expect(errors).toEqual({ website: 'bad website' });
+    expect(formErrors({ currency_position: 'bad side', currency_symbol: 'bad symbol' })).toEqual({
+      currencyPosition: 'bad side',
+      currencySymbol: 'bad symbol',
+    });
     expect(formErrors({ start_date: 'Start must be a date.', mystery: 'odd' })).toEqual({
       startDate: 'Start must be a date.',
       form: 'odd',

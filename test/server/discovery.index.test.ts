@@ -90,13 +90,19 @@ const ORIGINAL_ARGS: Record<string, Record<string, string>> = {
  * A new extra argument must be added here on purpose: this list is the report of how we differ.
  */
 const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
-  '/events': { GET: 'geoloc_radius show_hidden', POST: 'ticketed post_password' },
-  '/events/(?P<id>\\d+)': { 'POST,PUT,PATCH': 'ticketed post_password' },
+  // CONTRACT §2 "Cost and currency": the keys of cost_details are writable.
+  '/events': {
+    GET: 'geoloc_radius show_hidden',
+    POST: 'ticketed post_password currency_symbol currency_position currency_code',
+  },
+  '/events/(?P<id>\\d+)': {
+    'POST,PUT,PATCH': 'ticketed post_password currency_symbol currency_position currency_code',
+  },
   // By-slug reads of protected events take the password as by-id reads do.
   '/events/by-slug/(?P<slug>[^/]+)': {
     GET: 'password',
     DELETE: 'password',
-    'POST,PUT,PATCH': 'ticketed post_password password',
+    'POST,PUT,PATCH': 'ticketed post_password password currency_symbol currency_position currency_code',
   },
   '/venues': { POST: 'geo_lat geo_lng' },
   '/venues/(?P<id>\\d+)': { 'POST,PUT,PATCH': 'geo_lat geo_lng' },

@@ -49,4 +49,52 @@ describe('/calendar-desk/v1/settings', () => {
     expect(forbidden.status).toBe(403);
     expect((await settings({ auth: server.admin })).body.timezone).toBe('Europe/Rome');
   });
+
+  it("shows the original's currency defaults until an administrator chooses the site's", async () => {
+    const fresh = await settings({ auth: editorAuth });
+    expect(fresh.body).toMatchObject({
+      currency_symbol: '$',
+      currency_position: 'prefix',
+      currency_code: 'USD',
+    });
+    const changed = await settings({
+      method: 'PUT',
+      auth: server.admin,
+      json: { currency_symbol: ' zł ', currency_position: 'postfix', currency_code: 'pln' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      currency_symbol: 'zł',
+      currency_position: 'postfix',
+      currency_code: 'PLN',
+    });
+    // Only what is sent changes.
+    const symbolOnly = await settings({
+      method: 'PUT',
+      auth: server.admin,
+      json: { currency_symbol: 'PLN' },
+    });
+    expect(symbolOnly.body).toMatchObject({ currency_symbol: 'PLN', currency_position: 'postfix' });
+    expect((await settings({ auth: editorAuth })).body.currency_code).toBe('PLN');
+  });
+
+  it.each([
+    [{ currency_position: 'left' }, 'currency_position', /not one of prefix, postfix/],
+    [{ currency_position: '' }, 'currency_position', /not one of prefix, postfix/],
+    [{ currency_code: 'euro' }, 'currency_code', /three-letter currency code/],
+    [{ currency_symbol: '9' }, 'currency_symbol', /must not contain digits/],
+  ])('refuses the currency %j with a field message, changing nothing', async (json, field, message) => {
+    const before = (await settings({ auth: server.admin })).body;
+    const bad = await settings({ method: 'PUT', auth: server.admin, json });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('rest_invalid_param');
+    expect(bad.body.data.params[field]).toMatch(message);
+    expect((await settings({ auth: server.admin })).body).toEqual(before);
+  });
+
+  it('lets only administrators change the currency', async () => {
+    const forbidden = await settings({ method: 'PUT', auth: editorAuth, json: { currency_symbol: '€' } });
+    expect(forbidden.status).toBe(403);
+    expect((await settings({ auth: editorAuth })).body.currency_symbol).not.toBe('€');
+  });
 });

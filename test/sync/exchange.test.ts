@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { CalendarStore } from '../../src/main/store/store';
-import { ensureAdminAccess } from '../../src/main/core/users';
+import type { CalendarStore } from '../../src/main/store/store';
+import { freshStores } from './freshStores';
 import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { exportIcs } from '../../src/main/sync/exchange/ics';
 import { exportCsv, EVENT_COLUMNS } from '../../src/main/sync/exchange/csv';
@@ -15,8 +12,6 @@ import { saveRemotes, savedRemotes } from '../../src/main/sync/remotes';
 import { fileSecretBox } from '../../src/main/sync/secretBox';
 
 let source: TestServer;
-const folders: string[] = [];
-const stores: CalendarStore[] = [];
 
 beforeEach(async () => {
   source = await startTestServer();
@@ -64,22 +59,11 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await source.close();
-  for (const store of stores.splice(0)) await store.close();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  await stores.closeAll();
 });
 
-/** A fresh data folder, initialised as the CLI does (with its admin). */
-async function freshStore(): Promise<CalendarStore> {
-  const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-import-'));
-  folders.push(folder);
-  const store = await CalendarStore.open({
-    dataDir: folder,
-    initialSettings: { siteName: 'x', siteDescription: '', timezone: 'UTC', postsPerPage: 10 },
-  });
-  stores.push(store);
-  await ensureAdminAccess(store, () => new Date());
-  return store;
-}
+const stores = freshStores();
+const freshStore = () => stores.open();
 
 const eventsOf = (store: CalendarStore) =>
   [...store.events.values()].map((event) => ({

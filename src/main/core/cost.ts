@@ -1,5 +1,41 @@
+import type { Settings, StoredEvent } from '../store/schema';
+import type { CurrencyPosition as Position } from '../../shared/schemas/currency';
+
 /** Where a currency symbol goes; '' = not recorded on the event (the site default applies). */
-export type CurrencyPosition = 'prefix' | 'postfix' | '';
+export type CurrencyPosition = Position | '';
+
+/** A currency as a cost is shown in it. */
+export interface Currency {
+  symbol: string;
+  position: Position;
+  /** ISO 4217, for schema.org's `priceCurrency`. */
+  code: string;
+}
+
+/** The original's defaults for a site that never chose (`defaultCurrencySymbol` `$`, prefix, `USD`). */
+export const DEFAULT_CURRENCY: Currency = { symbol: '$', position: 'prefix', code: 'USD' };
+
+/** The site's default currency (Settings screen), the original's defaults where none was chosen. */
+export function siteCurrency(settings: Settings): Currency {
+  return {
+    symbol: settings.currencySymbol ?? DEFAULT_CURRENCY.symbol,
+    position: settings.currencyPosition ?? DEFAULT_CURRENCY.position,
+    code: settings.currencyCode ?? DEFAULT_CURRENCY.code,
+  };
+}
+
+/** Symbols that name one currency, so an event priced `20€` on a dollar site is not published as USD. */
+const CODE_OF_SYMBOL: Record<string, string> = { '€': 'EUR', '£': 'GBP', zł: 'PLN', CHF: 'CHF', '₹': 'INR' };
+
+type EventCurrencyFields = Pick<StoredEvent, 'currencySymbol' | 'currencyPosition' | 'currencyCode'>;
+
+/** The currency an event's cost is shown in: its own symbol, position and code, else the site's. */
+export function eventCurrency(event: EventCurrencyFields, site: Currency): Currency {
+  const own = event.currencySymbol;
+  const code =
+    event.currencyCode || (own && own !== site.symbol ? CODE_OF_SYMBOL[own] : undefined) || site.code;
+  return { symbol: own || site.symbol, position: event.currencyPosition || site.position, code };
+}
 
 /** A cost as stored on an event: the raw cost texts plus the currency inferred from them (REFERENCE §5.1). */
 export interface ParsedCost {
@@ -47,18 +83,47 @@ export function parseCostInput(input: unknown): ParsedCost | null {
       .filter(Boolean),
   );
   const symbol = pieces.length > 0 && pieces.every((p) => p === pieces[0] && !/\s/.test(p)) ? pieces[0] : '';
-  if (!symbol) return { values, symbol: '', position: '' };
+  if (!symbol) return { values, ...attachedSymbol(priced) };
   const leads = priced.map((v) => v.startsWith(symbol));
   const position = leads.every(Boolean) ? 'prefix' : leads.some(Boolean) ? '' : 'postfix';
   return { values, symbol, position };
 }
 
-/** The event `cost` string (REFERENCE §3.3): `$5 – $15`, `Free – 30$`, a text-only cost as written, or ''. */
+/** Characters that end a symbol written against a number: spaces, digits, range and list marks, brackets. */
+const NOT_SYMBOL = String.raw`\s\d.,\-–—/;()`;
+const BEFORE = new RegExp(`([^${NOT_SYMBOL}]+)$`);
+const AFTER = new RegExp(`^([^${NOT_SYMBOL}]+)`);
+
+/**
+ * The symbol written against every number when the text has words besides it (`20€ / 10€ reduced` → `€`
+ * after): the same symbol on the same side of each number, else none.
+ */
+function attachedSymbol(texts: string[]): Pick<ParsedCost, 'symbol' | 'position'> {
+  const found = texts.flatMap((text) =>
+    [...text.matchAll(NUMBER)].map((match) => {
+      const before = BEFORE.exec(text.slice(0, match.index))?.[1];
+      const after = AFTER.exec(text.slice(match.index + match[0].length))?.[1];
+      if (before && !after) return `prefix ${before}`;
+      if (after && !before) return `postfix ${after}`;
+      return '';
+    }),
+  );
+  if (found.length === 0 || found[0] === '' || found.some((entry) => entry !== found[0])) {
+    return { symbol: '', position: '' };
+  }
+  const [position, symbol] = found[0].split(' ') as ['prefix' | 'postfix', string];
+  return { symbol, position };
+}
+
+/**
+ * The event `cost` string (REFERENCE §3.3): `$5 – $15`, `Free – 30$`, a text-only cost as written, or '';
+ * the event's own symbol and position, else the site's `defaults`.
+ */
 export function formatCost(
   values: string[],
   symbol: string,
   position: CurrencyPosition,
-  defaults: { symbol: string; position: 'prefix' | 'postfix' },
+  defaults: Pick<Currency, 'symbol' | 'position'>,
 ): string {
   const numbers = values.flatMap(numbersIn).sort((a, b) => a.value - b.value);
   if (numbers.length === 0) return values.map((v) => v.trim()).find(Boolean) ?? '';
@@ -75,4 +140,25 @@ export function costDetailsValues(values: string[]): string[] {
   const seen = new Map<number, string>();
   for (const n of values.flatMap(numbersIn)) if (!seen.has(n.value)) seen.set(n.value, n.numeric);
   return [...seen.entries()].sort(([a], [b]) => a - b).map(([, numeric]) => numeric);
+}
+
+/** The cost as the user typed it, in one text (an API client may have sent several values: comma-separated). */
+export function typedCost(values: string[]): string {
+  return values.join(', ');
+}
+
+const BARE_NUMBER = /^\d+(?:[.,]\d+)*$/;
+
+/**
+ * The cost texts with the currency written into bare numbers (`15` → `15€`), for a receiver that reads the
+ * currency from the text alone (the original plugin's REST API); texts with words or symbols stay as typed.
+ */
+export function costWithSymbol(values: string[], currency: Pick<Currency, 'symbol' | 'position'>): string[] {
+  return values.map((value) =>
+    BARE_NUMBER.test(value) && Number(value.replace(',', '.')) !== 0
+      ? currency.position === 'prefix'
+        ? currency.symbol + value
+        : value + currency.symbol
+      : value,
+  );
 }

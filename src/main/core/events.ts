@@ -4,7 +4,7 @@ import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import { scaleBackStatus, type MaybeCaller } from './capabilities';
 import { formatSql, parseDateInput, toUtcSql } from './dates';
-import { parseCostInput } from './cost';
+import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
 import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
@@ -27,6 +27,10 @@ export interface EventInput {
   end_date?: string | number;
   image?: string | number | null;
   cost?: string | number | Array<string | number> | null;
+  /** '' or null: none of its own (the site default applies). */
+  currency_symbol?: string | null;
+  currency_position?: 'prefix' | 'postfix' | '' | null;
+  currency_code?: string | null;
   website?: unknown;
   show_map?: boolean;
   show_map_link?: boolean;
@@ -146,8 +150,7 @@ export function applyEventInput(
     dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? base.dateUtc,
     imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,
     cost: cost ? cost.values : base.cost,
-    currencySymbol: cost ? cost.symbol : base.currencySymbol,
-    currencyPosition: cost ? cost.position : base.currencyPosition,
+    ...currencyFields(base, input, cost),
     website: websiteValue(input.website, base.website),
     showMap: input.show_map ?? base.showMap,
     showMapLink: input.show_map_link ?? base.showMapLink,
@@ -168,6 +171,29 @@ export function applyEventInput(
   if (has('status')) event.status = scaleBackStatus(context.caller, input.status as PostStatus);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
   return event;
+}
+
+/**
+ * The event's own currency after a write. A symbol or position sent wins. Otherwise the cost text decides, as
+ * the original reads it (`20€` → `€` after the number; `20` → none, the site default: sample 41) when a new
+ * cost is sent or the event's own symbol or position is cleared (`''`/`null`: "none of its own").
+ */
+function currencyFields(
+  base: StoredEvent,
+  input: EventInput,
+  cost: ParsedCost | null | undefined,
+): Pick<StoredEvent, 'currencySymbol' | 'currencyPosition' | 'currencyCode'> {
+  const cleared = (value: unknown) => value === '' || value === null;
+  const fromText =
+    cost ??
+    (cleared(input.currency_symbol) || cleared(input.currency_position)
+      ? (parseCostInput(base.cost) ?? undefined)
+      : undefined);
+  return {
+    currencySymbol: input.currency_symbol || (fromText ? fromText.symbol : base.currencySymbol),
+    currencyPosition: input.currency_position || (fromText ? fromText.position : base.currencyPosition),
+    currencyCode: input.currency_code !== undefined ? (input.currency_code ?? '') : (base.currencyCode ?? ''),
+  };
 }
 
 const EPOCH = '1970-01-01 00:00:00';
@@ -199,6 +225,7 @@ export function eventRecord(
     cost: [],
     currencySymbol: '',
     currencyPosition: '',
+    currencyCode: '',
     website: null,
     showMap: true,
     showMapLink: true,

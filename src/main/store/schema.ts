@@ -40,8 +40,11 @@ export const storedEventSchema = z.object({
   allDay: z.boolean(),
   /** Raw cost values as sent (an event may carry several, e.g. a range). */
   cost: z.array(z.string()),
+  /** The event's own currency ('' = the site default applies): sent, or read from the cost text. */
   currencySymbol: z.string(),
   currencyPosition: z.enum(['prefix', 'postfix', '']),
+  /** ISO 4217 code or ''; absent in files written before events had one (read as ''). */
+  currencyCode: z.string().optional(),
   /** `null` when never set: the response then shows the event's permalink, as the reference does. */
   website: z.string().nullable(),
   showMap: z.boolean(),
@@ -137,6 +140,10 @@ export const settingsSchema = z.object({
   /** IANA zone name or `UTC+N` offset, as WordPress' `timezone_string` / `gmt_offset`. */
   timezone: z.string(),
   postsPerPage: z.number().int().positive(),
+  /** Default currency of costs (absent = the original's defaults, `$` prefix USD: see core/cost `siteCurrency`). */
+  currencySymbol: z.string().optional(),
+  currencyPosition: z.enum(['prefix', 'postfix']).optional(),
+  currencyCode: z.string().optional(),
 });
 
 export const dataFileSchema = z.object({

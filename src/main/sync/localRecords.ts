@@ -1,6 +1,6 @@
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
-import { costDetailsValues } from '../core/cost';
+import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '../core/cost';
 import type { LocalImage, LocalRecord } from './model';
 
 /** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
@@ -76,6 +76,22 @@ export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore)
   };
 }
 
+/**
+ * The cost as sent: the typed texts, with the currency it is shown in here written into bare numbers (the
+ * original plugin reads the currency from the text alone: `15` would become the remote's `$15`), and the
+ * event's own currency fields (a Calendar Desk remote takes them; the original ignores unknown fields).
+ * Not compared: the planner pushes a local change by its revision, and the remote's currency is its own.
+ */
+function eventCostToSend(event: StoredEvent, store: CalendarStore): Record<string, unknown> {
+  const cost = costWithSymbol(event.cost, eventCurrency(event, siteCurrency(store.settings)));
+  return {
+    cost: cost.length === 1 ? cost[0] : cost.length === 0 ? '' : cost,
+    currency_symbol: event.currencySymbol,
+    currency_position: event.currencyPosition,
+    currency_code: event.currencyCode ?? '',
+  };
+}
+
 export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecord {
   return {
     kind: 'event',
@@ -108,7 +124,7 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
       categories: event.categoryIds,
       tags: event.tagIds,
     },
-    send: { cost: event.cost.length === 1 ? event.cost[0] : event.cost.length === 0 ? '' : event.cost },
+    send: eventCostToSend(event, store),
     image: localImage(store, event.imageId),
   };
 }

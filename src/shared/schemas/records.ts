@@ -28,9 +28,9 @@ export const imageSchema = z
 
 export const costDetailsSchema = z
   .strictObject({
-    currency_symbol: z.string(),
-    currency_code: z.string(),
-    currency_position: z.string(),
+    currency_symbol: z.string().describe("The event's own currency symbol, '' when the site default applies"),
+    currency_code: z.string().describe("The event's own ISO 4217 code, '' when the site default applies"),
+    currency_position: z.enum(['prefix', 'postfix', '']),
     values: z.array(z.string()).describe('Cost values as numeric strings, ascending'),
   })
   .meta({ id: 'CostDetails', description: 'The cost as currency settings and numeric values' });
@@ -165,7 +165,9 @@ export const eventResponseSchema = z
     utc_end_date_details: dateDetailsSchema,
     timezone: z.string(),
     timezone_abbr: z.string(),
-    cost: z.string(),
+    cost: z
+      .string()
+      .describe('The cost formatted with its currency; with context=edit, to those who may edit, as typed'),
     cost_details: costDetailsSchema,
     website: z.string(),
     show_map: nullableFlag,

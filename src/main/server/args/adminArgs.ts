@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { ROLES } from '../../../shared/enums';
+import {
+  currencyCodeSchema,
+  currencyPositionSchema,
+  currencySymbolSchema,
+} from '../../../shared/schemas/currency';
 import { arg } from './define';
 import { wpString } from './wpTypes';
 import { isValidTimezone } from '../../core/dates';
@@ -50,6 +55,22 @@ export const updateSettingsArgs = {
   }),
   site_description: arg(wpString().max(500, { error: '%s is longer than 500 characters.' }), {
     description: 'The site description',
+    type: 'string',
+    in: 'body',
+  }),
+  currency_symbol: arg(currencySymbolSchema, {
+    description:
+      'The default currency symbol of costs (the original setting defaultCurrencySymbol; "" for none)',
+    type: 'string',
+    in: 'body',
+  }),
+  currency_position: arg(currencyPositionSchema, {
+    description: 'Where the default currency symbol goes: prefix ($10) or postfix (10€)',
+    type: 'string',
+    in: 'body',
+  }),
+  currency_code: arg(currencyCodeSchema, {
+    description: 'The default ISO 4217 currency code, e.g. EUR (schema.org priceCurrency)',
     type: 'string',
     in: 'body',
   }),

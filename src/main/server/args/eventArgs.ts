@@ -27,6 +27,7 @@ import {
   wpString,
 } from './wpTypes';
 import type { TaxonomyKind } from '../../../shared/enums';
+import { eventCurrencySchemas } from '../../../shared/schemas/currency';
 
 /** Every listed term must exist in the taxonomy, by id, slug or name (WP `term_exists`). */
 function termsExist(taxonomy: TaxonomyKind) {
@@ -227,6 +228,26 @@ export const eventCreateArgs = {
   cost: arg(z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]), {
     description: 'The event cost',
     in: 'body',
+  }),
+  currency_symbol: arg(eventCurrencySchemas.symbol, {
+    description:
+      'The currency symbol of the cost ("" or null: the one in the cost text, else the site default)',
+    type: 'string',
+    in: 'body',
+    extension: true,
+  }),
+  currency_position: arg(eventCurrencySchemas.position, {
+    description:
+      'Where the currency symbol goes: prefix or postfix ("" or null: as in the cost text, else the site default)',
+    type: 'string',
+    in: 'body',
+    extension: true,
+  }),
+  currency_code: arg(eventCurrencySchemas.code, {
+    description: 'The ISO 4217 currency code of the cost, e.g. EUR ("" or null: the site default)',
+    type: 'string',
+    in: 'body',
+    extension: true,
   }),
   website: arg(untyped(), { description: 'The event website URL', default: null, in: 'body' }, websiteCheck),
   show_map: booleanField('Whether the event should show a map or not'),

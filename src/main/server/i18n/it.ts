@@ -64,6 +64,12 @@ export const it: Record<string, string> = {
   'The event end date and time': "La data e l'ora di fine dell'evento",
   'The event featured image ID or URL': "L'ID o l'URL dell'immagine in evidenza dell'evento",
   'The event cost': "Il costo dell'evento",
+  'The currency symbol of the cost ("" or null: the one in the cost text, else the site default)':
+    'Il simbolo di valuta del costo ("" o null: quello nel testo del costo, altrimenti quello predefinito del sito)',
+  'Where the currency symbol goes: prefix or postfix ("" or null: as in the cost text, else the site default)':
+    'Dove va il simbolo di valuta: prefix (prima) o postfix (dopo) ("" o null: come nel testo del costo, altrimenti come predefinito dal sito)',
+  'The ISO 4217 currency code of the cost, e.g. EUR ("" or null: the site default)':
+    'Il codice valuta ISO 4217 del costo, ad es. EUR ("" o null: quello predefinito del sito)',
   'The event website URL': "L'URL del sito web dell'evento",
   'Whether the event should show a map or not': "Se l'evento deve mostrare una mappa o no",
   'Whether the event should show a map link or not': "Se l'evento deve mostrare un link alla mappa o no",

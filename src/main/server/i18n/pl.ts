@@ -63,6 +63,12 @@ export const pl: Record<string, string> = {
   'The event end date and time': 'Data i godzina zakończenia wydarzenia',
   'The event featured image ID or URL': 'Identyfikator lub adres URL obrazka wyróżniającego wydarzenia',
   'The event cost': 'Koszt wydarzenia',
+  'The currency symbol of the cost ("" or null: the one in the cost text, else the site default)':
+    'Symbol waluty kosztu ("" lub null: ten z tekstu kosztu, a bez niego domyślny symbol witryny)',
+  'Where the currency symbol goes: prefix or postfix ("" or null: as in the cost text, else the site default)':
+    'Gdzie stoi symbol waluty: prefix (przed kwotą) lub postfix (po kwocie) ("" lub null: jak w tekście kosztu, a bez niego domyślnie dla witryny)',
+  'The ISO 4217 currency code of the cost, e.g. EUR ("" or null: the site default)':
+    'Kod waluty ISO 4217 kosztu, np. EUR ("" lub null: domyślny kod witryny)',
   'The event website URL': 'Adres URL strony internetowej wydarzenia',
   'Whether the event should show a map or not': 'Czy przy wydarzeniu ma być wyświetlana mapa',
   'Whether the event should show a map link or not':

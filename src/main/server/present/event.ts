@@ -1,6 +1,6 @@
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../../store/schema';
 import { dateDetails } from '../../core/dates';
-import { costDetailsValues, formatCost } from '../../core/cost';
+import { costDetailsValues, eventCurrency, formatCost, siteCurrency, typedCost } from '../../core/cost';
 import { timezoneAbbr, sqlToDateTime } from '../../core/dates';
 import { globalId, permalink, postHeader, presentImage, type PresentEnv } from './common';
 import { presentEmbeddedTerm } from './term';
@@ -8,9 +8,6 @@ import { presentOrganizer, presentVenue } from './linkedPosts';
 import { eventJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { canChangePost } from '../../core/capabilities';
-
-/** The Events Calendar's default currency settings (a site without its own). */
-export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' } as const;
 
 interface EventOptions {
   /** Single reads carry `json_ld` (and their venue/organizers carry theirs). */
@@ -30,6 +27,11 @@ function embeddedTerms(ids: number[], env: PresentEnv) {
     .map((term) => presentEmbeddedTerm(term, env));
 }
 
+/** `context=edit` by someone who may edit the event: the answer shows what was typed (as WordPress' `raw`). */
+function editsEvent(event: StoredEvent, env: PresentEnv): boolean {
+  return env.editContext === true && canChangePost(env.caller, event, 'edit');
+}
+
 /** Whether the caller may see a password-protected event's content. */
 export function canAccessProtected(
   event: StoredEvent,
@@ -37,11 +39,7 @@ export function canAccessProtected(
   password: string | undefined,
 ): boolean {
   // REFERENCE §6.3: no password, the right password, or `context=edit` by someone who may edit the event.
-  return (
-    event.password === '' ||
-    password === event.password ||
-    (env.editContext === true && canChangePost(env.caller, event, 'edit'))
-  );
+  return event.password === '' || password === event.password || editsEvent(event, env);
 }
 
 /** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
@@ -52,7 +50,8 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     .map((id) => env.store.organizers.get(id))
     .filter((organizer): organizer is StoredOrganizer => organizer !== undefined);
   const costValues = costDetailsValues(event.cost);
-  const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, DEFAULT_CURRENCY);
+  const site = siteCurrency(env.store.settings);
+  const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, site);
   const url = permalink(event, env.links);
   const body = {
     id: event.id,
@@ -78,10 +77,11 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     timezone_abbr: event.timezone
       ? timezoneAbbr(event.timezone, sqlToDateTime(event.startLocal, event.timezone))
       : '',
-    cost: costText,
+    // CONTRACT §2: stored as typed, shown formatted; an editor gets it back as typed to edit it.
+    cost: editsEvent(event, env) ? typedCost(event.cost) : costText,
     cost_details: {
       currency_symbol: event.currencySymbol,
-      currency_code: '',
+      currency_code: event.currencyCode ?? '',
       currency_position: event.currencyPosition,
       values: costValues,
     },
@@ -109,6 +109,7 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     json_ld: eventJsonLd(event, env, {
       text: costText.replace(/[^\d.,–\s]/g, '').trim(),
       values: costValues,
+      currency: eventCurrency(event, site).code,
     }),
   };
 }

@@ -46,7 +46,11 @@ export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
 }
 
 /** schema.org data of an event, with its place, organizers and offer. */
-export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: string; values: string[] }) {
+export function eventJsonLd(
+  event: StoredEvent,
+  env: PresentEnv,
+  cost: { text: string; values: string[]; currency: string },
+) {
   const image = presentImage(event.imageId, env);
   const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
   const organizers = event.organizerIds
@@ -78,8 +82,7 @@ export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: s
         ? {
             '@type': 'Offer',
             price: cost.text,
-            priceCurrency:
-              event.currencySymbol === '€' ? 'EUR' : event.currencySymbol === '£' ? 'GBP' : 'USD',
+            priceCurrency: cost.currency,
             url,
             category: 'primary',
             availability: 'inStock',

@@ -5,20 +5,25 @@ import type { MaybeCaller } from '../../core/capabilities';
 import { validateArgs } from '../args/define';
 import { updateSettingsArgs } from '../args/adminArgs';
 import { FORBIDDEN } from '../errors';
+import { siteCurrency } from '../../core/cost';
 
 /** The site settings and who is calling, as the desktop UI needs them. */
 function presentSettings(store: CalendarStore, caller: NonNullable<MaybeCaller>) {
   const { siteName, siteDescription, timezone } = store.settings;
+  const currency = siteCurrency(store.settings);
   return {
     site_name: siteName,
     site_description: siteDescription,
     timezone,
+    currency_symbol: currency.symbol,
+    currency_position: currency.position,
+    currency_code: currency.code,
     user: { login: caller.login, role: caller.role },
   };
 }
 
 /**
- * `GET /settings` (any signed-in user: the UI learns its role and the site time zone) and `PUT /settings`
+ * `GET /settings` (any signed-in user: the UI learns its role, the site time zone and default currency) and `PUT /settings`
  * (administrators). Mounted under the admin namespace `calendar-desk/v1`.
  */
 export function settingsRoutes({ store }: { store: CalendarStore }): Router {
@@ -44,6 +49,9 @@ export function settingsRoutes({ store }: { store: CalendarStore }): Router {
       ...(args.timezone !== undefined ? { timezone: args.timezone } : {}),
       ...(args.site_name !== undefined ? { siteName: args.site_name } : {}),
       ...(args.site_description !== undefined ? { siteDescription: args.site_description } : {}),
+      ...(args.currency_symbol !== undefined ? { currencySymbol: args.currency_symbol } : {}),
+      ...(args.currency_position !== undefined ? { currencyPosition: args.currency_position } : {}),
+      ...(args.currency_code !== undefined ? { currencyCode: args.currency_code } : {}),
     };
     await store.mutate((tx) => tx.setSettings(next));
     ctx.body = presentSettings(store, caller);

@@ -5,6 +5,8 @@ import type { CalendarStore } from '../../store/store';
 import type { EventInput } from '../../core/events';
 import type { OrganizerInput, VenueInput } from '../../core/linkedPosts';
 import type { ImportProblem } from './errors';
+import { eventCurrency, siteCurrency, typedCost } from '../../core/cost';
+import { currencySymbolSchema } from '../../../shared/schemas/currency';
 
 /** Column names of the original plugin's CSV importer, so a WordPress site can import what we export. */
 export const EVENT_COLUMNS = [
@@ -97,9 +99,11 @@ export function exportCsv(store: CalendarStore, kind: CsvKind): string {
   }
   const termNames = (ids: number[]) =>
     names(ids.map((id) => store.terms.get(id)?.name ?? '').filter(Boolean));
+  const site = siteCurrency(store.settings);
   const rows = [...store.events.values()]
     .filter((event) => event.status !== 'trash')
-    .map((event) => [
+    .map((event) => [event, eventCurrency(event, site)] as const)
+    .map(([event, currency]) => [
       event.title,
       event.description,
       event.excerpt,
@@ -115,9 +119,11 @@ export function exportCsv(store: CalendarStore, kind: CsvKind): string {
       names(event.organizerIds.map((id) => store.organizers.get(id)?.name ?? '').filter(Boolean)),
       yesNo(event.showMapLink),
       yesNo(event.showMap),
-      event.cost.join(', '),
-      event.currencySymbol,
-      event.currencyPosition === 'postfix' ? 'suffix' : event.currencyPosition === 'prefix' ? 'prefix' : '',
+      typedCost(event.cost),
+      // The currency the cost is shown in here (the event's, else this site's): the importing site may differ.
+      event.cost.length ? currency.symbol : '',
+      // The importer's words: `suffix` for after the amount.
+      event.cost.length ? (currency.position === 'postfix' ? 'suffix' : 'prefix') : '',
       termNames(event.categoryIds),
       termNames(event.tagIds),
       event.website ?? '',
@@ -167,9 +173,13 @@ const eventRow = z.object({
   'Event Show Map Link': flag,
   'Event Show Map': flag,
   'Event Cost': cell,
-  'Event Currency Symbol': cell,
+  'Event Currency Symbol': cell.refine(
+    (value) => currencySymbolSchema.safeParse(value).success,
+    'a currency symbol is a short text without digits, such as €, $ or CHF',
+  ),
+  // The original importer's words: suffix or after = after the amount, anything else before.
   'Event Currency Position': cell.refine(
-    (value) => /^(|prefix|suffix|postfix)$/i.test(value),
+    (value) => /^(|prefix|before|suffix|postfix|after)$/i.test(value),
     'use prefix or suffix',
   ),
   'Event Category': cell,
@@ -212,7 +222,7 @@ function eventInput(row: z.infer<typeof eventRow>): EventInput {
   const endDay = row['Event End Date'] || row['Event Start Date'];
   const cost = row['Event Cost'];
   const symbol = row['Event Currency Symbol'];
-  const suffix = /^(suffix|postfix)$/i.test(row['Event Currency Position']);
+  const position = row['Event Currency Position'];
   const organizers = list(row['Event Organizer Name(s) or ID(s)']).map((entry) =>
     /^\d+$/.test(entry) ? Number(entry) : { organizer: entry },
   );
@@ -232,8 +242,10 @@ function eventInput(row: z.infer<typeof eventRow>): EventInput {
     sticky: isYes(row['Sticky in Month View']),
     ...(row['Event Show Map Link'] ? { show_map_link: isYes(row['Event Show Map Link']) } : {}),
     ...(row['Event Show Map'] ? { show_map: isYes(row['Event Show Map']) } : {}),
-    ...(cost
-      ? { cost: symbol && !cost.includes(symbol) ? (suffix ? `${cost}${symbol}` : `${symbol}${cost}`) : cost }
+    ...(cost ? { cost } : {}),
+    ...(symbol ? { currency_symbol: symbol } : {}),
+    ...(position
+      ? { currency_position: /^(suffix|postfix|after)$/i.test(position) ? 'postfix' : 'prefix' }
       : {}),
     ...(row['Event Venue Name'] ? { venue: { venue: row['Event Venue Name'] } } : {}),
     ...(organizers.length ? { organizer: organizers } : {}),

@@ -7,6 +7,54 @@ import type { StoredEvent } from '../../store/schema';
 import type { EventInput } from '../../core/events';
 import { toPlainText } from '../../core/html';
 import type { ImportProblem } from './errors';
+import { eventCurrency, siteCurrency, typedCost } from '../../core/cost';
+import { eventCurrencySchemas } from '../../../shared/schemas/currency';
+
+/**
+ * iCalendar has no cost property: ours carry the cost as typed and the currency it is shown in (the event's,
+ * else this site's), so another Calendar Desk imports the same price.
+ */
+const X_COST = 'X-CALENDAR-DESK-COST';
+const X_SYMBOL = 'X-CALENDAR-DESK-CURRENCY-SYMBOL';
+const X_POSITION = 'X-CALENDAR-DESK-CURRENCY-POSITION';
+const X_CODE = 'X-CALENDAR-DESK-CURRENCY-CODE';
+
+function costProperties(event: StoredEvent, store: CalendarStore): Record<string, string> {
+  if (event.cost.length === 0) return {};
+  const currency = eventCurrency(event, siteCurrency(store.settings));
+  return {
+    [X_COST]: typedCost(event.cost),
+    [X_SYMBOL]: currency.symbol,
+    [X_POSITION]: currency.position,
+    [X_CODE]: currency.code,
+  };
+}
+
+/** The cost and currency of a VEVENT's X- properties, checked as the API checks them. */
+function costInput(component: ICAL.Component, line: number, problems: ImportProblem[]): Partial<EventInput> {
+  const text = (name: string) => {
+    const value = component.getFirstPropertyValue(name.toLowerCase());
+    return typeof value === 'string' ? value : '';
+  };
+  const cost = text(X_COST);
+  if (!cost) return {};
+  const input: Partial<EventInput> = { cost };
+  const fields = [
+    ['currency_symbol', X_SYMBOL, eventCurrencySchemas.symbol],
+    ['currency_position', X_POSITION, eventCurrencySchemas.position],
+    ['currency_code', X_CODE, eventCurrencySchemas.code],
+  ] as const;
+  for (const [field, property, schema] of fields) {
+    const parsed = schema.safeParse(text(property));
+    if (parsed.success) Object.assign(input, { [field]: parsed.data });
+    else
+      problems.push({
+        line,
+        message: `${property}: ${parsed.error.issues[0]!.message.replace('%s', field)}`,
+      });
+  }
+  return input;
+}
 
 /** VTIMEZONE of an IANA zone, or null for zones it does not know (UTC offsets): those events are written in UTC. */
 const vtimezone = (zone: string) => {
@@ -74,6 +122,7 @@ export function exportIcs(store: CalendarStore, now: Date): string {
       // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): only an organizer with an e-mail has one.
       organizer: organizers[0]?.email ? { name: organizers[0].name, email: organizers[0].email } : null,
       lastModified: sqlToDate(event.modifiedUtc),
+      x: costProperties(event, store),
     });
   }
   return calendar.toString();
@@ -140,6 +189,7 @@ export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportPr
       ...(categories.length ? { categories } : {}),
       ...(typeof url === 'string' && url ? { website: url } : {}),
       ...(vevent.location ? { venue: { venue: vevent.location.split(',')[0]!.trim() } } : {}),
+      ...costInput(component, line, problems),
     };
     events.push({ line, input });
   }

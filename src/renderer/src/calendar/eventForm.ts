@@ -1,4 +1,5 @@
 import type { EventResponse } from '../api/records';
+import type { CurrencyPosition } from '../../../shared/schemas/currency';
 
 /** The editor's model of an event: flat, camelCase, with dates split for the date and time inputs. */
 export interface EventForm {
@@ -15,7 +16,11 @@ export interface EventForm {
   organizerIds: number[];
   categoryIds: number[];
   tagIds: number[];
+  /** The cost as typed. */
   cost: string;
+  /** The event's own currency symbol and position; '' = as the cost text shows it, else the site default. */
+  currencySymbol: string;
+  currencyPosition: '' | CurrencyPosition;
   website: string;
   /** A picture's web address, or the id of a picture uploaded from this computer. */
   image: string | number;
@@ -49,6 +54,8 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
     categoryIds: [],
     tagIds: [],
     cost: '',
+    currencySymbol: '',
+    currencyPosition: '',
     website: '',
     image: '',
     featured: false,
@@ -62,18 +69,6 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
     language: 'en',
     ...defaults,
   };
-}
-
-/**
- * The cost as the user typed it: the API formats it (`$25`, with the default symbol) and lists the numbers in
- * `cost_details.values`; a cost with words ("Free", "€10 per person") is shown as is.
- */
-function costInput(event: EventResponse): string {
-  const values = event.cost_details.values;
-  // Words in the cost ("€10 per person", "Free") are the user's: keep the text as it is.
-  if (!values.length || /\p{L}/u.test(event.cost.replace(event.cost_details.currency_code, '')))
-    return event.cost;
-  return values.join(' - ');
 }
 
 export function formFromEvent(event: EventResponse): EventForm {
@@ -93,7 +88,10 @@ export function formFromEvent(event: EventResponse): EventForm {
     organizerIds: event.organizer.map((organizer) => organizer.id),
     categoryIds: event.categories.map((term) => term.id),
     tagIds: event.tags.map((term) => term.id),
-    cost: costInput(event),
+    // Read with context=edit: the cost as the user typed it, the event's own currency.
+    cost: event.cost,
+    currencySymbol: event.cost_details.currency_symbol,
+    currencyPosition: event.cost_details.currency_position,
     // Without a website of its own, the API answers with the event's page: that is not the user's input.
     website: event.website === event.url ? '' : event.website,
     image: event.image ? event.image.url : '',
@@ -126,6 +124,8 @@ function wireOf(form: EventForm): Record<string, unknown> {
     categories: form.categoryIds,
     tags: form.tagIds,
     cost: form.cost,
+    currency_symbol: form.currencySymbol,
+    currency_position: form.currencyPosition,
     website: form.website,
     image: form.image,
     featured: form.featured,
@@ -140,12 +140,25 @@ function wireOf(form: EventForm): Record<string, unknown> {
   return wire;
 }
 
+/** Whether a cost text shows something besides numbers, separators and `symbol` (another currency, words). */
+function namesOtherCurrency(cost: string, symbol: string): boolean {
+  return /[^\d\s.,\-–—/;()]/.test(cost.split(symbol).join(''));
+}
+
 /** The API request body of a form: everything for a create, only what changed for an update (true PATCH). */
 export function eventBody(form: EventForm, original?: EventForm): Record<string, unknown> {
   const wire = wireOf(form);
   if (!original) {
     // A create sends only what has a value: empty optional fields keep the API's defaults.
-    for (const key of ['description', 'excerpt', 'cost', 'website', 'image'] as const) {
+    for (const key of [
+      'description',
+      'excerpt',
+      'cost',
+      'currency_symbol',
+      'currency_position',
+      'website',
+      'image',
+    ] as const) {
       if (wire[key] === '') delete wire[key];
     }
     if (form.venueId === null) delete wire.venue;
@@ -159,6 +172,11 @@ export function eventBody(form: EventForm, original?: EventForm): Record<string,
   // The dates travel together: the API checks the end against the start.
   if ('start_date' in patch || 'end_date' in patch || 'all_day' in patch || 'timezone' in patch) {
     Object.assign(patch, { start_date: wire.start_date, end_date: wire.end_date, all_day: form.allDay });
+  }
+  // A new cost alone makes the API read the currency from its text (as the original): when the text names no
+  // other currency (`15` after `12`), the currency shown stays with it.
+  if ('cost' in patch && form.currencySymbol !== '' && !namesOtherCurrency(form.cost, form.currencySymbol)) {
+    Object.assign(patch, { currency_symbol: form.currencySymbol, currency_position: form.currencyPosition });
   }
   return patch;
 }
@@ -177,6 +195,8 @@ export const FIELD_OF_PARAM: Record<string, keyof EventForm> = {
   categories: 'categoryIds',
   tags: 'tagIds',
   cost: 'cost',
+  currency_symbol: 'currencySymbol',
+  currency_position: 'currencyPosition',
   website: 'website',
   image: 'image',
   featured: 'featured',

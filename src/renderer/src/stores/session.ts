@@ -9,13 +9,22 @@ import {
   rememberToken,
   savedConnection,
 } from '../api/connection';
+import type { SiteCurrency } from '../../../shared/schemas/currency';
 
-export interface SiteSettings {
+/** `calendar-desk/v1/settings`: the site and who is signed in. */
+export interface SiteSettings extends SiteCurrency {
   site_name: string;
   site_description: string;
   timezone: string;
   user: { login: string; role: string };
 }
+
+/** The original's defaults, until the settings are read. */
+const DEFAULT_SITE_CURRENCY: SiteCurrency = {
+  currency_symbol: '$',
+  currency_position: 'prefix',
+  currency_code: 'USD',
+};
 
 type SessionState = 'starting' | 'signed-out' | 'ready' | 'unreachable';
 
@@ -28,6 +37,17 @@ export const useSessionStore = defineStore('session', () => {
   const isDesktop = computed(() => desktopBridge() !== undefined);
   const siteTimezone = computed(() => settings.value?.timezone ?? 'UTC');
   const isAdministrator = computed(() => settings.value?.user.role === 'administrator');
+  /** The currency of costs that name none of their own. */
+  const siteCurrency = computed<SiteCurrency>(() => {
+    const current = settings.value;
+    return current
+      ? {
+          currency_symbol: current.currency_symbol,
+          currency_position: current.currency_position,
+          currency_code: current.currency_code,
+        }
+      : DEFAULT_SITE_CURRENCY;
+  });
 
   /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
   async function connect(connection: ApiConnection): Promise<void> {
@@ -73,7 +93,9 @@ export const useSessionStore = defineStore('session', () => {
     state.value = 'signed-out';
   }
 
-  async function updateSettings(patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name'>>): Promise<void> {
+  async function updateSettings(
+    patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name' | keyof SiteCurrency>>,
+  ): Promise<void> {
     const { data } = await api().request<SiteSettings>('PUT', 'settings', {
       namespace: ADMIN_NAMESPACE,
       body: patch,
@@ -95,6 +117,7 @@ export const useSessionStore = defineStore('session', () => {
     isDesktop,
     siteTimezone,
     isAdministrator,
+    siteCurrency,
     start,
     signIn,
     signOut,
