@@ -1,4 +1,4 @@
-import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../../store/schema';
+import type { StoredEvent, StoredTerm, StoredVenue } from '../../store/schema';
 import { dateDetails } from '../../core/dates';
 import { costDetailsValues, formatCost } from '../../core/cost';
 import { timezoneAbbr, sqlToDateTime } from '../../core/dates';
@@ -8,6 +8,7 @@ import { presentOrganizer, presentVenue } from './linkedPosts';
 import { eventJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { canChangePost } from '../../core/capabilities';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 
 /** The Events Calendar's default currency settings (a site without its own). */
 export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' } as const;
@@ -47,10 +48,9 @@ export function canAccessProtected(
 /** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
 export function presentEvent(event: StoredEvent, env: PresentEnv, options: EventOptions = {}) {
   const single = options.single ?? false;
-  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
-  const organizers = event.organizerIds
-    .map((id) => env.store.organizers.get(id))
-    .filter((organizer): organizer is StoredOrganizer => organizer !== undefined);
+  const venueId = shownVenueId(env.store, event);
+  const venue = venueId ? env.store.venues.get(venueId) : undefined;
+  const organizers = shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
   const costValues = costDetailsValues(event.cost);
   const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, DEFAULT_CURRENCY);
   const url = permalink(event, env.links);

@@ -1,6 +1,7 @@
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import { fromUtcSql, isoWithOffset } from '../../core/dates';
 import { toPlainText } from '../../core/html';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
 
 /** schema.org data of a venue (REFERENCE §3.9). */
@@ -48,12 +49,9 @@ export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
 /** schema.org data of an event, with its place, organizers and offer. */
 export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: string; values: string[] }) {
   const image = presentImage(event.imageId, env);
-  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
-  const organizers = event.organizerIds
-    .map((id) => env.store.organizers.get(id))
-    .filter(
-      (organizer): organizer is StoredOrganizer => organizer !== undefined && organizer.status !== 'trash',
-    );
+  const venueId = shownVenueId(env.store, event);
+  const venue = venueId ? env.store.venues.get(venueId) : undefined;
+  const organizers = shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
   const url = permalink(event, env.links);
   return withoutEmpty({
     '@context': 'http://schema.org',
@@ -66,7 +64,7 @@ export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: s
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: isoWithOffset(event.startLocal, event.timezone),
     endDate: isoWithOffset(event.endLocal, event.timezone),
-    location: venue && venue.status !== 'trash' ? venueJsonLd(venue, env) : null,
+    location: venue ? venueJsonLd(venue, env) : null,
     organizer:
       organizers.length === 0
         ? null

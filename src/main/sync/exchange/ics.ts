@@ -6,6 +6,7 @@ import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import type { EventInput } from '../../core/events';
 import { toPlainText } from '../../core/html';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import type { ImportProblem } from './errors';
 
 /** VTIMEZONE of an IANA zone, or null for zones it does not know (UTC offsets): those events are written in UTC. */
@@ -20,7 +21,8 @@ const vtimezone = (zone: string) => {
 const sqlToDate = (sql: string) => new Date(`${sql.replace(' ', 'T')}Z`);
 
 function location(store: CalendarStore, event: StoredEvent): string | null {
-  const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
+  const venueId = shownVenueId(store, event);
+  const venue = venueId ? store.venues.get(venueId) : undefined;
   if (!venue) return null;
   return [venue.name, venue.address, venue.city, venue.zip, venue.country]
     .filter((part) => part !== '')
@@ -40,9 +42,7 @@ export function exportIcs(store: CalendarStore, now: Date): string {
   for (const event of store.events.values()) {
     if (event.status === 'trash') continue;
     const zoned = vtimezone(event.timezone) !== null;
-    const organizers = event.organizerIds
-      .map((id) => store.organizers.get(id))
-      .filter((o) => o !== undefined);
+    const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
     calendar.createEvent({
       id: `event-${event.id}@calendar-desk`,
       stamp: now,
