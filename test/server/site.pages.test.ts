@@ -50,6 +50,16 @@ describe('public record pages (the `url` of a record)', () => {
     const venuePage = await page(created.body.venue.url);
     expect(venuePage.status).toBe(200);
     expect(venuePage.text).toContain('Pisa');
+
+    // A title holding an entity (as WordPress sends them) shows the character, not the entity's text.
+    const rock = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Rock &#038; Roll', 6),
+    });
+    const rockPage = await page(rock.body.url);
+    expect(rockPage.text).toContain('<h1>Rock &amp; Roll</h1>');
+    expect(rockPage.text).toContain('<title>Rock &amp; Roll</title>');
   });
 
   it('shows nothing for drafts, password-protected and trashed events', async () => {

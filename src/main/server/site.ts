@@ -6,7 +6,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import serve from 'koa-static';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
-import { escapeHtml, sanitizeRichText } from '../core/html';
+import { escapeHtml, htmlToText, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
 import { RENDERER_HEADERS } from './rendererHeaders';
@@ -29,8 +29,10 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
 dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html>`;
   };
+  /** Plain-text fields may hold entities (as WordPress titles do): shown as the text they stand for. */
+  const text = (value: string) => escapeHtml(htmlToText(value));
   const row = (label: string, value: string) =>
-    value ? `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>` : '';
+    value ? `<dt>${escapeHtml(label)}</dt><dd>${text(value)}</dd>` : '';
   const published = <T extends { status: string }>(record: T | undefined) =>
     record && record.status === 'publish' ? record : undefined;
 
@@ -53,8 +55,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       if (!event || event.password) return undefined;
       const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
       return [
-        event.title,
-        `<h1>${escapeHtml(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
+        htmlToText(event.title),
+        `<h1>${text(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
           'Ends',
           event.endLocal,
         )}${row('Venue', venue?.name ?? '')}</dl>${sanitizeRichText(event.description)}`,
@@ -67,8 +69,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       const venue = published(store.venues.getByKey(slug.toLowerCase())) as StoredVenue | undefined;
       if (!venue || venue.password) return undefined;
       return [
-        venue.name,
-        `<h1>${escapeHtml(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
+        htmlToText(venue.name),
+        `<h1>${text(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
           'Country',
           venue.country,
         )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
@@ -96,8 +98,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
         StoredOrganizer | undefined;
       if (!organizer || organizer.password) return undefined;
       return [
-        organizer.name,
-        `<h1>${escapeHtml(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
+        htmlToText(organizer.name),
+        `<h1>${text(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
           'Website',
           organizer.website,
         )}</dl>${sanitizeRichText(organizer.description)}`,

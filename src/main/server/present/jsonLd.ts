@@ -1,6 +1,6 @@
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import { fromUtcSql, isoWithOffset } from '../../core/dates';
-import { toPlainText } from '../../core/html';
+import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
 
@@ -17,8 +17,8 @@ export function venueJsonLd(venue: StoredVenue, env: PresentEnv) {
   });
   return withoutEmpty({
     '@type': 'Place',
-    name: venue.name,
-    description: toPlainText(venue.description),
+    name: htmlToText(venue.name),
+    description: htmlToText(venue.description),
     image: image ? image.url : '',
     url: permalink(venue, env.links),
     address,
@@ -36,8 +36,8 @@ export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
   const image = presentImage(organizer.imageId, env);
   return withoutEmpty({
     '@type': 'Person',
-    name: organizer.name,
-    description: toPlainText(organizer.description),
+    name: htmlToText(organizer.name),
+    description: htmlToText(organizer.description),
     image: image ? image.url : '',
     url: organizer.website,
     telephone: organizer.phone,
@@ -56,8 +56,8 @@ export function eventJsonLd(event: StoredEvent, env: PresentEnv, cost: { text: s
   return withoutEmpty({
     '@context': 'http://schema.org',
     '@type': 'Event',
-    name: event.title,
-    description: toPlainText(event.excerpt || event.description),
+    name: htmlToText(event.title),
+    description: htmlToText(event.excerpt || event.description),
     image: image ? image.url : '',
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',

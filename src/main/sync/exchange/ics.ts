@@ -5,7 +5,7 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import type { EventInput } from '../../core/events';
-import { toPlainText } from '../../core/html';
+import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import type { ImportProblem } from './errors';
 
@@ -25,6 +25,7 @@ function location(store: CalendarStore, event: StoredEvent): string | null {
   const venue = venueId ? store.venues.get(venueId) : undefined;
   if (!venue) return null;
   return [venue.name, venue.address, venue.city, venue.zip, venue.country]
+    .map(htmlToText)
     .filter((part) => part !== '')
     .join(', ');
 }
@@ -62,17 +63,19 @@ export function exportIcs(store: CalendarStore, now: Date): string {
               end: DateTime.fromSQL(event.endLocal, { zone: event.timezone }),
             }
           : {}),
-      summary: event.title,
-      // Plain text: calendar apps show DESCRIPTION as text, so the stored HTML is reduced to it.
-      description: toPlainText(event.description.replace(/<\/(p|div|li)>|<br\s*\/?>/gi, '\n')).trim() || null,
+      // Plain text: calendar apps show SUMMARY and DESCRIPTION as text, so the stored HTML is reduced to it.
+      summary: htmlToText(event.title),
+      description: htmlToText(event.description) || null,
       location: location(store, event),
       url: event.website,
       categories: event.categoryIds
         .map((id) => store.terms.get(id)?.name)
         .filter((name): name is string => name !== undefined)
-        .map((name) => ({ name })),
+        .map((name) => ({ name: htmlToText(name) })),
       // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): only an organizer with an e-mail has one.
-      organizer: organizers[0]?.email ? { name: organizers[0].name, email: organizers[0].email } : null,
+      organizer: organizers[0]?.email
+        ? { name: htmlToText(organizers[0].name), email: organizers[0].email }
+        : null,
       lastModified: sqlToDate(event.modifiedUtc),
     });
   }
