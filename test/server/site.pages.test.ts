@@ -62,6 +62,20 @@ describe('public record pages (the `url` of a record)', () => {
     expect(rockPage.text).toContain('<title>Rock &amp; Roll</title>');
   });
 
+  it('serves the page a tag `url` points to, with its published events', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Tagged gig', 5, { tags: ['Late Night'] }),
+    });
+    const tag = await server.api(`tags/${created.body.tags[0].id}`);
+    expect(tag.body.url).toBe(`${server.engine.origin}/tag/late-night/`);
+    const result = await page(tag.body.url);
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('<h1>Late Night</h1>');
+    expect(result.text).toContain('Tagged gig');
+  });
+
   it('shows nothing for drafts, password-protected and trashed events', async () => {
     const draft = await server.api('events', {
       method: 'POST',

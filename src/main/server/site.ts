@@ -5,7 +5,8 @@ import type Koa from 'koa';
 import Router, { type RouterMiddleware } from '@koa/router';
 import serve from 'koa-static';
 import type { CalendarStore } from '../store/store';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
+import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
+import { categoryDescendants, categoryPath, findTerm } from '../core/terms';
 import { escapeHtml, htmlToText, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
@@ -75,6 +76,60 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
           venue.country,
         )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
       ];
+    }),
+  );
+  /** A term's page: its name and description, and its published events (of its subcategories too) by date. */
+  const termPage = (term: StoredTerm): [string, string] => {
+    const ids = new Set([
+      term.id,
+      ...(term.taxonomy === 'category' ? categoryDescendants(store, term.id) : []),
+    ]);
+    const events = [...ids]
+      .flatMap((id) => [...(store.eventIndex.byTerm.get(id) ?? [])])
+      .map((id) => store.events.get(id)!)
+      .filter((event, index, all) => all.indexOf(event) === index)
+      .filter((event) => event.status === 'publish' && !event.password && !event.hideFromListings)
+      .sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id))
+      .slice(0, 200);
+    const items = events
+      .map(
+        (event) =>
+          `<li><a href="/event/${encodeURIComponent(event.slug)}/">${text(event.title)}</a> ${escapeHtml(event.startLocal)}</li>`,
+      )
+      .join('');
+    return [
+      htmlToText(term.name),
+      `<h1>${text(term.name)}</h1>${term.description ? `<p>${text(term.description)}</p>` : ''}<ul>${items}</ul>`,
+    ];
+  };
+  // A category's address names its ancestors (`/events/category/music/jazz/`, as WordPress'); another path
+  // ending in its slug is sent there, as WordPress' canonical redirect does.
+  router.get('/events/category/{*path}', async (ctx, next) => {
+    const asked = ([] as string[])
+      .concat(ctx.params.path ?? [])
+      .join('/')
+      .split('/')
+      .filter(Boolean);
+    const built = await store.readSettled(() => {
+      const slug = asked.at(-1)?.toLowerCase();
+      const term = slug ? findTerm(store, 'category', slug) : undefined;
+      if (!term || term.slug !== slug) return undefined;
+      const path = categoryPath(store, term).map((category) => category.slug);
+      return { path, page: termPage(term) };
+    });
+    if (!built) return next();
+    if (built.path.join('/') !== asked.join('/').toLowerCase()) {
+      ctx.status = 301;
+      ctx.redirect(`/events/category/${built.path.map(encodeURIComponent).join('/')}/`);
+      return;
+    }
+    page(ctx, ...built.page);
+  });
+  router.get(
+    '/tag/:slug',
+    recordPage((slug) => {
+      const term = findTerm(store, 'tag', slug.toLowerCase());
+      return term && term.slug === slug.toLowerCase() ? termPage(term) : undefined;
     }),
   );
   // Pictures uploaded from the desktop (CONTRACT §2): only names the store gives match, so no other file

@@ -1,6 +1,7 @@
 import { TAXONOMY_WIRE_NAME } from '../../../shared/enums';
 import type { StoredTerm } from '../../store/schema';
 import type { PresentEnv } from './common';
+import { categoryPath } from '../../core/terms';
 
 const REST_BASE = { category: 'categories', tag: 'tags' } as const;
 
@@ -13,11 +14,11 @@ function termUrls(term: StoredTerm, env: PresentEnv) {
   };
 }
 
-/** Public archive page of a term. */
-export function termLink(term: StoredTerm, env: PresentEnv): string {
-  return term.taxonomy === 'category'
-    ? `${env.links.siteUrl}/events/category/${term.slug}/`
-    : `${env.links.siteUrl}/tag/${term.slug}/`;
+/** Public archive page of a term: a category's address names its ancestors too, as WordPress' does. */
+export function termLink(term: StoredTerm, env: Pick<PresentEnv, 'store' | 'links'>): string {
+  if (term.taxonomy === 'tag') return `${env.links.siteUrl}/tag/${term.slug}/`;
+  const path = categoryPath(env.store, term).map((category) => category.slug);
+  return `${env.links.siteUrl}/events/category/${path.join('/')}/`;
 }
 
 /** A term as embedded in an event (REFERENCE §3.7: the raw WP term object, `term_id` renamed to `id`). */
