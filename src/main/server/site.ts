@@ -174,7 +174,14 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       ctx.status = 404;
     }
   };
-  const middlewares: Koa.Middleware[] = [notFound, router.routes() as Koa.Middleware];
+  // Every page of a WordPress site names its REST root, so a WordPress client discovers the API from the
+  // site's address (`WPAPI.discover('http://127.0.0.1:8787/')`), as it does from `/wp-json/`.
+  const apiDiscovery: Koa.Middleware = async (ctx, next) => {
+    const { apiRoot } = buildLinks(`${ctx.protocol}://${ctx.host}`, null);
+    ctx.set('Link', `<${apiRoot}>; rel="https://api.w.org/"`);
+    await next();
+  };
+  const middlewares: Koa.Middleware[] = [apiDiscovery, notFound, router.routes() as Koa.Middleware];
   if (rendererDir) {
     // Only what koa-static actually served gets the renderer's headers; a miss falls through to the 404 page.
     const rendererHeaders: Koa.Middleware = async (ctx, next) => {
