@@ -62,17 +62,23 @@ export function presentTerm(
   return { ...body, _links: termLinks(term, env) };
 }
 
+/** The methods the `wp/v2` term routes answer (for every caller: they are read-only). */
+export const WP_V2_TERM_METHODS: readonly string[] = ['GET'];
+
 /** Where a term's `wp/v2` twin lives: `{api root}wp/v2/tribe_events_cat` or `…/tags`. */
 export const WP_V2_REST_BASE = { category: 'tribe_events_cat', tag: 'tags' } as const;
 
 /**
- * WordPress' hypermedia links of a term (REFERENCE §3.8), to the read-only `wp/v2` routes we serve. The
- * original's `wp:post_type` link is left out: we serve no `wp/v2` post routes.
+ * WordPress' hypermedia links of a term (REFERENCE §3.8), to the read-only `wp/v2` routes we serve. `self`
+ * carries `targetHints.allow` as WordPress 6.7+ does (`WP_REST_Server::get_target_hints_for_link`: the
+ * `Allow` header its route would send this caller), which here is reading only (writes go through
+ * `cal/events/v1`). The original's `wp:post_type` link is left out:
+ * we serve no `wp/v2` post routes.
  */
 export function termLinks(term: StoredTerm, env: Pick<PresentEnv, 'links'>) {
   const collection = `${env.links.apiRoot}wp/v2/${WP_V2_REST_BASE[term.taxonomy]}`;
   return {
-    self: [{ href: `${collection}/${term.id}` }],
+    self: [{ href: `${collection}/${term.id}`, targetHints: { allow: [...WP_V2_TERM_METHODS] } }],
     collection: [{ href: collection }],
     about: [{ href: `${env.links.apiRoot}wp/v2/taxonomies/${TAXONOMY_WIRE_NAME[term.taxonomy]}` }],
     ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),

@@ -6,7 +6,7 @@ import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import type { Links } from '../links';
 import type { PresentEnv } from '../present/common';
-import { presentWpTerm, WP_V2_REST_BASE } from '../present/term';
+import { presentWpTerm, WP_V2_REST_BASE, WP_V2_TERM_METHODS } from '../present/term';
 import { arg, validateArgs, type ArgSpec } from '../args/define';
 import { termArchiveArgs } from '../args/termArgs';
 import { wpBoolean, wpInteger } from '../args/wpTypes';
@@ -83,7 +83,7 @@ export function wpV2TermRoutes({ store, clock }: { store: CalendarStore; clock: 
     build: () => { body: unknown; headers?: Record<string, string> },
   ) => {
     const { body, headers } = await store.readSettled(build);
-    ctx.set({ Allow: 'GET', ...headers });
+    ctx.set({ Allow: WP_V2_TERM_METHODS.join(', '), ...headers });
     ctx.body = body;
   };
 
