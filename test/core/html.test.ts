@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { escapeHtml, sanitizeRichText, toPlainText } from '../../src/main/core/html';
+import { escapeHtml, sanitizeRichText, toPlainText, htmlToText } from '../../src/main/core/html';
 
 describe('sanitizeRichText', () => {
   it('returns plain descriptions and simple markup unchanged (no paragraph wrapping)', () => {
@@ -168,5 +168,38 @@ describe('escapeHtml', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     expect(escapeHtml('Food &amp; Drink')).toBe('Food &amp;amp; Drink');
     expect(escapeHtml('plain')).toBe('plain');
+  });
+});
+
+describe('htmlToText (what text-only readers get: .ics, json_ld)', () => {
+  it('decodes entities, in titles without tags as in descriptions', () => {
+    expect(htmlToText('Rock &amp; Roll')).toBe('Rock & Roll');
+    expect(htmlToText('Rock &#038; Roll &ndash; caf&eacute;')).toBe('Rock & Roll – café');
+    expect(htmlToText('<p>Rock &amp; Roll &lt;live&gt;</p>')).toBe('Rock & Roll <live>');
+    expect(htmlToText('AT&T, a < b')).toBe('AT&T, a < b');
+  });
+
+  it('keeps where links point, once', () => {
+    expect(htmlToText('<p>See <a href="https://x.org/program">our site</a>.</p>')).toBe(
+      'See our site (https://x.org/program).',
+    );
+    expect(htmlToText('<a href="https://x.org/">https://x.org</a>')).toBe('https://x.org');
+    expect(htmlToText('<a href="mailto:info@x.org">write to us</a>')).toBe('write to us (info@x.org)');
+    expect(htmlToText('<a href="mailto:info@x.org">info@x.org</a>')).toBe('info@x.org');
+    expect(htmlToText('<a href="#top">top</a>')).toBe('top');
+  });
+
+  it('turns paragraphs, list items and line breaks into lines, and collapses other white space', () => {
+    expect(
+      htmlToText(
+        '<p>First\n   paragraph</p>\n<p>Two<br>lines</p><ul><li>one</li><li>two</li></ul><p>end</p>',
+      ),
+    ).toBe('First paragraph\n\nTwo\nlines\n\n- one\n- two\n\nend');
+    expect(htmlToText('Plain text\nwith its own lines')).toBe('Plain text\nwith its own lines');
+    expect(htmlToText('<pre>a\n  b</pre>')).toBe('a\n  b');
+  });
+
+  it('drops what nobody reads (scripts, styles, comments)', () => {
+    expect(htmlToText('<p>A<script>alert(1)</script><style>p{}</style><!-- note -->B</p>')).toBe('AB');
   });
 });

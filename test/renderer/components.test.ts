@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { postAs } from '../helpers/fixtures';
 import { createAppI18n } from '../../src/renderer/src/i18n';
 import TagPicker from '../../src/renderer/src/components/TagPicker.vue';
 import CheckList from '../../src/renderer/src/components/CheckList.vue';
@@ -16,6 +17,7 @@ import { richTextKeepsAll } from '../../src/renderer/src/components/richText';
 import { ApiError } from '../../src/renderer/src/api/client';
 import { categoryTree } from '../../src/renderer/src/components/pickers';
 import { useSessionStore } from '../../src/renderer/src/stores/session';
+import { useNoticesStore } from '../../src/renderer/src/stores/notices';
 import type { TermResponse, VenueResponse } from '../../src/renderer/src/api/records';
 
 let pinia: Pinia;
@@ -155,6 +157,51 @@ describe('RecordsView against the real API', () => {
     expect(wrapper.find('table').text()).toContain('anna@example.org');
     const stored = await server.api('organizers', { auth: server.admin });
     expect(stored.body.organizers).toEqual([expect.objectContaining({ organizer: 'Anna Rossi' })]);
+    wrapper.unmount();
+  });
+
+  it('says how many events use a venue before trashing it, and its undo gives them their venue back', async () => {
+    window.calendarDesk = {
+      connection: async () => ({ apiRoot: server.engine.apiRoot, token: server.engine.adminToken }),
+      appVersion: 'test',
+      openExternal: async () => true,
+    };
+    await useSessionStore().start();
+    const hall = (await postAs(server, 'venues', { venue: 'Town Hall' })).body;
+    const ids: number[] = [];
+    // Three events, one of them long past (the count is not limited to the coming months).
+    for (const days of [2, 40, -400]) {
+      const created = await postAs(
+        server,
+        'events',
+        eventBody(`At the hall ${days}`, days, { venue: hall.id }),
+      );
+      ids.push(created.body.id);
+    }
+    const wrapper = mount(RecordsView, { props: { kind: 'venues' }, ...plugins(), attachTo: document.body });
+    await vi.waitFor(() => expect(wrapper.find('table').text()).toContain('Town Hall'));
+    const row = wrapper.findAll('tbody tr').find((tr) => tr.text().includes('Town Hall'))!;
+    await row.get('button.danger').trigger('click');
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain(
+        '3 events use it: until you restore the venue, they show no venue.',
+      ),
+    );
+    (document.body.querySelector('[data-testid="confirm"]') as HTMLButtonElement).click();
+    await vi.waitFor(async () =>
+      expect((await server.api(`venues/${hall.id}`, { auth: server.admin })).body.status).toBe('trash'),
+    );
+    for (const id of ids)
+      expect((await server.api(`events/${id}`, { auth: server.admin })).body.venue).toEqual([]);
+
+    const undo = useNoticesStore().notices.at(-1)!.action!;
+    await undo.run();
+    for (const id of ids) {
+      expect((await server.api(`events/${id}`, { auth: server.admin })).body.venue).toMatchObject({
+        id: hall.id,
+        venue: 'Town Hall',
+      });
+    }
     wrapper.unmount();
   });
 });

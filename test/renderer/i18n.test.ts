@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/renderer/src/i18n';
+import { createAppI18n, MESSAGES } from '../../src/renderer/src/i18n';
 import { ROOT } from '../cli/cliProcess';
 
 type Tree = { [key: string]: string | Tree };
@@ -33,11 +33,29 @@ describe('interface translations', () => {
       expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
       for (const [key, text] of translated) {
         expect(text.trim(), key).not.toBe('');
-        const placeholders = (value: string) => (value.match(/\{\w+\}/g) ?? []).sort();
+        // Plural forms differ in number between languages: the same names must appear, not as often.
+        const placeholders = (value: string) => [...new Set(value.match(/\{\w+\}/g) ?? [])].sort();
         expect(placeholders(text), key).toEqual(placeholders(english.get(key)!));
       }
     },
   );
+
+  it('counts events in the plural forms of each language', () => {
+    const say = (language: string, count: number) =>
+      createAppI18n(language).global.t('records.venueUsage', count);
+    expect(say('en', 0)).toBe('No event uses it.');
+    expect(say('en', 1)).toMatch(/^1 event uses it/);
+    expect(say('en', 3)).toMatch(/^3 events use it/);
+    expect(say('it', 2)).toMatch(/^2 eventi lo usano/);
+    expect([1, 3, 5, 12, 22, 25].map((count) => say('pl', count).split(':')[0])).toEqual([
+      'Korzysta z niego 1 wydarzenie',
+      'Korzystają z niego 3 wydarzenia',
+      'Korzysta z niego 5 wydarzeń',
+      'Korzysta z niego 12 wydarzeń',
+      'Korzystają z niego 22 wydarzenia',
+      'Korzysta z niego 25 wydarzeń',
+    ]);
+  });
 
   it('every literal message key the renderer uses exists', () => {
     const used = new Set<string>();

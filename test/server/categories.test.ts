@@ -80,6 +80,31 @@ describe('category records and writes', () => {
     expect(Object.keys(term(single))).toEqual([...KEYS, '_links']);
   });
 
+  it('gives a subcategory the address of its whole ancestry, and the site answers it (as the original)', async () => {
+    const festivals = await createCategory({ name: 'Festivals' });
+    const summer = await createCategory({ name: 'Summer', parent: festivals.id });
+    const open = await createCategory({ name: 'Open Air', parent: summer.id });
+    const origin = server.engine.origin;
+    expect(summer.url).toBe(`${origin}/events/category/festivals/summer/`);
+    expect(open.url).toBe(`${origin}/events/category/festivals/summer/open-air/`);
+    expect(term(await server.api(`categories/${open.id}`)).url).toBe(open.url);
+    const listed = archive(await server.api('categories?hide_empty=false&per_page=50')).categories;
+    expect(listed.find((item: { id: number }) => item.id === open.id).url).toBe(open.url);
+
+    const event = await post('events', eventBody('Concert under the stars', 10, { categories: [open.id] }));
+    expect(event.status).toBe(201);
+    for (const url of [open.url, summer.url, festivals.url]) {
+      const page = await fetch(url);
+      expect(page.status, url).toBe(200);
+      expect(await page.text()).toContain('Concert under the stars');
+    }
+    // The short form is sent to the whole path, as WordPress' canonical redirect does.
+    const short = await fetch(`${origin}/events/category/open-air/`, { redirect: 'manual' });
+    expect(short.status).toBe(301);
+    expect(new URL(short.headers.get('location')!, origin).href).toBe(open.url);
+    expect((await fetch(`${origin}/events/category/festivals/no-such/`)).status).toBe(404);
+  });
+
   it('requires a non-empty name and validates description, slug and parent', async () => {
     const missing = await post('categories', { description: 'x' });
     expect(missing.status).toBe(400);

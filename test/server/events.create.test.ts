@@ -978,6 +978,37 @@ describe('POST /events: status, author and images by role', () => {
     );
   });
 
+  it('refuses an image URL naming a file that is not a picture, as the original (400), and stores nothing', async () => {
+    const mediaBefore = server.engine.store.media.size;
+    for (const url of [
+      'https://img.example.test/scan.raw',
+      'https://img.example.test/notes.txt',
+      'https://img.example.test/flyer.PDF?download=1',
+    ]) {
+      const result = await post(server, base({ image: url }));
+      expectInvalidParams(result, 'image');
+      expect(result.body.data.params.image).toMatch(/is not a picture/);
+    }
+    // The venue and organizer `image` follow the same rule.
+    expectInvalidParams(
+      await server.api('venues', {
+        method: 'POST',
+        auth: server.admin,
+        json: { venue: 'Raw Venue', image: 'https://img.example.test/a.raw' },
+      }),
+      'image',
+    );
+    expect(server.engine.store.media.size).toBe(mediaBefore);
+    // Offline, an address without a file type is taken on trust (the original would fetch it).
+    for (const url of [
+      'https://img.example.test/picture',
+      'https://img.example.test/photo.JPG?w=800',
+      'https://img.example.test/2024.10',
+    ]) {
+      expect((await createEvent(server, base({ image: url }))).image.url).toBe(url);
+    }
+  });
+
   it('refuses an image id that is not a media item', async () => {
     const event = await createEvent(server, base());
     expectInvalidParams(await post(server, base({ image: event.id })), 'image');

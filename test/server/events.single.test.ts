@@ -112,6 +112,22 @@ describe('GET /events/{id} and /events/by-slug/{slug}', () => {
     expect(jsonLd.offers.validFrom).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
   });
 
+  it('gives json_ld plain text: entities decoded, tags gone, link addresses kept', async () => {
+    const created = await createEvent(
+      server,
+      at('Rock &amp; Roll <b>night</b>', '2031-05-01 20:00:00', '2031-05-01 23:00:00', {
+        description: '<p>Tickets &amp; more on <a href="https://example.org/t">our site</a></p>',
+        venue: { venue: 'Caf&eacute; &amp; Bar', description: '<p>Upstairs &amp; left</p>' },
+        organizer: [{ organizer: 'Smith &amp; Sons' }],
+      }),
+    );
+    const jsonLd = (await server.api(`events/${created.id}`)).body.json_ld;
+    expect(jsonLd.name).toBe('Rock & Roll night');
+    expect(jsonLd.description).toBe('Tickets & more on our site (https://example.org/t)');
+    expect(jsonLd.location).toMatchObject({ name: 'Café & Bar', description: 'Upstairs & left' });
+    expect(jsonLd.organizer).toMatchObject({ name: 'Smith & Sons' });
+  });
+
   it('has json_ld only on single reads', async () => {
     const list = await server.api('events?start_date=2030-03-01&end_date=2030-03-02');
     expect(list.body.events).toHaveLength(2);

@@ -190,7 +190,7 @@ describe('organizer records', () => {
     expect(organizer(await server.api(`organizers/${created.id}`)).status).toBe('publish');
   });
 
-  it('trashes (sample 49), then 410 organizer-is-in-trash, and unlinks it from events', async () => {
+  it('trashes (sample 49), then 410 organizer-is-in-trash; its events hide it until it is restored', async () => {
     const keep = await createOrganizer({ organizer: 'Keeper' });
     const gone = await createOrganizer({ organizer: 'Goner', email: 'goner@example.test' });
     const event = await post('events', eventBody('Two organizers', 4, { organizer: [gone.id, keep.id] }));
@@ -215,6 +215,12 @@ describe('organizer records', () => {
     const after = await server.api(`events/${event.body.id}`);
     eventResponseSchema.parse(after.body);
     expect(after.body.organizer.map((item: { id: number }) => item.id)).toEqual([keep.id]);
+    expect((await server.api(`events?organizer=${gone.id}`)).body.events).toEqual([]);
+
+    const restored = await post(`organizers/${gone.id}`, { status: 'publish' });
+    expect(organizer(restored)).toMatchObject({ status: 'publish', slug: 'goner' });
+    const back = await server.api(`events/${event.body.id}`);
+    expect(back.body.organizer.map((item: { id: number }) => item.id)).toEqual([gone.id, keep.id]);
   });
 
   it('creates organizers inline from events in request order (REFERENCE §5.4)', async () => {

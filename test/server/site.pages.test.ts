@@ -50,6 +50,30 @@ describe('public record pages (the `url` of a record)', () => {
     const venuePage = await page(created.body.venue.url);
     expect(venuePage.status).toBe(200);
     expect(venuePage.text).toContain('Pisa');
+
+    // A title holding an entity (as WordPress sends them) shows the character, not the entity's text.
+    const rock = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Rock &#038; Roll', 6),
+    });
+    const rockPage = await page(rock.body.url);
+    expect(rockPage.text).toContain('<h1>Rock &amp; Roll</h1>');
+    expect(rockPage.text).toContain('<title>Rock &amp; Roll</title>');
+  });
+
+  it('serves the page a tag `url` points to, with its published events', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Tagged gig', 5, { tags: ['Late Night'] }),
+    });
+    const tag = await server.api(`tags/${created.body.tags[0].id}`);
+    expect(tag.body.url).toBe(`${server.engine.origin}/tag/late-night/`);
+    const result = await page(tag.body.url);
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('<h1>Late Night</h1>');
+    expect(result.text).toContain('Tagged gig');
   });
 
   it('shows nothing for drafts, password-protected and trashed events', async () => {

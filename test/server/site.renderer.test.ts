@@ -54,3 +54,36 @@ describe('the web UI served over HTTP (calendar-desk serve)', () => {
     expect(missing.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 });
+
+/** The REST root a page names in its `Link: <…>; rel="https://api.w.org/"` header (WordPress discovery). */
+function apiRootOf(headers: Headers): string | undefined {
+  const link = headers.get('link') ?? '';
+  return /<([^>]+)>;\s*rel="https:\/\/api\.w\.org\/"/.exec(link)?.[1];
+}
+
+describe('discovery from the site address, as WordPress clients do it (WPAPI.discover)', () => {
+  it('names the REST root on the home page and on record pages; following it reaches the index', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { title: 'Discoverable', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' },
+    });
+    expect(created.status).toBe(201);
+    for (const [url, method] of [
+      [`${server.engine.origin}/`, 'HEAD'],
+      [`${server.engine.origin}/`, 'GET'],
+      [created.body.url, 'GET'],
+    ] as const) {
+      const page = await fetch(url, { method });
+      await page.arrayBuffer();
+      expect(page.status, url).toBe(200);
+      const root = apiRootOf(page.headers);
+      expect(root, `${method} ${url}`).toBe(`${server.engine.origin}/wp-json/`);
+      const index = await fetch(root!);
+      expect(index.status).toBe(200);
+      const body = (await index.json()) as { namespaces: string[]; routes: Record<string, unknown> };
+      expect(body.namespaces).toContain('cal/events/v1');
+      expect(body.routes).toHaveProperty('/cal/events/v1/events');
+    }
+  });
+});

@@ -608,20 +608,53 @@ describe('DELETE /venues/{id}', () => {
     expect(venue(await server.api(`venues/${created.id}`, { auth: server.admin })).status).toBe('trash');
   });
 
-  it('unlinks the venue from every event', async () => {
+  it('hides a trashed venue on its events (as the original) and shows it again once restored (undo)', async () => {
     const created = await createVenue({ venue: 'Linked Venue' });
-    const one = await post('events', eventBody('Linked one', 3, { venue: created.id }));
-    const two = await post('events', eventBody('Linked two', 4, { venue: created.id, status: 'draft' }));
-    expect(one.body.venue.id).toBe(created.id);
+    const events = [
+      await post('events', eventBody('Linked one', 3, { venue: created.id })),
+      await post('events', eventBody('Linked two', 4, { venue: created.id, status: 'draft' })),
+      await post('events', eventBody('Linked three', 5, { venue: created.id })),
+    ].map((result) => result.body);
+    expect(events.map((event) => event.venue.id)).toEqual([created.id, created.id, created.id]);
+    const byVenue = async () =>
+      (await server.api(`events?venue=${created.id}&status=any`, { auth: server.admin })).body.events.map(
+        (event: { id: number }) => event.id,
+      );
+    expect(await byVenue()).toEqual(events.map((event) => event.id));
+    const before = await server.api(`events/${events[0].id}`, { auth: server.admin });
+
     expect((await server.api(`venues/${created.id}`, { method: 'DELETE', auth: server.admin })).status).toBe(
       200,
     );
-    for (const id of [one.body.id, two.body.id]) {
+    for (const { id } of events) {
       const event = await server.api(`events/${id}`, { auth: server.admin });
       expect(event.status).toBe(200);
       eventResponseSchema.parse(event.body);
       expect(event.body.venue).toEqual([]);
     }
+    expect(await byVenue()).toEqual([]);
+    // What the events show changed: their ETag does too (a sync or a cache sees it).
+    const during = await server.api(`events/${events[0].id}`, { auth: server.admin });
+    expect(during.headers.get('etag')).not.toBe(before.headers.get('etag'));
+
+    // The undo of the desktop app: a status that leaves the trash.
+    expect(venue(await post(`venues/${created.id}`, { status: 'publish' })).status).toBe('publish');
+    for (const { id } of events) {
+      const event = await server.api(`events/${id}`, { auth: server.admin });
+      eventResponseSchema.parse(event.body);
+      expect(event.body.venue).toMatchObject({ id: created.id, venue: 'Linked Venue' });
+    }
+    expect(await byVenue()).toEqual(events.map((event) => event.id));
+  });
+
+  it('keeps a venue chosen while the old one was in the trash when the old one is restored', async () => {
+    const old = await createVenue({ venue: 'Old Stage' });
+    const fresh = await createVenue({ venue: 'New Stage' });
+    const event = (await post('events', eventBody('Moved event', 7, { venue: old.id }))).body;
+    await server.api(`venues/${old.id}`, { method: 'DELETE', auth: server.admin });
+    expect((await post(`events/${event.id}`, { venue: fresh.id })).body.venue.id).toBe(fresh.id);
+    await post(`venues/${old.id}`, { status: 'publish' });
+    expect((await server.api(`events/${event.id}`)).body.venue.id).toBe(fresh.id);
   });
 
   it('deletes by slug', async () => {

@@ -134,6 +134,40 @@ describe('export and import', () => {
     }
   });
 
+  it('iCalendar: text without HTML entities or tags, links with their address (ical.js reads it)', async () => {
+    const { api, admin } = source;
+    const venue = await api('venues', {
+      method: 'POST',
+      auth: admin,
+      json: { venue: 'Caf&eacute; &amp; Bar' },
+    });
+    await api('events', {
+      method: 'POST',
+      auth: admin,
+      json: {
+        // As a WordPress site sends titles (the_title escapes them), e.g. after a pull.
+        title: 'Rock &#038; Roll &amp; Blues',
+        description:
+          '<p>Tickets &amp; info on <a href="https://example.org/tickets">our site</a>.</p><p>Doors &lt;7pm&gt;<br>Bring a friend</p>',
+        start_date: '2027-04-01 20:00:00',
+        end_date: '2027-04-01 23:00:00',
+        venue: venue.body.id,
+        categories: ['Rock &amp; Pop'],
+      },
+    });
+    const calendar = new ICAL.Component(ICAL.parse(exportIcs(source.engine.store, new Date())));
+    const rock = calendar
+      .getAllSubcomponents('vevent')
+      .map((component) => new ICAL.Event(component))
+      .find((event) => event.summary.startsWith('Rock'))!;
+    expect(rock.summary).toBe('Rock & Roll & Blues');
+    expect(rock.description).toBe(
+      'Tickets & info on our site (https://example.org/tickets).\n\nDoors <7pm>\nBring a friend',
+    );
+    expect(rock.location).toBe('Café & Bar');
+    expect(rock.component.getFirstProperty('categories')!.getValues()).toEqual(['Rock & Pop']);
+  });
+
   it('CSV: the original importer columns, quoted cells, and a round trip through import', async () => {
     const text = exportCsv(source.engine.store, 'events');
     expect(text.split('\n')[0]).toBe(EVENT_COLUMNS.join(','));

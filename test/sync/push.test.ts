@@ -148,6 +148,38 @@ describe('sync: pushing to another instance', () => {
   });
 });
 
+describe('sync: a venue trashed and restored', () => {
+  it('its events lose it on the remote with the trash and get it back with the restore', async () => {
+    const { concert, venue } = await seed();
+    await pair.sync();
+    const { local } = pair;
+    const remoteConcert = async () =>
+      (await allOf(pair.remote, 'events')).find((event) => event.title === 'Concert') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+    expect((await remoteConcert()).venue.venue).toBe('Town hall');
+
+    await local.api(`venues/${venue.id}`, { method: 'DELETE', auth: local.admin });
+    const trashed = await pair.sync();
+    expect(trashed.failures).toEqual([]);
+    expect(trashed.conflicts).toEqual([]);
+    expect((await remoteConcert()).venue).toEqual([]);
+    expect(await allOf(pair.remote, 'venues')).toEqual([]);
+
+    await local.api(`venues/${venue.id}`, { method: 'POST', auth: local.admin, json: { status: 'publish' } });
+    expect((await local.api(`events/${concert.id}`)).body.venue.venue).toBe('Town hall');
+    // The remote's own trash unlinked its events after our last sync: the venue coming back is a change on
+    // both sides, so the sync asks (Publish screen) rather than choosing; keeping the local side restores it.
+    const asked = await pair.sync();
+    expect(asked.conflicts).toEqual([
+      expect.objectContaining({ kind: 'event', localId: concert.id, reason: 'both-changed' }),
+    ]);
+    const restored = await pair.sync({ decisions: { [`event:${concert.id}`]: 'local-wins' } });
+    expect(restored.failures).toEqual([]);
+    expect(restored.conflicts).toEqual([]);
+    expect((await remoteConcert()).venue.venue).toBe('Town hall');
+    expect((await local.api(`events/${concert.id}`)).body.venue.venue).toBe('Town hall');
+  });
+});
+
 describe('sync: links are part of the data folder', () => {
   it('survive a restart of the local calendar (journal replay and compaction)', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-links-'));

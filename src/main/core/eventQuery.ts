@@ -2,6 +2,7 @@ import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import type { ListingFilter, PartitionedEvents } from '../store/eventIndex';
+import { shownOrganizerIds, shownVenueId } from './eventLinks';
 
 /** A comparison of an event's local start or end with a site-zone wall-clock value. */
 export interface DateBound {
@@ -71,10 +72,11 @@ export function matchesQuery(event: StoredEvent, query: EventQuery, store: Calen
   if (query.parentId !== undefined && event.parentId !== query.parentId) return false;
   if (query.categoryIds && !anyIn(event.categoryIds, query.categoryIds)) return false;
   if (query.tagIds && !anyIn(event.tagIds, query.tagIds)) return false;
-  if (query.venueIds && !query.venueIds.has(event.venueId)) return false;
-  if (query.organizerIds && !anyIn(event.organizerIds, query.organizerIds)) return false;
+  if (query.venueIds && !query.venueIds.has(shownVenueId(store, event))) return false;
+  if (query.organizerIds && !anyIn(shownOrganizerIds(store, event), query.organizerIds)) return false;
   if (query.geo) {
-    const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
+    const venueId = shownVenueId(store, event);
+    const venue = venueId ? store.venues.get(venueId) : undefined;
     if (!venue || venue.geoLat === null || venue.geoLng === null) return false;
     const { lat, lng, radiusKm } = query.geo;
     if (lat !== undefined && lng !== undefined && distanceKm(lat, lng, venue.geoLat, venue.geoLng) > radiusKm)

@@ -128,6 +128,111 @@ function tagEnd(text: string, start: number): number {
   return text.length; // unterminated tag: drop the rest, like PHP strip_tags
 }
 
+type HtmlParser = typeof import('htmlparser2').Parser;
+let htmlParser: HtmlParser | undefined;
+/** htmlparser2 (sanitize-html's own parser), loaded on first use like sanitize-html. */
+const parserClass = (): HtmlParser =>
+  (htmlParser ??= (load('htmlparser2') as typeof import('htmlparser2')).Parser);
+
+/** Elements whose content is not text anyone reads. */
+const UNREAD = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+  'head',
+]);
+/** Elements that start a line of their own. */
+const LINES = new Set(['div', 'li', 'tr', 'dt', 'dd', 'figcaption', 'caption', 'hr']);
+/** Elements set apart by a blank line. */
+const PARAGRAPHS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'blockquote', 'pre', 'table', 'figure',
+]); // prettier-ignore
+
+/** ` (address)` after a link's text, unless the text already shows where it points. */
+function linkTarget(href: string, text: string): string {
+  if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return '';
+  const shown = href.replace(/^(mailto|tel):/i, '');
+  const bare = (value: string) =>
+    value
+      .replace(/^[a-z]+:(\/\/)?/i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
+  return text.trim() === '' || bare(text).includes(bare(shown)) ? '' : ` (${shown})`;
+}
+
+/**
+ * HTML as plain text, for what shows text as it is (the .ics export, json_ld): entities decoded (`Rock &amp;
+ * Roll` → `Rock & Roll`), paragraphs, list items and line breaks kept as line breaks, HTML's other white
+ * space collapsed, and links keep where they point (`<a href="https://x.org">site</a>` → `site
+ * (https://x.org)`). Text without tags keeps its line breaks. Trimmed.
+ */
+export function htmlToText(html: string): string {
+  if (!/<[a-z!/?]/i.test(html)) return decodeEntities(html).trim();
+  const Parser = parserClass();
+  let out = '';
+  let unread = 0;
+  let preformatted = 0;
+  const links: Array<{ href: string; start: number }> = [];
+  const breakLine = (blank: boolean) => {
+    out = out.replace(/[ \t]+$/, '');
+    if (out !== '' && !out.endsWith('\n')) out += '\n';
+    if (blank && out !== '' && !out.endsWith('\n\n')) out += '\n';
+  };
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if (UNREAD.has(name)) unread++;
+      if (unread) return;
+      if (name === 'br') out += '\n';
+      else if (LINES.has(name)) breakLine(false);
+      else if (PARAGRAPHS.has(name)) breakLine(true);
+      if (name === 'pre') preformatted++;
+      if (name === 'li') out += '- ';
+      if (name === 'a') links.push({ href: (attributes.href ?? '').trim(), start: out.length });
+    },
+    ontext(text) {
+      if (unread) return;
+      if (preformatted) out += text;
+      else {
+        const collapsed = text.replace(/\s+/g, ' ');
+        out += out === '' || /[ \n]$/.test(out) ? collapsed.trimStart() : collapsed;
+      }
+    },
+    onclosetag(name) {
+      if (UNREAD.has(name)) unread = Math.max(0, unread - 1);
+      else if (unread) return;
+      else if (name === 'a') {
+        const link = links.pop();
+        if (link) out += linkTarget(link.href, out.slice(link.start));
+      } else if (LINES.has(name)) breakLine(false);
+      else if (PARAGRAPHS.has(name)) breakLine(true);
+      if (name === 'pre') preformatted = Math.max(0, preformatted - 1);
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return out
+    .replace(/\u00a0/g, ' ')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Entities decoded in text without tags (`&amp;` → `&`), as an HTML parser reads them. */
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  const Parser = parserClass();
+  let out = '';
+  const parser = new Parser({ ontext: (part) => (out += part) });
+  parser.write(text);
+  parser.end();
+  return out;
+}
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

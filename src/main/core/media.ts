@@ -38,6 +38,22 @@ export const UPLOAD_TYPES: Record<string, { extension: string; signature: (bytes
   },
 };
 
+/** The file type a web address names (`https://x.org/a/photo.JPG?s=1` → `jpg`), or `''` when its path has none. */
+export function urlExtension(url: string): string {
+  try {
+    const match = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);
+    // `…/2024.10` is a version or a date, not a file type.
+    return match && /[a-z]/i.test(match[1]) ? match[1].toLowerCase() : '';
+  } catch {
+    return '';
+  }
+}
+
+/** File types of pictures (WordPress' image types, and the others browsers show). */
+export const IMAGE_EXTENSIONS = new Set([
+  'jpg', 'jpeg', 'jpe', 'png', 'gif', 'webp', 'avif', 'bmp', 'ico', 'svg', 'heic', 'heif', 'tif', 'tiff',
+]); // prettier-ignore
+
 /** The accepted picture type of a stored file name, by its extension (undefined: not a picture we store). */
 export function uploadTypeOf(fileName: string): string | undefined {
   const extension = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();

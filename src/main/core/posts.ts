@@ -2,6 +2,7 @@ import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredMedia, StoredPost } from '../store/schema';
 import { formatSql, parseDateInput, utcSqlNow } from './dates';
 import { slugify, uniqueSlug, uniqueSlugFrom } from './slugs';
+import { urlExtension } from './media';
 
 /** The publication date to store (UTC), from `date` (site zone) or `date_utc` (UTC); undefined if neither. */
 export function publicationDateUtc(
@@ -81,15 +82,6 @@ export function untrashedSlug(store: CalendarStore, post: StoredPost): string {
   return wanted === post.slug ? post.slug : postSlug(store, post.kind, wanted, post.id, String(post.id));
 }
 
-const extensionOf = (url: string) => {
-  try {
-    const match = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);
-    return match ? match[1].toLowerCase() : '';
-  } catch {
-    return '';
-  }
-};
-
 /**
  * The media id for an `image` argument: an id is used as is; a URL re-uses the media item with that URL or
  * records a new one without downloading it (the app may be offline, CONTRACT §2). Empty means none.
@@ -108,7 +100,7 @@ export function resolveImage(
   const media: StoredMedia = {
     id: tx.nextPostId(),
     url,
-    extension: extensionOf(url),
+    extension: urlExtension(url),
     fileName: null,
     authorId,
     dateUtc: utcSqlNow(now),

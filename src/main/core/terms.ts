@@ -27,6 +27,18 @@ export function categoryDescendants(store: CalendarStore, id: number): number[] 
   return found;
 }
 
+/** A category and its ancestors, root first (the path of its public address); safe against parent loops. */
+export function categoryPath(store: CalendarStore, term: StoredTerm): StoredTerm[] {
+  const path = [term];
+  const seen = new Set([term.id]);
+  for (let parent = store.terms.get(term.parent); parent && !seen.has(parent.id);) {
+    path.unshift(parent);
+    seen.add(parent.id);
+    parent = store.terms.get(parent.parent);
+  }
+  return path;
+}
+
 /** A term of the taxonomy by id, slug or name (WordPress `term_exists`). */
 export function findTerm(
   store: CalendarStore,

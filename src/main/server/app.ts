@@ -18,6 +18,7 @@ import { siteRoutes } from './site';
 import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
 import { settingsRoutes } from './routes/settings';
 import { MEDIA_UPLOAD_PATH, mediaRoutes } from './routes/media';
+import { WP_V2_NAMESPACE, wpV2TermRoutes } from './routes/wpV2Terms';
 import type { SecretBox } from '../sync/secretBox';
 import { paginationLink } from './routes/paginate';
 import { ResponseCache } from './responseCache';
@@ -94,6 +95,8 @@ export function createApp({ store, clock = () => new Date(), config = {}, log, s
   api.use(`/${ADMIN_NAMESPACE}`, settingsRoutes({ store }).routes());
   api.use(`/${ADMIN_NAMESPACE}`, mediaRoutes({ store, clock }).routes());
   api.use(`/${ADMIN_NAMESPACE}`, adminRoutes({ store, clock, secretBox }).routes());
+  // WordPress' own wp/v2 read routes for categories and tags, which term answers link to (public reads).
+  api.use(`/${WP_V2_NAMESPACE}`, wpV2TermRoutes({ store, clock }).routes());
   api.all('/{*rest}', () => {
     throw NO_ROUTE();
   });

@@ -5,8 +5,9 @@ import type Koa from 'koa';
 import Router, { type RouterMiddleware } from '@koa/router';
 import serve from 'koa-static';
 import type { CalendarStore } from '../store/store';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
-import { escapeHtml, sanitizeRichText } from '../core/html';
+import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
+import { categoryDescendants, categoryPath, findTerm } from '../core/terms';
+import { escapeHtml, htmlToText, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
 import { RENDERER_HEADERS } from './rendererHeaders';
@@ -29,8 +30,10 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
 dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html>`;
   };
+  /** Plain-text fields may hold entities (as WordPress titles do): shown as the text they stand for. */
+  const text = (value: string) => escapeHtml(htmlToText(value));
   const row = (label: string, value: string) =>
-    value ? `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>` : '';
+    value ? `<dt>${escapeHtml(label)}</dt><dd>${text(value)}</dd>` : '';
   const published = <T extends { status: string }>(record: T | undefined) =>
     record && record.status === 'publish' ? record : undefined;
 
@@ -53,8 +56,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       if (!event || event.password) return undefined;
       const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
       return [
-        event.title,
-        `<h1>${escapeHtml(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
+        htmlToText(event.title),
+        `<h1>${text(event.title)}</h1><dl>${row('Starts', `${event.startLocal} (${event.timezone})`)}${row(
           'Ends',
           event.endLocal,
         )}${row('Venue', venue?.name ?? '')}</dl>${sanitizeRichText(event.description)}`,
@@ -67,12 +70,66 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       const venue = published(store.venues.getByKey(slug.toLowerCase())) as StoredVenue | undefined;
       if (!venue || venue.password) return undefined;
       return [
-        venue.name,
-        `<h1>${escapeHtml(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
+        htmlToText(venue.name),
+        `<h1>${text(venue.name)}</h1><dl>${row('Address', venue.address)}${row('City', venue.city)}${row(
           'Country',
           venue.country,
         )}${row('Phone', venue.phone)}${row('Website', venue.website)}</dl>${sanitizeRichText(venue.description)}`,
       ];
+    }),
+  );
+  /** A term's page: its name and description, and its published events (of its subcategories too) by date. */
+  const termPage = (term: StoredTerm): [string, string] => {
+    const ids = new Set([
+      term.id,
+      ...(term.taxonomy === 'category' ? categoryDescendants(store, term.id) : []),
+    ]);
+    const events = [...ids]
+      .flatMap((id) => [...(store.eventIndex.byTerm.get(id) ?? [])])
+      .map((id) => store.events.get(id)!)
+      .filter((event, index, all) => all.indexOf(event) === index)
+      .filter((event) => event.status === 'publish' && !event.password && !event.hideFromListings)
+      .sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id))
+      .slice(0, 200);
+    const items = events
+      .map(
+        (event) =>
+          `<li><a href="/event/${encodeURIComponent(event.slug)}/">${text(event.title)}</a> ${escapeHtml(event.startLocal)}</li>`,
+      )
+      .join('');
+    return [
+      htmlToText(term.name),
+      `<h1>${text(term.name)}</h1>${term.description ? `<p>${text(term.description)}</p>` : ''}<ul>${items}</ul>`,
+    ];
+  };
+  // A category's address names its ancestors (`/events/category/music/jazz/`, as WordPress'); another path
+  // ending in its slug is sent there, as WordPress' canonical redirect does.
+  router.get('/events/category/{*path}', async (ctx, next) => {
+    const asked = ([] as string[])
+      .concat(ctx.params.path ?? [])
+      .join('/')
+      .split('/')
+      .filter(Boolean);
+    const built = await store.readSettled(() => {
+      const slug = asked.at(-1)?.toLowerCase();
+      const term = slug ? findTerm(store, 'category', slug) : undefined;
+      if (!term || term.slug !== slug) return undefined;
+      const path = categoryPath(store, term).map((category) => category.slug);
+      return { path, page: termPage(term) };
+    });
+    if (!built) return next();
+    if (built.path.join('/') !== asked.join('/').toLowerCase()) {
+      ctx.status = 301;
+      ctx.redirect(`/events/category/${built.path.map(encodeURIComponent).join('/')}/`);
+      return;
+    }
+    page(ctx, ...built.page);
+  });
+  router.get(
+    '/tag/:slug',
+    recordPage((slug) => {
+      const term = findTerm(store, 'tag', slug.toLowerCase());
+      return term && term.slug === slug.toLowerCase() ? termPage(term) : undefined;
     }),
   );
   // Pictures uploaded from the desktop (CONTRACT §2): only names the store gives match, so no other file
@@ -96,8 +153,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
         StoredOrganizer | undefined;
       if (!organizer || organizer.password) return undefined;
       return [
-        organizer.name,
-        `<h1>${escapeHtml(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
+        htmlToText(organizer.name),
+        `<h1>${text(organizer.name)}</h1><dl>${row('Phone', organizer.phone)}${row('E-mail', organizer.email)}${row(
           'Website',
           organizer.website,
         )}</dl>${sanitizeRichText(organizer.description)}`,
@@ -117,7 +174,14 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       ctx.status = 404;
     }
   };
-  const middlewares: Koa.Middleware[] = [notFound, router.routes() as Koa.Middleware];
+  // Every page of a WordPress site names its REST root, so a WordPress client discovers the API from the
+  // site's address (`WPAPI.discover('http://127.0.0.1:8787/')`), as it does from `/wp-json/`.
+  const apiDiscovery: Koa.Middleware = async (ctx, next) => {
+    const { apiRoot } = buildLinks(`${ctx.protocol}://${ctx.host}`, null);
+    ctx.set('Link', `<${apiRoot}>; rel="https://api.w.org/"`);
+    await next();
+  };
+  const middlewares: Koa.Middleware[] = [apiDiscovery, notFound, router.routes() as Koa.Middleware];
   if (rendererDir) {
     // Only what koa-static actually served gets the renderer's headers; a miss falls through to the 404 page.
     const rendererHeaders: Koa.Middleware = async (ctx, next) => {

@@ -1,6 +1,7 @@
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
 import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '../core/cost';
+import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import type { LocalImage, LocalRecord } from './model';
 
 /** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
@@ -119,8 +120,9 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
       featured: event.featured,
     },
     refs: {
-      venue: event.venueId,
-      organizer: event.organizerIds,
+      // What the event shows: a venue or organizer in the trash is not sent (its remote copy is deleted).
+      venue: shownVenueId(store, event),
+      organizer: shownOrganizerIds(store, event),
       categories: event.categoryIds,
       tags: event.tagIds,
     },

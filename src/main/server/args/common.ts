@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ANY_STATUSES, POST_STATUSES, type PostStatus } from '../../../shared/enums';
 import { isTime, isValidTimezone } from '../../core/dates';
 import { canEditPosts, canUploadFiles } from '../../core/capabilities';
-import { arg, type CheckContext } from './define';
+import { arg, type CheckContext, type CheckResult } from './define';
+import { IMAGE_EXTENSIONS, urlExtension } from '../../core/media';
 import {
   listToArray,
   nonEmptyString,
@@ -92,28 +93,24 @@ export const publicationDateArgs = (kind: string) => ({
 export const postStatusArg = (kind: string) =>
   arg(wpString(), { description: `The ${kind} post status`, type: 'string', in: 'body' }, isRegisteredStatus);
 
-/** WordPress' `is_image`: an existing image media id, or an http(s) URL if the caller may upload files. */
-export function imageCheck(value: string | number | null, context: CheckContext): boolean {
+/**
+ * WordPress' `is_image`: an existing image media id, or an http(s) URL if the caller may upload files. The
+ * original fetches the URL and wants a picture; offline we cannot, but an address whose path names another
+ * file type (`….pdf`, `….txt`) is refused as the original refuses it. One without a type is accepted.
+ */
+export function imageCheck(value: string | number | null, context: CheckContext): CheckResult {
   if (value === null || value === '' || value === 0) return true;
   if (typeof value === 'number' || /^\d+$/.test(String(value))) {
     const media = context.store.media.get(Number(value));
     return media !== undefined && IMAGE_EXTENSIONS.has(media.extension.toLowerCase());
   }
-  return canUploadFiles(context.caller) && isHttpUrl(String(value).trim());
+  const url = String(value).trim();
+  if (!canUploadFiles(context.caller) || !isHttpUrl(url)) return false;
+  const extension = urlExtension(url);
+  return extension === '' || IMAGE_EXTENSIONS.has(extension)
+    ? true
+    : `The image address names a .${extension} file, which is not a picture. Give the address of a picture (JPEG, PNG, GIF, WebP…).`;
 }
-
-export const IMAGE_EXTENSIONS = new Set([
-  'jpg',
-  'jpeg',
-  'png',
-  'gif',
-  'webp',
-  'avif',
-  'bmp',
-  'ico',
-  'svg',
-  'heic',
-]);
 
 export const imageArg = (kind: string) =>
   arg(

@@ -1,4 +1,4 @@
-import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../../store/schema';
+import type { StoredEvent, StoredTerm, StoredVenue } from '../../store/schema';
 import { dateDetails } from '../../core/dates';
 import { costDetailsValues, eventCurrency, formatCost, siteCurrency, typedCost } from '../../core/cost';
 import { timezoneAbbr, sqlToDateTime } from '../../core/dates';
@@ -8,6 +8,7 @@ import { presentOrganizer, presentVenue } from './linkedPosts';
 import { eventJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { canChangePost } from '../../core/capabilities';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 
 interface EventOptions {
   /** Single reads carry `json_ld` (and their venue/organizers carry theirs). */
@@ -45,10 +46,9 @@ export function canAccessProtected(
 /** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
 export function presentEvent(event: StoredEvent, env: PresentEnv, options: EventOptions = {}) {
   const single = options.single ?? false;
-  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
-  const organizers = event.organizerIds
-    .map((id) => env.store.organizers.get(id))
-    .filter((organizer): organizer is StoredOrganizer => organizer !== undefined);
+  const venueId = shownVenueId(env.store, event);
+  const venue = venueId ? env.store.venues.get(venueId) : undefined;
+  const organizers = shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
   const costValues = costDetailsValues(event.cost);
   const site = siteCurrency(env.store.settings);
   const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, site);

@@ -1,6 +1,7 @@
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import { fromUtcSql, isoWithOffset } from '../../core/dates';
-import { toPlainText } from '../../core/html';
+import { htmlToText } from '../../core/html';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
 
 /** schema.org data of a venue (REFERENCE §3.9). */
@@ -16,8 +17,8 @@ export function venueJsonLd(venue: StoredVenue, env: PresentEnv) {
   });
   return withoutEmpty({
     '@type': 'Place',
-    name: venue.name,
-    description: toPlainText(venue.description),
+    name: htmlToText(venue.name),
+    description: htmlToText(venue.description),
     image: image ? image.url : '',
     url: permalink(venue, env.links),
     address,
@@ -35,8 +36,8 @@ export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
   const image = presentImage(organizer.imageId, env);
   return withoutEmpty({
     '@type': 'Person',
-    name: organizer.name,
-    description: toPlainText(organizer.description),
+    name: htmlToText(organizer.name),
+    description: htmlToText(organizer.description),
     image: image ? image.url : '',
     url: organizer.website,
     telephone: organizer.phone,
@@ -52,25 +53,22 @@ export function eventJsonLd(
   cost: { text: string; values: string[]; currency: string },
 ) {
   const image = presentImage(event.imageId, env);
-  const venue = event.venueId ? env.store.venues.get(event.venueId) : undefined;
-  const organizers = event.organizerIds
-    .map((id) => env.store.organizers.get(id))
-    .filter(
-      (organizer): organizer is StoredOrganizer => organizer !== undefined && organizer.status !== 'trash',
-    );
+  const venueId = shownVenueId(env.store, event);
+  const venue = venueId ? env.store.venues.get(venueId) : undefined;
+  const organizers = shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
   const url = permalink(event, env.links);
   return withoutEmpty({
     '@context': 'http://schema.org',
     '@type': 'Event',
-    name: event.title,
-    description: toPlainText(event.excerpt || event.description),
+    name: htmlToText(event.title),
+    description: htmlToText(event.excerpt || event.description),
     image: image ? image.url : '',
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: isoWithOffset(event.startLocal, event.timezone),
     endDate: isoWithOffset(event.endLocal, event.timezone),
-    location: venue && venue.status !== 'trash' ? venueJsonLd(venue, env) : null,
+    location: venue ? venueJsonLd(venue, env) : null,
     organizer:
       organizers.length === 0
         ? null

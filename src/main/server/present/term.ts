@@ -1,6 +1,7 @@
 import { TAXONOMY_WIRE_NAME } from '../../../shared/enums';
 import type { StoredTerm } from '../../store/schema';
 import type { PresentEnv } from './common';
+import { categoryPath } from '../../core/terms';
 
 const REST_BASE = { category: 'categories', tag: 'tags' } as const;
 
@@ -13,11 +14,11 @@ function termUrls(term: StoredTerm, env: PresentEnv) {
   };
 }
 
-/** Public archive page of a term. */
-export function termLink(term: StoredTerm, env: PresentEnv): string {
-  return term.taxonomy === 'category'
-    ? `${env.links.siteUrl}/events/category/${term.slug}/`
-    : `${env.links.siteUrl}/tag/${term.slug}/`;
+/** Public archive page of a term: a category's address names its ancestors too, as WordPress' does. */
+export function termLink(term: StoredTerm, env: Pick<PresentEnv, 'store' | 'links'>): string {
+  if (term.taxonomy === 'tag') return `${env.links.siteUrl}/tag/${term.slug}/`;
+  const path = categoryPath(env.store, term).map((category) => category.slug);
+  return `${env.links.siteUrl}/events/category/${path.join('/')}/`;
 }
 
 /** A term as embedded in an event (REFERENCE §3.7: the raw WP term object, `term_id` renamed to `id`). */
@@ -44,7 +45,6 @@ export function presentTerm(
   env: PresentEnv,
   options: { withLinks?: boolean; count?: number } = {},
 ) {
-  const restBase = term.taxonomy === 'category' ? 'tribe_events_cat' : 'tags';
   const body = {
     id: term.id,
     count: options.count ?? env.store.eventIndex.termCount(term.id),
@@ -59,16 +59,45 @@ export function presentTerm(
     language: term.language,
   };
   if (!options.withLinks) return body;
-  const wp = `${env.links.apiRoot}wp/v2`;
+  return { ...body, _links: termLinks(term, env) };
+}
+
+/** The methods the `wp/v2` term routes answer (for every caller: they are read-only). */
+export const WP_V2_TERM_METHODS: readonly string[] = ['GET'];
+
+/** Where a term's `wp/v2` twin lives: `{api root}wp/v2/tribe_events_cat` or `…/tags`. */
+export const WP_V2_REST_BASE = { category: 'tribe_events_cat', tag: 'tags' } as const;
+
+/**
+ * WordPress' hypermedia links of a term (REFERENCE §3.8), to the read-only `wp/v2` routes we serve. `self`
+ * carries `targetHints.allow` as WordPress 6.7+ does (`WP_REST_Server::get_target_hints_for_link`: the
+ * `Allow` header its route would send this caller), which here is reading only (writes go through
+ * `cal/events/v1`). The original's `wp:post_type` link is left out:
+ * we serve no `wp/v2` post routes.
+ */
+export function termLinks(term: StoredTerm, env: Pick<PresentEnv, 'links'>) {
+  const collection = `${env.links.apiRoot}wp/v2/${WP_V2_REST_BASE[term.taxonomy]}`;
   return {
-    ...body,
-    _links: {
-      self: [{ href: `${wp}/${restBase}/${term.id}` }],
-      collection: [{ href: `${wp}/${restBase}` }],
-      about: [{ href: `${wp}/taxonomies/${TAXONOMY_WIRE_NAME[term.taxonomy]}` }],
-      ...(term.parent ? { up: [{ href: `${wp}/${restBase}/${term.parent}`, embeddable: true }] } : {}),
-      'wp:post_type': [{ href: `${wp}/tribe_events?${restBase}=${term.id}` }],
-      curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
-    },
+    self: [{ href: `${collection}/${term.id}`, targetHints: { allow: [...WP_V2_TERM_METHODS] } }],
+    collection: [{ href: collection }],
+    about: [{ href: `${env.links.apiRoot}wp/v2/taxonomies/${TAXONOMY_WIRE_NAME[term.taxonomy]}` }],
+    ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),
+    curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+  };
+}
+
+/** A term as WordPress' own `wp/v2` term routes show it (`WP_REST_Terms_Controller`, view context). */
+export function presentWpTerm(term: StoredTerm, env: PresentEnv) {
+  return {
+    id: term.id,
+    count: env.store.eventIndex.termCount(term.id),
+    description: term.description,
+    link: termLink(term, env),
+    name: term.name,
+    slug: term.slug,
+    taxonomy: TAXONOMY_WIRE_NAME[term.taxonomy],
+    ...(term.taxonomy === 'category' ? { parent: term.parent } : {}),
+    meta: [] as unknown[],
+    _links: termLinks(term, env),
   };
 }

@@ -8,6 +8,7 @@ import {
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
+import { shownOrganizerIds, shownVenueId, touchLinkedEvents } from '../../core/eventLinks';
 import { nowUtc, publicationDateUtc, trashedSlug, untrashedSlug } from '../../core/posts';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { CalendarStore, Transaction } from '../../store/store';
@@ -92,7 +93,6 @@ interface KindRules {
     context: Parameters<typeof createVenue>[1],
   ) => LinkedPost;
   put: (tx: Transaction, post: LinkedPost) => void;
-  unlink: (event: StoredEvent, id: number) => StoredEvent;
 }
 
 const VENUE: KindRules = {
@@ -119,7 +119,6 @@ const VENUE: KindRules = {
   create: (input, context) => createVenue(input as VenueInput, context),
   apply: (base, input, context) => applyVenueInput(base as StoredVenue, input as VenueInput, context),
   put: (tx, post) => tx.putVenue(post as StoredVenue),
-  unlink: (event) => ({ ...event, venueId: 0 }),
 };
 
 const ORGANIZER: KindRules = {
@@ -143,7 +142,6 @@ const ORGANIZER: KindRules = {
   apply: (base, input, context) =>
     applyOrganizerInput(base as StoredOrganizer, input as OrganizerInput, context),
   put: (tx, post) => tx.putOrganizer(post as StoredOrganizer),
-  unlink: (event, id) => ({ ...event, organizerIds: event.organizerIds.filter((other) => other !== id) }),
 };
 
 /** Venue/organizer search (REFERENCE §4.7): any one field must contain every fragment of the text. */
@@ -170,9 +168,10 @@ function archive(
   // `only_with_upcoming` looks at events of the archive's effective statuses (REFERENCE §4.7).
   const eventStatuses = statuses;
   const nowLocal = nowUtc(now);
-  /** Whether an event linked to the post passes `test` (stops at the first). */
-  const anyEvent = (id: number, test: (event: StoredEvent) => boolean) => {
-    for (const eventId of rules.linkedEvents(store, id) ?? []) {
+  /** Whether an event linked to the post passes `test` (stops at the first); a trashed post shows on none. */
+  const anyEvent = (post: LinkedPost, test: (event: StoredEvent) => boolean) => {
+    if (post.status === 'trash') return false;
+    for (const eventId of rules.linkedEvents(store, post.id) ?? []) {
       const event = store.events.get(eventId);
       if (event && test(event)) return true;
     }
@@ -185,19 +184,20 @@ function archive(
   }
   if (args.event !== undefined) {
     const event = store.events.get(args.event)!;
-    const linked = new Set(rules.kind === 'venue' ? [event.venueId] : event.organizerIds);
+    const linked = new Set(
+      rules.kind === 'venue' ? [shownVenueId(store, event)] : shownOrganizerIds(store, event),
+    );
     filters.push((post) => linked.has(post.id));
   }
   if (args.has_events !== undefined) {
     const wanted = isTruthy(args.has_events);
     filters.push(
-      (post) =>
-        anyEvent(post.id, (event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
+      (post) => anyEvent(post, (event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
     );
   }
   if (args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming)) {
     filters.push((post) =>
-      anyEvent(post.id, (event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
+      anyEvent(post, (event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
     );
   }
   const language = request.raw.ml_language;
@@ -292,6 +292,10 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
     if (current.status === 'trash' && updated.status !== 'trash' && args.slug === undefined) {
       updated.slug = untrashedSlug(store, updated);
     }
+    // Restored (or trashed by a status change): its events show it again (or no longer).
+    if ((current.status === 'trash') !== (updated.status === 'trash')) {
+      touchLinkedEvents(tx, store, updated, updated.modifiedUtc);
+    }
     rules.put(tx, updated);
     return updated;
   });
@@ -311,11 +315,8 @@ async function trash(rules: KindRules, request: BareRequest, id: number): Promis
   checkIfMatch(request.ctx, etagOf(rules.kind, current));
   const post = await store.mutate((tx) => {
     const modified = nowUtc(now);
-    // Trashing unlinks the post from every event (REFERENCE §5.7).
-    for (const eventId of [...(rules.linkedEvents(store, id) ?? [])]) {
-      const event = store.events.get(eventId)!;
-      tx.putEvent({ ...rules.unlink(event, id), modifiedUtc: modified, revision: event.revision + 1 });
-    }
+    // Its events stop showing it (REFERENCE §5.7) but keep the link, so a restore brings it back.
+    touchLinkedEvents(tx, store, current, modified);
     const trashed = {
       ...current,
       status: 'trash',
@@ -400,7 +401,7 @@ function routesFor(rules: KindRules): RouteDef[] {
           args: idArgs,
           handle: (request) => trash(rules, request, request.args.id!),
           doc: {
-            summary: `Move a ${Name} to the trash (unlinking it from its events)`,
+            summary: `Move a ${Name} to the trash (its events show it again once it is restored)`,
             responses: {
               '200': one(`The trashed ${Name}`),
               '410': { description: 'Already trashed' },

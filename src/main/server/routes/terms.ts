@@ -38,16 +38,16 @@ const ORDER_BY: Record<string, Orderable> = {
   parent: (term) => term.parent,
 };
 
-function archive(
+/**
+ * The terms a term archive lists, in its order (WordPress' `get_terms` with the archive's arguments): shared
+ * by `/categories`, `/tags` and their `wp/v2` twins.
+ */
+export function matchingTerms(
   taxonomy: TaxonomyKind,
-  request: ApiRequest<ReturnType<typeof termArchiveArgs>>,
-): ApiResponse {
-  const { store, links } = request;
-  const args = request.args as ReturnType<typeof termArchiveArgs> extends infer _
-    ? Record<string, unknown>
-    : never;
-  const page = (args.page as number) ?? 1;
-  const perPage = clampPerPage(args.per_page as number | undefined, store.settings.postsPerPage);
+  store: CalendarStore,
+  args: Record<string, unknown>,
+  language: unknown,
+): StoredTerm[] {
   const ids = (value: unknown) =>
     new Set(listToArray(value).map((ref) => findTerm(store, taxonomy, ref as string | number)!.id));
   const include = args.include !== undefined ? ids(args.include) : undefined;
@@ -58,7 +58,6 @@ function archive(
       ? new Set([...store.events.get(eventId)!.categoryIds, ...store.events.get(eventId)!.tagIds])
       : undefined;
   const search = (args.search as string | undefined)?.toLowerCase();
-  const language = request.raw.ml_language;
   let terms = termsOf(store, taxonomy).filter(
     (term) =>
       (args.hide_empty === false || store.eventIndex.termCount(term.id) > 0) &&
@@ -85,6 +84,20 @@ function archive(
     });
   }
   if (args.order !== undefined && String(args.order).toLowerCase() !== 'asc') terms = terms.reverse();
+  return terms;
+}
+
+function archive(
+  taxonomy: TaxonomyKind,
+  request: ApiRequest<ReturnType<typeof termArchiveArgs>>,
+): ApiResponse {
+  const { store, links } = request;
+  const args = request.args as ReturnType<typeof termArchiveArgs> extends infer _
+    ? Record<string, unknown>
+    : never;
+  const page = (args.page as number) ?? 1;
+  const perPage = clampPerPage(args.per_page as number | undefined, store.settings.postsPerPage);
+  const terms = matchingTerms(taxonomy, store, args, request.raw.ml_language);
   const items = terms
     .slice((page - 1) * perPage, page * perPage)
     .map((term) => presentTerm(term, request.env));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import type { EventInput } from '../../core/events';
 import type { OrganizerInput, VenueInput } from '../../core/linkedPosts';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import type { ImportProblem } from './errors';
 import { eventCurrency, siteCurrency, typedCost } from '../../core/cost';
 import { currencySymbolSchema } from '../../../shared/schemas/currency';
@@ -115,8 +116,8 @@ export function exportCsv(store: CalendarStore, kind: CsvKind): string {
       yesNo(event.allDay),
       yesNo(event.hideFromListings),
       yesNo(event.sticky),
-      event.venueId ? (store.venues.get(event.venueId)?.name ?? '') : '',
-      names(event.organizerIds.map((id) => store.organizers.get(id)?.name ?? '').filter(Boolean)),
+      store.venues.get(shownVenueId(store, event))?.name ?? '',
+      names(shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!.name)),
       yesNo(event.showMapLink),
       yesNo(event.showMap),
       typedCost(event.cost),

@@ -5,7 +5,8 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import type { EventInput } from '../../core/events';
-import { toPlainText } from '../../core/html';
+import { htmlToText } from '../../core/html';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import type { ImportProblem } from './errors';
 import { eventCurrency, siteCurrency, typedCost } from '../../core/cost';
 import { eventCurrencySchemas } from '../../../shared/schemas/currency';
@@ -68,9 +69,11 @@ const vtimezone = (zone: string) => {
 const sqlToDate = (sql: string) => new Date(`${sql.replace(' ', 'T')}Z`);
 
 function location(store: CalendarStore, event: StoredEvent): string | null {
-  const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
+  const venueId = shownVenueId(store, event);
+  const venue = venueId ? store.venues.get(venueId) : undefined;
   if (!venue) return null;
   return [venue.name, venue.address, venue.city, venue.zip, venue.country]
+    .map(htmlToText)
     .filter((part) => part !== '')
     .join(', ');
 }
@@ -88,9 +91,7 @@ export function exportIcs(store: CalendarStore, now: Date): string {
   for (const event of store.events.values()) {
     if (event.status === 'trash') continue;
     const zoned = vtimezone(event.timezone) !== null;
-    const organizers = event.organizerIds
-      .map((id) => store.organizers.get(id))
-      .filter((o) => o !== undefined);
+    const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
     calendar.createEvent({
       id: `event-${event.id}@calendar-desk`,
       stamp: now,
@@ -110,17 +111,19 @@ export function exportIcs(store: CalendarStore, now: Date): string {
               end: DateTime.fromSQL(event.endLocal, { zone: event.timezone }),
             }
           : {}),
-      summary: event.title,
-      // Plain text: calendar apps show DESCRIPTION as text, so the stored HTML is reduced to it.
-      description: toPlainText(event.description.replace(/<\/(p|div|li)>|<br\s*\/?>/gi, '\n')).trim() || null,
+      // Plain text: calendar apps show SUMMARY and DESCRIPTION as text, so the stored HTML is reduced to it.
+      summary: htmlToText(event.title),
+      description: htmlToText(event.description) || null,
       location: location(store, event),
       url: event.website,
       categories: event.categoryIds
         .map((id) => store.terms.get(id)?.name)
         .filter((name): name is string => name !== undefined)
-        .map((name) => ({ name })),
+        .map((name) => ({ name: htmlToText(name) })),
       // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): only an organizer with an e-mail has one.
-      organizer: organizers[0]?.email ? { name: organizers[0].name, email: organizers[0].email } : null,
+      organizer: organizers[0]?.email
+        ? { name: htmlToText(organizers[0].name), email: organizers[0].email }
+        : null,
       lastModified: sqlToDate(event.modifiedUtc),
       x: costProperties(event, store),
     });

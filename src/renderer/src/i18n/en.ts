@@ -206,6 +206,10 @@ export const en = {
     deleted: '“{name}” deleted.',
     deleteTitle: 'Delete?',
     trashMessage: '“{name}” will be moved to the trash. You can undo this right after.',
+    venueUsage:
+      'No event uses it. | 1 event uses it: until you restore the venue, that event shows no venue. | {n} events use it: until you restore the venue, they show no venue.',
+    organizerUsage:
+      'No event lists it. | 1 event lists it: until you restore the organizer, that event does not show them. | {n} events list it: until you restore the organizer, they do not show them.',
     deleteMessage: '“{name}” will be deleted for good and removed from its events.',
     noParent: 'None (top level)',
     venues: { title: 'Venues', new: 'New venue', edit: 'Edit venue', empty: 'No venues yet' },

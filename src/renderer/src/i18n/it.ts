@@ -207,6 +207,10 @@ export const it: Messages = {
     deleted: '“{name}” eliminato.',
     deleteTitle: 'Eliminare?',
     trashMessage: '“{name}” sarà spostato nel cestino. Puoi annullare subito dopo.',
+    venueUsage:
+      'Nessun evento lo usa. | 1 evento lo usa: finché non ripristini il luogo, resterà senza luogo. | {n} eventi lo usano: finché non ripristini il luogo, resteranno senza luogo.',
+    organizerUsage:
+      'Nessun evento lo indica. | 1 evento lo indica: finché non ripristini l’organizzatore, non lo mostrerà. | {n} eventi lo indicano: finché non ripristini l’organizzatore, non lo mostreranno.',
     deleteMessage: '“{name}” sarà eliminato definitivamente e tolto dai suoi eventi.',
     noParent: 'Nessuno (primo livello)',
     venues: { title: 'Luoghi', new: 'Nuovo luogo', edit: 'Modifica luogo', empty: 'Ancora nessun luogo' },

@@ -207,6 +207,10 @@ export const pl: Messages = {
     deleted: 'Usunięto „{name}”.',
     deleteTitle: 'Usunąć?',
     trashMessage: '„{name}” trafi do kosza. Zaraz potem możesz to cofnąć.',
+    venueUsage:
+      'Żadne wydarzenie z niego nie korzysta. | Korzysta z niego 1 wydarzenie: dopóki nie przywrócisz miejsca, będzie bez miejsca. | Korzystają z niego {n} wydarzenia: dopóki nie przywrócisz miejsca, będą bez miejsca. | Korzysta z niego {n} wydarzeń: dopóki nie przywrócisz miejsca, będą bez miejsca.',
+    organizerUsage:
+      'Żadne wydarzenie go nie wymienia. | Wymienia go 1 wydarzenie: dopóki nie przywrócisz organizatora, nie będzie go pokazywać. | Wymieniają go {n} wydarzenia: dopóki nie przywrócisz organizatora, nie będą go pokazywać. | Wymienia go {n} wydarzeń: dopóki nie przywrócisz organizatora, nie będą go pokazywać.',
     deleteMessage: '„{name}” zostanie usunięte na zawsze i zniknie z wydarzeń.',
     noParent: 'Brak (najwyższy poziom)',
     venues: { title: 'Miejsca', new: 'Nowe miejsce', edit: 'Edycja miejsca', empty: 'Jeszcze brak miejsc' },
