@@ -17,7 +17,7 @@ import {
   sanitizeSlugLookup,
 } from '../args/eventArgs';
 import { archiveStatuses, statusEcho } from '../args/common';
-import { isTruthy, listToArray } from '../args/wpTypes';
+import { isTruthy } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
@@ -85,10 +85,14 @@ function dateBounds(
 }
 
 /** Term ids of a filter; a category also stands for its descendants (WordPress' `include_children`). */
-function termIds(store: CalendarStore, taxonomy: 'category' | 'tag', value: unknown): Set<number> {
+function termIds(
+  store: CalendarStore,
+  taxonomy: 'category' | 'tag',
+  refs: Array<string | number>,
+): Set<number> {
   const ids = new Set<number>();
-  for (const ref of listToArray(value)) {
-    const term = findTerm(store, taxonomy, ref as string | number);
+  for (const ref of refs) {
+    const term = findTerm(store, taxonomy, ref);
     if (term) ids.add(term.id);
   }
   if (taxonomy === 'category') {

@@ -7,7 +7,6 @@ import type { StoredTerm } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { termArchiveArgs, termCreateArgs, termIdArgs, termUpdateArgs } from '../args/termArgs';
-import { listToArray } from '../args/wpTypes';
 import { presentTerm } from '../present/term';
 import { categoryArchiveSchema, tagArchiveSchema, termResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, termArchive } from './paginate';
@@ -48,8 +47,8 @@ function archive(
     : never;
   const page = (args.page as number) ?? 1;
   const perPage = clampPerPage(args.per_page as number | undefined, store.settings.postsPerPage);
-  const ids = (value: unknown) =>
-    new Set(listToArray(value).map((ref) => findTerm(store, taxonomy, ref as string | number)!.id));
+  const ids = (refs: unknown) =>
+    new Set((refs as Array<string | number>).map((ref) => findTerm(store, taxonomy, ref)!.id));
   const include = args.include !== undefined ? ids(args.include) : undefined;
   const exclude = args.exclude !== undefined ? ids(args.exclude) : undefined;
   const eventId = (args.event ?? args.post) as number | undefined;
@@ -72,9 +71,7 @@ function archive(
   );
   const orderby = (args.orderby as string | undefined) ?? 'name';
   if (orderby === 'include' && args.include !== undefined) {
-    const order = listToArray(args.include).map(
-      (ref) => findTerm(store, taxonomy, ref as string | number)!.id,
-    );
+    const order = (args.include as Array<string | number>).map((ref) => findTerm(store, taxonomy, ref)!.id);
     terms.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   } else if (orderby !== 'none') {
     const key = ORDER_BY[orderby] ?? ORDER_BY.name;
