@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAMESPACE } from '../../src/shared/enums';
-import { namespaceRoutes } from '../../src/main/server/routes';
-import { ADMIN_NAMESPACE, adminRoutes } from '../../src/main/server/routes/admin';
+import { ADMIN_NAMESPACE } from '../../src/main/server/routes/admin';
 import { anyone } from '../../src/main/server/routes/permissions';
-import type { RouteDef } from '../../src/main/server/routes/table';
 import { savedRemotes } from '../../src/main/sync/remotes';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { fillPath, registeredRoutes, seedRouteRecords, type PathValues } from '../helpers/routeWalk';
 import { rawRequest, type RawResponse } from './safety.http';
 
 /**
@@ -16,78 +15,22 @@ import { rawRequest, type RawResponse } from './safety.http';
 let server: TestServer;
 let port: number;
 let subscriber: Record<string, string>;
-/** A value for each path parameter, by the route's first segment: records that exist. */
-const fillers: Record<string, Record<string, string>> = {};
+/** Records that exist, for the path parameters. */
+let pathValues: PathValues;
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
 
-interface WalkedRoute {
-  namespace: string;
-  route: RouteDef;
-}
-
-/** Every route of both namespaces, from the tables the server registers. */
-function registeredRoutes(): WalkedRoute[] {
-  const admin = adminRoutes({ store: server.engine.store, clock: () => new Date() });
-  return [
-    ...namespaceRoutes().map((route) => ({ namespace: NAMESPACE, route })),
-    ...admin.map((route) => ({ namespace: ADMIN_NAMESPACE, route })),
-  ];
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   port = server.engine.port;
   subscriber = await server.userHeaders('sam', 'subscriber');
   await server.userHeaders('victim', 'author');
-  const event = await server.api('events', {
-    method: 'POST',
-    auth: server.admin,
-    json: eventBody('Walked', 3, {
-      venue: { venue: 'Walk Hall' },
-      organizer: [{ organizer: 'Walk Org' }],
-      categories: ['Walk category'],
-      tags: ['Walk tag'],
-    }),
-  });
-  expect(event.status).toBe(201);
-  const admin = (path: string, init: Parameters<TestServer['api']>[1] = {}) =>
-    server.api(`${server.engine.apiRoot}${ADMIN_NAMESPACE}/${path}`, { auth: server.admin, ...init });
-  const remotes = await admin('remotes', {
-    method: 'PUT',
-    json: [{ name: 'Site', root: 'http://127.0.0.1:1/wp-json/', auth_type: 'token', secret: 'sealed' }],
-  });
-  expect(remotes.status).toBe(200);
-  const job = await admin('sync-jobs', {
-    method: 'POST',
-    json: { remote: 'http://127.0.0.1:1/wp-json/', auth: null, dry_run: true },
-  });
-  expect(job.status).toBe(202);
-  Object.assign(fillers, {
-    events: { id: String(event.body.id), slug: event.body.slug },
-    venues: { id: String(event.body.venue.id), slug: event.body.venue.slug },
-    organizers: { id: String(event.body.organizer[0].id), slug: event.body.organizer[0].slug },
-    categories: { id: String(event.body.categories[0].id) },
-    tags: { id: String(event.body.tags[0].id) },
-    users: { login: 'victim' },
-    remotes: { id: remotes.body[0].id },
-    'sync-jobs': { id: job.body.id },
-  });
+  pathValues = await seedRouteRecords(server, 'victim');
 });
 afterAll(() => server.close());
-
-/** The route's path with its parameters filled in with records that exist. */
-function fill(route: RouteDef): string {
-  const section = route.path.split('/')[1];
-  return route.path.replace(/:(\w+)/g, (_match, name: string) => {
-    const value = fillers[section]?.[name];
-    if (value === undefined) throw new Error(`no value for :${name} of ${route.path}`);
-    return encodeURIComponent(value);
-  });
-}
 
 /** A body that passes the route's validation, so that only the permission check can refuse it. */
 function bodyFor(namespace: string, routePath: string, method: string): { type: string; body: Buffer } {
@@ -188,10 +131,10 @@ interface Attempt {
 
 function attempts(auth: Record<string, string>): Attempt[] {
   const list: Attempt[] = [];
-  for (const { namespace, route } of registeredRoutes()) {
+  for (const { namespace, route } of registeredRoutes(server)) {
     const methods = new Set(route.endpoints.flatMap((endpoint) => endpoint.methods as string[]));
     const query = namespace === ADMIN_NAMESPACE && route.path === '/media' ? 'search=walk' : '';
-    const paths = spellings(namespace, fill(route), query);
+    const paths = spellings(namespace, fillPath(route, pathValues), query);
     for (const { method, label, override } of METHODS) {
       const effective = override ?? method;
       const { type, body } = bodyFor(namespace, route.path, effective);
@@ -264,7 +207,7 @@ function snapshot() {
 
 describe('the route tables', () => {
   it('declare a permission check on every endpoint; only reads of the public namespace are open', () => {
-    const routes = registeredRoutes();
+    const routes = registeredRoutes(server);
     expect(routes.filter(({ namespace }) => namespace === ADMIN_NAMESPACE).length).toBeGreaterThanOrEqual(10);
     for (const { namespace, route } of routes) {
       for (const endpoint of route.endpoints) {
