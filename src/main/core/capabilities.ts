@@ -58,7 +58,7 @@ export const canPublish = (caller: MaybeCaller) => hasPostCap(caller, 'publish')
 export const canUploadFiles = (caller: MaybeCaller) =>
   caller !== null && ['administrator', 'editor', 'author'].includes(caller.role);
 
-interface OwnedPost {
+export interface OwnedPost {
   authorId: number;
   status: PostStatus;
 }

@@ -75,3 +75,13 @@ export const updateSettingsArgs = {
     in: 'body',
   }),
 };
+
+/** `GET /calendar-desk/v1/media`: part of a stored file name. */
+export const mediaSearchArgs = {
+  search: arg(wpString().min(1, { error: '%s must not be empty: give part of a file name.' }), {
+    description: 'Part of the file name of an uploaded picture',
+    type: 'string',
+    in: 'query',
+    required: true,
+  }),
+};

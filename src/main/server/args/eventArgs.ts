@@ -17,37 +17,19 @@ import {
 import { linkedPostEntryCheck } from './linkedPostArgs';
 import {
   idList,
-  listToArray,
   nonEmptyString,
   positiveInt,
+  scalarList,
   stringOrEmpty,
+  termRefList,
   untyped,
   wpBoolean,
   wpInteger,
+  wpNumber,
   wpString,
 } from './wpTypes';
-import type { TaxonomyKind } from '../../../shared/enums';
+import { existingTerms } from './termArgs';
 import { eventCurrencySchemas } from '../../../shared/schemas/currency';
-
-/** Every listed term must exist in the taxonomy, by id, slug or name (WP `term_exists`). */
-function termsExist(taxonomy: TaxonomyKind) {
-  return (value: unknown, { store }: CheckContext) => {
-    const refs = listToArray(value);
-    if (refs.length === 0) return false;
-    return refs.every((ref) => {
-      for (const term of store.terms.values()) {
-        if (term.taxonomy !== taxonomy) continue;
-        if (
-          typeof ref === 'number'
-            ? term.id === ref
-            : term.slug === ref || term.name.toLowerCase() === String(ref).toLowerCase()
-        )
-          return true;
-      }
-      return false;
-    });
-  };
-}
 
 const postsExist =
   (kind: 'venue' | 'organizer') =>
@@ -79,22 +61,22 @@ export const eventArchiveArgs = {
     in: 'query',
   }),
   categories: arg(
-    untyped(),
+    termRefList(),
     {
       description: 'Events should be assigned one of the specified categories slugs or IDs',
       items: { type: 'integer' },
       in: 'query',
     },
-    termsExist('category'),
+    existingTerms('category'),
   ),
   tags: arg(
-    untyped(),
+    termRefList(),
     {
       description: 'Events should be assigned one of the specified tags slugs or IDs',
       items: { type: 'integer' },
       in: 'query',
     },
-    termsExist('tag'),
+    existingTerms('tag'),
   ),
   venue: arg(
     idList(),
@@ -126,7 +108,7 @@ export const eventArchiveArgs = {
     in: 'query',
   }),
   geoloc_lat: arg(
-    z.coerce.number().min(-90).max(90),
+    wpNumber().pipe(z.number().min(-90).max(90)),
     {
       description: 'Events should be filtered by their venue latitude location, must also provide geoloc_lng',
       format: 'double',
@@ -135,7 +117,7 @@ export const eventArchiveArgs = {
     (_value, { raw }) => raw.geoloc_lng !== undefined || 'geoloc_lat must be sent together with geoloc_lng.',
   ),
   geoloc_lng: arg(
-    z.coerce.number().min(-180).max(180),
+    wpNumber().pipe(z.number().min(-180).max(180)),
     {
       description:
         'Events should be filtered by their venue longitude location, must also provide geoloc_lat',
@@ -144,7 +126,7 @@ export const eventArchiveArgs = {
     },
     (_value, { raw }) => raw.geoloc_lat !== undefined || 'geoloc_lng must be sent together with geoloc_lat.',
   ),
-  geoloc_radius: arg(z.coerce.number().positive().max(20_000), {
+  geoloc_radius: arg(wpNumber().pipe(z.number().positive().max(20_000)), {
     description:
       'Distance in kilometres from geoloc_lat/geoloc_lng within which the venue must lie (default 25)',
     format: 'double',
@@ -261,13 +243,13 @@ export const eventCreateArgs = {
     in: 'body',
     extension: true,
   }),
-  categories: arg(untyped(), {
+  categories: arg(scalarList(), {
     description: 'The event category ID or name',
     default: null,
     items: { type: 'integer' },
     in: 'body',
   }),
-  tags: arg(untyped(), {
+  tags: arg(scalarList(), {
     description: 'The event tag ID or name',
     default: null,
     items: { type: 'integer' },
@@ -311,12 +293,16 @@ export const eventUpdateArgs = {
     in: 'body',
   }),
   website: arg(untyped(), { description: 'The event website URL', in: 'body' }, websiteCheck),
-  categories: arg(untyped(), {
+  categories: arg(scalarList(), {
     description: 'The event category ID or name',
     items: { type: 'integer' },
     in: 'body',
   }),
-  tags: arg(untyped(), { description: 'The event tag ID or name', items: { type: 'integer' }, in: 'body' }),
+  tags: arg(scalarList(), {
+    description: 'The event tag ID or name',
+    items: { type: 'integer' },
+    in: 'body',
+  }),
   venue: arg(
     untyped(),
     { description: 'The event venue IDs or data', items: { type: 'integer' }, in: 'body' },

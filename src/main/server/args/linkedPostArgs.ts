@@ -12,7 +12,7 @@ import {
   requiredName,
   statusFilterArg,
 } from './common';
-import { nonEmptyString, untyped, wpInteger, wpString } from './wpTypes';
+import { looseScalar, nonEmptyString, wpInteger, wpString } from './wpTypes';
 import { linkedEntries, normaliseInlineKeys } from '../../core/linkedEntries';
 
 const websiteArg = (description: string) =>
@@ -111,8 +111,11 @@ export const linkedPostArchiveArgs = (plural: 'venues' | 'organizers') => {
       { description: `${Kind} should be related to this event`, type: 'integer', in: 'query' },
       (id, { store }) => store.events.has(id),
     ),
-    has_events: arg(untyped(), { description: `${Kind} should have events associated to them`, in: 'query' }),
-    only_with_upcoming: arg(untyped(), {
+    has_events: arg(looseScalar(), {
+      description: `${Kind} should have events associated to them`,
+      in: 'query',
+    }),
+    only_with_upcoming: arg(looseScalar(), {
       description: `${Kind} should have upcoming events associated to them`,
       default: false,
       in: 'query',

@@ -2,19 +2,16 @@ import type { TaxonomyKind } from '../../../shared/enums';
 import { findTerm } from '../../core/terms';
 import { arg, optionalAll, type CheckContext } from './define';
 import { pageArg, perPageArg } from './common';
-import { listToArray, nonEmptyString, untyped, wpBoolean, wpInteger } from './wpTypes';
+import { nonEmptyString, termRefList, wpBoolean, wpInteger } from './wpTypes';
 
 const NAMES = { category: 'event category', tag: 'event tag' } as const;
 const PLURAL = { category: 'event categories', tag: 'event tags' } as const;
 
-const existingTerms =
+/** Every listed term exists in the taxonomy, by id, slug or name (WP `term_exists`). */
+export const existingTerms =
   (taxonomy: TaxonomyKind) =>
-  (value: unknown, { store }: CheckContext) => {
-    const refs = listToArray(value);
-    return (
-      refs.length > 0 && refs.every((ref) => findTerm(store, taxonomy, ref as string | number) !== undefined)
-    );
-  };
+  (refs: Array<string | number>, { store }: CheckContext) =>
+    refs.length > 0 && refs.every((ref) => findTerm(store, taxonomy, ref) !== undefined);
 
 const existingEvent = (id: number, { store }: CheckContext) => store.events.has(id);
 
@@ -29,12 +26,12 @@ export function termArchiveArgs(taxonomy: TaxonomyKind) {
       in: 'query',
     }),
     exclude: arg(
-      untyped(),
+      termRefList(),
       { description: 'Ensure result set exclude specific IDs', items: { type: 'integer' }, in: 'query' },
       existingTerms(taxonomy),
     ),
     include: arg(
-      untyped(),
+      termRefList(),
       { description: 'Limit result set to specific IDs', items: { type: 'integer' }, in: 'query' },
       existingTerms(taxonomy),
     ),

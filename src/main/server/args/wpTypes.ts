@@ -8,18 +8,38 @@ import { listToArray } from '../../core/values';
 
 const TYPE_MESSAGE = (type: string) => `%s is not of type ${type}.`;
 
-/** WP `type: integer`: integers or integer-valued numeric strings, coerced to numbers. */
+/**
+ * WP `type: integer`: integers or integer-valued numeric strings, coerced to numbers. Digits beyond a safe
+ * integer (PHP would read a float) are not an integer either, rather than an id no record can have.
+ */
 export const wpInteger = () =>
-  z.union(
-    [
-      z.number().int(),
-      z
-        .string()
-        .regex(/^\s*-?\d+\s*$/)
-        .transform((value) => Number.parseInt(value, 10)),
-    ],
-    { error: TYPE_MESSAGE('integer') },
-  );
+  z
+    .union(
+      [
+        z.number().int(),
+        z
+          .string()
+          .regex(/^\s*-?\d+\s*$/)
+          .transform((value) => Number.parseInt(value, 10)),
+      ],
+      { error: TYPE_MESSAGE('integer') },
+    )
+    .refine(Number.isSafeInteger, { error: TYPE_MESSAGE('integer') });
+
+/** WP `type: number`: a finite JSON number or a numeric string (no `Number()` coercion of `''`, `[]`, `true`). */
+export const wpNumber = () =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i)
+          .transform(Number),
+      ],
+      { error: TYPE_MESSAGE('number') },
+    )
+    .refine(Number.isFinite, { error: TYPE_MESSAGE('number') });
 
 /**
  * WP `is_positive_int`: numeric, integral and > 0. WordPress runs this validator before the `integer` type
@@ -37,7 +57,7 @@ export const positiveInt = () =>
       ],
       { error: 'Invalid parameter.' },
     )
-    .refine((value) => value > 0, { error: 'Invalid parameter.' });
+    .refine((value) => value > 0 && Number.isSafeInteger(value), { error: 'Invalid parameter.' });
 
 const TRUE_WORDS = new Set(['true', '1']);
 const FALSE_WORDS = new Set(['false', '0']);
@@ -75,9 +95,24 @@ export const idList = () =>
       .min(1, { error: 'Invalid parameter.' }),
   );
 
-/** A list of term references: ids, slugs or names. */
+/**
+ * A CSV-or-array list of ids or names, possibly empty: an item that is itself a list or an object (`a[b]=1`,
+ * `[{…}]`) is refused, never read as text.
+ */
+export const scalarList = () =>
+  csvList().pipe(z.array(z.union([z.number(), z.string()]), { error: 'Invalid parameter.' }));
+
+/** A non-empty list of term references: ids, slugs or names. */
 export const termRefList = () =>
-  csvList().pipe(z.array(z.union([z.number().int(), z.string()]), { error: 'Invalid parameter.' }).min(1));
+  csvList().pipe(
+    z
+      .array(z.union([z.number().int(), z.string()]), { error: 'Invalid parameter.' })
+      .min(1, { error: 'Invalid parameter.' }),
+  );
+
+/** An untyped flag or word read loosely (`has_events`): one value, never a list or an object. */
+export const looseScalar = () =>
+  z.union([z.string(), z.number(), z.boolean()], { error: 'Invalid parameter.' });
 
 /** Untyped argument (no WP `type`): any value passes to the validators. */
 export const untyped = () => z.unknown();

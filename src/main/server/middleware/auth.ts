@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { CalendarStore } from '../../store/store';
-import type { Caller } from '../../core/capabilities';
+import type { Caller, MaybeCaller } from '../../core/capabilities';
 import { normaliseAppPassword, parseToken, secretMatches } from '../../core/credentials';
 import { ApiError } from '../errors';
 
@@ -149,37 +149,42 @@ function authenticate(store: CalendarStore, credentials: ParsedCredentials): Cal
 }
 
 /**
- * Identifies the caller from `Authorization` (anonymous when absent). Wrong credentials are 401 at once,
- * on reads too; repeated failures with the same credential from one client are 429 for a while.
+ * Identifies the caller of a request from `Authorization`: null when absent. Wrong credentials are 401 at
+ * once, on reads too; repeated failures with the same credential from one client are 429 for a while. The
+ * answer is kept in `ctx.state.caller`, so asking again in the same request costs nothing.
  */
-export function authMiddleware(store: CalendarStore, throttle: AuthThrottle): Koa.Middleware {
-  return async (ctx, next) => {
+export function callerIdentifier(
+  store: CalendarStore,
+  throttle: AuthThrottle,
+): (ctx: Koa.Context) => MaybeCaller {
+  return (ctx) => {
+    const known = (ctx.state as { caller?: MaybeCaller }).caller;
+    if (known !== undefined) return known;
     const header = ctx.get('Authorization');
-    ctx.state.caller = null;
-    if (header) {
-      const credentials = parseAuthorization(header);
-      const key = `${ctx.request.ip} ${credentials.scheme}:${credentials.identity}`;
-      try {
-        ctx.state.caller = authenticate(store, credentials);
-      } catch (error) {
-        // Only failures are slowed down: the right secret always gets in, so nobody (a web page, a
-        // misconfigured script) can lock the real owner out by failing on purpose.
-        const alreadyBlocked = throttle.waitFor(key) > 0;
-        throttle.fail(key);
-        const wait = throttle.waitFor(key);
-        if (alreadyBlocked) {
-          throw new ApiError(
-            429,
-            'rest_too_many_auth_failures',
-            `Too many failed sign-ins with these credentials. Wait ${wait} s, then check them.`,
-            {},
-            { 'Retry-After': String(wait) },
-          );
-        }
-        throw error;
+    if (!header) return (ctx.state.caller = null);
+    const credentials = parseAuthorization(header);
+    const key = `${ctx.request.ip} ${credentials.scheme}:${credentials.identity}`;
+    let caller: Caller;
+    try {
+      caller = authenticate(store, credentials);
+    } catch (error) {
+      // Only failures are slowed down: the right secret always gets in, so nobody (a web page, a
+      // misconfigured script) can lock the real owner out by failing on purpose.
+      const alreadyBlocked = throttle.waitFor(key) > 0;
+      throttle.fail(key);
+      const wait = throttle.waitFor(key);
+      if (alreadyBlocked) {
+        throw new ApiError(
+          429,
+          'rest_too_many_auth_failures',
+          `Too many failed sign-ins with these credentials. Wait ${wait} s, then check them.`,
+          {},
+          { 'Retry-After': String(wait) },
+        );
       }
-      throttle.succeed(key);
+      throw error;
     }
-    await next();
+    throttle.succeed(key);
+    return (ctx.state.caller = caller);
   };
 }

@@ -1,15 +1,15 @@
-import Router from '@koa/router';
-import type Koa from 'koa';
 import type { CalendarStore } from '../../store/store';
 import type { StoredUser } from '../../store/schema';
-import type { MaybeCaller } from '../../core/capabilities';
 import { addUser, revokeUser, UserError } from '../../core/users';
-import { validateArgs } from '../args/define';
 import { createUserArgs, revokeUserArgs } from '../args/adminArgs';
-import { ApiError, FORBIDDEN } from '../errors';
+import { ApiError } from '../errors';
 import type { SecretBox } from '../../sync/secretBox';
 import { fileSecretBox } from '../../sync/secretBox';
 import { syncAdminRoutes } from './syncAdmin';
+import { settingsRoutes } from './settings';
+import { mediaRoutes } from './media';
+import { administrators } from './permissions';
+import { endpoint, type RouteDef } from './table';
 
 /** The admin namespace: what the CLI does to a data folder, done by the server that owns that folder. */
 export const ADMIN_NAMESPACE = 'calendar-desk/v1';
@@ -45,22 +45,57 @@ async function userOperation<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Administrators only: 401 for nobody, 403 for everybody else. */
-function requireAdministrator(ctx: Koa.Context): void {
-  const caller = (ctx.state as { caller: MaybeCaller }).caller;
-  if (!caller) throw FORBIDDEN(false);
-  if (caller.role !== 'administrator') throw FORBIDDEN(true);
-}
+const user = { description: 'The user, without secrets' };
 
-function bodyOf(ctx: Koa.Context): Record<string, unknown> {
-  const body = ctx.request.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+/** `GET /users`, `POST /users` ({login, role}: 201 with the new application password, shown only here). */
+function userRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
+  return [
+    {
+      pattern: '/users',
+      path: '/users',
+      docPath: '/users',
+      endpoints: [
+        endpoint({
+          methods: ['GET'],
+          args: {},
+          permission: administrators,
+          handle: () => ({ body: [...store.users.values()].map((stored) => presentUser(store, stored)) }),
+          doc: { summary: 'List the users', responses: { '200': user } },
+        }),
+        endpoint({
+          methods: ['POST'],
+          args: createUserArgs,
+          permission: administrators,
+          handle: async ({ args }) => {
+            const created = await userOperation(() => addUser(store, args.login!, args.role!, clock));
+            return { status: 201, body: { ...presentUser(store, created.user), password: created.password } };
+          },
+          doc: { summary: 'Create a user', responses: { '201': user } },
+        }),
+      ],
+    },
+    {
+      pattern: '/users/(?P<login>[^/]+)/revoke',
+      path: '/users/:login/revoke',
+      docPath: '/users/{login}/revoke',
+      endpoints: [
+        endpoint({
+          methods: ['POST'],
+          args: revokeUserArgs,
+          permission: administrators,
+          handle: async ({ args }) => ({
+            body: presentUser(store, await userOperation(() => revokeUser(store, args.login!))),
+          }),
+          doc: { summary: 'Revoke every credential of a user', responses: { '200': user } },
+        }),
+      ],
+    },
+  ];
 }
 
 /**
- * `GET /users`, `POST /users` ({login, role}: 201 with the new application password, shown only here) and
- * `POST /users/{login}/revoke`. Mounted under `/wp-json/calendar-desk/v1` behind the API's body parser and
- * authentication; not listed in the public indexes.
+ * The admin namespace `calendar-desk/v1`: users, settings, pictures, sync remotes and jobs, imports. Not
+ * listed in the public indexes. Each endpoint declares who may call it (mostly administrators only).
  */
 export function adminRoutes({
   store,
@@ -71,30 +106,11 @@ export function adminRoutes({
   clock: () => Date;
   /** Seals saved remote secrets; default: a key file in the data folder (see sync/secretBox.ts). */
   secretBox?: SecretBox;
-}): Router {
-  const router = new Router({ sensitive: false, strict: false });
-  router.use(async (ctx, next) => {
-    requireAdministrator(ctx);
-    await next();
-  });
-  router.get('/users', async (ctx) => {
-    ctx.body = await store.readSettled(() =>
-      [...store.users.values()].map((user) => presentUser(store, user)),
-    );
-  });
-  router.post('/users', async (ctx) => {
-    const caller = (ctx.state as { caller: MaybeCaller }).caller;
-    const args = validateArgs(createUserArgs, bodyOf(ctx), { store, caller });
-    const { user, password } = await userOperation(() => addUser(store, args.login!, args.role!, clock));
-    ctx.status = 201;
-    ctx.body = { ...presentUser(store, user), password };
-  });
-  router.post('/users/:login/revoke', async (ctx) => {
-    const caller = (ctx.state as { caller: MaybeCaller }).caller;
-    const args = validateArgs(revokeUserArgs, { login: ctx.params.login }, { store, caller });
-    const user = await userOperation(() => revokeUser(store, args.login!));
-    ctx.body = presentUser(store, user);
-  });
-  syncAdminRoutes(router, { store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) });
-  return router;
+}): RouteDef[] {
+  return [
+    ...settingsRoutes(),
+    ...mediaRoutes(),
+    ...userRoutes(store, clock),
+    ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
+  ];
 }

@@ -1,4 +1,4 @@
-import { canChangePost, canEditPosts, canReadPost, hasPostCap } from '../../core/capabilities';
+import { canReadPost } from '../../core/capabilities';
 import { createEvent, EventRuleError, updateEvent, type EventInput } from '../../core/events';
 import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
 import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates';
@@ -6,7 +6,7 @@ import { nowUtc, trashedSlug } from '../../core/posts';
 import { categoryDescendants, findTerm } from '../../core/terms';
 import type { StoredEvent } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
-import { ApiError, FORBIDDEN, invalidParam } from '../errors';
+import { ApiError, invalidParam } from '../errors';
 import type { ArgValues } from '../args/define';
 import {
   eventArchiveArgs,
@@ -17,19 +17,13 @@ import {
   sanitizeSlugLookup,
 } from '../args/eventArgs';
 import { archiveStatuses, statusEcho } from '../args/common';
-import { isTruthy, listToArray } from '../args/wpTypes';
+import { isTruthy } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
-import {
-  endpoint,
-  ID_PARAM,
-  type ApiRequest,
-  type ApiResponse,
-  type BareRequest,
-  type RouteDef,
-} from './table';
+import { anyone, postChangers, postCreators } from './permissions';
+import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 
 type ArchiveArgs = ArgValues<typeof eventArchiveArgs>;
 
@@ -91,10 +85,14 @@ function dateBounds(
 }
 
 /** Term ids of a filter; a category also stands for its descendants (WordPress' `include_children`). */
-function termIds(store: CalendarStore, taxonomy: 'category' | 'tag', value: unknown): Set<number> {
+function termIds(
+  store: CalendarStore,
+  taxonomy: 'category' | 'tag',
+  refs: Array<string | number>,
+): Set<number> {
   const ids = new Set<number>();
-  for (const ref of listToArray(value)) {
-    const term = findTerm(store, taxonomy, ref as string | number);
+  for (const ref of refs) {
+    const term = findTerm(store, taxonomy, ref);
     if (term) ids.add(term.id);
   }
   if (taxonomy === 'category') {
@@ -201,7 +199,6 @@ const ruleError = (error: unknown): never => {
 
 async function create(request: ApiRequest<typeof eventCreateArgs>): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  if (!canEditPosts(caller)) throw FORBIDDEN(caller !== null);
   const event = await store
     .mutate((tx) =>
       createEvent(request.args as EventInput, { tx, store, caller, now, language: request.recordLanguage }),
@@ -214,19 +211,19 @@ async function create(request: ApiRequest<typeof eventCreateArgs>): Promise<ApiR
   };
 }
 
-/** Permission for an existing event, else the generic capability (so admins reach the 404). */
-function authorize(request: BareRequest, id: number, action: 'edit' | 'delete') {
-  const event = request.store.events.get(id);
-  const allowed = event ? canChangePost(request.caller, event, action) : hasPostCap(request.caller, action);
-  if (!allowed) throw FORBIDDEN(request.caller !== null);
-}
+/** Who may change the event an id or slug route names (or, when there is none, reach its 404). */
+const changersById = (action: 'edit' | 'delete') =>
+  postChangers<typeof eventIdArgs>(action, (store, args) => store.events.get(args.id!));
+const changersBySlug = (action: 'edit' | 'delete') =>
+  postChangers<typeof eventSlugArgs>(action, (store, args) =>
+    store.eventBySlug(sanitizeSlugLookup(args.slug!)),
+  );
 
 async function update(
   request: ApiRequest<typeof eventUpdateArgs & typeof eventIdArgs>,
   id: number,
 ): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  authorize(request, id, 'edit');
   const current = requireEvent(store, id);
   checkIfMatch(request.ctx, etagOf('event', current));
   const event = await store
@@ -246,7 +243,6 @@ async function update(
 
 async function trash(request: ApiRequest<typeof eventIdArgs>, id: number): Promise<ApiResponse> {
   const { store, now } = request;
-  authorize(request, id, 'delete');
   const current = requireEvent(store, id);
   if (current.status === 'trash')
     throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
@@ -285,6 +281,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['GET'],
         args: eventArchiveArgs,
+        permission: anyone,
         handle: archive,
         doc: {
           summary: 'List events (archive)',
@@ -294,6 +291,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['POST'],
         args: eventCreateArgs,
+        permission: postCreators,
         handle: create,
         doc: { summary: 'Create an event', responses: { '201': record('The created event'), ...errors } },
       }),
@@ -308,12 +306,14 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['GET'],
         args: eventIdArgs,
+        permission: anyone,
         handle: (request) => read(request, requireEvent(request.store, request.args.id!)),
         doc: { summary: 'Read an event', responses: { '200': record('The event, with json_ld'), ...errors } },
       }),
       endpoint({
         methods: ['DELETE'],
         args: eventIdArgs,
+        permission: changersById('delete'),
         handle: (request) => trash(request, request.args.id!),
         doc: {
           summary: 'Move an event to the trash',
@@ -328,6 +328,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...eventIdArgs, ...eventUpdateArgs },
+        permission: changersById('edit'),
         handle: (request) => update(request, request.args.id!),
         doc: {
           summary: 'Update an event (only the sent fields change)',
@@ -348,6 +349,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['GET'],
         args: eventSlugArgs,
+        permission: anyone,
         handle: (request) =>
           read(
             request as unknown as ApiRequest<typeof eventIdArgs>,
@@ -361,6 +363,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['DELETE'],
         args: eventSlugArgs,
+        permission: changersBySlug('delete'),
         handle: (request) => trash(request as unknown as ApiRequest<typeof eventIdArgs>, slugToId(request)),
         doc: {
           summary: 'Move an event to the trash by slug',
@@ -375,6 +378,7 @@ export const eventRoutes: RouteDef[] = [
       endpoint({
         methods: ['POST', 'PUT', 'PATCH'],
         args: { ...eventUpdateArgs, ...eventSlugArgs },
+        permission: changersBySlug('edit'),
         handle: (request) =>
           update(
             request as unknown as ApiRequest<typeof eventUpdateArgs & typeof eventIdArgs>,

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { NAMESPACE } from '../../../shared/enums';
 import { arg } from '../args/define';
 import { docLanguageOf, type DocLanguage } from '../i18n/descriptions';
-import { namespaceIndex, openApiDocument } from './discovery';
+import { namespaceIndex, openApiDocument, siteIndex } from './discovery';
 import { eventRoutes } from './events';
 import { organizerRoutes, venueRoutes } from './linkedPosts';
 import { categoryRoutes, tagRoutes } from './terms';
 import { endpoint, type BareRequest, type RouteDef } from './table';
+import { anyone } from './permissions';
 
 /** Language of the request's human-readable texts (descriptions in the index and /doc). */
 export function docLanguage(request: BareRequest): DocLanguage {
@@ -30,6 +31,7 @@ export function namespaceRoutes(): RouteDef[] {
           namespace: arg(z.string(), { description: '', default: NAMESPACE, in: 'query' }),
           context: arg(z.string(), { description: '', default: 'view', in: 'query' }),
         },
+        permission: anyone,
         handle: (request) => ({
           body: namespaceIndex(routes, request.links, docLanguage(request), {
             now: request.now,
@@ -51,6 +53,7 @@ export function namespaceRoutes(): RouteDef[] {
       endpoint({
         methods: ['GET'],
         args: {},
+        permission: anyone,
         handle: (request) => ({ body: openApiDocument(routes, request.links, docLanguage(request)) }),
         doc: {
           summary: 'This OpenAPI document',
@@ -69,4 +72,24 @@ export function namespaceRoutes(): RouteDef[] {
     ...tagRoutes,
   );
   return routes;
+}
+
+/** `GET /wp-json/`: the REST root, listing the namespace's routes (WordPress' site index). */
+export function restRootRoute(routes: RouteDef[]): RouteDef {
+  return {
+    pattern: '/',
+    path: '/',
+    docPath: '/',
+    endpoints: [
+      endpoint({
+        methods: ['GET'],
+        args: {},
+        permission: anyone,
+        handle: (request) => ({
+          body: siteIndex(request.links, request.store, routes, docLanguage(request), request.now),
+        }),
+        doc: { summary: 'The REST root', responses: { '200': { description: 'Namespaces and routes' } } },
+      }),
+    ],
+  };
 }

@@ -1,5 +1,5 @@
 import type { PostStatus } from '../../../shared/enums';
-import { canChangePost, canEditPosts, canReadPost, scaleBackStatus } from '../../core/capabilities';
+import { canChangePost, canReadPost, scaleBackStatus } from '../../core/capabilities';
 import {
   applyOrganizerInput,
   applyVenueInput,
@@ -12,7 +12,7 @@ import { shownOrganizerIds, shownVenueId, touchLinkedEvents } from '../../core/e
 import { nowUtc, publicationDateUtc, trashedSlug, untrashedSlug } from '../../core/posts';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { CalendarStore, Transaction } from '../../store/store';
-import { ApiError, FORBIDDEN } from '../errors';
+import { ApiError } from '../errors';
 import {
   linkedPostArchiveArgs,
   linkedPostIdArgs,
@@ -33,6 +33,8 @@ import {
 } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
+import { anyone, postChangers, postCreators } from './permissions';
+import type { ArgValues } from '../args/define';
 import {
   endpoint,
   ID_PARAM,
@@ -251,7 +253,6 @@ async function create(
   request: ApiRequest<typeof venueCreateArgs | typeof organizerCreateArgs>,
 ): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  if (!canEditPosts(caller)) throw FORBIDDEN(caller !== null);
   const post = await store.mutate((tx) =>
     rules.create(request.args as Record<string, unknown>, {
       tx,
@@ -274,7 +275,6 @@ async function create(
 async function update(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
   const { store, caller, now } = request;
   const current = requirePost(rules, store, id);
-  if (!canChangePost(caller, current, 'edit')) throw FORBIDDEN(caller !== null);
   checkIfMatch(request.ctx, etagOf(rules.kind, current));
   const args = request.args as Record<string, unknown>;
   const post = await store.mutate((tx) => {
@@ -306,9 +306,8 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
 }
 
 async function trash(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
-  const { store, caller, now } = request;
+  const { store, now } = request;
   const current = requirePost(rules, store, id);
-  if (!canChangePost(caller, current, 'delete')) throw FORBIDDEN(caller !== null);
   if (current.status === 'trash') {
     throw new ApiError(410, `${rules.kind}-is-in-trash`, `The ${rules.kind} is already trashed`);
   }
@@ -345,8 +344,13 @@ function routesFor(rules: KindRules): RouteDef[] {
     '401': { description: 'Credentials needed' },
     '403': { description: 'Not allowed' },
   };
-  const bySlug = (request: ApiRequest<typeof slugArgs>) =>
-    rules.posts(request.store).getByKey(String(request.args.slug).toLowerCase())!.id;
+  const findBySlug = (store: CalendarStore, args: ArgValues<typeof slugArgs>) =>
+    rules.posts(store).getByKey(String(args.slug).toLowerCase());
+  const bySlug = (request: ApiRequest<typeof slugArgs>) => findBySlug(request.store, request.args)!.id;
+  /** Who may change the post an id or slug route names. */
+  const changersById = (action: 'edit' | 'delete') =>
+    postChangers<typeof idArgs>(action, (store, args) => rules.posts(store).get(args.id!));
+  const changersBySlug = (action: 'edit' | 'delete') => postChangers<typeof slugArgs>(action, findBySlug);
   const Name = rules.kind === 'venue' ? 'venue' : 'organizer';
   return [
     {
@@ -357,6 +361,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['GET'],
           args: linkedPostArchiveArgs(rules.plural),
+          permission: anyone,
           handle: (request) => archive(rules, request),
           doc: {
             summary: `List ${rules.plural}`,
@@ -373,6 +378,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['POST'],
           args: createArgs,
+          permission: postCreators,
           handle: (request) => create(rules, request),
           doc: {
             summary: `Create a ${Name} (an existing one with the same name is re-used)`,
@@ -390,6 +396,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['GET'],
           args: idArgs,
+          permission: anyone,
           handle: (request) => read(rules, request, requirePost(rules, request.store, request.args.id!)),
           doc: {
             summary: `Read a ${Name}`,
@@ -399,6 +406,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['DELETE'],
           args: idArgs,
+          permission: changersById('delete'),
           handle: (request) => trash(rules, request, request.args.id!),
           doc: {
             summary: `Move a ${Name} to the trash (its events show it again once it is restored)`,
@@ -413,6 +421,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...idArgs, ...updateArgs },
+          permission: changersById('edit'),
           handle: (request) => update(rules, request, request.args.id!),
           doc: {
             summary: `Update a ${Name} (only the sent fields change)`,
@@ -433,12 +442,14 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['GET'],
           args: slugArgs,
+          permission: anyone,
           handle: (request) => read(rules, request, rules.posts(request.store).get(bySlug(request))!),
           doc: { summary: `Read a ${Name} by slug`, responses: { '200': one(`The ${Name}`), ...errors } },
         }),
         endpoint({
           methods: ['DELETE'],
           args: slugArgs,
+          permission: changersBySlug('delete'),
           handle: (request) => trash(rules, request, bySlug(request)),
           doc: {
             summary: `Trash a ${Name} by slug`,
@@ -453,6 +464,7 @@ function routesFor(rules: KindRules): RouteDef[] {
         endpoint({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...slugArgs, ...updateArgs },
+          permission: changersBySlug('edit'),
           handle: (request) => update(rules, request, bySlug(request)),
           doc: {
             summary: `Update a ${Name} by slug`,

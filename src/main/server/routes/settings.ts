@@ -1,14 +1,12 @@
-import Router from '@koa/router';
-import type Koa from 'koa';
 import type { CalendarStore } from '../../store/store';
-import type { MaybeCaller } from '../../core/capabilities';
-import { validateArgs } from '../args/define';
+import type { Caller } from '../../core/capabilities';
 import { updateSettingsArgs } from '../args/adminArgs';
-import { FORBIDDEN } from '../errors';
 import { siteCurrency } from '../../core/cost';
+import { administrators, signedIn } from './permissions';
+import { endpoint, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 
 /** The site settings and who is calling, as the desktop UI needs them. */
-function presentSettings(store: CalendarStore, caller: NonNullable<MaybeCaller>) {
+function presentSettings(store: CalendarStore, caller: Caller) {
   const { siteName, siteDescription, timezone } = store.settings;
   const currency = siteCurrency(store.settings);
   return {
@@ -22,41 +20,48 @@ function presentSettings(store: CalendarStore, caller: NonNullable<MaybeCaller>)
   };
 }
 
+async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<ApiResponse> {
+  const { store, args } = request;
+  const next = {
+    ...store.settings,
+    ...(args.timezone !== undefined ? { timezone: args.timezone } : {}),
+    ...(args.site_name !== undefined ? { siteName: args.site_name } : {}),
+    ...(args.site_description !== undefined ? { siteDescription: args.site_description } : {}),
+    ...(args.currency_symbol !== undefined ? { currencySymbol: args.currency_symbol } : {}),
+    ...(args.currency_position !== undefined ? { currencyPosition: args.currency_position } : {}),
+    ...(args.currency_code !== undefined ? { currencyCode: args.currency_code } : {}),
+  };
+  await store.mutate((tx) => tx.setSettings(next));
+  return { body: presentSettings(store, request.caller!) };
+}
+
 /**
  * `GET /settings` (any signed-in user: the UI learns its role, the site time zone and default currency) and `PUT /settings`
- * (administrators). Mounted under the admin namespace `calendar-desk/v1`.
+ * (administrators; validation comes first, as everywhere in the API). In the admin namespace `calendar-desk/v1`.
  */
-export function settingsRoutes({ store }: { store: CalendarStore }): Router {
-  const router = new Router({ sensitive: false, strict: false });
-  const callerOf = (ctx: Koa.Context) => {
-    const caller = (ctx.state as { caller: MaybeCaller }).caller;
-    if (!caller) throw FORBIDDEN(false);
-    return caller;
-  };
-  router.get('/settings', async (ctx) => {
-    ctx.body = await store.readSettled(() => presentSettings(store, callerOf(ctx)));
-  });
-  const update = async (ctx: Koa.Context) => {
-    const body = ctx.request.body;
-    const raw =
-      body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    const caller = callerOf(ctx);
-    // Validation before the role check, as everywhere in the API (400 before 403).
-    const args = validateArgs(updateSettingsArgs, raw, { store, caller });
-    if (caller.role !== 'administrator') throw FORBIDDEN(true);
-    const next = {
-      ...store.settings,
-      ...(args.timezone !== undefined ? { timezone: args.timezone } : {}),
-      ...(args.site_name !== undefined ? { siteName: args.site_name } : {}),
-      ...(args.site_description !== undefined ? { siteDescription: args.site_description } : {}),
-      ...(args.currency_symbol !== undefined ? { currencySymbol: args.currency_symbol } : {}),
-      ...(args.currency_position !== undefined ? { currencyPosition: args.currency_position } : {}),
-      ...(args.currency_code !== undefined ? { currencyCode: args.currency_code } : {}),
-    };
-    await store.mutate((tx) => tx.setSettings(next));
-    ctx.body = presentSettings(store, caller);
-  };
-  router.put('/settings', update);
-  router.post('/settings', update);
-  return router;
+export function settingsRoutes(): RouteDef[] {
+  const settings = { description: 'The site settings and the caller' };
+  return [
+    {
+      pattern: '/settings',
+      path: '/settings',
+      docPath: '/settings',
+      endpoints: [
+        endpoint({
+          methods: ['GET'],
+          args: {},
+          permission: signedIn,
+          handle: (request) => ({ body: presentSettings(request.store, request.caller!) }),
+          doc: { summary: 'Read the site settings', responses: { '200': settings } },
+        }),
+        endpoint({
+          methods: ['PUT', 'POST'],
+          args: updateSettingsArgs,
+          permission: administrators,
+          handle: update,
+          doc: { summary: 'Change the site settings', responses: { '200': settings } },
+        }),
+      ],
+    },
+  ];
 }

@@ -1,5 +1,3 @@
-import type Router from '@koa/router';
-import type Koa from 'koa';
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
@@ -12,6 +10,8 @@ import type { SecretBox } from '../../sync/secretBox';
 import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } from '../../sync/remotes';
 import { importFile } from '../../sync/exchange/importFile';
 import { ImportError } from '../../sync/exchange/errors';
+import { administrators } from './permissions';
+import { endpoint, type ApiResponse, type BareRequest, type RouteDef } from './table';
 
 const decisions = decisionsSchema.default({});
 const authSchema = z
@@ -52,93 +52,126 @@ function remoteFailure(error: unknown): never {
   throw error;
 }
 
+/** The request's body (JSON or form), parsed by the dispatcher; the schemas below judge it whole. */
+const bodyOf = (request: BareRequest): unknown => request.ctx.request.body;
+
+/** An administrators-only endpoint whose body a zod schema judges (its arguments are not WordPress args). */
+function adminEndpoint(
+  methods: Array<'GET' | 'POST' | 'PUT'>,
+  summary: string,
+  handle: (request: BareRequest) => Promise<ApiResponse> | ApiResponse,
+) {
+  return endpoint({
+    methods,
+    args: {},
+    permission: administrators,
+    handle,
+    doc: { summary, responses: { '200': { description: summary } } },
+  });
+}
+
 /**
- * The sync part of the admin namespace (administrators only, see admin.ts): saved remotes (secrets sealed by
- * the SecretBox, never returned), dry runs, background sync jobs with progress, and imports.
+ * The sync part of the admin namespace (administrators only): saved remotes (secrets sealed by the
+ * SecretBox, never returned), dry runs, background sync jobs with progress, and imports.
  */
-export function syncAdminRoutes(
-  router: Router,
-  { store, clock, secretBox }: { store: CalendarStore; clock: () => Date; secretBox: SecretBox },
-): void {
+export function syncAdminRoutes({
+  store,
+  clock,
+  secretBox,
+}: {
+  store: CalendarStore;
+  clock: () => Date;
+  secretBox: SecretBox;
+}): RouteDef[] {
   const jobs = new SyncJobs();
   const remoteById = (id: string) => {
     const remote = savedRemotes(store).find((candidate) => candidate.id === id);
     if (!remote) throw new ApiError(404, 'remote_not_found', `There is no saved remote "${id}".`);
     return remote;
   };
-  const startJob = (ctx: Koa.Context, options: Parameters<SyncJobs['start']>[0]) => {
+  const startJob = (options: Parameters<SyncJobs['start']>[0]): ApiResponse => {
     if (jobs.busy)
       throw new ApiError(409, 'sync_running', 'A sync is already running: wait for it to finish.');
     const status = jobs.start(options);
-    ctx.status = 202;
-    ctx.set('Location', `sync-jobs/${status.id}`);
-    ctx.body = status;
+    return { status: 202, headers: { Location: `sync-jobs/${status.id}` }, body: status };
   };
+  const remoteOf = (request: BareRequest) => {
+    const remote = remoteById(String(request.raw.id));
+    return { root: remote.root, namespace: remote.namespace, auth: authOf(remote, secretBox) };
+  };
+  const jobOf = (request: BareRequest, message: string) => {
+    const status = jobs.status(String(request.raw.id));
+    if (!status) throw new ApiError(404, 'sync_job_not_found', message);
+    return status;
+  };
+  const route = (path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
+    pattern: path.replace(/:(\w+)/g, '(?P<$1>[^/]+)'),
+    path,
+    docPath: path.replace(/:(\w+)/g, '{$1}'),
+    endpoints,
+  });
 
-  router.get('/remotes', async (ctx) => {
-    ctx.body = await store.readSettled(() => savedRemotes(store).map(presentRemote));
-  });
-  router.put('/remotes', async (ctx) => {
-    const inputs = parse(z.array(remoteInputSchema), ctx.request.body);
-    ctx.body = (await saveRemotes(store, secretBox, inputs)).map(presentRemote);
-  });
-  router.post('/remotes/:id/plan', async (ctx) => {
-    const remote = remoteById(ctx.params.id!);
-    const { policy, decisions } = parse(syncRunSchema, ctx.request.body);
-    ctx.body = await runSync({
-      store,
-      clock,
-      policy,
-      decisions,
-      dryRun: true,
-      remote: { root: remote.root, namespace: remote.namespace, auth: authOf(remote, secretBox) },
-    }).catch(remoteFailure);
-  });
-  router.post('/remotes/:id/sync', (ctx) => {
-    const remote = remoteById(ctx.params.id!);
-    const { policy, decisions } = parse(syncRunSchema, ctx.request.body);
-    startJob(ctx, {
-      store,
-      clock,
-      policy,
-      decisions,
-      remote: { root: remote.root, namespace: remote.namespace, auth: authOf(remote, secretBox) },
-    });
-  });
-  router.post('/sync-jobs', (ctx) => {
-    const body = parse(adHocSyncSchema, ctx.request.body);
-    startJob(ctx, {
-      store,
-      clock,
-      policy: body.policy,
-      decisions: body.decisions,
-      dryRun: body.dry_run,
-      remote: { root: body.remote, namespace: body.namespace, auth: body.auth },
-    });
-  });
-  router.get('/sync-jobs/:id', (ctx) => {
-    const status = jobs.status(ctx.params.id!);
-    if (!status)
-      throw new ApiError(
-        404,
-        'sync_job_not_found',
-        'No such sync job (jobs are forgotten when the server restarts).',
-      );
-    ctx.body = status;
-  });
-  router.post('/sync-jobs/:id/cancel', (ctx) => {
-    const status = jobs.status(ctx.params.id!);
-    if (!status) throw new ApiError(404, 'sync_job_not_found', 'No such sync job.');
-    jobs.cancel(status.id);
-    ctx.body = status;
-  });
-  router.post('/import', async (ctx) => {
-    const body = parse(importSchema, ctx.request.body);
-    try {
-      ctx.body = await importFile(store, body.file_name, body.content, clock());
-    } catch (error) {
-      if (!(error instanceof ImportError)) throw error;
-      throw new ApiError(400, 'import_invalid', error.message, { problems: error.problems });
-    }
-  });
+  return [
+    route('/remotes', [
+      adminEndpoint(['GET'], 'List the saved remotes', () => ({
+        body: savedRemotes(store).map(presentRemote),
+      })),
+      adminEndpoint(['PUT'], 'Replace the saved remotes', async (request) => {
+        const inputs = parse(z.array(remoteInputSchema), bodyOf(request));
+        return { body: (await saveRemotes(store, secretBox, inputs)).map(presentRemote) };
+      }),
+    ]),
+    route('/remotes/:id/plan', [
+      adminEndpoint(['POST'], 'Preview a sync with a saved remote', async (request) => {
+        const remote = remoteOf(request);
+        const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
+        return {
+          body: await runSync({ store, clock, policy, decisions, dryRun: true, remote }).catch(remoteFailure),
+        };
+      }),
+    ]),
+    route('/remotes/:id/sync', [
+      adminEndpoint(['POST'], 'Start a sync with a saved remote', (request) => {
+        const remote = remoteOf(request);
+        const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
+        return startJob({ store, clock, policy, decisions, remote });
+      }),
+    ]),
+    route('/sync-jobs', [
+      adminEndpoint(['POST'], 'Start a sync with a remote given in full', (request) => {
+        const body = parse(adHocSyncSchema, bodyOf(request));
+        return startJob({
+          store,
+          clock,
+          policy: body.policy,
+          decisions: body.decisions,
+          dryRun: body.dry_run,
+          remote: { root: body.remote, namespace: body.namespace, auth: body.auth },
+        });
+      }),
+    ]),
+    route('/sync-jobs/:id', [
+      adminEndpoint(['GET'], 'Progress of a sync job', (request) => ({
+        body: jobOf(request, 'No such sync job (jobs are forgotten when the server restarts).'),
+      })),
+    ]),
+    route('/sync-jobs/:id/cancel', [
+      adminEndpoint(['POST'], 'Cancel a sync job', (request) => {
+        const status = jobOf(request, 'No such sync job.');
+        jobs.cancel(status.id);
+        return { body: status };
+      }),
+    ]),
+    route('/import', [
+      adminEndpoint(['POST'], 'Import a CSV or iCalendar file', async (request) => {
+        const body = parse(importSchema, bodyOf(request));
+        try {
+          return { body: await importFile(store, body.file_name, body.content, request.now) };
+        } catch (error) {
+          if (!(error instanceof ImportError)) throw error;
+          throw new ApiError(400, 'import_invalid', error.message, { problems: error.problems });
+        }
+      }),
+    ]),
+  ];
 }

@@ -37,11 +37,33 @@ export interface EndpointDoc {
   responses: Record<string, { description: string; schema?: z.ZodType }>;
 }
 
+/** What a permission check looks at: who calls, the store, and the endpoint's validated arguments. */
+export interface PermissionRequest<Spec extends ArgSpec = ArgSpec> {
+  caller: MaybeCaller;
+  store: CalendarStore;
+  /**
+   * The validated arguments. The `Allow` header asks the checks of a route's other endpoints too, with only
+   * the path arguments (id, slug) validated: a check must decide from those and the caller alone.
+   */
+  args: ArgValues<Spec>;
+}
+
+/**
+ * Who may call an endpoint: WordPress' `permission_callback`. The dispatcher runs it after the arguments are
+ * validated and before the handler, whatever spelling of the path reached the route; `false` is a 401 for
+ * nobody and a 403 for a signed-in caller.
+ */
+export type Permission<Spec extends ArgSpec = ArgSpec> = (request: PermissionRequest<Spec>) => boolean;
+
 export interface Endpoint<Spec extends ArgSpec = ArgSpec> {
   methods: HttpMethod[];
   args: Spec;
+  /** Required: no endpoint exists without saying who may call it (see routes/permissions.ts). */
+  permission: Permission<Spec>;
   handle: (request: ApiRequest<Spec>) => Promise<ApiResponse> | ApiResponse;
   doc: EndpointDoc;
+  /** The handler reads the request body itself (a picture upload): the dispatcher does not parse it. */
+  rawBody?: true;
 }
 
 export interface RouteDef {

@@ -1,18 +1,17 @@
 import type { TaxonomyKind } from '../../../shared/enums';
-import { canManageTerms } from '../../core/capabilities';
 import { conflictingTerm, createTerm, findTerm, termsOf, uniqueTermSlug } from '../../core/terms';
 import { nowUtc } from '../../core/posts';
 import { slugify } from '../../core/slugs';
 import { toPlainText } from '../../core/html';
 import type { StoredTerm } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
-import { ApiError, FORBIDDEN } from '../errors';
+import { ApiError } from '../errors';
 import { termArchiveArgs, termCreateArgs, termIdArgs, termUpdateArgs } from '../args/termArgs';
-import { listToArray } from '../args/wpTypes';
 import { presentTerm } from '../present/term';
 import { categoryArchiveSchema, tagArchiveSchema, termResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, termArchive } from './paginate';
 import { checkIfMatch } from './etag';
+import { anyone, termManagers } from './permissions';
 import {
   endpoint,
   ID_PARAM,
@@ -48,8 +47,9 @@ export function matchingTerms(
   args: Record<string, unknown>,
   language: unknown,
 ): StoredTerm[] {
-  const ids = (value: unknown) =>
-    new Set(listToArray(value).map((ref) => findTerm(store, taxonomy, ref as string | number)!.id));
+  // The archive arguments parse `include`/`exclude` into lists of existing ids, slugs or names.
+  const ids = (refs: unknown) =>
+    new Set((refs as Array<string | number>).map((ref) => findTerm(store, taxonomy, ref)!.id));
   const include = args.include !== undefined ? ids(args.include) : undefined;
   const exclude = args.exclude !== undefined ? ids(args.exclude) : undefined;
   const eventId = (args.event ?? args.post) as number | undefined;
@@ -71,9 +71,7 @@ export function matchingTerms(
   );
   const orderby = (args.orderby as string | undefined) ?? 'name';
   if (orderby === 'include' && args.include !== undefined) {
-    const order = listToArray(args.include).map(
-      (ref) => findTerm(store, taxonomy, ref as string | number)!.id,
-    );
+    const order = (args.include as Array<string | number>).map((ref) => findTerm(store, taxonomy, ref)!.id);
     terms.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   } else if (orderby !== 'none') {
     const key = ORDER_BY[orderby] ?? ORDER_BY.name;
@@ -107,10 +105,6 @@ function archive(
     { total: terms.length, page, perPage },
     `${links.nsRoot}${PLURAL[taxonomy]}/`,
   );
-}
-
-function requireManager(taxonomy: TaxonomyKind, request: BareRequest) {
-  if (!canManageTerms(request.caller, taxonomy)) throw FORBIDDEN(request.caller !== null);
 }
 
 function termExists(term: StoredTerm, taxonomy: TaxonomyKind): never {
@@ -195,7 +189,6 @@ async function create(
   request: ApiRequest<ReturnType<typeof termCreateArgs>>,
 ): Promise<ApiResponse> {
   const { store, now } = request;
-  requireManager(taxonomy, request);
   checkRaw(taxonomy, request.raw);
   const args = request.args as { name: string; description?: string; slug?: string; parent?: number };
   const parent = args.parent ?? 0;
@@ -216,7 +209,6 @@ async function update(
   request: ApiRequest<{ id: ReturnType<typeof termIdArgs>['id'] }>,
 ): Promise<ApiResponse> {
   const { store, now } = request;
-  requireManager(taxonomy, request);
   checkRaw(taxonomy, request.raw);
   const current = store.terms.get(request.args.id!)!;
   const args = request.args as { name?: string; description?: string; slug?: string; parent?: number };
@@ -250,7 +242,6 @@ async function remove(
   request: ApiRequest<{ id: ReturnType<typeof termIdArgs>['id'] }>,
 ): Promise<ApiResponse> {
   const { store, now } = request;
-  requireManager(taxonomy, request);
   const term = store.terms.get(request.args.id!)!;
   checkIfMatch(request.ctx, termEtag(term));
   const before = presentTerm(term, request.env);
@@ -278,6 +269,7 @@ async function remove(
 function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
   const plural = PLURAL[taxonomy];
   const idArgs = termIdArgs(taxonomy);
+  const managers = termManagers(taxonomy);
   const one = (description: string) => ({ description, schema: termResponseSchema });
   const errors = {
     '400': { description: 'Invalid parameters' },
@@ -293,6 +285,7 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
         endpoint({
           methods: ['GET'],
           args: termArchiveArgs(taxonomy),
+          permission: anyone,
           handle: (request) => archive(taxonomy, request),
           doc: {
             summary: `List ${plural}`,
@@ -308,6 +301,7 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
         endpoint({
           methods: ['POST'],
           args: termCreateArgs(taxonomy),
+          permission: managers,
           handle: (request) => create(taxonomy, request),
           doc: { summary: `Create a ${taxonomy}`, responses: { '201': one(`The ${taxonomy}`), ...errors } },
         }),
@@ -322,12 +316,14 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
         endpoint({
           methods: ['GET'],
           args: idArgs,
+          permission: anyone,
           handle: (request) => single(request.store.terms.get(request.args.id!)!, request),
           doc: { summary: `Read a ${taxonomy}`, responses: { '200': one(`The ${taxonomy}`), ...errors } },
         }),
         endpoint({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { ...idArgs, ...termUpdateArgs(taxonomy) },
+          permission: managers,
           handle: (request) => update(taxonomy, request),
           doc: {
             summary: `Update a ${taxonomy}`,
@@ -341,6 +337,7 @@ function routesFor(taxonomy: TaxonomyKind): RouteDef[] {
         endpoint({
           methods: ['DELETE'],
           args: idArgs,
+          permission: managers,
           handle: (request) => remove(taxonomy, request),
           doc: {
             summary: `Delete a ${taxonomy} permanently`,

@@ -1,18 +1,14 @@
-import Router from '@koa/router';
-import type Koa from 'koa';
-import qs from 'qs';
+import { z } from 'zod';
 import { TAXONOMIES, TAXONOMY_WIRE_NAME, type TaxonomyKind } from '../../../shared/enums';
-import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import type { Links } from '../links';
-import type { PresentEnv } from '../present/common';
-import { presentWpTerm, WP_V2_REST_BASE, WP_V2_TERM_METHODS } from '../present/term';
-import { arg, validateArgs, type ArgSpec } from '../args/define';
+import { presentWpTerm, WP_V2_REST_BASE } from '../present/term';
+import { arg, type ArgSpec } from '../args/define';
 import { termArchiveArgs } from '../args/termArgs';
 import { wpBoolean, wpInteger } from '../args/wpTypes';
-import type { MaybeCaller } from '../../core/capabilities';
 import { matchingTerms } from './terms';
-import { paginationLink } from './paginate';
+import { anyone } from './permissions';
+import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type Endpoint, type RouteDef } from './table';
 
 /**
  * The read routes of WordPress' own `wp/v2` namespace that term answers link to (`_links` self, collection,
@@ -68,76 +64,97 @@ function presentTaxonomy(taxonomy: TaxonomyKind, links: Links) {
 
 const TERM_INVALID = () => new ApiError(404, 'rest_term_invalid', 'Term does not exist.');
 
-export function wpV2TermRoutes({ store, clock }: { store: CalendarStore; clock: () => Date }): Router {
-  const router = new Router({ sensitive: false, strict: false });
-  const stateOf = (ctx: Koa.Context) => ctx.state as { caller: MaybeCaller; links: Links };
-  const envOf = (ctx: Koa.Context): PresentEnv => ({
-    store,
-    links: stateOf(ctx).links,
-    caller: stateOf(ctx).caller,
-    now: clock(),
-  });
-  /** Answers once what it shows is on disk, as the other reads do (CalendarStore.readSettled). */
-  const answer = async (
-    ctx: Koa.Context,
-    build: () => { body: unknown; headers?: Record<string, string> },
-  ) => {
-    const { body, headers } = await store.readSettled(build);
-    ctx.set({ Allow: WP_V2_TERM_METHODS.join(', '), ...headers });
-    ctx.body = body;
-  };
+const termIdArg = {
+  id: arg(wpInteger(), {
+    description: 'Unique identifier for the term.',
+    type: 'integer',
+    required: true,
+    in: 'path',
+  }),
+};
+const taxonomyArg = {
+  taxonomy: arg(z.string(), {
+    description: 'An alphanumeric identifier for the taxonomy.',
+    type: 'string',
+    required: true,
+    in: 'path',
+  }),
+};
 
-  for (const taxonomy of TAXONOMIES) {
-    const base = `/${WP_V2_REST_BASE[taxonomy]}`;
-    const spec = collectionArgs(taxonomy);
-    router.get(base, (ctx) =>
-      answer(ctx, () => {
-        const raw = qs.parse(ctx.querystring, { arrayLimit: 200, depth: 3, parameterLimit: 1000 });
-        const args = validateArgs(spec, raw, { store, caller: stateOf(ctx).caller }) as Record<
-          string,
-          unknown
-        >;
-        const page = (args.page as number | undefined) ?? 1;
-        const perPage = (args.per_page as number | undefined) ?? 10;
-        const terms = matchingTerms(taxonomy, store, args, undefined);
-        const totalPages = Math.ceil(terms.length / perPage);
-        const link = paginationLink(new URL(ctx.originalUrl, stateOf(ctx).links.siteUrl), totalPages);
-        const env = envOf(ctx);
-        return {
-          body: terms.slice((page - 1) * perPage, page * perPage).map((term) => presentWpTerm(term, env)),
-          headers: {
-            'X-WP-Total': String(terms.length),
-            'X-WP-TotalPages': String(totalPages),
-            ...(link ? { Link: link } : {}),
-          },
-        };
-      }),
-    );
-    router.get(`${base}/:id`, async (ctx, next) => {
-      if (!/^\d+$/.test(ctx.params.id)) return next(); // not the route: 404 rest_no_route, as WordPress
-      await answer(ctx, () => {
-        const term = store.terms.get(Number(ctx.params.id));
-        if (!term || term.taxonomy !== taxonomy) throw TERM_INVALID();
-        return { body: presentWpTerm(term, envOf(ctx)) };
-      });
-    });
-  }
-  router.get('/taxonomies', (ctx) =>
-    answer(ctx, () => ({
-      body: Object.fromEntries(
-        TAXONOMIES.map((taxonomy) => [
-          TAXONOMY_WIRE_NAME[taxonomy],
-          presentTaxonomy(taxonomy, stateOf(ctx).links),
-        ]),
-      ),
-    })),
-  );
-  router.get('/taxonomies/:taxonomy', (ctx) =>
-    answer(ctx, () => {
-      const taxonomy = TAXONOMIES.find((kind) => TAXONOMY_WIRE_NAME[kind] === ctx.params.taxonomy);
-      if (!taxonomy) throw new ApiError(404, 'rest_taxonomy_invalid', 'Invalid taxonomy.');
-      return { body: presentTaxonomy(taxonomy, stateOf(ctx).links) };
-    }),
-  );
-  return router;
+/** Read-only public routes: whoever may read the calendar may read these. */
+function read<Spec extends ArgSpec>(
+  args: Spec,
+  summary: string,
+  handle: (request: ApiRequest<Spec>) => ApiResponse,
+): Endpoint<Spec> {
+  return endpoint({ methods: ['GET'], args, permission: anyone, handle, doc: { summary, responses: {} } });
+}
+
+/** The `wp/v2` routes, dispatched like every other route (server/dispatch.ts). */
+export function wpV2TermRoutes(): RouteDef[] {
+  const termRoutes = TAXONOMIES.flatMap((taxonomy): RouteDef[] => {
+    const base = WP_V2_REST_BASE[taxonomy];
+    return [
+      {
+        pattern: `/${base}`,
+        path: `/${base}`,
+        docPath: `/${base}`,
+        endpoints: [
+          read(collectionArgs(taxonomy), `List ${TAXONOMY_INFO[taxonomy].name}`, ({ args, store, env }) => {
+            const values = args as Record<string, unknown>;
+            const page = (values.page as number | undefined) ?? 1;
+            const perPage = (values.per_page as number | undefined) ?? 10;
+            const terms = matchingTerms(taxonomy, store, values, undefined);
+            return {
+              body: terms.slice((page - 1) * perPage, page * perPage).map((term) => presentWpTerm(term, env)),
+              headers: {
+                'X-WP-Total': String(terms.length),
+                'X-WP-TotalPages': String(Math.ceil(terms.length / perPage)),
+              },
+            };
+          }),
+        ],
+      },
+      {
+        pattern: `/${base}/(?P<id>[\\d]+)`,
+        path: `/${base}/:id`,
+        docPath: `/${base}/{id}`,
+        params: ID_PARAM,
+        endpoints: [
+          read(termIdArg, `One of the ${TAXONOMY_INFO[taxonomy].name}`, ({ args, store, env }) => {
+            const term = store.terms.get(args.id!);
+            if (!term || term.taxonomy !== taxonomy) throw TERM_INVALID();
+            return { body: presentWpTerm(term, env) };
+          }),
+        ],
+      },
+    ];
+  });
+  return [
+    ...termRoutes,
+    {
+      pattern: '/taxonomies',
+      path: '/taxonomies',
+      docPath: '/taxonomies',
+      endpoints: [
+        read({}, 'The taxonomies', ({ links }) => ({
+          body: Object.fromEntries(
+            TAXONOMIES.map((taxonomy) => [TAXONOMY_WIRE_NAME[taxonomy], presentTaxonomy(taxonomy, links)]),
+          ),
+        })),
+      ],
+    },
+    {
+      pattern: '/taxonomies/(?P<taxonomy>[\\w-]+)',
+      path: '/taxonomies/:taxonomy',
+      docPath: '/taxonomies/{taxonomy}',
+      endpoints: [
+        read(taxonomyArg, 'One taxonomy', ({ args, links }) => {
+          const taxonomy = TAXONOMIES.find((kind) => TAXONOMY_WIRE_NAME[kind] === args.taxonomy);
+          if (!taxonomy) throw new ApiError(404, 'rest_taxonomy_invalid', 'Invalid taxonomy.');
+          return { body: presentTaxonomy(taxonomy, links) };
+        }),
+      ],
+    },
+  ];
 }
