@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -15,6 +17,8 @@ beforeAll(async () => {
     '<!doctype html><title>Calendar Desk UI</title><script type="module" src="/assets/index.js"></script>',
   );
   await writeFile(join(rendererDir, 'assets', 'index.js'), 'console.log("ui")');
+  // What the build writes next to every script (electron.vite.config.ts, precompress).
+  await writeFile(join(rendererDir, 'assets', 'index.js.br'), brotliCompressSync('console.log("ui")'));
   server = await startTestServer({ rendererDir });
 });
 afterAll(async () => {
@@ -52,5 +56,27 @@ describe('the web UI served over HTTP (calendar-desk serve)', () => {
     const missing = await headersOf(`${server.engine.origin}/assets/missing.js`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('sends the precompressed copy to browsers that accept it, and keeps hashed files cached for a year', async () => {
+    // fetch() hides Content-Encoding handling, so ask with a plain request as a browser does.
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((done, fail) => {
+      const url = new URL(`${server.engine.origin}/assets/index.js`);
+      request(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+        .on('error', fail)
+        .end();
+    });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(raw.headers['content-type']).toMatch(/javascript/);
+    expect(raw.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(brotliDecompressSync(raw.body).toString()).toBe('console.log("ui")');
+    expect(raw.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The page itself names the current hashed files: it is revalidated on every load.
+    const page = await headersOf(`${server.engine.origin}/`);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
   });
 });
