@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -18,6 +18,8 @@ beforeAll(async () => {
   );
   await writeFile(join(rendererDir, 'assets', 'index.js'), 'console.log("ui")');
   // What the build writes next to every script (electron.vite.config.ts, precompress).
+  // Big enough that the answer is still streaming when a client goes away.
+  await writeFile(join(rendererDir, 'assets', 'big.js'), `// ${'x'.repeat(8 * 1024 * 1024)}`);
   await writeFile(join(rendererDir, 'assets', 'index.js.br'), brotliCompressSync('console.log("ui")'));
   server = await startTestServer({ rendererDir });
 });
@@ -78,5 +80,32 @@ describe('the web UI served over HTTP (calendar-desk serve)', () => {
     // The page itself names the current hashed files: it is revalidated on every load.
     const page = await headersOf(`${server.engine.origin}/`);
     expect(page.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('says nothing when a browser stops downloading a file halfway (a closed tab is not a server fault)', async () => {
+    const printed = vi.spyOn(console, 'error');
+    try {
+      await new Promise<void>((done, fail) => {
+        const url = new URL(`${server.engine.origin}/assets/big.js`);
+        const outgoing = request(url, (response) => {
+          response.once('data', () => {
+            response.destroy();
+            outgoing.destroy();
+            done();
+          });
+        });
+        outgoing.on('error', (error) => (error.message.includes('aborted') ? done() : fail(error)));
+        outgoing.end();
+      });
+      // Let the server notice the closed socket.
+      await new Promise((settle) => setTimeout(settle, 300));
+      // What Koa printed before: "Error: Premature close" (code ERR_STREAM_PREMATURE_CLOSE) or a reset.
+      const output = printed.mock.calls.map((call) => call.map(String).join(' ')).join('\n');
+      expect(output).not.toMatch(/Premature close|ECONNRESET|EPIPE/);
+      // The server still answers.
+      expect((await headersOf(`${server.engine.origin}/`)).status).toBe(200);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
