@@ -11,6 +11,8 @@ export const en = {
     tags: 'Tags',
     settings: 'Settings',
     newEvent: 'New event',
+    skip: 'Skip to content',
+    menu: 'Menu',
   },
   app: { unreachableTitle: 'The calendar cannot be reached' },
   common: {
@@ -67,6 +69,7 @@ export const en = {
     bulletList: 'Bulleted list',
     orderedList: 'Numbered list',
     quote: 'Quote',
+    toolbar: 'Formatting of {field}',
   },
   event: {
     pickersFailed: 'Venues, organizers and terms could not be loaded: {message}',

@@ -12,6 +12,8 @@ export const it: Messages = {
     tags: 'Tag',
     settings: 'Impostazioni',
     newEvent: 'Nuovo evento',
+    skip: 'Vai al contenuto',
+    menu: 'Menu',
   },
   app: { unreachableTitle: 'Il calendario non risponde' },
   common: {
@@ -68,6 +70,7 @@ export const it: Messages = {
     bulletList: 'Elenco puntato',
     orderedList: 'Elenco numerato',
     quote: 'Citazione',
+    toolbar: 'Formattazione di {field}',
   },
   event: {
     pickersFailed: 'Impossibile caricare luoghi, organizzatori e termini: {message}',

@@ -12,6 +12,8 @@ export const pl: Messages = {
     tags: 'Tagi',
     settings: 'Ustawienia',
     newEvent: 'Nowe wydarzenie',
+    skip: 'Przejdź do treści',
+    menu: 'Menu',
   },
   app: { unreachableTitle: 'Kalendarz nie odpowiada' },
   common: {
@@ -68,6 +70,7 @@ export const pl: Messages = {
     bulletList: 'Lista punktowana',
     orderedList: 'Lista numerowana',
     quote: 'Cytat',
+    toolbar: 'Formatowanie: {field}',
   },
   event: {
     pickersFailed: 'Nie udało się wczytać miejsc, organizatorów i terminów: {message}',

@@ -1,0 +1,236 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { launchChromium, screenshot, watchProblems } from './browser';
+
+/**
+ * Every screen at 1440, 800 and 390 px: axe-core finds no serious or critical accessibility violation, and
+ * nothing scrolls sideways. Screenshots land in test-results/e2e/screens-*.png, to be looked at.
+ */
+const ZONE = 'Europe/Rome';
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [1440, 800, 390];
+
+let home: string;
+let serve: ServeProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let origin: string;
+let token: string;
+let eventId: number;
+
+async function post(path: string, body: unknown): Promise<{ id: number }> {
+  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+  return (await response.json()) as { id: number };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(): Promise<string[]> {
+  // Evaluated through DevTools (not a <script>), so the app's CSP stays as strict as users get it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (options: object) => Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (await axe.run({ resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.help}): ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(', ')}${violation.nodes.length > 3 ? ` and ${violation.nodes.length - 3} more` : ''}`,
+    );
+}
+
+/**
+ * What scrolls sideways: the page itself, or any box that scrolls horizontally (the app's content area has
+ * `overflow: auto`, so a too-wide table would scroll there rather than the page). Code examples may scroll.
+ */
+async function horizontalOverflow(): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push(`the page (${root.scrollWidth} px)`);
+    for (const element of document.querySelectorAll('body *')) {
+      if (element.tagName === 'PRE' || element.scrollWidth <= element.clientWidth + 1) continue;
+      const overflowX = getComputedStyle(element).overflowX;
+      if (overflowX === 'auto' || overflowX === 'scroll') {
+        found.push(`${describe(element)} scrolls (${element.scrollWidth} > ${element.clientWidth} px)`);
+      }
+    }
+    return found;
+  });
+}
+
+const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] = [
+  {
+    name: 'calendar-month',
+    path: '/#/calendar',
+    ready: () => page.locator('.fc-daygrid-event').first().waitFor(),
+  },
+  { name: 'events', path: '/#/events', ready: () => page.getByTestId('event-search').waitFor() },
+  { name: 'event-new', path: '/#/events/new', ready: () => page.locator('#event-title').waitFor() },
+  {
+    name: 'event-edit',
+    path: '/#/events/{id}',
+    ready: () => page.locator('.rich-text-body').waitFor(),
+  },
+  { name: 'venues', path: '/#/venues', ready: () => page.getByRole('table').waitFor() },
+  { name: 'organizers', path: '/#/organizers', ready: () => page.getByRole('table').waitFor() },
+  { name: 'categories', path: '/#/categories', ready: () => page.getByRole('table').waitFor() },
+  { name: 'tags', path: '/#/tags', ready: () => page.getByRole('table').waitFor() },
+  { name: 'sync', path: '/#/sync', ready: () => page.getByTestId('new-remote').waitFor() },
+  { name: 'settings', path: '/#/settings', ready: () => page.getByTestId('ui-language').waitFor() },
+];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-screens-'));
+  serve = await startServe(
+    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
+    isolatedEnv(home),
+  );
+  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  // A calendar with something on every screen: a venue, an organizer, categories, a tag, events this month.
+  const venue = await post('venues', { venue: 'Teatro Verdi', city: 'Trieste' });
+  const organizer = await post('organizers', { organizer: 'Anna Rossi', email: 'anna@example.org' });
+  const categories = [];
+  for (const name of ['Concerts', 'Rehearsals', 'Workshops'])
+    categories.push(await post('categories', { name }));
+  await post('tags', { name: 'outdoor' });
+  const month = DateTime.now().setZone(ZONE).startOf('month');
+  for (let day = 0; day < 12; day += 1) {
+    const start = month.plus({ days: day * 2, hours: 18 });
+    const created = await post('events', {
+      title: `Season concert ${day + 1} with a rather long title`,
+      start_date: start.toFormat('yyyy-MM-dd HH:mm:ss'),
+      end_date: start.plus({ hours: 2 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      venue: venue.id,
+      organizer: [organizer.id],
+      categories: [categories[day % 3].id],
+      description: '<p>Works by <strong>Verdi</strong>.</p>',
+      status: day % 4 === 0 ? 'draft' : 'publish',
+    });
+    eventId ??= created.id;
+  }
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  problems = watchProblems(page);
+  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  serve?.child.kill('SIGTERM');
+  await serve?.exited;
+  await rm(home, { recursive: true, force: true });
+});
+
+describe.each(WIDTHS)('every screen at %i px', { timeout: 120_000 }, (width) => {
+  it('has no serious accessibility violation and does not scroll sideways', async () => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      await screen.ready();
+      // Let fonts, the calendar's layout and lazy chunks settle before judging.
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `screens-${width}-${screen.name}`);
+      for (const violation of await seriousViolations()) found.push(`${screen.name}: ${violation}`);
+      for (const element of await horizontalOverflow())
+        found.push(`${screen.name}: wider than ${width} px: ${element}`);
+    }
+    expect(found).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('small windows and the keyboard', { timeout: 60_000 }, () => {
+  it('at 390 px the navigation is a menu, and the editor keeps Save in sight', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.locator('.fc-daygrid-event').first().waitFor();
+    const venuesLink = page.getByRole('navigation').getByRole('link', { name: 'Venues', exact: true });
+    expect(await venuesLink.isVisible()).toBe(false);
+    const toggle = page.getByTestId('menu-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await venuesLink.click();
+    await page.getByRole('heading', { name: 'Venues' }).waitFor();
+    // Choosing a screen folds the menu again.
+    expect(await venuesLink.isVisible()).toBe(false);
+    await screenshot(page, 'screens-390-menu-closed-venues');
+
+    await page.goto(`${origin}/#/events/${eventId}`);
+    await page.locator('.rich-text-body').waitFor();
+    await page.locator('#main-content').evaluate((main) => main.scrollTo(0, main.scrollHeight));
+    const save = await page.getByTestId('save-event').boundingBox();
+    expect(save).not.toBeNull();
+    expect(save!.y).toBeGreaterThanOrEqual(0);
+    expect(save!.y + save!.height).toBeLessThanOrEqual(844);
+    await screenshot(page, 'screens-390-editor-scrolled');
+  });
+
+  it('offers a skip link first, shows the focus on the calendar toolbar, and dialogs start at their first field', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.reload();
+    await page.locator('.fc-daygrid-event').first().waitFor();
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    expect(await focused()).toBe('Skip to content');
+    expect(await page.getByText('Skip to content').isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+
+    // The calendar's arrows show a focus ring (FullCalendar's own style removes it).
+    await page.locator('.fc-prev-button').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const outline = await page
+      .locator('.fc-prev-button')
+      .evaluate(
+        (button) => getComputedStyle(button).outlineStyle + ' ' + getComputedStyle(button).outlineWidth,
+      );
+    expect(outline).toBe('solid 2px');
+
+    await page.goto(`${origin}/#/venues`);
+    await page.getByTestId('new-record').click();
+    await page.getByRole('dialog').waitFor();
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('.field')?.querySelector('label')?.textContent,
+      ),
+    ).toContain('Name');
+    await page.keyboard.press('Escape');
+  });
+});
