@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import vue from '@vitejs/plugin-vue';
 
 /**

@@ -107,7 +107,10 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await nav('Calendar');
     await page.locator(`.fc-daygrid-day[data-date="${day}"] .fc-daygrid-day-frame`).click();
     await page.getByRole('heading', { name: 'New event' }).waitFor();
-    expect(await page.locator('#event-start-date').inputValue()).toBe(day);
+    // Written the English (en-GB) way: 24/11/2026.
+    expect(await page.locator('#event-start-date').inputValue()).toBe(
+      DateTime.fromISO(day).toFormat('dd/MM/yyyy'),
+    );
     await page.locator('#event-title').fill('Summer Concert');
     await page.getByTestId('start-time').fill('18:00');
     await page.getByTestId('end-time').fill('20:00');

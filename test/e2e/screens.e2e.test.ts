@@ -12,6 +12,37 @@ import { launchChromium, screenshot, watchProblems } from './browser';
  * Every screen at 1440, 800 and 390 px: axe-core finds no serious or critical accessibility violation, and
  * nothing scrolls sideways. Screenshots land in test-results/e2e/screens-*.png, to be looked at.
  */
+/*
+ * The page.evaluate callbacks below run in the browser. This file is type-checked without the DOM library
+ * (tsconfig.node.json), so the few browser globals they use are declared here, as loosely as they are used.
+ */
+interface PageElement {
+  tagName: string;
+  id: string;
+  classList: Iterable<string>;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  value: string;
+  closest(selector: string): PageElement | null;
+  querySelector(selector: string): PageElement | null;
+}
+declare const window: object;
+declare const document: {
+  documentElement: PageElement;
+  activeElement: PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare const localStorage: {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+};
+declare function getComputedStyle(element: unknown): {
+  overflowX: string;
+  outlineStyle: string;
+  outlineWidth: string;
+};
+
 const ZONE = 'Europe/Rome';
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WIDTHS = [1440, 800, 390];
@@ -70,7 +101,7 @@ async function seriousViolations(): Promise<string[]> {
  */
 async function horizontalOverflow(): Promise<string[]> {
   return page.evaluate(() => {
-    const describe = (element: Element) =>
+    const describe = (element: PageElement) =>
       `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
     const found: string[] = [];
     const root = document.documentElement;
@@ -232,5 +263,75 @@ describe('small windows and the keyboard', { timeout: 60_000 }, () => {
       ),
     ).toContain('Name');
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('dates, times and time zones follow the interface language', { timeout: 60_000 }, () => {
+  const setLanguage = async (language: string) => {
+    await page.evaluate((value) => {
+      const saved = JSON.parse(localStorage.getItem('calendar-desk.preferences') ?? '{}') as object;
+      localStorage.setItem('calendar-desk.preferences', JSON.stringify({ ...saved, language: value }));
+    }, language);
+    await page.reload();
+  };
+  const first = DateTime.now().setZone(ZONE).startOf('month');
+
+  it('writes 24-hour times and day-first dates in Italian and Polish, and English without 12/8', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/events`);
+    await setLanguage('it');
+    await page.getByTestId('event-search').waitFor();
+    const firstRow = page.getByRole('row').nth(1);
+    await expect.poll(() => firstRow.textContent()).toContain('18:00');
+    expect(await firstRow.textContent()).not.toMatch(/PM|AM/);
+
+    await page.goto(`${origin}/#/events/${eventId}`);
+    await page.locator('.rich-text-body').waitFor();
+    expect(await page.locator('#event-start-date').inputValue()).toBe(first.toFormat('dd/MM/yyyy'));
+    expect(await page.getByTestId('start-time').inputValue()).toBe('18:00');
+    // Typed the Italian way, the date is understood and kept (the model is ISO underneath).
+    await page.locator('#event-start-date').fill('3/2/2027');
+    await page.locator('#event-start-date').blur();
+    expect(await page.locator('#event-start-date').inputValue()).toBe('03/02/2027');
+    await screenshot(page, 'locale-it-editor');
+
+    await setLanguage('pl');
+    await page.locator('.rich-text-body').waitFor();
+    expect(await page.getByTestId('start-time').inputValue()).toBe('18:00');
+    expect(await page.locator('#event-start-date').inputValue()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+
+    // English, in a British browser: the week's headers read "Mon 2/11", not the American "Mon 11/2".
+    await page.goto(`${origin}/#/calendar`);
+    await setLanguage('en');
+    await page.locator('.fc').waitFor();
+    await page.keyboard.press('w');
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    const monday = DateTime.now().setZone(ZONE).startOf('week');
+    const header = await page.locator('.fc-col-header-cell').first().textContent();
+    expect(header).toBe(`Mon ${monday.day}/${monday.month}`);
+    expect(await page.locator('.fc-timegrid-slot-label').filter({ hasText: '18:00' }).count()).toBe(1);
+    await screenshot(page, 'locale-en-gb-week');
+    await page.keyboard.press('m');
+  });
+
+  it('offers the time zones under current names, grouped by region, with a search', async () => {
+    await page.goto(`${origin}/#/settings`);
+    await page.locator('#site-timezone').waitFor();
+    const options = await page
+      .locator('#site-timezone option')
+      .evaluateAll((list) => list.map((option) => (option as unknown as PageElement).value));
+    expect(options).toContain('Asia/Kolkata');
+    expect(options).toContain('Europe/Kyiv');
+    expect(options).not.toContain('Asia/Calcutta');
+    expect(options).not.toContain('Europe/Kiev');
+    expect(
+      await page.locator('#site-timezone optgroup[label="Europe"] option[value="Europe/Rome"]').count(),
+    ).toBe(1);
+    await page.getByRole('searchbox', { name: 'Search time zones (city or region)' }).fill('buenos');
+    const found = await page
+      .locator('#site-timezone option')
+      .evaluateAll((list) => list.map((option) => (option as unknown as PageElement).value));
+    // What matches, and the zone chosen now (a select must show its value).
+    expect(found.sort()).toEqual(['America/Argentina/Buenos_Aires', ZONE].sort());
   });
 });

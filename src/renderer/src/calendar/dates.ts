@@ -134,9 +134,3 @@ export function selectionToFields(
     allDay: false,
   };
 }
-
-/** Every IANA zone the browser knows (for the zone pickers), with UTC first. */
-export function timeZoneNames(): string[] {
-  const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return ['UTC', ...names.filter((name) => name !== 'UTC')];
-}

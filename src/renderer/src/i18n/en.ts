@@ -141,6 +141,7 @@ export const en = {
     slug: 'Slug',
     parent: 'Parent',
     events: 'Events',
+    pickDate: 'Pick a date on a calendar',
   },
   status: {
     publish: 'Published',
@@ -330,6 +331,10 @@ export const en = {
     token: 'API token',
     submit: 'Sign in',
     help: 'The address printed by “calendar-desk serve” signs you in directly. To print the token:',
+  },
+  zone: {
+    search: 'Search time zones (city or region)',
+    universal: 'Universal',
   },
 };
 

@@ -142,6 +142,7 @@ export const it: Messages = {
     slug: 'Slug',
     parent: 'Genitore',
     events: 'Eventi',
+    pickDate: 'Scegli una data dal calendario',
   },
   status: {
     publish: 'Pubblicato',
@@ -333,5 +334,9 @@ export const it: Messages = {
     token: 'Token API',
     submit: 'Accedi',
     help: "L'indirizzo stampato da “calendar-desk serve” fa accedere direttamente. Per stampare il token:",
+  },
+  zone: {
+    search: 'Cerca un fuso orario (città o regione)',
+    universal: 'Universale',
   },
 };

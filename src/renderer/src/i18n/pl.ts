@@ -142,6 +142,7 @@ export const pl: Messages = {
     slug: 'Slug',
     parent: 'Nadrzędna',
     events: 'Wydarzenia',
+    pickDate: 'Wybierz datę z kalendarza',
   },
   status: {
     publish: 'Opublikowane',
@@ -338,5 +339,9 @@ export const pl: Messages = {
     token: 'Token API',
     submit: 'Zaloguj',
     help: 'Adres wypisany przez „calendar-desk serve” loguje od razu. Aby wypisać token:',
+  },
+  zone: {
+    search: 'Szukaj strefy czasowej (miasto lub region)',
+    universal: 'Uniwersalne',
   },
 };
