@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { POLICIES } from '../../sync/model';
-import { decisionsSchema, syncRunSchema } from '../../../shared/schemas/sync';
+import { decisionsSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
 import { runSync } from '../../sync/sync';
 import { SyncJobs } from '../../sync/jobs';
-import { RemoteError } from '../../sync/remoteClient';
+import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
+import { checkRemote, fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
 import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } from '../../sync/remotes';
 import { importFile } from '../../sync/exchange/importFile';
@@ -44,13 +45,23 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
-/** A remote's failure as an API error (502: the trouble is on the other server), with its own code. */
+/**
+ * A remote's failure as an API error (502: the trouble is on the other server), with its own code, the form
+ * field it is about, and for a failed connection its kind (`network`: ENOTFOUND…, for the UI to word).
+ */
 function remoteFailure(error: unknown): never {
   if (error instanceof RemoteError) {
-    throw new ApiError(502, error.code.toLowerCase(), error.message, { remote_status: error.status });
+    throw new ApiError(502, error.code.toLowerCase(), error.message, {
+      remote_status: error.status,
+      field: fieldOf(error),
+      ...(typeof error.data.network === 'string' ? { network: error.data.network } : {}),
+      ...(error.remoteCode ? { remote_code: error.remoteCode } : {}),
+    });
   }
   throw error;
 }
+/** A preview answers within this per request (and retries once): the user is waiting on the screen. */
+const PREVIEW_LIMITS = { attempts: 2, timeoutMs: 15_000 };
 
 /**
  * The sync part of the admin namespace (administrators only, see admin.ts): saved remotes (secrets sealed by
@@ -65,6 +76,11 @@ export function syncAdminRoutes(
     const remote = savedRemotes(store).find((candidate) => candidate.id === id);
     if (!remote) throw new ApiError(404, 'remote_not_found', `There is no saved remote "${id}".`);
     return remote;
+  };
+  /** The unsealed secret of a saved remote (token or password), if it has one. */
+  const authSecretOf = (remote: ReturnType<typeof savedRemotes>[number]) => {
+    const auth = authOf(remote, secretBox);
+    return auth === null ? undefined : 'token' in auth ? auth.token : auth.password;
   };
   const startJob = (ctx: Koa.Context, options: Parameters<SyncJobs['start']>[0]) => {
     if (jobs.busy)
@@ -82,6 +98,18 @@ export function syncAdminRoutes(
     const inputs = parse(z.array(remoteInputSchema), ctx.request.body);
     ctx.body = (await saveRemotes(store, secretBox, inputs)).map(presentRemote);
   });
+  router.post('/remotes/check', async (ctx) => {
+    const input = parse(remoteCheckSchema, ctx.request.body);
+    const saved = input.id ? savedRemotes(store).find((remote) => remote.id === input.id) : undefined;
+    const secret = input.secret ?? (saved ? authSecretOf(saved) : undefined);
+    const auth: RemoteAuth =
+      input.auth_type === 'none' || secret === undefined
+        ? null
+        : input.auth_type === 'token'
+          ? { token: secret }
+          : { user: input.user, password: secret };
+    ctx.body = await checkRemote(input.root, auth).catch(remoteFailure);
+  });
   router.post('/remotes/:id/plan', async (ctx) => {
     const remote = remoteById(ctx.params.id!);
     const { policy, decisions } = parse(syncRunSchema, ctx.request.body);
@@ -91,7 +119,12 @@ export function syncAdminRoutes(
       policy,
       decisions,
       dryRun: true,
-      remote: { root: remote.root, namespace: remote.namespace, auth: authOf(remote, secretBox) },
+      remote: {
+        root: remote.root,
+        namespace: remote.namespace,
+        auth: authOf(remote, secretBox),
+        ...PREVIEW_LIMITS,
+      },
     }).catch(remoteFailure);
   });
   router.post('/remotes/:id/sync', (ctx) => {
