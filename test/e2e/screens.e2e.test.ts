@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -333,5 +334,75 @@ describe('dates, times and time zones follow the interface language', { timeout:
       .evaluateAll((list) => list.map((option) => (option as unknown as PageElement).value));
     // What matches, and the zone chosen now (a select must show its value).
     expect(found.sort()).toEqual(['America/Argentina/Buenos_Aires', ZONE].sort());
+  });
+});
+
+describe('words a volunteer understands', { timeout: 60_000 }, () => {
+  it('puts the user settings first and the API under "For developers", the token hidden until shown', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-language').waitFor();
+    const headings = await page.locator('.settings-screen h2').allTextContents();
+    expect(headings[0]).toBe('Appearance');
+    expect(headings.at(-1)).toBe('For developers');
+    const developers = page.getByTestId('developers');
+    expect(await page.getByTestId('api-token').isVisible()).toBe(false);
+    await developers.locator('summary').click();
+    expect(await page.getByTestId('api-token').textContent()).not.toContain(token.slice(8));
+    expect(await page.getByTestId('curl-example').textContent()).not.toContain(token.slice(8));
+    expect(await page.getByTestId('curl-example').textContent()).toContain('$TOKEN');
+    expect(await horizontalOverflow()).toEqual([]);
+    await screenshot(page, 'words-390-settings-developers');
+    await developers.getByRole('button', { name: 'Show' }).click();
+    expect(await page.getByTestId('api-token').textContent()).toBe(token);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('says next to the Name field that a term with this name exists, and words coordinates without geo_lat', async () => {
+    await page.goto(`${origin}/#/categories`);
+    await page.getByTestId('new-record').click();
+    await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Concerts');
+    await page.getByTestId('save-record').click();
+    const nameError = page.getByRole('dialog').locator('.field-error');
+    await nameError.waitFor();
+    expect(await nameError.textContent()).toContain('A term with this name already exists');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${origin}/#/venues`);
+    await page.getByTestId('new-record').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Parish hall');
+    await dialog.getByLabel('Latitude', { exact: true }).fill('123');
+    await page.getByTestId('save-record').click();
+    await dialog.locator('.field-error').first().waitFor();
+    const shown = await dialog.textContent();
+    expect(shown).not.toMatch(/geo_lat|geo_lng/);
+    expect(shown).toContain('Enter a latitude between -90 and 90');
+    await screenshot(page, 'words-venue-coordinates');
+    await page.keyboard.press('Escape');
+  });
+
+  it('checks a site when it is added, and says in words what is wrong, next to the address', async () => {
+    await page.goto(`${origin}/#/sync`);
+    await page.getByTestId('new-remote').click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).not.toMatch(/Namespace|REST address/);
+    await page.locator('#remote-name').fill('Old site');
+    // A port that was free a moment ago: nothing answers there.
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    await page.locator('#remote-root').fill(`http://127.0.0.1:${port}/`);
+    await page.locator('#remote-auth').selectOption('none');
+    await page.getByTestId('save-remote').click();
+    const rootError = dialog.locator('.field-error');
+    await rootError.waitFor();
+    expect(await rootError.textContent()).toMatch(
+      /This site cannot be reached: nothing answers at this address/,
+    );
+    expect(await dialog.textContent()).not.toMatch(/ECONNREFUSED|ENOTFOUND/);
+    await screenshot(page, 'words-publish-unreachable');
+    await page.keyboard.press('Escape');
   });
 });
