@@ -406,3 +406,25 @@ describe('words a volunteer understands', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape');
   });
 });
+
+describe('notices', { timeout: 60_000 }, () => {
+  it('sit under the screen, never over the calendar or a form, one confirmation at a time', async () => {
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto(`${origin}/#/tags`);
+      for (const name of [`first-${width}`, `second-${width}`]) {
+        await page.getByTestId('new-record').click();
+        await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill(name);
+        await page.getByTestId('save-record').click();
+        await page.getByText(`“${name}” saved.`).waitFor();
+      }
+      expect(await page.locator('.notice').count()).toBe(1);
+      const notice = (await page.locator('.notice').boundingBox())!;
+      const main = (await page.locator('#main-content').boundingBox())!;
+      // The content area ends where the notices begin: nothing of it is hidden.
+      expect(notice.y).toBeGreaterThanOrEqual(main.y + main.height - 1);
+      await screenshot(page, `notices-${width}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+});
