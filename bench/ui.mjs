@@ -9,7 +9,7 @@
 /* global window, document, requestAnimationFrame -- the page.evaluate callbacks run in the browser */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -181,6 +181,8 @@ try {
 
   const result = {
     at: new Date().toISOString(),
+    // The machine and how busy it was: the numbers mean little without them.
+    machine: { cpus: cpus().length, loadAverage1m: Math.round(loadavg()[0] * 10) / 10 },
     events: EVENTS,
     month: {
       runs: month_,
