@@ -205,6 +205,25 @@ describe.each(WIDTHS)('every screen at %i px', { timeout: 120_000 }, (width) => 
   });
 });
 
+describe('the dark theme', { timeout: 120_000 }, () => {
+  it('has no serious accessibility violation on any screen either', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-theme').selectOption('dark');
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      await screen.ready();
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `screens-dark-${screen.name}`);
+      for (const violation of await seriousViolations()) found.push(`${screen.name}: ${violation}`);
+    }
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-theme').selectOption('light');
+    expect(found).toEqual([]);
+  });
+});
+
 describe('small windows and the keyboard', { timeout: 60_000 }, () => {
   it('at 390 px the navigation is a menu, and the editor keeps Save in sight', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
