@@ -427,7 +427,7 @@ describe('words a volunteer understands', { timeout: 60_000 }, () => {
 });
 
 describe('notices', { timeout: 60_000 }, () => {
-  it('sit under the screen, never over the calendar or a form, one confirmation at a time', async () => {
+  it('float over the title row, never over the list, the calendar or a form, one confirmation at a time', async () => {
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await page.goto(`${origin}/#/tags`);
@@ -439,9 +439,17 @@ describe('notices', { timeout: 60_000 }, () => {
       }
       expect(await page.locator('.notice').count()).toBe(1);
       const notice = (await page.locator('.notice').boundingBox())!;
-      const main = (await page.locator('#main-content').boundingBox())!;
-      // The content area ends where the notices begin: nothing of it is hidden.
-      expect(notice.y).toBeGreaterThanOrEqual(main.y + main.height - 1);
+      // The screen's own content (the search field and the list below it) starts below the notice.
+      const search = (await page.getByRole('searchbox').first().boundingBox())!;
+      expect(notice.y + notice.height).toBeLessThanOrEqual(search.y);
+      // The button that opens a new record stays free.
+      const add = (await page.getByTestId('new-record').boundingBox())!;
+      const overlaps =
+        notice.x < add.x + add.width &&
+        add.x < notice.x + notice.width &&
+        notice.y < add.y + add.height &&
+        add.y < notice.y + notice.height;
+      expect(overlaps).toBe(false);
       await screenshot(page, `notices-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
