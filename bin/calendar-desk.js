@@ -10,5 +10,7 @@ if (!existsSync(built)) {
   );
   process.exit(1);
 }
+// The machine's time zone (for a new calendar), read before the CLI loads: the engine pins TZ to UTC.
+const machineZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const { main } = await import(pathToFileURL(built).href);
-await main(process.argv);
+await main(process.argv, { machineZone });

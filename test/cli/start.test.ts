@@ -37,6 +37,7 @@ it('`npm start` without an Electron binary says so and runs the app headless, st
     void exited.then((code) => reject(new Error(`start.mjs exited (${code}) early:\n${stdout}`)));
   });
 
+  expect(stdout).toContain('Fetching the Electron binary (a one-time download)…');
   expect(stdout).toContain(
     'Could not fetch it (HTTPError: download failed (getaddrinfo ENOTFOUND github.com)).',
   );
@@ -50,6 +51,28 @@ it('`npm start` without an Electron binary says so and runs the app headless, st
   // Stopping the script stops the headless app it started: the data folder is free again.
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
+
+  // The next start does not wait for the download again, and says why there is no window in fewer words.
+  const again = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--data', dataDir], {
+    cwd: ROOT,
+    env: isolatedEnv(home, { CALENDAR_DESK_ELECTRON_PACKAGE: fakeElectron }),
+  });
+  const againExited = new Promise<number | null>((resolveExit) => again.on('close', resolveExit));
+  let againOut = '';
+  await new Promise<void>((resolveReady, reject) => {
+    again.stdout.on('data', (chunk) => {
+      againOut += chunk;
+      if (againOut.includes('Press Ctrl+C')) resolveReady();
+    });
+    void againExited.then((code) => reject(new Error(`start.mjs exited (${code}) early:\n${againOut}`)));
+  });
+  expect(againOut).not.toContain('Fetching the Electron binary');
+  expect(againOut).not.toContain('Building');
+  expect(againOut).toContain('the Electron binary could not be downloaded on an earlier start');
+  expect(againOut).toContain('npm start -- --fetch-electron');
+  again.kill('SIGTERM');
+  expect(await againExited).toBe(0);
+
   const store = await CalendarStore.open({
     dataDir,
     initialSettings: { siteName: 'x', siteDescription: 'x', timezone: 'UTC', postsPerPage: 10 },

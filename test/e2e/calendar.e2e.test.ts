@@ -107,7 +107,10 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await nav('Calendar');
     await page.locator(`.fc-daygrid-day[data-date="${day}"] .fc-daygrid-day-frame`).click();
     await page.getByRole('heading', { name: 'New event' }).waitFor();
-    expect(await page.locator('#event-start-date').inputValue()).toBe(day);
+    // Written the English (en-GB) way: 24/11/2026.
+    expect(await page.locator('#event-start-date').inputValue()).toBe(
+      DateTime.fromISO(day).toFormat('dd/MM/yyyy'),
+    );
     await page.locator('#event-title').fill('Summer Concert');
     await page.getByTestId('start-time').fill('18:00');
     await page.getByTestId('end-time').fill('20:00');
@@ -300,6 +303,13 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       await screenshot(page, '10-publish-done');
       expect(Number(await page.getByTestId('summary-created').textContent())).toBeGreaterThanOrEqual(5);
       expect(await page.getByTestId('summary-failed').textContent()).toBe('0');
+      // Every number sits right under its own label.
+      for (const item of await page.locator('.summary-item').all()) {
+        const label = (await item.locator('dt').boundingBox())!;
+        const number = (await item.locator('dd').boundingBox())!;
+        expect(Math.abs(number.x - label.x)).toBeLessThan(1);
+        expect(number.y).toBeGreaterThan(label.y);
+      }
       const remoteEvents = await remote.api(`events?start_date=${day}&end_date=${day}`);
       expect(remoteEvents.body.events.map((event: { title: string }) => event.title)).toContain(
         'Published talk',

@@ -190,11 +190,16 @@ describe('records store', () => {
 });
 
 describe('notices and preferences', () => {
-  it('shows a few notices at a time but keeps errors until dismissed', () => {
+  it('shows only the latest confirmation and the last two errors, errors kept until dismissed', () => {
     const notices = useNoticesStore();
     notices.show({ kind: 'error', text: 'Disk full' });
     for (const text of ['a', 'b', 'c', 'd']) notices.show({ kind: 'success', text });
-    expect(notices.notices.map((notice) => notice.text)).toEqual(['Disk full', 'c', 'd']);
+    expect(notices.notices.map((notice) => notice.text)).toEqual(['Disk full', 'd']);
+    // An error does not push the confirmation out; a third error pushes the oldest error out.
+    notices.show({ kind: 'error', text: 'Offline' });
+    expect(notices.notices.map((notice) => notice.text)).toEqual(['Disk full', 'd', 'Offline']);
+    notices.show({ kind: 'error', text: 'Refused' });
+    expect(notices.notices.map((notice) => notice.text)).toEqual(['d', 'Offline', 'Refused']);
   });
 
   it('remembers theme, language and view in this browser', () => {

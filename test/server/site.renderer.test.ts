@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -15,6 +17,10 @@ beforeAll(async () => {
     '<!doctype html><title>Calendar Desk UI</title><script type="module" src="/assets/index.js"></script>',
   );
   await writeFile(join(rendererDir, 'assets', 'index.js'), 'console.log("ui")');
+  // What the build writes next to every script (electron.vite.config.ts, precompress).
+  // Big enough that the answer is still streaming when a client goes away.
+  await writeFile(join(rendererDir, 'assets', 'big.js'), `// ${'x'.repeat(8 * 1024 * 1024)}`);
+  await writeFile(join(rendererDir, 'assets', 'index.js.br'), brotliCompressSync('console.log("ui")'));
   server = await startTestServer({ rendererDir });
 });
 afterAll(async () => {
@@ -52,6 +58,55 @@ describe('the web UI served over HTTP (calendar-desk serve)', () => {
     const missing = await headersOf(`${server.engine.origin}/assets/missing.js`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('sends the precompressed copy to browsers that accept it, and keeps hashed files cached for a year', async () => {
+    // fetch() hides Content-Encoding handling, so ask with a plain request as a browser does.
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((done, fail) => {
+      const url = new URL(`${server.engine.origin}/assets/index.js`);
+      request(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+        .on('error', fail)
+        .end();
+    });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(raw.headers['content-type']).toMatch(/javascript/);
+    expect(raw.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(brotliDecompressSync(raw.body).toString()).toBe('console.log("ui")');
+    expect(raw.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The page itself names the current hashed files: it is revalidated on every load.
+    const page = await headersOf(`${server.engine.origin}/`);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('says nothing when a browser stops downloading a file halfway (a closed tab is not a server fault)', async () => {
+    const printed = vi.spyOn(console, 'error');
+    try {
+      await new Promise<void>((done, fail) => {
+        const url = new URL(`${server.engine.origin}/assets/big.js`);
+        const outgoing = request(url, (response) => {
+          response.once('data', () => {
+            response.destroy();
+            outgoing.destroy();
+            done();
+          });
+        });
+        outgoing.on('error', (error) => (error.message.includes('aborted') ? done() : fail(error)));
+        outgoing.end();
+      });
+      // Let the server notice the closed socket.
+      await new Promise((settle) => setTimeout(settle, 300));
+      // What Koa printed before: "Error: Premature close" (code ERR_STREAM_PREMATURE_CLOSE) or a reset.
+      const output = printed.mock.calls.map((call) => call.map(String).join(' ')).join('\n');
+      expect(output).not.toMatch(/Premature close|ECONNRESET|EPIPE/);
+      // The server still answers.
+      expect((await headersOf(`${server.engine.origin}/`)).status).toBe(200);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
 

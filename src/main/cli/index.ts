@@ -22,8 +22,13 @@ import { ImportError } from '../sync/exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
+import { isValidTimezone } from '../core/dates';
+import { knownZone } from '../../shared/timeZones';
 
 process.env.TZ = 'UTC';
+
+/** The zone a new data folder starts with: the machine's (set by main), UTC until then. */
+let newFolderZone = 'UTC';
 
 /** An error the user can fix: printed as one line, exit code 1, no stack. */
 class UsageError extends Error {}
@@ -66,7 +71,7 @@ async function withStore<T>(
     initialSettings: {
       siteName: 'Calendar Desk',
       siteDescription: 'Events planned offline',
-      timezone: 'UTC',
+      timezone: newFolderZone,
       postsPerPage: 10,
     },
   });
@@ -124,7 +129,7 @@ export function buildProgram(): Command {
     .addOption(dataOption())
     .addOption(
       new Option('--timezone <zone>', 'site time zone of a new data folder (IANA name)').default(
-        process.env.CALENDAR_DESK_TIMEZONE ?? 'UTC',
+        process.env.CALENDAR_DESK_TIMEZONE ?? newFolderZone,
       ),
     )
     .action(async (options: { port: number; host: string; data?: string; timezone: string }) => {
@@ -296,7 +301,9 @@ function isUserFacing(error: unknown): boolean {
 }
 
 /** Runs the CLI; errors the user can act on are one clear line on stderr and a non-zero exit. */
-export async function main(argv: string[]): Promise<void> {
+/** `machineZone`: what Intl said this machine's zone is, before the engine pinned TZ (bin/calendar-desk.js). */
+export async function main(argv: string[], context: { machineZone?: string } = {}): Promise<void> {
+  newFolderZone = knownZone(context.machineZone, isValidTimezone);
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

@@ -8,6 +8,7 @@ import { installSecurity } from './security';
 import { safeStorageSecretBox } from './secrets';
 import { startupErrorMessage } from './startupError';
 import { createMainWindow, preloadPathOf } from './window';
+import { knownZone } from '../../shared/timeZones';
 
 /** The parts of Electron the shell uses: the real module in the app, a fake in the tests. */
 export type DesktopElectron = Pick<
@@ -70,7 +71,7 @@ export async function runDesktopApp(
       dataDir,
       port: 0,
       host: '127.0.0.1',
-      timezone: isValidTimezone(options.timezone) ? options.timezone : 'UTC',
+      timezone: knownZone(options.timezone, isValidTimezone),
       rendererDir: join(options.mainDir, '..', 'renderer'),
       secretBox: safeStorageSecretBox(electron.safeStorage),
     });

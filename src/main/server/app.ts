@@ -37,10 +37,19 @@ const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-js
 /** The REST API's paths, in any case (routes match case-insensitively, as WordPress'). */
 const API_PATH = /^\/wp-json(?:\/|$)/i;
 
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+const clientWentAway = (error: NodeJS.ErrnoException) =>
+  error.code !== undefined && CLIENT_GONE.has(error.code);
+
 /** The Koa application of the local API (no `listen()` here: the engine or a test does that). */
 export function createApp({ store, clock = () => new Date(), config = {}, log, secretBox }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    // A browser that closes a tab or cancels a download mid-answer is not a fault: Koa would print a stack.
+    if (clientWentAway(error)) return;
+    app.onerror(error);
+  });
   const identify = callerIdentifier(store, new AuthThrottle(() => clock().getTime()));
   const routes = namespaceRoutes();
 

@@ -25,3 +25,11 @@ export const RENDERER_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
+
+/**
+ * How long browsers may keep a file of the built renderer: files under assets/ carry a content hash in their
+ * name (a new build gives new names), so they never change; index.html and the icon are checked every time.
+ */
+export function rendererCacheControl(path: string): string {
+  return path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}

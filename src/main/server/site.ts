@@ -10,7 +10,7 @@ import { categoryDescendants, categoryPath, findTerm } from '../core/terms';
 import { escapeHtml, htmlToText, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
-import { RENDERER_HEADERS } from './rendererHeaders';
+import { RENDERER_HEADERS, rendererCacheControl } from './rendererHeaders';
 
 /**
  * The public side of the site: the record pages that `url` points to (CONTRACT §2) and the built renderer
@@ -186,7 +186,11 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
     // Only what koa-static actually served gets the renderer's headers; a miss falls through to the 404 page.
     const rendererHeaders: Koa.Middleware = async (ctx, next) => {
       await next();
-      if (ctx.body !== undefined && ctx.body !== null) ctx.set(RENDERER_HEADERS);
+      if (ctx.body === undefined || ctx.body === null) return;
+      ctx.set(RENDERER_HEADERS);
+      ctx.set('Cache-Control', rendererCacheControl(ctx.path));
+      // The build ships .br/.gz twins that koa-static picks by Accept-Encoding: caches must key on it.
+      ctx.vary('Accept-Encoding');
     };
     middlewares.push(rendererHeaders, serve(rendererDir, { index: 'index.html', hidden: false }));
   }

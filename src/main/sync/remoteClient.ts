@@ -59,7 +59,9 @@ const mediaList = z.array(
 export type MediaRoute =
   { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
 /** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
-const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
+export const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
+/** The Events Calendar's namespace on a WordPress site. */
+export const TRIBE_NAMESPACE = 'tribe/events/v1';
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -79,6 +81,46 @@ export function backoffDelay(attempt: number, baseMs: number, random = Math.rand
 const isRetryableStatus = (status: number) => status === 429 || status >= 500;
 
 /** The remote REST API: verification, paged reads, writes with retries. */
+/**
+ * What a failed connection means, in words (never a bare ENOTFOUND), and whether trying again soon can help.
+ * Node's fetch puts the system error under `cause` (its `code`, or the TLS library's for certificates).
+ */
+export function networkFailure(error: unknown): { code: string; words: string; permanent: boolean } {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return {
+      code,
+      words:
+        'no such address was found. Check the spelling of the address, and that this computer is online.',
+      permanent: code === 'ENOTFOUND',
+    };
+  }
+  if (code === 'ECONNREFUSED') {
+    return {
+      code,
+      words: 'nothing answers at that address (the connection was refused). Check the address and the port.',
+      permanent: true,
+    };
+  }
+  if (code === 'TIMEOUT' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { code, words: 'the site did not answer in time. Try again later.', permanent: false };
+  }
+  if (/CERT|SSL|TLS/i.test(code)) {
+    return {
+      code,
+      words:
+        'its security certificate is not valid, so the connection was not trusted. Check the address (http:// or https://).',
+      permanent: true,
+    };
+  }
+  return {
+    code,
+    words: `the connection failed (${cause?.message ?? (error as Error).message}). Check the address and your connection.`,
+    permanent: false,
+  };
+}
+
 export class RemoteClient {
   readonly root: string;
   readonly nsRoot: string;
@@ -131,10 +173,13 @@ export class RemoteClient {
         redirect: 'follow',
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const failure = networkFailure(error);
       throw new RemoteError(
         'REMOTE_UNREACHABLE',
-        `Could not reach ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). Check the address and your connection.`,
+        `Could not reach ${new URL(url).host}: ${failure.words}`,
+        null,
+        null,
+        { network: failure.code, permanent: failure.permanent },
       );
     }
     const text = await response.text().catch(() => {
@@ -174,6 +219,8 @@ export class RemoteClient {
         if (!(error instanceof RemoteError) || error.code !== 'REMOTE_UNREACHABLE') throw error;
         failure = error;
       }
+      // An address that does not exist or refuses connections will not do better in a few seconds: say so now.
+      if (failure?.data.permanent === true) throw failure;
       const retryable = failure !== null || (answer !== null && isRetryableStatus(answer.status));
       if (!retryable) return answer!;
       if (!retry) {
@@ -241,12 +288,8 @@ export class RemoteClient {
     );
   }
 
-  /**
-   * Checks, before anything is read or written, that the root is a REST API serving the namespace and that
-   * the credentials work and may edit events. Each failure gets its own code and a message that says what to do.
-   */
-  async verify(): Promise<void> {
-    // Read without credentials: a server that refuses wrong ones everywhere would hide what it is.
+  /** The namespaces the REST root lists (read without credentials: a server that refuses wrong ones everywhere would hide what it is). */
+  async namespaces(): Promise<string[]> {
     const answer = await this.request('GET', this.root, { anonymous: true });
     const index = rootIndex.safeParse(answer.body);
     if (answer.status >= 400 || !index.success) {
@@ -257,6 +300,16 @@ export class RemoteClient {
         answer.status,
       );
     }
+    return index.data.namespaces;
+  }
+
+  /**
+   * Checks, before anything is read or written, that the root is a REST API serving the namespace and that
+   * the credentials work and may edit events. Each failure gets its own code and a message that says what to do.
+   */
+  async verify(): Promise<void> {
+    const namespaces = await this.namespaces();
+    const index = { data: { namespaces } };
     const namespace = this.options.namespace.replace(/^\/|\/$/g, '');
     if (!index.data.namespaces.includes(namespace)) {
       throw new RemoteError(

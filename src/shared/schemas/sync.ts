@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * The sync part of the admin namespace `calendar-desk/v1`, as zod schemas shared by the server and the
- * desktop Sync screen: what `GET/PUT remotes`, `POST remotes/{id}/plan`, `POST remotes/{id}/sync`,
- * `GET sync-jobs/{id}` take and answer.
+ * desktop Sync screen: what `GET/PUT remotes`, `POST remotes/check`, `POST remotes/{id}/plan`,
+ * `POST remotes/{id}/sync`, `GET sync-jobs/{id}` take and answer.
  */
 
 /** What the sync pushes, in push order (deletions run in the reverse order). */
@@ -51,6 +51,22 @@ export const remoteInputSchema = z.object({
   secret: z.string().min(1).optional(),
 });
 export type RemoteInput = z.infer<typeof remoteInputSchema>;
+
+/**
+ * `POST remotes/check`: a site to check before it is saved — its address (the site's own or its /wp-json/
+ * root) and credentials; `id` of a saved remote lends its sealed secret when none is typed.
+ */
+export const remoteCheckSchema = remoteInputSchema
+  .pick({ id: true, root: true, auth_type: true, user: true, secret: true })
+  .extend({ user: z.string().default('') });
+export type RemoteCheckInput = z.infer<typeof remoteCheckSchema>;
+/** The answer of `POST remotes/check`: the REST root and events namespace to save, and the kind of site. */
+export const remoteCheckResultSchema = z.object({
+  root: z.string(),
+  namespace: z.string(),
+  kind: z.enum(['wordpress', 'calendar-desk']),
+});
+export type RemoteCheckResult = z.infer<typeof remoteCheckResultSchema>;
 
 /** One field that differs between the local and the remote version of a record. */
 export const fieldDiffSchema = z.object({ field: z.string(), local: z.unknown(), remote: z.unknown() });

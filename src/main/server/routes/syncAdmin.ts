@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { POLICIES } from '../../sync/model';
-import { decisionsSchema, syncRunSchema } from '../../../shared/schemas/sync';
+import { decisionsSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
 import { runSync } from '../../sync/sync';
 import { SyncJobs } from '../../sync/jobs';
-import { RemoteError } from '../../sync/remoteClient';
+import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
+import { checkRemote, fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
 import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } from '../../sync/remotes';
 import { importFile } from '../../sync/exchange/importFile';
@@ -44,13 +45,23 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
-/** A remote's failure as an API error (502: the trouble is on the other server), with its own code. */
+/**
+ * A remote's failure as an API error (502: the trouble is on the other server), with its own code, the form
+ * field it is about, and for a failed connection its kind (`network`: ENOTFOUND…, for the UI to word).
+ */
 function remoteFailure(error: unknown): never {
   if (error instanceof RemoteError) {
-    throw new ApiError(502, error.code.toLowerCase(), error.message, { remote_status: error.status });
+    throw new ApiError(502, error.code.toLowerCase(), error.message, {
+      remote_status: error.status,
+      field: fieldOf(error),
+      ...(typeof error.data.network === 'string' ? { network: error.data.network } : {}),
+      ...(error.remoteCode ? { remote_code: error.remoteCode } : {}),
+    });
   }
   throw error;
 }
+/** A preview answers within this per request (and retries once): the user is waiting on the screen. */
+const PREVIEW_LIMITS = { attempts: 2, timeoutMs: 15_000 };
 
 /** The request's body (JSON or form), parsed by the dispatcher; the schemas below judge it whole. */
 const bodyOf = (request: BareRequest): unknown => request.ctx.request.body;
@@ -89,6 +100,11 @@ export function syncAdminRoutes({
     if (!remote) throw new ApiError(404, 'remote_not_found', `There is no saved remote "${id}".`);
     return remote;
   };
+  /** The unsealed secret of a saved remote (token or password), if it has one. */
+  const authSecretOf = (remote: ReturnType<typeof savedRemotes>[number]) => {
+    const auth = authOf(remote, secretBox);
+    return auth === null ? undefined : 'token' in auth ? auth.token : auth.password;
+  };
   const startJob = (options: Parameters<SyncJobs['start']>[0]): ApiResponse => {
     if (jobs.busy)
       throw new ApiError(409, 'sync_running', 'A sync is already running: wait for it to finish.');
@@ -121,9 +137,23 @@ export function syncAdminRoutes({
         return { body: (await saveRemotes(store, secretBox, inputs)).map(presentRemote) };
       }),
     ]),
+    route('/remotes/check', [
+      adminEndpoint(['POST'], 'Check a site before it is saved', async (request) => {
+        const input = parse(remoteCheckSchema, bodyOf(request));
+        const saved = input.id ? savedRemotes(store).find((remote) => remote.id === input.id) : undefined;
+        const secret = input.secret ?? (saved ? authSecretOf(saved) : undefined);
+        const auth: RemoteAuth =
+          input.auth_type === 'none' || secret === undefined
+            ? null
+            : input.auth_type === 'token'
+              ? { token: secret }
+              : { user: input.user, password: secret };
+        return { body: await checkRemote(input.root, auth).catch(remoteFailure) };
+      }),
+    ]),
     route('/remotes/:id/plan', [
       adminEndpoint(['POST'], 'Preview a sync with a saved remote', async (request) => {
-        const remote = remoteOf(request);
+        const remote = { ...remoteOf(request), ...PREVIEW_LIMITS };
         const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
         return {
           body: await runSync({ store, clock, policy, decisions, dryRun: true, remote }).catch(remoteFailure),

@@ -39,6 +39,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** The error's `data` (beyond `params`): e.g. which form field a remote's refusal is about. */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -58,7 +60,8 @@ export class ApiError extends Error {
     } else if (params && typeof params === 'object') {
       for (const [name, text] of Object.entries(params)) fields[name] = String(text);
     }
-    return new ApiError(status, code, message, fields);
+    const data = error.data && typeof error.data === 'object' ? (error.data as Record<string, unknown>) : {};
+    return new ApiError(status, code, message, fields, data);
   }
 }
 

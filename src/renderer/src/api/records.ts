@@ -70,13 +70,23 @@ export async function listAll<T>(
   query: Record<string, QueryValue>,
   onPage?: (loaded: number, total: number) => void,
 ): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; ; page += 1) {
-    const result = await listPage<T>(client, kind, { ...query, page, per_page: MAX_PER_PAGE });
-    items.push(...result.items);
-    onPage?.(items.length, result.total);
-    if (page >= result.totalPages || result.items.length === 0) return items;
-  }
+  const first = await listPage<T>(client, kind, { ...query, page: 1, per_page: MAX_PER_PAGE });
+  const items: T[] = [...first.items];
+  onPage?.(items.length, first.total);
+  if (first.totalPages <= 1 || first.items.length === 0) return items;
+  // The page count is known now: ask for the rest a few at a time instead of one after another (a busy
+  // month is 6 pages), and keep the API's order.
+  const rest: T[][] = [];
+  const pages = Array.from({ length: first.totalPages - 1 }, (_, index) => index + 2);
+  const worker = async () => {
+    for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
+      const result = await listPage<T>(client, kind, { ...query, page, per_page: MAX_PER_PAGE });
+      rest[page - 2] = result.items;
+      onPage?.(items.length + rest.flat().length, first.total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, pages.length) }, worker));
+  return items.concat(...rest);
 }
 
 /** The display name of any record (venues and organizers keep it under their own key). */

@@ -12,6 +12,8 @@ export const it: Messages = {
     tags: 'Tag',
     settings: 'Impostazioni',
     newEvent: 'Nuovo evento',
+    skip: 'Vai al contenuto',
+    menu: 'Menu',
   },
   app: { unreachableTitle: 'Il calendario non risponde' },
   common: {
@@ -68,6 +70,7 @@ export const it: Messages = {
     bulletList: 'Elenco puntato',
     orderedList: 'Elenco numerato',
     quote: 'Citazione',
+    toolbar: 'Formattazione di {field}',
   },
   event: {
     pickersFailed: 'Impossibile caricare luoghi, organizzatori e termini: {message}',
@@ -145,6 +148,7 @@ export const it: Messages = {
     slug: 'Slug',
     parent: 'Genitore',
     events: 'Eventi',
+    pickDate: 'Scegli una data dal calendario',
   },
   status: {
     publish: 'Pubblicato',
@@ -177,11 +181,17 @@ export const it: Messages = {
       status: "Non puoi dare questo stato all'evento.",
       venue: 'Questo luogo non esiste più.',
       organizer: 'Uno di questi organizzatori non esiste più.',
+      geo_lat: 'Inserisci una latitudine tra -90 e 90 (es. 45.65), insieme alla longitudine.',
+      geo_lng: 'Inserisci una longitudine tra -180 e 180 (es. 13.77), insieme alla latitudine.',
+      email: 'Inserisci un indirizzo e-mail come nome@example.org.',
+      slug: 'Usa solo lettere minuscole, cifre e trattini.',
+      parent: "Scegli un'altra categoria madre.",
     },
     titleRequired: "Dai un titolo all'evento.",
     nameRequired: 'Il nome è obbligatorio.',
     dateRequired: 'Scegli una data.',
     endBeforeStart: "La fine è prima dell'inizio.",
+    termExists: 'Esiste già un termine con questo nome: scegline un altro.',
   },
   search: {
     title: 'Eventi',
@@ -249,9 +259,6 @@ export const it: Messages = {
     themeSystem: 'Come il sistema',
     themeLight: 'Chiaro',
     themeDark: 'Scuro',
-    api: 'API locale',
-    apiHint:
-      'Script e strumenti su questo computer possono leggere e modificare il calendario a questo indirizzo.',
     address: 'Indirizzo',
     token: 'Token',
     show: 'Mostra',
@@ -264,6 +271,10 @@ export const it: Messages = {
     copyFailed: 'Impossibile copiare: seleziona il testo e copialo a mano.',
     session: 'Questo browser',
     signOut: 'Esci',
+    developers: 'Per sviluppatori',
+    developersHint:
+      'Script e strumenti su questo computer possono leggere e modificare il calendario tramite la sua API.',
+    tokenHidden: 'nascosto',
   },
   sync: {
     secretSaved: 'password salvata',
@@ -274,12 +285,12 @@ export const it: Messages = {
     addRemote: 'Aggiungi una destinazione',
     editRemote: 'Modifica destinazione',
     noRemotes: 'Ancora nessuna destinazione',
-    noRemotesHint: 'Aggiungi il tuo sito: il suo indirizzo REST e una password per applicazioni.',
+    noRemotesHint: 'Aggiungi il tuo sito: il suo indirizzo e una password per applicazioni.',
     namePlaceholder: 'es. Il nostro sito',
-    root: 'Indirizzo REST',
-    rootHint: "L'indirizzo del sito seguito da /wp-json/, es. https://example.org/wp-json/",
-    namespace: 'Namespace',
-    namespaceHint: 'tribe/events/v1 per WordPress con The Events Calendar; cal/events/v1 per Calendar Desk.',
+    root: 'Indirizzo del sito',
+    rootHint: "L'indirizzo del tuo sito, es. https://example.org (o di un altro Calendar Desk).",
+    namespace: 'Tipo di sito',
+    namespaceHint: 'Riconosciuto controllando il sito.',
     authType: 'Accesso con',
     auth: { password: 'Password per applicazioni', token: 'Token', none: 'Niente' },
     user: 'Nome utente',
@@ -343,11 +354,40 @@ export const it: Messages = {
     removeTitle: 'Rimuovere questa destinazione?',
     removeMessage:
       '“{name}” e la sua password salvata saranno dimenticati. Nulla viene eliminato sulla destinazione.',
+    checking: 'Controllo del sito…',
+    kindWordpress: 'WordPress con The Events Calendar',
+    kindDesk: 'Calendar Desk',
+    problems: {
+      remote_unreachable: 'Il sito non è raggiungibile: {reason}',
+      remote_not_json:
+        "A questo indirizzo non risponde nessun calendario. Indica l'indirizzo del tuo sito, es. https://example.org.",
+      remote_not_this_api:
+        "A questo indirizzo non risponde nessun calendario. Indica l'indirizzo del tuo sito, es. https://example.org.",
+      no_events_namespace:
+        'Questo sito WordPress non ha un calendario eventi: installa e attiva The Events Calendar.',
+      remote_bad_credentials:
+        'Il sito ha rifiutato nome utente e password. Controllali (in WordPress: Utenti → Profilo → Password per applicazioni).',
+      remote_no_credentials: 'Indica la password per applicazioni (o il token) del sito.',
+      remote_insufficient_role:
+        'Questo utente non può pubblicare eventi sul sito: usa un account autore, editore o amministratore.',
+    },
+    network: {
+      ENOTFOUND: "l'indirizzo non esiste. Controlla come è scritto e che questo computer sia in rete.",
+      EAI_AGAIN: "l'indirizzo non esiste. Controlla come è scritto e che questo computer sia in rete.",
+      ECONNREFUSED: 'a questo indirizzo non risponde nessuno (connessione rifiutata).',
+      TIMEOUT: 'il sito non ha risposto in tempo. Riprova più tardi.',
+      certificate: 'il suo certificato di sicurezza non è valido, la connessione non è sicura.',
+      other: "la connessione non è riuscita. Controlla l'indirizzo e la rete di questo computer.",
+    },
   },
   signin: {
     intro: 'Accedi al calendario di questo computer con il suo token API.',
     token: 'Token API',
     submit: 'Accedi',
     help: "L'indirizzo stampato da “calendar-desk serve” fa accedere direttamente. Per stampare il token:",
+  },
+  zone: {
+    search: 'Cerca un fuso orario (città o regione)',
+    universal: 'Universale',
   },
 };

@@ -12,6 +12,8 @@ export const pl: Messages = {
     tags: 'Tagi',
     settings: 'Ustawienia',
     newEvent: 'Nowe wydarzenie',
+    skip: 'Przejdź do treści',
+    menu: 'Menu',
   },
   app: { unreachableTitle: 'Kalendarz nie odpowiada' },
   common: {
@@ -68,6 +70,7 @@ export const pl: Messages = {
     bulletList: 'Lista punktowana',
     orderedList: 'Lista numerowana',
     quote: 'Cytat',
+    toolbar: 'Formatowanie: {field}',
   },
   event: {
     pickersFailed: 'Nie udało się wczytać miejsc, organizatorów i terminów: {message}',
@@ -145,6 +148,7 @@ export const pl: Messages = {
     slug: 'Slug',
     parent: 'Nadrzędna',
     events: 'Wydarzenia',
+    pickDate: 'Wybierz datę z kalendarza',
   },
   status: {
     publish: 'Opublikowane',
@@ -177,11 +181,17 @@ export const pl: Messages = {
       status: 'Nie możesz nadać wydarzeniu tego statusu.',
       venue: 'To miejsce już nie istnieje.',
       organizer: 'Jeden z tych organizatorów już nie istnieje.',
+      geo_lat: 'Podaj szerokość geograficzną od -90 do 90 (np. 45.65), razem z długością.',
+      geo_lng: 'Podaj długość geograficzną od -180 do 180 (np. 13.77), razem z szerokością.',
+      email: 'Podaj adres e-mail, np. imie@example.org.',
+      slug: 'Używaj tylko małych liter, cyfr i myślników.',
+      parent: 'Wybierz inną kategorię nadrzędną.',
     },
     titleRequired: 'Nadaj wydarzeniu tytuł.',
     nameRequired: 'Nazwa jest wymagana.',
     dateRequired: 'Wybierz datę.',
     endBeforeStart: 'Koniec jest przed początkiem.',
+    termExists: 'Termin o tej nazwie już istnieje: wybierz inną nazwę.',
   },
   search: {
     title: 'Wydarzenia',
@@ -249,8 +259,6 @@ export const pl: Messages = {
     themeSystem: 'Jak w systemie',
     themeLight: 'Jasny',
     themeDark: 'Ciemny',
-    api: 'Lokalne API',
-    apiHint: 'Skrypty i narzędzia na tym komputerze mogą czytać i zmieniać kalendarz pod tym adresem.',
     address: 'Adres',
     token: 'Token',
     show: 'Pokaż',
@@ -263,6 +271,9 @@ export const pl: Messages = {
     copyFailed: 'Nie udało się skopiować: zaznacz tekst i skopiuj go ręcznie.',
     session: 'Ta przeglądarka',
     signOut: 'Wyloguj',
+    developers: 'Dla programistów',
+    developersHint: 'Skrypty i narzędzia na tym komputerze mogą czytać i zmieniać kalendarz przez jego API.',
+    tokenHidden: 'ukryty',
   },
   sync: {
     secretSaved: 'hasło zapisane',
@@ -273,12 +284,12 @@ export const pl: Messages = {
     addRemote: 'Dodaj miejsce docelowe',
     editRemote: 'Edycja miejsca docelowego',
     noRemotes: 'Jeszcze brak miejsc docelowych',
-    noRemotesHint: 'Dodaj swoją stronę: jej adres REST i hasło aplikacji.',
+    noRemotesHint: 'Dodaj swoją stronę: jej adres i hasło aplikacji.',
     namePlaceholder: 'np. Nasza strona',
-    root: 'Adres REST',
-    rootHint: 'Adres strony z /wp-json/ na końcu, np. https://example.org/wp-json/',
-    namespace: 'Przestrzeń nazw',
-    namespaceHint: 'tribe/events/v1 dla WordPressa z The Events Calendar; cal/events/v1 dla Calendar Desk.',
+    root: 'Adres strony',
+    rootHint: 'Adres Twojej strony, np. https://example.org (lub innego Calendar Desk).',
+    namespace: 'Rodzaj strony',
+    namespaceHint: 'Rozpoznany przez sprawdzenie strony.',
     authType: 'Logowanie przez',
     auth: { password: 'Hasło aplikacji', token: 'Token', none: 'Brak' },
     user: 'Nazwa użytkownika',
@@ -348,11 +359,40 @@ export const pl: Messages = {
     removeTitle: 'Usunąć to miejsce docelowe?',
     removeMessage:
       '„{name}” i zapisane hasło zostaną zapomniane. Nic nie zostanie usunięte w miejscu docelowym.',
+    checking: 'Sprawdzanie strony…',
+    kindWordpress: 'WordPress z The Events Calendar',
+    kindDesk: 'Calendar Desk',
+    problems: {
+      remote_unreachable: 'Nie można połączyć się ze stroną: {reason}',
+      remote_not_json:
+        'Pod tym adresem nie odpowiada żaden kalendarz. Podaj adres swojej strony, np. https://example.org.',
+      remote_not_this_api:
+        'Pod tym adresem nie odpowiada żaden kalendarz. Podaj adres swojej strony, np. https://example.org.',
+      no_events_namespace:
+        'Ta strona WordPress nie ma kalendarza wydarzeń: zainstaluj i włącz tam The Events Calendar.',
+      remote_bad_credentials:
+        'Strona odrzuciła tę nazwę użytkownika i hasło. Sprawdź je (w WordPressie: Użytkownicy → Profil → Hasła aplikacji).',
+      remote_no_credentials: 'Podaj hasło aplikacji (lub token) strony.',
+      remote_insufficient_role:
+        'Ten użytkownik nie może publikować wydarzeń na stronie: użyj konta autora, redaktora lub administratora.',
+    },
+    network: {
+      ENOTFOUND: 'taki adres nie istnieje. Sprawdź pisownię i czy komputer jest online.',
+      EAI_AGAIN: 'taki adres nie istnieje. Sprawdź pisownię i czy komputer jest online.',
+      ECONNREFUSED: 'pod tym adresem nic nie odpowiada (połączenie odrzucone).',
+      TIMEOUT: 'strona nie odpowiedziała na czas. Spróbuj później.',
+      certificate: 'jej certyfikat bezpieczeństwa jest nieważny, połączenie nie jest bezpieczne.',
+      other: 'połączenie nie powiodło się. Sprawdź adres i połączenie tego komputera.',
+    },
   },
   signin: {
     intro: 'Zaloguj się do kalendarza na tym komputerze jego tokenem API.',
     token: 'Token API',
     submit: 'Zaloguj',
     help: 'Adres wypisany przez „calendar-desk serve” loguje od razu. Aby wypisać token:',
+  },
+  zone: {
+    search: 'Szukaj strefy czasowej (miasto lub region)',
+    universal: 'Uniwersalne',
   },
 };

@@ -10,7 +10,8 @@ export interface Notice {
 }
 
 const VISIBLE_MS = 6_000;
-const MAX_SHOWN = 3;
+/** Errors kept on screen at once (the oldest goes first); a confirmation is always the latest one only. */
+const MAX_ERRORS = 2;
 
 /** Short messages at the bottom of the window: what just happened, and an undo where one exists. */
 export const useNoticesStore = defineStore('notices', () => {
@@ -23,13 +24,16 @@ export const useNoticesStore = defineStore('notices', () => {
 
   function show(notice: Omit<Notice, 'id'>): number {
     const id = nextId++;
-    // A few at a time: older confirmations make room (errors are kept).
+    // Few at a time, so they never pile up over the screen: one confirmation (the newest replaces it, its
+    // undo gone with it as the user has moved on) and the last errors (they say what to do).
     const errors = notices.value.filter((old) => old.kind === 'error');
-    const older = notices.value.filter((old) => old.kind !== 'error');
-    const room = Math.max(0, MAX_SHOWN - 1 - errors.length);
-    const confirmations = older.slice(Math.max(0, older.length - room));
+    const keptErrors = errors.slice(
+      Math.max(0, errors.length - (notice.kind === 'error' ? MAX_ERRORS - 1 : MAX_ERRORS)),
+    );
+    const keptConfirmation =
+      notice.kind === 'error' ? notices.value.filter((old) => old.kind !== 'error') : [];
     notices.value = [
-      ...notices.value.filter((old) => old.kind === 'error' || confirmations.includes(old)),
+      ...notices.value.filter((old) => keptErrors.includes(old) || keptConfirmation.includes(old)),
       { ...notice, id },
     ];
     // Errors stay until dismissed: the user must be able to read what to do.

@@ -3,6 +3,8 @@ import { ref } from 'vue';
 import type {
   ConflictPolicy,
   Decisions,
+  RemoteCheckInput,
+  RemoteCheckResult,
   RemoteInput,
   RemoteView,
   SyncJobStatus,
@@ -36,6 +38,11 @@ export const useSyncStore = defineStore('sync', () => {
     return remotes.value;
   }
 
+  /** Checks a site before it is saved: address, events namespace, credentials (throws what is wrong). */
+  async function check(input: RemoteCheckInput): Promise<RemoteCheckResult> {
+    return (await session.api().post<RemoteCheckResult>('remotes/check', input, admin)).data;
+  }
+
   /** What a sync would do now, changing nothing (the remote is read, not written). */
   async function plan(remoteId: string, policy: ConflictPolicy, decisions: Decisions): Promise<SyncReport> {
     const path = `remotes/${encodeURIComponent(remoteId)}/plan`;
@@ -59,5 +66,5 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  return { remotes, job, load, save, plan, run, cancel };
+  return { remotes, job, load, save, check, plan, run, cancel };
 });

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// `npm run bench:ui`: how fast the calendar feels with a busy month (issue 16). Starts `calendar-desk serve` on a
+// throwaway data folder, creates 300 events in the current month through the API, then in Debian's Chromium:
+//   - month view: ms from navigation to the last event drawn, and the blocking time of long tasks on the way
+//     (target: under 300 ms);
+//   - list view: frame times while scrolling through the month's 300 events (target: p95 under 50 ms).
+// Prints the numbers with the targets marked met / not met and writes bench/results/ui-latest.json.
+// Speed depends on the machine and its load: never assert on it in tests.
+/* global window, document, requestAnimationFrame -- the page.evaluate callbacks run in the browser */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ZONE = 'Europe/Rome';
+const EVENTS = 300;
+const RUNS = 5;
+const TARGETS = { monthMs: 300, scrollP95Ms: 50 };
+
+const home = await mkdtemp(join(tmpdir(), 'calendar-desk-bench-ui-'));
+const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+delete env.CALENDAR_DESK_DATA;
+const serve = spawn(
+  process.execPath,
+  [
+    join(root, 'bin', 'calendar-desk.js'),
+    'serve',
+    '--port',
+    '0',
+    '--data',
+    join(home, 'data'),
+    '--timezone',
+    ZONE,
+  ],
+  { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+let browser;
+try {
+  const printed = await new Promise((resolve, reject) => {
+    let out = '';
+    serve.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('Press Ctrl+C')) resolve(out);
+    });
+    serve.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready`)));
+  });
+  const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(printed)?.[1] ?? '';
+  const origin = /^https?:\/\/[^/]+/.exec(field('Web UI'))[0];
+  const token = (await readFile(field('Admin token'), 'utf8')).trim();
+
+  // 300 events spread over the month, 10 a day, at different hours, with venues' worth of text in the title.
+  const now = new Date();
+  const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
+  const daysInMonth = new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate();
+  const pad = (n) => String(n).padStart(2, '0');
+  for (let i = 0; i < EVENTS; i += 1) {
+    const day = (i % daysInMonth) + 1;
+    const hour = 8 + (i % 12);
+    const response = await fetch(`${origin}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: `Rehearsal ${i + 1}: choir and orchestra`,
+        start_date: `${month}-${pad(day)} ${pad(hour)}:00:00`,
+        end_date: `${month}-${pad(day)} ${pad(hour + 1)}:30:00`,
+        status: 'publish',
+      }),
+    });
+    if (!response.ok) throw new Error(`creating event ${i + 1}: ${response.status} ${await response.text()}`);
+  }
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
+  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.waitForSelector('.fc');
+
+  /** Navigation to the page until the count of drawn events has not changed for 400 ms: when it last did. */
+  const settledDrawing = () =>
+    page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          let count = -1;
+          let changedAt = 0;
+          const tick = () => {
+            const drawn = document.querySelectorAll('.fc-event, .fc-list-event').length;
+            if (drawn !== count) {
+              count = drawn;
+              changedAt = performance.now();
+            }
+            if (count > 0 && performance.now() - changedAt > 400) resolve({ ms: changedAt, drawn: count });
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+  const blockingTime = () =>
+    page.evaluate(() => window.__longTasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0));
+
+  // Long tasks are only reported to an observer registered before they happen.
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({
+      type: 'longtask',
+      buffered: true,
+    });
+  });
+  await page.evaluate(() => {
+    const saved = JSON.parse(localStorage.getItem('calendar-desk.preferences') ?? '{}');
+    localStorage.setItem(
+      'calendar-desk.preferences',
+      JSON.stringify({ ...saved, calendarView: 'dayGridMonth' }),
+    );
+  });
+  const month_ = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    await page.goto('about:blank');
+    const cdp =
+      process.env.BENCH_UI_PROFILE && run === RUNS - 1 ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(`${origin}/#/calendar`);
+    const drawn = await settledDrawing();
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      await writeFile(process.env.BENCH_UI_PROFILE, JSON.stringify(profile));
+    }
+    if (process.env.BENCH_UI_DEBUG) {
+      console.log(
+        await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((r) => `${Math.round(r.startTime)}-${Math.round(r.responseEnd)} ${r.name.slice(-60)}`)
+            .concat(
+              window.__longTasks.map((t) => `long ${Math.round(t.startTime)}+${Math.round(t.duration)}`),
+            )
+            .join('\n'),
+        ),
+      );
+    }
+    month_.push({
+      ms: Math.round(drawn.ms),
+      drawn: drawn.drawn,
+      blockingMs: Math.round(await blockingTime()),
+    });
+  }
+
+  // The list view of the month: scroll through it with the wheel and record every frame's duration.
+  await page.keyboard.press('l');
+  await page.waitForSelector('.fc-list-event');
+  const frames = await page.evaluate(async () => {
+    const scroller = document.querySelector('.fc-list .fc-scroller') ?? document.scrollingElement;
+    const durations = [];
+    let last = performance.now();
+    for (let step = 0; step < 240; step += 1) {
+      scroller.scrollTop += 60;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const now = performance.now();
+      durations.push(now - last);
+      last = now;
+    }
+    return { durations, scrollHeight: scroller.scrollHeight, reached: scroller.scrollTop };
+  });
+  const sorted = [...frames.durations].sort((a, b) => a - b);
+  const p95 = sorted[Math.floor(sorted.length * 0.95)];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+  const result = {
+    at: new Date().toISOString(),
+    // The machine and how busy it was: the numbers mean little without them.
+    machine: { cpus: cpus().length, loadAverage1m: Math.round(loadavg()[0] * 10) / 10 },
+    events: EVENTS,
+    month: {
+      runs: month_,
+      medianMs: median(month_.map((r) => r.ms)),
+      medianBlockingMs: median(month_.map((r) => r.blockingMs)),
+    },
+    listScroll: {
+      frames: sorted.length,
+      p95Ms: Math.round(p95 * 10) / 10,
+      maxMs: Math.round(sorted.at(-1) * 10) / 10,
+      scrolledPx: frames.reached,
+    },
+  };
+  const mark = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(
+    `Month view, ${EVENTS} events: ${result.month.medianMs} ms to the last event drawn (median of ${RUNS}), ` +
+      `${result.month.medianBlockingMs} ms blocking — target < ${TARGETS.monthMs} ms: ${mark(result.month.medianMs < TARGETS.monthMs)}`,
+  );
+  console.log(
+    `List view scrolling: p95 frame ${result.listScroll.p95Ms} ms over ${result.listScroll.frames} frames ` +
+      `(max ${result.listScroll.maxMs} ms) — target < ${TARGETS.scrollP95Ms} ms: ${mark(result.listScroll.p95Ms < TARGETS.scrollP95Ms)}`,
+  );
+  await writeFile(join(root, 'bench', 'results', 'ui-latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  await browser?.close();
+  serve.kill('SIGTERM');
+  await new Promise((resolve) => (serve.exitCode === null ? serve.once('exit', resolve) : resolve()));
+  await rm(home, { recursive: true, force: true });
+}

@@ -1,0 +1,457 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { launchChromium, screenshot, watchProblems } from './browser';
+
+/**
+ * Every screen at 1440, 800 and 390 px: axe-core finds no serious or critical accessibility violation, and
+ * nothing scrolls sideways. Screenshots land in test-results/e2e/screens-*.png, to be looked at.
+ */
+/*
+ * The page.evaluate callbacks below run in the browser. This file is type-checked without the DOM library
+ * (tsconfig.node.json), so the few browser globals they use are declared here, as loosely as they are used.
+ */
+interface PageElement {
+  tagName: string;
+  id: string;
+  classList: Iterable<string>;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  value: string;
+  closest(selector: string): PageElement | null;
+  querySelector(selector: string): PageElement | null;
+}
+declare const window: object;
+declare const document: {
+  documentElement: PageElement;
+  activeElement: PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare const localStorage: {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+};
+declare function getComputedStyle(element: unknown): {
+  overflowX: string;
+  outlineStyle: string;
+  outlineWidth: string;
+};
+
+const ZONE = 'Europe/Rome';
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [1440, 800, 390];
+
+let home: string;
+let serve: ServeProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let origin: string;
+let token: string;
+let eventId: number;
+
+async function post(path: string, body: unknown): Promise<{ id: number }> {
+  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+  return (await response.json()) as { id: number };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(): Promise<string[]> {
+  // Evaluated through DevTools (not a <script>), so the app's CSP stays as strict as users get it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (options: object) => Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (await axe.run({ resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.help}): ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(', ')}${violation.nodes.length > 3 ? ` and ${violation.nodes.length - 3} more` : ''}`,
+    );
+}
+
+/**
+ * What scrolls sideways: the page itself, or any box that scrolls horizontally (the app's content area has
+ * `overflow: auto`, so a too-wide table would scroll there rather than the page). Code examples may scroll.
+ */
+async function horizontalOverflow(): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (element: PageElement) =>
+      `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push(`the page (${root.scrollWidth} px)`);
+    for (const element of document.querySelectorAll('body *')) {
+      if (element.tagName === 'PRE' || element.scrollWidth <= element.clientWidth + 1) continue;
+      const overflowX = getComputedStyle(element).overflowX;
+      if (overflowX === 'auto' || overflowX === 'scroll') {
+        found.push(`${describe(element)} scrolls (${element.scrollWidth} > ${element.clientWidth} px)`);
+      }
+    }
+    return found;
+  });
+}
+
+const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] = [
+  {
+    name: 'calendar-month',
+    path: '/#/calendar',
+    ready: () => page.locator('.fc-daygrid-event').first().waitFor(),
+  },
+  { name: 'events', path: '/#/events', ready: () => page.getByTestId('event-search').waitFor() },
+  { name: 'event-new', path: '/#/events/new', ready: () => page.locator('#event-title').waitFor() },
+  {
+    name: 'event-edit',
+    path: '/#/events/{id}',
+    ready: () => page.locator('.rich-text-body').waitFor(),
+  },
+  { name: 'venues', path: '/#/venues', ready: () => page.getByRole('table').waitFor() },
+  { name: 'organizers', path: '/#/organizers', ready: () => page.getByRole('table').waitFor() },
+  { name: 'categories', path: '/#/categories', ready: () => page.getByRole('table').waitFor() },
+  { name: 'tags', path: '/#/tags', ready: () => page.getByRole('table').waitFor() },
+  { name: 'sync', path: '/#/sync', ready: () => page.getByTestId('new-remote').waitFor() },
+  { name: 'settings', path: '/#/settings', ready: () => page.getByTestId('ui-language').waitFor() },
+];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-screens-'));
+  serve = await startServe(
+    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
+    isolatedEnv(home),
+  );
+  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  // A calendar with something on every screen: a venue, an organizer, categories, a tag, events this month.
+  const venue = await post('venues', { venue: 'Teatro Verdi', city: 'Trieste' });
+  const organizer = await post('organizers', { organizer: 'Anna Rossi', email: 'anna@example.org' });
+  const categories = [];
+  for (const name of ['Concerts', 'Rehearsals', 'Workshops'])
+    categories.push(await post('categories', { name }));
+  await post('tags', { name: 'outdoor' });
+  const month = DateTime.now().setZone(ZONE).startOf('month');
+  for (let day = 0; day < 12; day += 1) {
+    const start = month.plus({ days: day * 2, hours: 18 });
+    const created = await post('events', {
+      title: `Season concert ${day + 1} with a rather long title`,
+      start_date: start.toFormat('yyyy-MM-dd HH:mm:ss'),
+      end_date: start.plus({ hours: 2 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      venue: venue.id,
+      organizer: [organizer.id],
+      categories: [categories[day % 3].id],
+      description: '<p>Works by <strong>Verdi</strong>.</p>',
+      status: day % 4 === 0 ? 'draft' : 'publish',
+    });
+    eventId ??= created.id;
+  }
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  problems = watchProblems(page);
+  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  serve?.child.kill('SIGTERM');
+  await serve?.exited;
+  await rm(home, { recursive: true, force: true });
+});
+
+describe.each(WIDTHS)('every screen at %i px', { timeout: 120_000 }, (width) => {
+  it('has no serious accessibility violation and does not scroll sideways', async () => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      await screen.ready();
+      // Let fonts, the calendar's layout and lazy chunks settle before judging.
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `screens-${width}-${screen.name}`);
+      for (const violation of await seriousViolations()) found.push(`${screen.name}: ${violation}`);
+      for (const element of await horizontalOverflow())
+        found.push(`${screen.name}: wider than ${width} px: ${element}`);
+    }
+    expect(found).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the dark theme', { timeout: 120_000 }, () => {
+  it('has no serious accessibility violation on any screen either', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-theme').selectOption('dark');
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      await screen.ready();
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `screens-dark-${screen.name}`);
+      for (const violation of await seriousViolations()) found.push(`${screen.name}: ${violation}`);
+    }
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-theme').selectOption('light');
+    expect(found).toEqual([]);
+  });
+});
+
+describe('small windows and the keyboard', { timeout: 60_000 }, () => {
+  it('at 390 px the navigation is a menu, and the editor keeps Save in sight', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.locator('.fc-daygrid-event').first().waitFor();
+    const venuesLink = page.getByRole('navigation').getByRole('link', { name: 'Venues', exact: true });
+    expect(await venuesLink.isVisible()).toBe(false);
+    const toggle = page.getByTestId('menu-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await venuesLink.click();
+    await page.getByRole('heading', { name: 'Venues' }).waitFor();
+    // Choosing a screen folds the menu again.
+    expect(await venuesLink.isVisible()).toBe(false);
+    await screenshot(page, 'screens-390-menu-closed-venues');
+
+    await page.goto(`${origin}/#/events/${eventId}`);
+    await page.locator('.rich-text-body').waitFor();
+    await page.locator('#main-content').evaluate((main) => main.scrollTo(0, main.scrollHeight));
+    const save = await page.getByTestId('save-event').boundingBox();
+    expect(save).not.toBeNull();
+    expect(save!.y).toBeGreaterThanOrEqual(0);
+    expect(save!.y + save!.height).toBeLessThanOrEqual(844);
+    await screenshot(page, 'screens-390-editor-scrolled');
+  });
+
+  it('offers a skip link first, shows the focus on the calendar toolbar, and dialogs start at their first field', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.reload();
+    await page.locator('.fc-daygrid-event').first().waitFor();
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    expect(await focused()).toBe('Skip to content');
+    expect(await page.getByText('Skip to content').isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+
+    // The calendar's arrows show a focus ring (FullCalendar's own style removes it).
+    await page.locator('.fc-prev-button').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const outline = await page
+      .locator('.fc-prev-button')
+      .evaluate(
+        (button) => getComputedStyle(button).outlineStyle + ' ' + getComputedStyle(button).outlineWidth,
+      );
+    expect(outline).toBe('solid 2px');
+
+    await page.goto(`${origin}/#/venues`);
+    await page.getByTestId('new-record').click();
+    await page.getByRole('dialog').waitFor();
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('.field')?.querySelector('label')?.textContent,
+      ),
+    ).toContain('Name');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('dates, times and time zones follow the interface language', { timeout: 60_000 }, () => {
+  const setLanguage = async (language: string) => {
+    await page.evaluate((value) => {
+      const saved = JSON.parse(localStorage.getItem('calendar-desk.preferences') ?? '{}') as object;
+      localStorage.setItem('calendar-desk.preferences', JSON.stringify({ ...saved, language: value }));
+    }, language);
+    await page.reload();
+  };
+  const first = DateTime.now().setZone(ZONE).startOf('month');
+
+  it('writes 24-hour times and day-first dates in Italian and Polish, and English without 12/8', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/events`);
+    await setLanguage('it');
+    await page.getByTestId('event-search').waitFor();
+    const firstRow = page.getByRole('row').nth(1);
+    await expect.poll(() => firstRow.textContent()).toContain('18:00');
+    expect(await firstRow.textContent()).not.toMatch(/PM|AM/);
+
+    await page.goto(`${origin}/#/events/${eventId}`);
+    await page.locator('.rich-text-body').waitFor();
+    expect(await page.locator('#event-start-date').inputValue()).toBe(first.toFormat('dd/MM/yyyy'));
+    expect(await page.getByTestId('start-time').inputValue()).toBe('18:00');
+    // Typed the Italian way, the date is understood and kept (the model is ISO underneath).
+    await page.locator('#event-start-date').fill('3/2/2027');
+    await page.locator('#event-start-date').blur();
+    expect(await page.locator('#event-start-date').inputValue()).toBe('03/02/2027');
+    await screenshot(page, 'locale-it-editor');
+
+    await setLanguage('pl');
+    await page.locator('.rich-text-body').waitFor();
+    expect(await page.getByTestId('start-time').inputValue()).toBe('18:00');
+    expect(await page.locator('#event-start-date').inputValue()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+
+    // English, in a British browser: the week's headers read "Mon 2/11", not the American "Mon 11/2".
+    await page.goto(`${origin}/#/calendar`);
+    await setLanguage('en');
+    await page.locator('.fc').waitFor();
+    await page.keyboard.press('w');
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    const monday = DateTime.now().setZone(ZONE).startOf('week');
+    const header = await page.locator('.fc-col-header-cell').first().textContent();
+    expect(header).toBe(`Mon ${monday.day}/${monday.month}`);
+    expect(await page.locator('.fc-timegrid-slot-label').filter({ hasText: '18:00' }).count()).toBe(1);
+    await screenshot(page, 'locale-en-gb-week');
+    await page.keyboard.press('m');
+  });
+
+  it('offers the time zones under current names, grouped by region, with a search', async () => {
+    await page.goto(`${origin}/#/settings`);
+    await page.locator('#site-timezone').waitFor();
+    const options = await page
+      .locator('#site-timezone option')
+      .evaluateAll((list) => list.map((option) => (option as unknown as PageElement).value));
+    expect(options).toContain('Asia/Kolkata');
+    expect(options).toContain('Europe/Kyiv');
+    expect(options).not.toContain('Asia/Calcutta');
+    expect(options).not.toContain('Europe/Kiev');
+    expect(
+      await page.locator('#site-timezone optgroup[label="Europe"] option[value="Europe/Rome"]').count(),
+    ).toBe(1);
+    await page.getByRole('searchbox', { name: 'Search time zones (city or region)' }).fill('buenos');
+    const found = await page
+      .locator('#site-timezone option')
+      .evaluateAll((list) => list.map((option) => (option as unknown as PageElement).value));
+    // What matches, and the zone chosen now (a select must show its value).
+    expect(found.sort()).toEqual(['America/Argentina/Buenos_Aires', ZONE].sort());
+  });
+});
+
+describe('words a volunteer understands', { timeout: 60_000 }, () => {
+  it('puts the user settings first and the API under "For developers", the token hidden until shown', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/#/settings`);
+    await page.getByTestId('ui-language').waitFor();
+    const headings = await page.locator('.settings-screen h2').allTextContents();
+    expect(headings[0]).toBe('Appearance');
+    expect(headings.at(-1)).toBe('For developers');
+    const developers = page.getByTestId('developers');
+    expect(await page.getByTestId('api-token').isVisible()).toBe(false);
+    await developers.locator('summary').click();
+    expect(await page.getByTestId('api-token').textContent()).not.toContain(token.slice(8));
+    expect(await page.getByTestId('curl-example').textContent()).not.toContain(token.slice(8));
+    expect(await page.getByTestId('curl-example').textContent()).toContain('$TOKEN');
+    expect(await horizontalOverflow()).toEqual([]);
+    await screenshot(page, 'words-390-settings-developers');
+    await developers.getByRole('button', { name: 'Show' }).click();
+    expect(await page.getByTestId('api-token').textContent()).toBe(token);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('says next to the Name field that a term with this name exists, and words coordinates without geo_lat', async () => {
+    await page.goto(`${origin}/#/categories`);
+    await page.getByTestId('new-record').click();
+    await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Concerts');
+    await page.getByTestId('save-record').click();
+    const nameError = page.getByRole('dialog').locator('.field-error');
+    await nameError.waitFor();
+    expect(await nameError.textContent()).toContain('A term with this name already exists');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${origin}/#/venues`);
+    await page.getByTestId('new-record').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Parish hall');
+    await dialog.getByLabel('Latitude', { exact: true }).fill('123');
+    await page.getByTestId('save-record').click();
+    await dialog.locator('.field-error').first().waitFor();
+    const shown = await dialog.textContent();
+    expect(shown).not.toMatch(/geo_lat|geo_lng/);
+    expect(shown).toContain('Enter a latitude between -90 and 90');
+    await screenshot(page, 'words-venue-coordinates');
+    await page.keyboard.press('Escape');
+  });
+
+  it('checks a site when it is added, and says in words what is wrong, next to the address', async () => {
+    await page.goto(`${origin}/#/sync`);
+    await page.getByTestId('new-remote').click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).not.toMatch(/Namespace|REST address/);
+    await page.locator('#remote-name').fill('Old site');
+    // A port that was free a moment ago: nothing answers there.
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    await page.locator('#remote-root').fill(`http://127.0.0.1:${port}/`);
+    await page.locator('#remote-auth').selectOption('none');
+    await page.getByTestId('save-remote').click();
+    const rootError = dialog.locator('.field-error');
+    await rootError.waitFor();
+    expect(await rootError.textContent()).toMatch(
+      /This site cannot be reached: nothing answers at this address/,
+    );
+    expect(await dialog.textContent()).not.toMatch(/ECONNREFUSED|ENOTFOUND/);
+    await screenshot(page, 'words-publish-unreachable');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('notices', { timeout: 60_000 }, () => {
+  it('float over the title row, never over the list, the calendar or a form, one confirmation at a time', async () => {
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto(`${origin}/#/tags`);
+      for (const name of [`first-${width}`, `second-${width}`]) {
+        await page.getByTestId('new-record').click();
+        await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill(name);
+        await page.getByTestId('save-record').click();
+        await page.getByText(`“${name}” saved.`).waitFor();
+      }
+      expect(await page.locator('.notice').count()).toBe(1);
+      const notice = (await page.locator('.notice').boundingBox())!;
+      // The screen's own content (the search field and the list below it) starts below the notice.
+      const search = (await page.getByRole('searchbox').first().boundingBox())!;
+      expect(notice.y + notice.height).toBeLessThanOrEqual(search.y);
+      // The button that opens a new record stays free.
+      const add = (await page.getByTestId('new-record').boundingBox())!;
+      const overlaps =
+        notice.x < add.x + add.width &&
+        add.x < notice.x + notice.width &&
+        notice.y < add.y + add.height &&
+        add.y < notice.y + notice.height;
+      expect(overlaps).toBe(false);
+      await screenshot(page, `notices-${width}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+});
