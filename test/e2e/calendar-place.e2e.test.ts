@@ -173,6 +173,25 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await expect.poll(() => scroller.evaluate((element) => (element as Scrollable).scrollTop)).toBe(top);
     await page.locator('.fc-dayGridMonth-button').click();
   });
+
+  it('moves the end with the start in the editor, keeping the length', async () => {
+    await openSeasonMonth();
+    await eventIn(seasonDay(15), 'Winter Gala').click();
+    await openEditorFromQuickView();
+    await page.locator('#event-start-date').fill(seasonDay(22));
+    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDay(22));
+    await page.getByTestId('start-time').fill('20:30');
+    expect(await page.getByTestId('end-time').inputValue()).toBe('22:30');
+    await screenshot(page, 'place-02-end-follows-start');
+    // No "The end is before the start": it saves as it shows.
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await api(`events/${galaId}`)).toMatchObject({
+      start_date: `${seasonDay(22)} 20:30:00`,
+      end_date: `${seasonDay(22)} 22:30:00`,
+    });
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+  });
 });
 
 /** Clicking an event opens its quick view; its Edit button the editor. */
@@ -185,4 +204,3 @@ void seasonEvents;
 void screenshot;
 void problems;
 void rehearsalId;
-void galaId;
