@@ -1,18 +1,19 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { CalendarStore } from '../../store/store';
-import type { MaybeCaller } from '../../core/capabilities';
+import { canManageTerms, type MaybeCaller } from '../../core/capabilities';
 import { validateArgs } from '../args/define';
 import { updateSettingsArgs } from '../args/adminArgs';
 import { FORBIDDEN } from '../errors';
 
 /** The site settings and who is calling, as the desktop UI needs them. */
 function presentSettings(store: CalendarStore, caller: NonNullable<MaybeCaller>) {
-  const { siteName, siteDescription, timezone } = store.settings;
+  const { siteName, siteDescription, timezone, categoryColors } = store.settings;
   return {
     site_name: siteName,
     site_description: siteDescription,
     timezone,
+    category_colors: categoryColors ?? {},
     user: { login: caller.login, role: caller.role },
   };
 }
@@ -38,12 +39,18 @@ export function settingsRoutes({ store }: { store: CalendarStore }): Router {
     const caller = callerOf(ctx);
     // Validation before the role check, as everywhere in the API (400 before 403).
     const args = validateArgs(updateSettingsArgs, raw, { store, caller });
-    if (caller.role !== 'administrator') throw FORBIDDEN(true);
+    // Category colours are the calendar's look: whoever may manage categories may pick them. The rest is the
+    // site's: administrators only.
+    const siteFields =
+      args.timezone !== undefined || args.site_name !== undefined || args.site_description !== undefined;
+    if (siteFields && caller.role !== 'administrator') throw FORBIDDEN(true);
+    if (args.category_colors !== undefined && !canManageTerms(caller, 'category')) throw FORBIDDEN(true);
     const next = {
       ...store.settings,
       ...(args.timezone !== undefined ? { timezone: args.timezone } : {}),
       ...(args.site_name !== undefined ? { siteName: args.site_name } : {}),
       ...(args.site_description !== undefined ? { siteDescription: args.site_description } : {}),
+      ...(args.category_colors !== undefined ? { categoryColors: args.category_colors } : {}),
     };
     await store.mutate((tx) => tx.setSettings(next));
     ctx.body = presentSettings(store, caller);
