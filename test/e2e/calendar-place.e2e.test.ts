@@ -74,7 +74,6 @@ const eventIn = (date: string, title: string) =>
 let venueId = 0;
 let hallId = 0;
 let musicId = 0;
-let rehearsalId = 0;
 let galaId = 0;
 
 beforeAll(async () => {
@@ -91,6 +90,7 @@ beforeAll(async () => {
   hallId = (await api('venues', { method: 'POST', json: { venue: 'Parish hall', city: 'Trieste' } })).id;
   musicId = (await api('categories', { method: 'POST', json: { name: 'Music' } })).id;
   await api('categories', { method: 'POST', json: { name: 'Meetings' } });
+  const anna = (await api('organizers', { method: 'POST', json: { organizer: 'Anna Rossi' } })).id;
   galaId = (
     await api('events', {
       method: 'POST',
@@ -104,17 +104,16 @@ beforeAll(async () => {
       },
     })
   ).id;
-  rehearsalId = (
-    await api('events', {
-      method: 'POST',
-      json: {
-        title: 'Choir rehearsal',
-        start_date: `${seasonDay(8)} 20:00`,
-        end_date: `${seasonDay(8)} 22:00`,
-        venue: hallId,
-      },
-    })
-  ).id;
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Choir rehearsal',
+      start_date: `${seasonDay(8)} 20:00`,
+      end_date: `${seasonDay(8)} 22:00`,
+      venue: hallId,
+      organizer: [anna],
+    },
+  });
 
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
@@ -135,7 +134,7 @@ afterAll(async () => {
 describe('finding your way in the calendar', { timeout: 60_000 }, () => {
   it('keeps the month after saving an event and on Back, and the week view its scroll position', async () => {
     await openSeasonMonth();
-    expect(page.url()).toContain(`date=${seasonDay(1)}`);
+    expect(page.url()).toContain(`date=${season.toFormat('yyyy-MM')}-`);
     await eventIn(seasonDay(8), 'Choir rehearsal').click();
     await openEditorFromQuickView();
     await page.locator('#event-title').fill('Choir rehearsal (full)');
@@ -192,15 +191,133 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     });
     await eventIn(seasonDay(22), 'Winter Gala').waitFor();
   });
+
+  it('shows an event at a glance: time, venue, cost, categories; whole titles in the month, venue and cost in the list', async () => {
+    await openSeasonMonth();
+    const gala = eventIn(seasonDay(22), 'Winter Gala');
+    // The long title is not cut: its box is as wide as its text needs.
+    const title = gala.locator('.fc-event-title');
+    expect(await title.textContent()).toBe('Winter Gala with the City Orchestra and the Chamber Choir');
+    const box = await title.evaluate((element) => {
+      const sized = element as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number };
+      return { scroll: sized.scrollWidth, client: sized.clientWidth, height: sized.scrollHeight };
+    });
+    expect(box.scroll).toBeLessThanOrEqual(box.client);
+    await screenshot(page, 'place-03-month-full-titles');
+
+    await gala.click();
+    const quick = page.getByTestId('quick-view');
+    await quick.waitFor();
+    const stored = await api(`events/${galaId}`);
+    expect(await page.getByTestId('quick-when').textContent()).toMatch(/20:30|8:30/);
+    expect(await page.getByTestId('quick-venue').textContent()).toContain('Teatro Verdi');
+    expect(await page.getByTestId('quick-cost').textContent()).toBe(stored.cost);
+    expect(await quick.textContent()).toContain('Music');
+    await screenshot(page, 'place-03-quick-view');
+
+    // Duplicate: the editor, filled in from the event, saves a second one.
+    await page.getByTestId('quick-duplicate').click();
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    expect(await page.locator('#event-title').inputValue()).toBe(
+      'Winter Gala with the City Orchestra and the Chamber Choir (copy)',
+    );
+    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDay(22));
+    await page.locator('#event-title').fill('Gala encore');
+    await page.locator('#event-start-date').fill(seasonDay(23));
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
+    expect(encore).toMatchObject({
+      start_date: `${seasonDay(23)} 20:30:00`,
+      end_date: `${seasonDay(23)} 22:30:00`,
+      venue: expect.objectContaining({ id: venueId }),
+      categories: [expect.objectContaining({ id: musicId })],
+      cost: stored.cost,
+    });
+
+    // Delete from the quick view: to the trash, with an undo.
+    await eventIn(seasonDay(23), 'Gala encore').click();
+    await page.getByTestId('quick-delete').click();
+    await page.getByText('“Gala encore” moved to the trash.').waitFor();
+    await expect.poll(() => eventIn(seasonDay(23), 'Gala encore').count()).toBe(0);
+    expect(
+      (await api(`events?status=trash&start_date=${seasonDay(23)}&end_date=${seasonDay(23)}`)).events,
+    ).toEqual([expect.objectContaining({ id: encore.id })]);
+
+    // The list view: venue and cost beside the title.
+    await page.locator('.fc-listMonth-button').click();
+    const row = page.locator('.fc-list-event', { hasText: 'Winter Gala' });
+    await row.waitFor();
+    expect(await row.locator('.list-details').textContent()).toBe(`Teatro Verdi · ${stored.cost}`);
+    await screenshot(page, 'place-03-list-details');
+    await page.locator('.fc-dayGridMonth-button').click();
+  });
+
+  it('filters the calendar by venue, category and organizer, and colours categories as picked', async () => {
+    await openSeasonMonth();
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    await page.getByTestId('filter-venue').selectOption({ label: 'Teatro Verdi' });
+    await expect.poll(() => eventIn(seasonDay(8), 'Choir rehearsal').count()).toBe(0);
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await page.getByTestId('filter-venue').selectOption({ label: 'Parish hall' });
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    expect(await eventIn(seasonDay(22), 'Winter Gala').count()).toBe(0);
+    await page.getByTestId('filter-clear').click();
+    await page.getByTestId('filter-category').selectOption({ label: 'Music' });
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await expect.poll(() => eventIn(seasonDay(8), 'Choir rehearsal').count()).toBe(0);
+    await screenshot(page, 'place-03-filtered');
+    await page.getByTestId('filter-clear').click();
+    await page.getByTestId('filter-organizer').selectOption({ label: 'Anna Rossi' });
+    await expect.poll(() => eventIn(seasonDay(22), 'Winter Gala').count()).toBe(0);
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    await page.getByTestId('filter-clear').click();
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+
+    // A colour picked in the legend: kept in the settings, used for the category's events, with dark text.
+    await page.getByLabel('Colour of Music').fill('#ffd700');
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${origin}/wp-json/calendar-desk/v1/settings`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        return ((await response.json()) as { category_colors: Record<string, string> }).category_colors;
+      })
+      .toEqual({ [String(musicId)]: '#ffd700' });
+    const galaColors = () =>
+      eventIn(seasonDay(22), 'Winter Gala').evaluate((element) => {
+        const style = (
+          globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+        ).getComputedStyle(element);
+        return style.backgroundColor;
+      });
+    await expect.poll(galaColors).toBe('rgb(255, 215, 0)');
+    await screenshot(page, 'place-03-legend-colour');
+    // Still so after a reload.
+    await page.reload();
+    await expect.poll(galaColors).toBe('rgb(255, 215, 0)');
+  });
+
+  it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openSeasonMonth();
+    await screenshot(page, 'place-390-calendar');
+    const overflow = await page.evaluate(
+      '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+    );
+    expect((overflow as number[])[0]).toBeLessThanOrEqual((overflow as number[])[1]);
+    await eventIn(seasonDay(22), 'Winter Gala').click();
+    await page.getByTestId('quick-view').waitFor();
+    await screenshot(page, 'place-390-quick-view');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(problems).toEqual([]);
+  });
 });
 
 /** Clicking an event opens its quick view; its Edit button the editor. */
 async function openEditorFromQuickView() {
+  await page.getByTestId('quick-view').waitFor();
+  await page.getByTestId('quick-edit').click();
   await page.getByRole('heading', { name: 'Edit event' }).waitFor();
 }
-
-void context;
-void seasonEvents;
-void screenshot;
-void problems;
-void rehearsalId;

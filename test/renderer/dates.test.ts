@@ -4,6 +4,8 @@ import {
   rangeQuery,
   scheduleFromCalendar,
   selectionToFields,
+  formatEventRange,
+  textColorOn,
   toCalendarEvent,
 } from '../../src/renderer/src/calendar/dates';
 import type { EventResponse } from '../../src/renderer/src/api/records';
@@ -22,6 +24,8 @@ const event = (fields: Partial<EventResponse>) =>
     featured: false,
     hide_from_listings: false,
     categories: [],
+    venue: [],
+    cost: '',
     ...fields,
   }) as EventResponse;
 
@@ -52,6 +56,36 @@ describe('calendar dates', () => {
     );
     expect(first.backgroundColor).not.toBe(toCalendarEvent(event({ categories: [art] })).backgroundColor);
     expect(toCalendarEvent(event({ categories: [] })).backgroundColor).toBeUndefined();
+  });
+
+  it('uses the colour the user picked for a category, with text that reads on it', () => {
+    const music = { id: 3, name: 'Music' } as EventResponse['categories'][number];
+    const pale = toCalendarEvent(event({ categories: [music] }), { '3': '#ffd700' });
+    expect(pale).toMatchObject({ backgroundColor: '#ffd700', textColor: '#111111' });
+    expect(toCalendarEvent(event({ categories: [music] }), { '3': '#1f3a93' }).textColor).toBe('#ffffff');
+    expect(textColorOn('#ffffff')).toBe('#111111');
+    expect(textColorOn('#000000')).toBe('#ffffff');
+  });
+
+  it('carries the venue and cost for the list view', () => {
+    const venue = { id: 5, venue: 'Teatro Verdi' } as unknown as EventResponse['venue'];
+    expect(toCalendarEvent(event({ venue, cost: '€15' })).extendedProps).toEqual({
+      venue: 'Teatro Verdi',
+      cost: '€15',
+    });
+  });
+
+  it('says when an event happens, its whole range for one over several days', () => {
+    expect(formatEventRange(event({}), 'en-GB')).toMatch(/29 Mar 2026.*10:00.*11:30/);
+    const festival = event({
+      all_day: true,
+      start_date: '2026-07-03 00:00:00',
+      end_date: '2026-07-05 23:59:59',
+    });
+    const text = formatEventRange(festival, 'en-GB');
+    expect(text).toMatch(/3/);
+    expect(text).toMatch(/5 Jul 2026/);
+    expect(text).not.toMatch(/:/);
   });
 
   it('marks drafts, featured and hidden events for styling', () => {

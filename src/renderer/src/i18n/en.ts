@@ -57,6 +57,23 @@ export const en = {
     moveFailed: 'Could not reschedule: {message}',
     loadFailed: 'Could not load the events: {message}',
   },
+  quickView: {
+    untitled: '(untitled)',
+    when: 'When',
+    duplicate: 'Duplicate',
+    copyTitle: '{title} (copy)',
+  },
+  calendarSide: {
+    label: 'Calendar tools',
+    show: 'Show',
+    showAll: 'Show all events',
+    legend: 'Categories',
+    noCategories: 'No categories yet.',
+    colorOf: 'Colour of {name}',
+    defaultColor: 'Default',
+    defaultColorOf: 'Default colour for {name}',
+    colorFailed: 'The colour could not be saved: {message}',
+  },
   editor: {
     sourceMode:
       'This description has formatting the editor cannot show (pictures, tables…): it is edited as HTML so nothing is lost.',

@@ -58,6 +58,23 @@ export const it: Messages = {
     moveFailed: 'Impossibile spostare: {message}',
     loadFailed: 'Impossibile caricare gli eventi: {message}',
   },
+  quickView: {
+    untitled: '(senza titolo)',
+    when: 'Quando',
+    duplicate: 'Duplica',
+    copyTitle: '{title} (copia)',
+  },
+  calendarSide: {
+    label: 'Strumenti del calendario',
+    show: 'Mostra',
+    showAll: 'Mostra tutti gli eventi',
+    legend: 'Categorie',
+    noCategories: 'Ancora nessuna categoria.',
+    colorOf: 'Colore di {name}',
+    defaultColor: 'Predefinito',
+    defaultColorOf: 'Colore predefinito per {name}',
+    colorFailed: 'Non è stato possibile salvare il colore: {message}',
+  },
   editor: {
     sourceMode:
       "Questa descrizione ha una formattazione che l'editor non sa mostrare (immagini, tabelle…): si modifica come HTML, così non si perde nulla.",

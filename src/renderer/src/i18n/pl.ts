@@ -58,6 +58,23 @@ export const pl: Messages = {
     moveFailed: 'Nie udało się przenieść: {message}',
     loadFailed: 'Nie udało się wczytać wydarzeń: {message}',
   },
+  quickView: {
+    untitled: '(bez tytułu)',
+    when: 'Kiedy',
+    duplicate: 'Duplikuj',
+    copyTitle: '{title} (kopia)',
+  },
+  calendarSide: {
+    label: 'Narzędzia kalendarza',
+    show: 'Pokaż',
+    showAll: 'Pokaż wszystkie wydarzenia',
+    legend: 'Kategorie',
+    noCategories: 'Nie ma jeszcze kategorii.',
+    colorOf: 'Kolor kategorii {name}',
+    defaultColor: 'Domyślny',
+    defaultColorOf: 'Domyślny kolor kategorii {name}',
+    colorFailed: 'Nie udało się zapisać koloru: {message}',
+  },
   editor: {
     sourceMode:
       'Ten opis ma formatowanie, którego edytor nie potrafi pokazać (obrazy, tabele…): edytujesz go jako HTML, więc nic nie zginie.',

@@ -29,7 +29,7 @@ export interface CalendarFilters {
  */
 export const useCalendarPlaceStore = defineStore('calendarPlace', () => {
   const view = ref<CalendarViewName | null>(null);
-  /** The first day of the period shown (`YYYY-MM-DD`, site time zone). */
+  /** The calendar's current date, in the period shown (`YYYY-MM-DD`, site time zone). */
   const date = ref<string | null>(null);
   /** Scroll offsets of the calendar's scrolling areas, for the view and date they were taken in. */
   const scroll = ref<{ at: string; tops: number[] } | null>(null);

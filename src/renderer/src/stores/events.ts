@@ -29,12 +29,22 @@ export const useEventsStore = defineStore('events', () => {
   /** Bumped on every write, so views showing events know to reload. */
   const revision = ref(0);
 
-  /** Every event overlapping [start, end) — site-local `Y-m-d H:i:s` bounds, all pages. */
-  async function loadRange(start: string, end: string): Promise<EventResponse[]> {
+  /**
+   * Every event overlapping [start, end) — site-local `Y-m-d H:i:s` bounds, all pages — optionally only those
+   * in one of the categories, at one of the venues or with one of the organizers asked for.
+   */
+  async function loadRange(
+    start: string,
+    end: string,
+    only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'> = {},
+  ): Promise<EventResponse[]> {
     return listAll<EventResponse>(session.api(), 'events', {
       ...EDITOR_VIEW,
       start_date: start,
       end_date: end,
+      categories: only.categories?.length ? only.categories : undefined,
+      venue: only.venue?.length ? only.venue : undefined,
+      organizer: only.organizer?.length ? only.organizer : undefined,
     });
   }
 
@@ -84,5 +94,15 @@ export const useEventsStore = defineStore('events', () => {
     return update(id, { status });
   }
 
-  return { revision, loadRange, search, fetchOne, create, update, trash, restore };
+  /**
+   * Trashes an event and returns the undo that puts it back as it was (a scheduled event comes back as
+   * published: the API makes it `future` again by its date).
+   */
+  async function trashWithUndo(event: Pick<EventResponse, 'id' | 'status'>): Promise<() => Promise<unknown>> {
+    await trash(event.id);
+    const status = event.status === 'future' ? 'publish' : event.status;
+    return () => restore(event.id, status);
+  }
+
+  return { revision, loadRange, search, fetchOne, create, update, trash, restore, trashWithUndo };
 });

@@ -9,13 +9,19 @@ import {
   rememberToken,
   savedConnection,
 } from '../api/connection';
+import type { CategoryColors } from '../../../shared/schemas/settings';
 
 export interface SiteSettings {
   site_name: string;
   site_description: string;
   timezone: string;
+  /** Colours picked per category id (the others keep their default colour). */
+  category_colors: CategoryColors;
   user: { login: string; role: string };
 }
+
+/** Roles that may manage categories, and so pick their colours (the API checks it again). */
+const CATEGORY_MANAGERS = ['administrator', 'editor', 'author'];
 
 type SessionState = 'starting' | 'signed-out' | 'ready' | 'unreachable';
 
@@ -28,6 +34,8 @@ export const useSessionStore = defineStore('session', () => {
   const isDesktop = computed(() => desktopBridge() !== undefined);
   const siteTimezone = computed(() => settings.value?.timezone ?? 'UTC');
   const isAdministrator = computed(() => settings.value?.user.role === 'administrator');
+  const canManageCategories = computed(() => CATEGORY_MANAGERS.includes(settings.value?.user.role ?? ''));
+  const categoryColors = computed<CategoryColors>(() => settings.value?.category_colors ?? {});
 
   /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
   async function connect(connection: ApiConnection): Promise<void> {
@@ -73,7 +81,9 @@ export const useSessionStore = defineStore('session', () => {
     state.value = 'signed-out';
   }
 
-  async function updateSettings(patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name'>>): Promise<void> {
+  async function updateSettings(
+    patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name' | 'category_colors'>>,
+  ): Promise<void> {
     const { data } = await api().request<SiteSettings>('PUT', 'settings', {
       namespace: ADMIN_NAMESPACE,
       body: patch,
@@ -95,6 +105,8 @@ export const useSessionStore = defineStore('session', () => {
     isDesktop,
     siteTimezone,
     isAdministrator,
+    canManageCategories,
+    categoryColors,
     start,
     signIn,
     signOut,
