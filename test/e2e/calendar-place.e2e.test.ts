@@ -115,6 +115,24 @@ beforeAll(async () => {
     },
   });
 
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Summer festival',
+      start_date: `${seasonDay(3)} 00:00`,
+      end_date: `${seasonDay(5)} 23:59:59`,
+      all_day: true,
+    },
+  });
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Last season closing concert',
+      start_date: `${season.minus({ years: 1 }).toISODate()} 20:00`,
+      end_date: `${season.minus({ years: 1 }).toISODate()} 22:00`,
+    },
+  });
+
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
   page = await context.newPage();
@@ -296,6 +314,78 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     // Still so after a reload.
     await page.reload();
     await expect.poll(galaColors).toBe('rgb(255, 215, 0)');
+  });
+
+  it('jumps to a date with the mini month (mouse and keyboard) and with "Go to date"', async () => {
+    await openSeasonMonth();
+    const later = season.plus({ months: 3 }).set({ day: 10 });
+    await page.getByLabel('Go to date').fill(later.toISODate()!);
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(page.url()).toContain(`date=${later.toISODate()}`);
+
+    // The mini month follows the calendar; its arrows page it, a day click moves the calendar there.
+    const mini = page.getByTestId('mini-month');
+    expect(await mini.locator('h2').textContent()).toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    for (let step = 0; step < 3; step += 1)
+      await mini.getByRole('button', { name: 'Previous month' }).click();
+    expect(await mini.locator('h2').textContent()).toBe(monthTitle);
+    await mini.locator(`[data-date="${seasonDay(22)}"]`).click();
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await screenshot(page, 'place-04-mini-month');
+
+    // Keyboard: the picked day holds the focus; arrows move a day or a week, Enter goes there.
+    await mini.locator(`[data-date="${seasonDay(22)}"]`).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    const target = season.set({ day: 22 }).plus({ days: 15 });
+    await expect.poll(() => page.evaluate('document.activeElement?.dataset.date')).toBe(target.toISODate());
+    // The arrows moved within the mini month only: the big calendar (whose shortcut ← → pages it) stayed.
+    expect(await page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(target.setLocale('en').toFormat('LLLL yyyy'));
+  });
+
+  it('lists events from today by default, sorts them either way, and shows a multi-day event whole', async () => {
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    const titles = () => page.locator('table.records tbody tr td:nth-child(2)').allTextContents();
+    // From today: last season's concert is not listed until "From" is cleared.
+    expect(await page.getByTestId('search-from').inputValue()).toBe(DateTime.now().setZone(ZONE).toISODate());
+    await expect
+      .poll(titles)
+      .toEqual([
+        'Summer festival',
+        'Choir rehearsal (full)',
+        'Winter Gala with the City Orchestra and the Chamber Choir',
+      ]);
+    await page.getByTestId('search-order').selectOption({ label: 'Latest first' });
+    await expect
+      .poll(titles)
+      .toEqual([
+        'Winter Gala with the City Orchestra and the Chamber Choir',
+        'Choir rehearsal (full)',
+        'Summer festival',
+      ]);
+    await page.getByTestId('search-from').fill('');
+    await expect.poll(async () => (await titles()).at(-1)).toBe('Last season closing concert');
+    await page.getByTestId('search-order').selectOption({ label: 'Soonest first' });
+    await expect.poll(async () => (await titles())[0]).toBe('Last season closing concert');
+    // A range: only what overlaps it (the festival's last day is enough).
+    await page.getByTestId('search-from').fill(seasonDay(5));
+    await page.getByTestId('search-to').fill(seasonDay(8));
+    await expect.poll(titles).toEqual(['Summer festival', 'Choir rehearsal (full)']);
+    const festival = page.locator('table.records tbody tr', { hasText: 'Summer festival' });
+    const when = await festival.getByTestId('event-when').textContent();
+    expect(when).toMatch(new RegExp(`\\b3\\b.*\\b5\\b`));
+    expect(when).toContain(String(season.year));
+    await screenshot(page, 'place-04-events-range');
   });
 
   it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {

@@ -63,6 +63,13 @@ export const en = {
     duplicate: 'Duplicate',
     copyTitle: '{title} (copy)',
   },
+  navigator: {
+    label: 'Month navigator',
+    previousMonth: 'Previous month',
+    nextMonth: 'Next month',
+    goTo: 'Go to date',
+    go: 'Go',
+  },
   calendarSide: {
     label: 'Calendar tools',
     show: 'Show',
@@ -203,6 +210,11 @@ export const en = {
     anyStatus: 'Any status',
     noResults: 'Nothing found',
     noResultsHint: 'Try other words or fewer filters.',
+    from: 'From',
+    to: 'To',
+    order: 'Order',
+    soonestFirst: 'Soonest first',
+    latestFirst: 'Latest first',
   },
   pager: {
     label: 'Pages',

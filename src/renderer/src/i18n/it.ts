@@ -64,6 +64,13 @@ export const it: Messages = {
     duplicate: 'Duplica',
     copyTitle: '{title} (copia)',
   },
+  navigator: {
+    label: 'Navigatore mensile',
+    previousMonth: 'Mese precedente',
+    nextMonth: 'Mese successivo',
+    goTo: 'Vai alla data',
+    go: 'Vai',
+  },
   calendarSide: {
     label: 'Strumenti del calendario',
     show: 'Mostra',
@@ -204,6 +211,11 @@ export const it: Messages = {
     anyStatus: 'Qualsiasi stato',
     noResults: 'Nessun risultato',
     noResultsHint: 'Prova altre parole o meno filtri.',
+    from: 'Dal',
+    to: 'Al',
+    order: 'Ordine',
+    soonestFirst: 'Prima i più vicini',
+    latestFirst: 'Prima i più lontani',
   },
   pager: {
     label: 'Pagine',

@@ -64,6 +64,13 @@ export const pl: Messages = {
     duplicate: 'Duplikuj',
     copyTitle: '{title} (kopia)',
   },
+  navigator: {
+    label: 'Nawigator miesięcy',
+    previousMonth: 'Poprzedni miesiąc',
+    nextMonth: 'Następny miesiąc',
+    goTo: 'Przejdź do daty',
+    go: 'Przejdź',
+  },
   calendarSide: {
     label: 'Narzędzia kalendarza',
     show: 'Pokaż',
@@ -204,6 +211,11 @@ export const pl: Messages = {
     anyStatus: 'Dowolny status',
     noResults: 'Nic nie znaleziono',
     noResultsHint: 'Spróbuj innych słów lub mniejszej liczby filtrów.',
+    from: 'Od',
+    to: 'Do',
+    order: 'Kolejność',
+    soonestFirst: 'Najbliższe najpierw',
+    latestFirst: 'Najdalsze najpierw',
   },
   pager: {
     label: 'Strony',

@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
+import { DateTime } from 'luxon';
 import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
-import { listAll, listPage, type EventResponse, type Page } from '../api/records';
+import { listAll, listPage, reversePage, type EventResponse, type Page } from '../api/records';
 import { useSessionStore } from './session';
 
 /** What the search screen filters on (ids, as the API takes them). */
@@ -12,6 +13,11 @@ export interface EventFilters {
   venue?: number[];
   organizer?: number[];
   status?: string;
+  /** Only events overlapping these days (`YYYY-MM-DD`, site time zone; either may be left open). */
+  from?: string;
+  to?: string;
+  /** Soonest first (the API's order) or latest first. */
+  order?: 'asc' | 'desc';
 }
 
 /** Statuses an editor sees on the calendar: everything but the trash. */
@@ -23,6 +29,19 @@ const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
 const EARLIEST = '1000-01-01 00:00:00';
 const LATEST = '9999-12-31 23:59:59';
 
+/**
+ * The API's `start_date`/`end_date` keep only events that start on or after the one and end on or before the
+ * other, so an event running into the period from before (a festival from Monday, in a list from Wednesday)
+ * would be missing. Events overlapping the days [from, to] are asked as: ending after the day before `from`,
+ * starting before the end of `to` (both day-inclusive, in the site time zone). Either end may stay open.
+ */
+export function overlapQuery(from?: string, to?: string): Record<string, QueryValue> {
+  if (!from && !to) return { start_date: EARLIEST, end_date: LATEST };
+  const dayBefore = (date: string) =>
+    DateTime.fromISO(date, { zone: 'utc' }).minus({ days: 1 }).toISODate() as string;
+  return { ends_after: from ? dayBefore(from) : undefined, starts_before: to || undefined };
+}
+
 /** Events: range loads for the calendar, searches, and the writes of the editor. */
 export const useEventsStore = defineStore('events', () => {
   const session = useSessionStore();
@@ -30,7 +49,8 @@ export const useEventsStore = defineStore('events', () => {
   const revision = ref(0);
 
   /**
-   * Every event overlapping [start, end) — site-local `Y-m-d H:i:s` bounds, all pages — optionally only those
+   * Every event overlapping the days of [start, end] — site-local `Y-m-d H:i:s` bounds of whole days (the
+   * calendar's periods are whole days), all pages — optionally only those
    * in one of the categories, at one of the venues or with one of the organizers asked for.
    */
   async function loadRange(
@@ -40,8 +60,7 @@ export const useEventsStore = defineStore('events', () => {
   ): Promise<EventResponse[]> {
     return listAll<EventResponse>(session.api(), 'events', {
       ...EDITOR_VIEW,
-      start_date: start,
-      end_date: end,
+      ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
       categories: only.categories?.length ? only.categories : undefined,
       venue: only.venue?.length ? only.venue : undefined,
       organizer: only.organizer?.length ? only.organizer : undefined,
@@ -51,10 +70,7 @@ export const useEventsStore = defineStore('events', () => {
   async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
     const query: Record<string, QueryValue> = {
       ...EDITOR_VIEW,
-      start_date: EARLIEST,
-      end_date: LATEST,
-      page,
-      per_page: perPage,
+      ...overlapQuery(filters.from, filters.to),
       search: filters.search?.trim() || undefined,
       categories: filters.categories?.length ? filters.categories : undefined,
       tags: filters.tags?.length ? filters.tags : undefined,
@@ -62,7 +78,9 @@ export const useEventsStore = defineStore('events', () => {
       organizer: filters.organizer?.length ? filters.organizer : undefined,
     };
     if (filters.status) query.status = filters.status;
-    return listPage<EventResponse>(session.api(), 'events', query);
+    const fetchPage = (number: number, size: number) =>
+      listPage<EventResponse>(session.api(), 'events', { ...query, page: number, per_page: size });
+    return filters.order === 'desc' ? reversePage(fetchPage, page, perPage) : fetchPage(page, perPage);
   }
 
   /** One event as an editor sees it (`context=edit` shows a protected event's content to its editors). */
