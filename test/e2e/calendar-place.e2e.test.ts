@@ -388,6 +388,63 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await screenshot(page, 'place-04-events-range');
   });
 
+  it('shows the trash and restores an event (as a draft), a venue and an organizer from it', async () => {
+    const cinema = (await api('venues', { method: 'POST', json: { venue: 'Old cinema' } })).id;
+    await api(`venues/${cinema}`, { method: 'DELETE' });
+    const former = (await api('organizers', { method: 'POST', json: { organizer: 'Former choir' } })).id;
+    await api(`organizers/${former}`, { method: 'DELETE' });
+    await nav('Trash');
+    await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
+    const trashedEvents = page.getByTestId('trash-events');
+    await trashedEvents.getByText('Gala encore').waitFor();
+    expect(await page.getByTestId('trash-venues').textContent()).toContain('Old cinema');
+    expect(await page.getByTestId('trash-organizers').textContent()).toContain('Former choir');
+    await screenshot(page, 'place-05-trash');
+
+    await page.getByRole('button', { name: 'Restore Gala encore' }).click();
+    await page.getByText('“Gala encore” restored as a draft').waitFor();
+    const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
+    expect(encore.status).toBe('draft');
+    await page.getByRole('button', { name: 'Restore Old cinema' }).click();
+    await page.getByText('“Old cinema” restored.').waitFor();
+    expect((await api(`venues/${cinema}`)).status).toBe('publish');
+    await page.getByRole('button', { name: 'Restore Former choir' }).click();
+    await page.getByText('“Former choir” restored.').waitFor();
+    expect((await api(`organizers/${former}`)).status).toBe('publish');
+    await page.getByTestId('trash-empty').waitFor();
+    // Back on the calendar, the restored event shows again.
+    await openSeasonMonth();
+    await eventIn(seasonDay(23), 'Gala encore').waitFor();
+  });
+
+  it('warns before booking a venue twice at the same time, and saves only when told to', async () => {
+    const book = async (title: string, from: string, to: string) => {
+      await page.goto(`${origin}/#/events/new?startDate=${seasonDay(22)}&startTime=${from}&endTime=${to}`);
+      await page.getByRole('heading', { name: 'New event' }).waitFor();
+      await page.locator('#event-title').fill(title);
+      await page.locator('#event-venue').selectOption({ label: 'Teatro Verdi — Trieste' });
+      await page.getByTestId('save-event').click();
+    };
+    const titles = async () => (await seasonEvents()).map((event) => event.title);
+    // 21:00-23:00 overlaps the gala (20:30-22:30) at the same venue.
+    await book('Late rehearsal', '21:00', '23:00');
+    const warning = page.getByRole('dialog', { name: 'This venue is already booked' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Winter Gala with the City Orchestra');
+    await screenshot(page, 'place-05-double-booking');
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    expect(await titles()).not.toContain('Late rehearsal');
+    // Saving again asks again; "Save anyway" saves.
+    await page.getByTestId('save-event').click();
+    await warning.getByRole('button', { name: 'Save anyway' }).click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await titles()).toContain('Late rehearsal');
+    // Right after the gala (22:30) is not a clash: no question.
+    await book('Cleaning', '23:00', '23:30');
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await titles()).toContain('Cleaning');
+  });
+
   it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openSeasonMonth();
@@ -400,6 +457,12 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await page.getByTestId('quick-view').waitFor();
     await screenshot(page, 'place-390-quick-view');
     await page.keyboard.press('Escape');
+    await nav('Trash');
+    await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
+    await screenshot(page, 'place-390-trash');
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    await screenshot(page, 'place-390-events');
     await page.setViewportSize({ width: 1440, height: 900 });
     expect(problems).toEqual([]);
   });

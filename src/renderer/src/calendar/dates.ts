@@ -104,6 +104,13 @@ export function toCalendarEvent(event: EventResponse, picked: CategoryColors = {
   return { ...common, allDay: false, start: utcIso(event.utc_start_date), end: utcIso(event.utc_end_date) };
 }
 
+/** Whether an event's time overlaps [startUtc, endUtc) (ISO instants): touching ends do not overlap. */
+export function overlaps(event: EventResponse, startUtc: string, endUtc: string): boolean {
+  const start = Date.parse(utcIso(event.utc_start_date));
+  const end = Date.parse(utcIso(event.utc_end_date));
+  return start < Date.parse(endUtc) && end > Date.parse(startUtc);
+}
+
 /**
  * The calendar's visible range (ISO strings with offsets, end exclusive) as the API's inclusive
  * `start_date`/`end_date` bounds in the site time zone.

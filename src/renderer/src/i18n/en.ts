@@ -11,6 +11,7 @@ export const en = {
     tags: 'Tags',
     settings: 'Settings',
     newEvent: 'New event',
+    trash: 'Trash',
   },
   app: { unreachableTitle: 'The calendar cannot be reached' },
   common: {
@@ -62,6 +63,20 @@ export const en = {
     when: 'When',
     duplicate: 'Duplicate',
     copyTitle: '{title} (copy)',
+  },
+  trash: {
+    title: 'Trash',
+    intro: 'Deleted events, venues and organizers wait here until you restore them.',
+    empty: 'The trash is empty.',
+    restore: 'Restore',
+    restoreName: 'Restore {name}',
+    restored: '“{name}” restored.',
+    eventRestored: '“{name}” restored as a draft: publish it from the editor when ready.',
+  },
+  booking: {
+    title: 'This venue is already booked',
+    message: '{venue} already has at that time: {events}. Save anyway?',
+    saveAnyway: 'Save anyway',
   },
   navigator: {
     label: 'Month navigator',

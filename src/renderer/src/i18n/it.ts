@@ -12,6 +12,7 @@ export const it: Messages = {
     tags: 'Tag',
     settings: 'Impostazioni',
     newEvent: 'Nuovo evento',
+    trash: 'Cestino',
   },
   app: { unreachableTitle: 'Il calendario non risponde' },
   common: {
@@ -63,6 +64,20 @@ export const it: Messages = {
     when: 'Quando',
     duplicate: 'Duplica',
     copyTitle: '{title} (copia)',
+  },
+  trash: {
+    title: 'Cestino',
+    intro: 'Gli eventi, i luoghi e gli organizzatori eliminati restano qui finché non li ripristini.',
+    empty: 'Il cestino è vuoto.',
+    restore: 'Ripristina',
+    restoreName: 'Ripristina {name}',
+    restored: '“{name}” ripristinato.',
+    eventRestored: '“{name}” ripristinato come bozza: pubblicalo dall’editor quando è pronto.',
+  },
+  booking: {
+    title: 'Questo luogo è già occupato',
+    message: '{venue} a quell’ora ha già: {events}. Salvare comunque?',
+    saveAnyway: 'Salva comunque',
   },
   navigator: {
     label: 'Navigatore mensile',

@@ -12,6 +12,7 @@ export const pl: Messages = {
     tags: 'Tagi',
     settings: 'Ustawienia',
     newEvent: 'Nowe wydarzenie',
+    trash: 'Kosz',
   },
   app: { unreachableTitle: 'Kalendarz nie odpowiada' },
   common: {
@@ -63,6 +64,20 @@ export const pl: Messages = {
     when: 'Kiedy',
     duplicate: 'Duplikuj',
     copyTitle: '{title} (kopia)',
+  },
+  trash: {
+    title: 'Kosz',
+    intro: 'Usunięte wydarzenia, miejsca i organizatorzy czekają tutaj, dopóki ich nie przywrócisz.',
+    empty: 'Kosz jest pusty.',
+    restore: 'Przywróć',
+    restoreName: 'Przywróć {name}',
+    restored: 'Przywrócono „{name}”.',
+    eventRestored: 'Przywrócono „{name}” jako szkic: opublikuj je w edytorze, gdy będzie gotowe.',
+  },
+  booking: {
+    title: 'To miejsce jest już zajęte',
+    message: 'W {venue} o tej porze jest już: {events}. Zapisać mimo to?',
+    saveAnyway: 'Zapisz mimo to',
   },
   navigator: {
     label: 'Nawigator miesięcy',

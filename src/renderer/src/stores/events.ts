@@ -4,6 +4,7 @@ import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
 import { listAll, listPage, reversePage, type EventResponse, type Page } from '../api/records';
 import { useSessionStore } from './session';
+import { overlaps } from '../calendar/dates';
 
 /** What the search screen filters on (ids, as the API takes them). */
 export interface EventFilters {
@@ -83,6 +84,31 @@ export const useEventsStore = defineStore('events', () => {
     return filters.order === 'desc' ? reversePage(fetchPage, page, perPage) : fetchPage(page, perPage);
   }
 
+  /** Every event in the trash (editors may list them; the API keeps them until emptied). */
+  async function trashed(): Promise<EventResponse[]> {
+    return listAll<EventResponse>(session.api(), 'events', { ...overlapQuery(), status: 'trash' });
+  }
+
+  /**
+   * Events at a venue whose time overlaps [startUtc, endUtc) (ISO instants), other than `exceptId`: a venue
+   * booked twice. Asked by the days around the range, then compared to the minute.
+   */
+  async function bookedAt(
+    venueId: number,
+    startUtc: string,
+    endUtc: string,
+    exceptId?: number,
+  ): Promise<EventResponse[]> {
+    const day = (iso: string, days: number) =>
+      DateTime.fromISO(iso, { zone: 'utc' }).plus({ days }).toISODate() as string;
+    const nearby = await listAll<EventResponse>(session.api(), 'events', {
+      ...EDITOR_VIEW,
+      ...overlapQuery(day(startUtc, -1), day(endUtc, 1)),
+      venue: [venueId],
+    });
+    return nearby.filter((event) => event.id !== exceptId && overlaps(event, startUtc, endUtc));
+  }
+
   /** One event as an editor sees it (`context=edit` shows a protected event's content to its editors). */
   async function fetchOne(id: number): Promise<EventResponse> {
     return (await session.api().get<EventResponse>(`events/${id}`, { query: { context: 'edit' } })).data;
@@ -122,5 +148,17 @@ export const useEventsStore = defineStore('events', () => {
     return () => restore(event.id, status);
   }
 
-  return { revision, loadRange, search, fetchOne, create, update, trash, restore, trashWithUndo };
+  return {
+    revision,
+    loadRange,
+    search,
+    trashed,
+    bookedAt,
+    fetchOne,
+    create,
+    update,
+    trash,
+    restore,
+    trashWithUndo,
+  };
 });
