@@ -61,10 +61,29 @@ describe('calendar dates', () => {
   it('uses the colour the user picked for a category, with text that reads on it', () => {
     const music = { id: 3, name: 'Music' } as EventResponse['categories'][number];
     const pale = toCalendarEvent(event({ categories: [music] }), { '3': '#ffd700' });
-    expect(pale).toMatchObject({ backgroundColor: '#ffd700', textColor: '#111111' });
+    expect(pale).toMatchObject({ backgroundColor: '#ffd700', textColor: '#000000' });
     expect(toCalendarEvent(event({ categories: [music] }), { '3': '#1f3a93' }).textColor).toBe('#ffffff');
-    expect(textColorOn('#ffffff')).toBe('#111111');
+    expect(textColorOn('#ffffff')).toBe('#000000');
     expect(textColorOn('#000000')).toBe('#ffffff');
+    // Whatever the colour, the text reaches 4.5:1 (WCAG AA), mid-tones included.
+    const channel = (value: number) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const lum = (hex: string) =>
+      0.2126 * channel(parseInt(hex.slice(1, 3), 16)) +
+      0.7152 * channel(parseInt(hex.slice(3, 5), 16)) +
+      0.0722 * channel(parseInt(hex.slice(5, 7), 16));
+    for (let grey = 0; grey < 256; grey += 5) {
+      for (const hex of [
+        `#${grey.toString(16).padStart(2, '0').repeat(3)}`,
+        `#2e8b${grey.toString(16).padStart(2, '0')}`,
+        `#${grey.toString(16).padStart(2, '0')}5fa8`,
+      ]) {
+        const [light, dark] = [lum(hex), lum(textColorOn(hex))].sort((a, b) => b - a);
+        expect((light + 0.05) / (dark + 0.05), hex).toBeGreaterThanOrEqual(4.5);
+      }
+    }
   });
 
   it('carries the venue and cost for the list view', () => {
