@@ -164,6 +164,11 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
 
     // Resize: drag the bottom edge one hour down (two half-hour slots): the end moves, the start stays.
     const block = page.locator('.fc-timegrid-event', { hasText: 'Summer Concert' });
+    // The evening away from the grid's bottom edge: a drag ending near it makes the calendar scroll by itself
+    // (by more or less, with the machine's speed), which would lengthen the event by an extra slot.
+    await block.evaluate((element) =>
+      (element as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'center' }),
+    );
     await block.hover();
     const edge = (await block.locator('.fc-event-resizer-end').boundingBox())!;
     const slot = (await page.locator('.fc-timegrid-slot-lane').first().boundingBox())!;
@@ -218,6 +223,8 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await page
       .locator(`.fc-daygrid-day[data-date="${target}"] .fc-event`, { hasText: 'Summer Concert' })
       .click();
+    // A click shows the event at a glance; Edit opens the editor.
+    await page.getByTestId('quick-edit').click();
     await page.getByRole('heading', { name: 'Edit event' }).waitFor();
     await page.locator('#event-title').fill('Summer Concert (moved)');
     // Leaving with unsaved changes asks first; staying keeps them.

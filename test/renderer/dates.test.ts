@@ -4,6 +4,8 @@ import {
   rangeQuery,
   scheduleFromCalendar,
   selectionToFields,
+  formatEventRange,
+  textColorOn,
   toCalendarEvent,
 } from '../../src/renderer/src/calendar/dates';
 import type { EventResponse } from '../../src/renderer/src/api/records';
@@ -22,6 +24,8 @@ const event = (fields: Partial<EventResponse>) =>
     featured: false,
     hide_from_listings: false,
     categories: [],
+    venue: [],
+    cost: '',
     ...fields,
   }) as EventResponse;
 
@@ -52,6 +56,55 @@ describe('calendar dates', () => {
     );
     expect(first.backgroundColor).not.toBe(toCalendarEvent(event({ categories: [art] })).backgroundColor);
     expect(toCalendarEvent(event({ categories: [] })).backgroundColor).toBeUndefined();
+  });
+
+  it('uses the colour the user picked for a category, with text that reads on it', () => {
+    const music = { id: 3, name: 'Music' } as EventResponse['categories'][number];
+    const pale = toCalendarEvent(event({ categories: [music] }), { '3': '#ffd700' });
+    expect(pale).toMatchObject({ backgroundColor: '#ffd700', textColor: '#000000' });
+    expect(toCalendarEvent(event({ categories: [music] }), { '3': '#1f3a93' }).textColor).toBe('#ffffff');
+    expect(textColorOn('#ffffff')).toBe('#000000');
+    expect(textColorOn('#000000')).toBe('#ffffff');
+    // Whatever the colour, the text reaches 4.5:1 (WCAG AA), mid-tones included.
+    const channel = (value: number) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const lum = (hex: string) =>
+      0.2126 * channel(parseInt(hex.slice(1, 3), 16)) +
+      0.7152 * channel(parseInt(hex.slice(3, 5), 16)) +
+      0.0722 * channel(parseInt(hex.slice(5, 7), 16));
+    for (let grey = 0; grey < 256; grey += 5) {
+      for (const hex of [
+        `#${grey.toString(16).padStart(2, '0').repeat(3)}`,
+        `#2e8b${grey.toString(16).padStart(2, '0')}`,
+        `#${grey.toString(16).padStart(2, '0')}5fa8`,
+      ]) {
+        const [light, dark] = [lum(hex), lum(textColorOn(hex))].sort((a, b) => b - a);
+        expect((light + 0.05) / (dark + 0.05), hex).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+  });
+
+  it('carries the venue and cost for the list view', () => {
+    const venue = { id: 5, venue: 'Teatro Verdi' } as unknown as EventResponse['venue'];
+    expect(toCalendarEvent(event({ venue, cost: '€15' })).extendedProps).toEqual({
+      venue: 'Teatro Verdi',
+      cost: '€15',
+    });
+  });
+
+  it('says when an event happens, its whole range for one over several days', () => {
+    expect(formatEventRange(event({}), 'en-GB')).toMatch(/29 Mar 2026.*10:00.*11:30/);
+    const festival = event({
+      all_day: true,
+      start_date: '2026-07-03 00:00:00',
+      end_date: '2026-07-05 23:59:59',
+    });
+    const text = formatEventRange(festival, 'en-GB');
+    expect(text).toMatch(/3/);
+    expect(text).toMatch(/5 Jul 2026/);
+    expect(text).not.toMatch(/:/);
   });
 
   it('marks drafts, featured and hidden events for styling', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   emptyEventForm,
+  endFollowingStart,
   eventBody,
   formErrors,
   formFromEvent,
@@ -187,5 +188,44 @@ describe('event form', () => {
       startDate: 'Start must be a date.',
       form: 'odd',
     });
+  });
+});
+
+describe('moving the start keeps the length', () => {
+  const concert = emptyEventForm({
+    timezone: 'Europe/Rome',
+    startDate: '2026-12-15',
+    startTime: '19:00',
+    endDate: '2026-12-15',
+    endTime: '21:00',
+  });
+  const before = { startDate: concert.startDate, startTime: concert.startTime };
+
+  it('a later day moves the end by as much, across months', () => {
+    expect(endFollowingStart(before, { ...concert, startDate: '2027-01-03' })).toEqual({
+      endDate: '2027-01-03',
+      endTime: '21:00',
+    });
+  });
+
+  it('a later time moves the end past midnight when it must', () => {
+    expect(endFollowingStart(before, { ...concert, startTime: '23:30' })).toEqual({
+      endDate: '2026-12-16',
+      endTime: '01:30',
+    });
+  });
+
+  it('a multi-day all-day event keeps its days', () => {
+    const festival = { ...concert, allDay: true, endDate: '2026-12-17' };
+    expect(endFollowingStart(before, { ...festival, startDate: '2026-12-20' })).toMatchObject({
+      endDate: '2026-12-22',
+    });
+  });
+
+  it('changes nothing when the start cannot be read or the end was already before it', () => {
+    expect(endFollowingStart(before, { ...concert, startDate: '' })).toBeNull();
+    expect(endFollowingStart({ startDate: '', startTime: '19:00' }, concert)).toBeNull();
+    const backwards = { ...concert, endDate: '2026-12-14' };
+    expect(endFollowingStart(before, { ...backwards, startDate: '2026-12-16' })).toBeNull();
   });
 });

@@ -112,6 +112,39 @@ describe('events store', () => {
     expect(list.some((event) => event.status === 'draft')).toBe(true);
   });
 
+  it('loads an event running into the range from before it, or past its end, and finds a venue booked twice', async () => {
+    const events = useEventsStore();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const venue = await server.api('venues', { method: 'POST', auth: server.admin, json: { venue: 'Aula' } });
+    const festival = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: {
+        title: 'Three-day festival',
+        start_date: `${day(40)} 10:00:00`,
+        end_date: `${day(42)} 18:00:00`,
+        venue: venue.body.id,
+      },
+    });
+    // Only the middle day: the festival starts before it and ends after it.
+    const middle = await events.loadRange(`${day(41)} 00:00:00`, `${day(41)} 23:59:59`);
+    expect(middle.map((event) => event.id)).toContain(festival.body.id);
+    const searched = await events.search({ from: day(41), to: day(41) }, 1);
+    expect(searched.items.map((event) => event.id)).toEqual([festival.body.id]);
+    expect((await events.search({ from: day(43) }, 1)).items.map((event) => event.id)).not.toContain(
+      festival.body.id,
+    );
+
+    // Warsaw is UTC+1 or +2: the festival's 10:00 local start is 08:00 or 09:00 UTC.
+    const clash = await events.bookedAt(venue.body.id, `${day(42)}T10:00:00Z`, `${day(42)}T11:00:00Z`);
+    expect(clash.map((event) => event.id)).toEqual([festival.body.id]);
+    expect(await events.bookedAt(venue.body.id, `${day(43)}T10:00:00Z`, `${day(43)}T11:00:00Z`)).toEqual([]);
+    // The event itself is not a clash with itself.
+    expect(
+      await events.bookedAt(venue.body.id, `${day(42)}T10:00:00Z`, `${day(42)}T11:00:00Z`, festival.body.id),
+    ).toEqual([]);
+  });
+
   it('searches with filters and pages', async () => {
     const events = useEventsStore();
     const page = await events.search({ search: 'Class 5' }, 1, 5);

@@ -98,3 +98,57 @@ describe('/calendar-desk/v1/settings', () => {
     expect((await settings({ auth: editorAuth })).body.currency_symbol).not.toBe('€');
   });
 });
+
+describe('category colours in /calendar-desk/v1/settings', () => {
+  it('are picked by whoever manages categories, kept, and shown to every signed-in user', async () => {
+    expect((await settings({ auth: editorAuth })).body.category_colors).toEqual({});
+    const picked = await settings({
+      method: 'PUT',
+      auth: editorAuth,
+      json: { category_colors: { '7': '#aa3300', '12': '#2f6fdf' } },
+    });
+    expect(picked.status).toBe(200);
+    expect(picked.body.category_colors).toEqual({ '7': '#aa3300', '12': '#2f6fdf' });
+    // The whole map is replaced: a colour left out goes back to the default.
+    await settings({ method: 'PUT', auth: server.admin, json: { category_colors: { '12': '#2f6fdf' } } });
+    expect((await settings({ auth: editorAuth })).body.category_colors).toEqual({ '12': '#2f6fdf' });
+    // Other settings are untouched by a colour change.
+    expect((await settings({ auth: editorAuth })).body.timezone).toBe('Europe/Rome');
+  });
+
+  it('refuses what is not a map of category ids to #rrggbb colours, and subscribers, changing nothing', async () => {
+    for (const category_colors of [{ '12': 'red' }, { abc: '#000000' }, ['#000000'], '#000000']) {
+      const bad = await settings({ method: 'PUT', auth: server.admin, json: { category_colors } });
+      expect(bad.status, JSON.stringify(category_colors)).toBe(400);
+      expect(bad.body.code).toBe('rest_invalid_param');
+      expect(bad.body.data.params.category_colors).toMatch(
+        /category_colors must map category ids to colours/,
+      );
+    }
+    const created = await server.api(`${server.engine.apiRoot}calendar-desk/v1/users`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { login: 'sue', role: 'subscriber' },
+    });
+    const subscriber = {
+      Authorization: `Basic ${Buffer.from(`sue:${created.body.password}`).toString('base64')}`,
+    };
+    const refused = await settings({
+      method: 'PUT',
+      auth: subscriber,
+      json: { category_colors: { '12': '#000000' } },
+    });
+    expect(refused.status).toBe(403);
+    // An editor may pick colours but not change the site's time zone in the same breath.
+    const mixed = await settings({
+      method: 'PUT',
+      auth: editorAuth,
+      json: { category_colors: {}, timezone: 'UTC' },
+    });
+    expect(mixed.status).toBe(403);
+    expect((await settings({ auth: server.admin })).body).toMatchObject({
+      timezone: 'Europe/Rome',
+      category_colors: { '12': '#2f6fdf' },
+    });
+  });
+});

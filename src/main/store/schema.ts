@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
+import { categoryColorsSchema } from '../../shared/schemas/settings';
 
 /**
  * The data file, as lowdb keeps it on disk. Internal names are camelCase; the wire format is built by the
@@ -144,6 +145,8 @@ export const settingsSchema = z.object({
   currencySymbol: z.string().optional(),
   currencyPosition: z.enum(['prefix', 'postfix']).optional(),
   currencyCode: z.string().optional(),
+  /** Colours picked per category id (absent in files written before there were any). */
+  categoryColors: categoryColorsSchema.optional(),
 });
 
 export const dataFileSchema = z.object({

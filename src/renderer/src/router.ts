@@ -25,6 +25,7 @@ export const routes: RouteRecordRaw[] = [
     component: () => import('./views/RecordsView.vue'),
     props: { kind },
   })),
+  { path: '/trash', name: 'trash', component: () => import('./views/TrashView.vue') },
   { path: '/sync', name: 'sync', component: () => import('./views/SyncView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   { path: '/:pathMatch(.*)*', redirect: '/calendar' },

@@ -8,6 +8,7 @@ import {
 import { arg } from './define';
 import { wpString } from './wpTypes';
 import { isValidTimezone } from '../../core/dates';
+import { categoryColorsSchema } from '../../../shared/schemas/settings';
 
 /** Arguments of the admin namespace (`calendar-desk/v1`), validated like the public API's. */
 
@@ -74,6 +75,24 @@ export const updateSettingsArgs = {
     type: 'string',
     in: 'body',
   }),
+  category_colors: arg(
+    z.unknown().transform((value, context) => {
+      const parsed = categoryColorsSchema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      context.addIssue({
+        code: 'custom',
+        message: `%s must map category ids to colours: ${parsed.error.issues[0].message}.`,
+      });
+      return z.NEVER;
+    }),
+    {
+      description:
+        'Colours of categories in the calendar, by category id ({"12": "#2f6fdf"}); replaces the whole map',
+      type: 'object',
+      in: 'body',
+      extension: true,
+    },
+  ),
 };
 
 /** `GET /calendar-desk/v1/media`: part of a stored file name. */

@@ -1,13 +1,25 @@
 import type { CalendarStore } from '../../store/store';
-import type { Caller } from '../../core/capabilities';
+import { canManageTerms, type Caller } from '../../core/capabilities';
 import { updateSettingsArgs } from '../args/adminArgs';
 import { siteCurrency } from '../../core/cost';
-import { administrators, signedIn } from './permissions';
-import { endpoint, type ApiRequest, type ApiResponse, type RouteDef } from './table';
+import { signedIn } from './permissions';
+import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
+
+/**
+ * Category colours are the calendar's look: whoever may manage categories may pick them. The rest of the
+ * settings are the site's: administrators only.
+ */
+const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) => {
+  if (caller?.role === 'administrator') return true;
+  const onlyColours = Object.entries(args).every(
+    ([name, value]) => name === 'category_colors' || value === undefined,
+  );
+  return onlyColours && args.category_colors !== undefined && canManageTerms(caller, 'category');
+};
 
 /** The site settings and who is calling, as the desktop UI needs them. */
 function presentSettings(store: CalendarStore, caller: Caller) {
-  const { siteName, siteDescription, timezone } = store.settings;
+  const { siteName, siteDescription, timezone, categoryColors } = store.settings;
   const currency = siteCurrency(store.settings);
   return {
     site_name: siteName,
@@ -16,6 +28,7 @@ function presentSettings(store: CalendarStore, caller: Caller) {
     currency_symbol: currency.symbol,
     currency_position: currency.position,
     currency_code: currency.code,
+    category_colors: categoryColors ?? {},
     user: { login: caller.login, role: caller.role },
   };
 }
@@ -30,6 +43,7 @@ async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<A
     ...(args.currency_symbol !== undefined ? { currencySymbol: args.currency_symbol } : {}),
     ...(args.currency_position !== undefined ? { currencyPosition: args.currency_position } : {}),
     ...(args.currency_code !== undefined ? { currencyCode: args.currency_code } : {}),
+    ...(args.category_colors !== undefined ? { categoryColors: args.category_colors } : {}),
   };
   await store.mutate((tx) => tx.setSettings(next));
   return { body: presentSettings(store, request.caller!) };
@@ -57,7 +71,7 @@ export function settingsRoutes(): RouteDef[] {
         endpoint({
           methods: ['PUT', 'POST'],
           args: updateSettingsArgs,
-          permission: administrators,
+          permission: settingsChangers,
           handle: update,
           doc: { summary: 'Change the site settings', responses: { '200': settings } },
         }),

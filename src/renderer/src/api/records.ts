@@ -63,6 +63,31 @@ export async function listPage<T>(
   }
 }
 
+/**
+ * Page `page` of a list in reverse order, from an API that pages it only forwards: the items of those
+ * positions are read from the one or two forward pages holding them (the first answer gives the total).
+ */
+export async function reversePage<T>(
+  fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
+  page: number,
+  perPage: number,
+): Promise<Page<T>> {
+  const first = await fetchPage(1, perPage);
+  const { total } = first;
+  const totalPages = Math.ceil(total / perPage);
+  const end = total - (page - 1) * perPage; // exclusive, in forward positions
+  const start = Math.max(0, end - perPage);
+  if (end <= 0) return { items: [], page, total, totalPages };
+  const firstPage = Math.floor(start / perPage) + 1;
+  const lastPage = Math.floor((end - 1) / perPage) + 1;
+  const items: T[] = [];
+  for (let forward = firstPage; forward <= lastPage; forward += 1) {
+    items.push(...(forward === 1 ? first : await fetchPage(forward, perPage)).items);
+  }
+  const offset = start - (firstPage - 1) * perPage;
+  return { items: items.slice(offset, offset + (end - start)).reverse(), page, total, totalPages };
+}
+
 /** Every page of an archive (for pickers and calendar ranges); `onPage` reports progress. */
 export async function listAll<T>(
   client: ApiClient,

@@ -1,6 +1,8 @@
-import { DateTime } from 'luxon';
+import { formatLocale } from '../i18n/formats';
+import { DateTime, Interval } from 'luxon';
 import type { EventInput } from '@fullcalendar/core';
-import type { EventResponse } from '../api/records';
+import { recordName, type EventResponse } from '../api/records';
+import type { CategoryColors } from '../../../shared/schemas/settings';
 
 /** The API's date-time format (site- or event-local wall clock). */
 export const API_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -22,25 +24,79 @@ export const CATEGORY_COLORS = [
   '#4b5fa8',
 ];
 
-/** The colour of events in a category (none: the theme's accent). */
-export function categoryColor(categoryId: number | undefined): string | undefined {
-  return categoryId === undefined ? undefined : CATEGORY_COLORS[categoryId % CATEGORY_COLORS.length];
+/** The colour of events in a category: the one the user picked, else one of the defaults (none: the accent). */
+export function categoryColor(
+  categoryId: number | undefined,
+  picked: CategoryColors = {},
+): string | undefined {
+  if (categoryId === undefined) return undefined;
+  return picked[String(categoryId)] ?? CATEGORY_COLORS[categoryId % CATEGORY_COLORS.length];
+}
+
+/** WCAG relative luminance of a `#rrggbb` colour. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/**
+ * Black or white text, whichever reads better on a colour the user picked (a pale yellow needs black). One
+ * of the two always reaches WCAG AA's 4.5:1 (at worst about 4.58:1, for a mid-tone), so only pure black and white.
+ */
+export function textColorOn(hex: string): string {
+  const background = luminance(hex);
+  const onWhite = 1.05 / (background + 0.05);
+  const onBlack = (background + 0.05) / 0.05;
+  return onWhite >= onBlack ? '#ffffff' : '#000000';
+}
+
+/** An event's venue name and cost, shown beside its title where there is room (the list view). */
+export function eventDetails(event: EventResponse): { venue: string; cost: string } {
+  return { venue: Array.isArray(event.venue) ? '' : recordName(event.venue), cost: event.cost };
+}
+
+/**
+ * When an event happens, in the interface language: its whole range (a multi-day event shows both ends),
+ * dates only for an all-day event. Wall-clock times of the event's own time zone, as it was entered.
+ */
+export function formatEventRange(event: EventResponse, language: string): string {
+  const locale = formatLocale(language);
+  const read = (sql: string) => DateTime.fromSQL(sql, { zone: 'utc' }).setLocale(locale);
+  const start = read(event.start_date);
+  const end = read(event.end_date);
+  if (!end.isValid || end <= start) {
+    return start.toLocaleString(
+      event.all_day ? DateTime.DATE_MED_WITH_WEEKDAY : DateTime.DATETIME_MED_WITH_WEEKDAY,
+    );
+  }
+  if (event.all_day) {
+    return start.hasSame(end, 'day')
+      ? start.toLocaleString(DateTime.DATE_MED_WITH_WEEKDAY)
+      : Interval.fromDateTimes(start.startOf('day'), end.startOf('day')).toLocaleString(
+          DateTime.DATE_MED_WITH_WEEKDAY,
+        );
+  }
+  return Interval.fromDateTimes(start, end).toLocaleString({ ...DateTime.DATETIME_MED_WITH_WEEKDAY });
 }
 
 /**
  * An API event as the calendar shows it. Timed events are placed by their UTC instant (the calendar renders
  * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
  */
-export function toCalendarEvent(event: EventResponse): EventInput {
+export function toCalendarEvent(event: EventResponse, picked: CategoryColors = {}): EventInput {
   const classNames = [`status-${event.status}`];
   if (event.featured) classNames.push('is-featured');
   if (event.hide_from_listings) classNames.push('is-hidden');
-  const color = categoryColor(event.categories[0]?.id);
+  const color = categoryColor(event.categories[0]?.id, picked);
   const common = {
     id: String(event.id),
     title: event.title || '(untitled)',
     classNames,
-    ...(color ? { backgroundColor: color, borderColor: color } : {}),
+    extendedProps: eventDetails(event),
+    ...(color ? { backgroundColor: color, borderColor: color, textColor: textColorOn(color) } : {}),
   };
   if (event.all_day) {
     return {
@@ -51,6 +107,13 @@ export function toCalendarEvent(event: EventResponse): EventInput {
     };
   }
   return { ...common, allDay: false, start: utcIso(event.utc_start_date), end: utcIso(event.utc_end_date) };
+}
+
+/** Whether an event's time overlaps [startUtc, endUtc) (ISO instants): touching ends do not overlap. */
+export function overlaps(event: EventResponse, startUtc: string, endUtc: string): boolean {
+  const start = Date.parse(utcIso(event.utc_start_date));
+  const end = Date.parse(utcIso(event.utc_end_date));
+  return start < Date.parse(endUtc) && end > Date.parse(startUtc);
 }
 
 /**

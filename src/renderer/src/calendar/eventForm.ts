@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { EventResponse } from '../api/records';
 import type { CurrencyPosition } from '../../../shared/schemas/currency';
 
@@ -218,4 +219,30 @@ export function formErrors(
     errors[FIELD_OF_PARAM[param] ?? 'form'] = word(param, message);
   }
   return errors;
+}
+
+/** Where an event starts, as the start inputs hold it. */
+export type StartFields = Pick<EventForm, 'startDate' | 'startTime'>;
+
+/** A date and a time of the inputs as one wall-clock moment (time zones play no part: the length is on the clock). */
+function wallClock(date: string, time: string): DateTime | null {
+  const moment = DateTime.fromISO(`${date}T${time || '00:00'}`, { zone: 'utc' });
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && moment.isValid ? moment : null;
+}
+
+/**
+ * The end once the start moved from `before` to the form's start: the event keeps its length, as in any
+ * calendar (moving a 19:00-21:00 concert to the next day moves its end too). Null when nothing is to change:
+ * a start or end that cannot be read, or an end that was already before the start.
+ */
+export function endFollowingStart(
+  before: StartFields,
+  form: EventForm,
+): Pick<EventForm, 'endDate' | 'endTime'> | null {
+  const oldStart = wallClock(before.startDate, before.startTime);
+  const newStart = wallClock(form.startDate, form.startTime);
+  const end = wallClock(form.endDate, form.endTime);
+  if (!oldStart || !newStart || !end || end < oldStart || +newStart === +oldStart) return null;
+  const moved = newStart.plus(end.diff(oldStart));
+  return { endDate: moved.toISODate() as string, endTime: moved.toFormat('HH:mm') };
 }

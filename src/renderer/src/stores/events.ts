@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia';
+import { DateTime } from 'luxon';
 import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
-import { listAll, listPage, type EventResponse, type Page } from '../api/records';
+import { listAll, listPage, reversePage, type EventResponse, type Page } from '../api/records';
 import { useSessionStore } from './session';
+import { overlaps } from '../calendar/dates';
 
 /** What the search screen filters on (ids, as the API takes them). */
 export interface EventFilters {
@@ -12,6 +14,11 @@ export interface EventFilters {
   venue?: number[];
   organizer?: number[];
   status?: string;
+  /** Only events overlapping these days (`YYYY-MM-DD`, site time zone; either may be left open). */
+  from?: string;
+  to?: string;
+  /** Soonest first (the API's order) or latest first. */
+  order?: 'asc' | 'desc';
 }
 
 /** Statuses an editor sees on the calendar: everything but the trash. */
@@ -23,28 +30,48 @@ const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
 const EARLIEST = '1000-01-01 00:00:00';
 const LATEST = '9999-12-31 23:59:59';
 
+/**
+ * The API's `start_date`/`end_date` keep only events that start on or after the one and end on or before the
+ * other, so an event running into the period from before (a festival from Monday, in a list from Wednesday)
+ * would be missing. Events overlapping the days [from, to] are asked as: ending after the day before `from`,
+ * starting before the end of `to` (both day-inclusive, in the site time zone). Either end may stay open.
+ */
+export function overlapQuery(from?: string, to?: string): Record<string, QueryValue> {
+  if (!from && !to) return { start_date: EARLIEST, end_date: LATEST };
+  const dayBefore = (date: string) =>
+    DateTime.fromISO(date, { zone: 'utc' }).minus({ days: 1 }).toISODate() as string;
+  return { ends_after: from ? dayBefore(from) : undefined, starts_before: to || undefined };
+}
+
 /** Events: range loads for the calendar, searches, and the writes of the editor. */
 export const useEventsStore = defineStore('events', () => {
   const session = useSessionStore();
   /** Bumped on every write, so views showing events know to reload. */
   const revision = ref(0);
 
-  /** Every event overlapping [start, end) — site-local `Y-m-d H:i:s` bounds, all pages. */
-  async function loadRange(start: string, end: string): Promise<EventResponse[]> {
+  /**
+   * Every event overlapping the days of [start, end] — site-local `Y-m-d H:i:s` bounds of whole days (the
+   * calendar's periods are whole days), all pages — optionally only those
+   * in one of the categories, at one of the venues or with one of the organizers asked for.
+   */
+  async function loadRange(
+    start: string,
+    end: string,
+    only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'> = {},
+  ): Promise<EventResponse[]> {
     return listAll<EventResponse>(session.api(), 'events', {
       ...EDITOR_VIEW,
-      start_date: start,
-      end_date: end,
+      ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
+      categories: only.categories?.length ? only.categories : undefined,
+      venue: only.venue?.length ? only.venue : undefined,
+      organizer: only.organizer?.length ? only.organizer : undefined,
     });
   }
 
   async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
     const query: Record<string, QueryValue> = {
       ...EDITOR_VIEW,
-      start_date: EARLIEST,
-      end_date: LATEST,
-      page,
-      per_page: perPage,
+      ...overlapQuery(filters.from, filters.to),
       search: filters.search?.trim() || undefined,
       categories: filters.categories?.length ? filters.categories : undefined,
       tags: filters.tags?.length ? filters.tags : undefined,
@@ -52,7 +79,34 @@ export const useEventsStore = defineStore('events', () => {
       organizer: filters.organizer?.length ? filters.organizer : undefined,
     };
     if (filters.status) query.status = filters.status;
-    return listPage<EventResponse>(session.api(), 'events', query);
+    const fetchPage = (number: number, size: number) =>
+      listPage<EventResponse>(session.api(), 'events', { ...query, page: number, per_page: size });
+    return filters.order === 'desc' ? reversePage(fetchPage, page, perPage) : fetchPage(page, perPage);
+  }
+
+  /** Every event in the trash (editors may list them; the API keeps them until emptied). */
+  async function trashed(): Promise<EventResponse[]> {
+    return listAll<EventResponse>(session.api(), 'events', { ...overlapQuery(), status: 'trash' });
+  }
+
+  /**
+   * Events at a venue whose time overlaps [startUtc, endUtc) (ISO instants), other than `exceptId`: a venue
+   * booked twice. Asked by the days around the range, then compared to the minute.
+   */
+  async function bookedAt(
+    venueId: number,
+    startUtc: string,
+    endUtc: string,
+    exceptId?: number,
+  ): Promise<EventResponse[]> {
+    const day = (iso: string, days: number) =>
+      DateTime.fromISO(iso, { zone: 'utc' }).plus({ days }).toISODate() as string;
+    const nearby = await listAll<EventResponse>(session.api(), 'events', {
+      ...EDITOR_VIEW,
+      ...overlapQuery(day(startUtc, -1), day(endUtc, 1)),
+      venue: [venueId],
+    });
+    return nearby.filter((event) => event.id !== exceptId && overlaps(event, startUtc, endUtc));
   }
 
   /** One event as an editor sees it (`context=edit` shows a protected event's content to its editors). */
@@ -84,5 +138,27 @@ export const useEventsStore = defineStore('events', () => {
     return update(id, { status });
   }
 
-  return { revision, loadRange, search, fetchOne, create, update, trash, restore };
+  /**
+   * Trashes an event and returns the undo that puts it back as it was (a scheduled event comes back as
+   * published: the API makes it `future` again by its date).
+   */
+  async function trashWithUndo(event: Pick<EventResponse, 'id' | 'status'>): Promise<() => Promise<unknown>> {
+    await trash(event.id);
+    const status = event.status === 'future' ? 'publish' : event.status;
+    return () => restore(event.id, status);
+  }
+
+  return {
+    revision,
+    loadRange,
+    search,
+    trashed,
+    bookedAt,
+    fetchOne,
+    create,
+    update,
+    trash,
+    restore,
+    trashWithUndo,
+  };
 });

@@ -42,6 +42,11 @@ export const useRecordsStore = defineStore('records', () => {
     return everything.value[kind] as RecordOfKind[K][];
   }
 
+  /** Every trashed venue or organizer (terms have no trash). */
+  async function trashed<K extends 'venues' | 'organizers'>(kind: K): Promise<RecordOfKind[K][]> {
+    return listAll<RecordOfKind[K]>(session.api(), kind, { status: 'trash' });
+  }
+
   async function create<K extends RecordKind>(
     kind: K,
     body: Record<string, unknown>,
@@ -68,5 +73,5 @@ export const useRecordsStore = defineStore('records', () => {
     return data;
   }
 
-  return { revision, page, all, create, update, remove, invalidateAll };
+  return { revision, page, all, trashed, create, update, remove, invalidateAll };
 });

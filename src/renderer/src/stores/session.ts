@@ -10,12 +10,15 @@ import {
   savedConnection,
 } from '../api/connection';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
+import type { CategoryColors } from '../../../shared/schemas/settings';
 
 /** `calendar-desk/v1/settings`: the site and who is signed in. */
 export interface SiteSettings extends SiteCurrency {
   site_name: string;
   site_description: string;
   timezone: string;
+  /** Colours picked per category id (the others keep their default colour). */
+  category_colors: CategoryColors;
   user: { login: string; role: string };
 }
 
@@ -25,6 +28,8 @@ const DEFAULT_SITE_CURRENCY: SiteCurrency = {
   currency_position: 'prefix',
   currency_code: 'USD',
 };
+/** Roles that may manage categories, and so pick their colours (the API checks it again). */
+const CATEGORY_MANAGERS = ['administrator', 'editor', 'author'];
 
 type SessionState = 'starting' | 'signed-out' | 'ready' | 'unreachable';
 
@@ -48,6 +53,8 @@ export const useSessionStore = defineStore('session', () => {
         }
       : DEFAULT_SITE_CURRENCY;
   });
+  const canManageCategories = computed(() => CATEGORY_MANAGERS.includes(settings.value?.user.role ?? ''));
+  const categoryColors = computed<CategoryColors>(() => settings.value?.category_colors ?? {});
 
   /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
   async function connect(connection: ApiConnection): Promise<void> {
@@ -94,7 +101,7 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   async function updateSettings(
-    patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name' | keyof SiteCurrency>>,
+    patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name' | 'category_colors' | keyof SiteCurrency>>,
   ): Promise<void> {
     const { data } = await api().request<SiteSettings>('PUT', 'settings', {
       namespace: ADMIN_NAMESPACE,
@@ -118,6 +125,8 @@ export const useSessionStore = defineStore('session', () => {
     siteTimezone,
     isAdministrator,
     siteCurrency,
+    canManageCategories,
+    categoryColors,
     start,
     signIn,
     signOut,

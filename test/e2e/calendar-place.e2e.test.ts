@@ -1,0 +1,476 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { launchChromium, screenshot, watchProblems } from './browser';
+
+/**
+ * Finding one's way in the calendar as a choir secretary planning a season does: the calendar keeps its place,
+ * the editor keeps an event's length, a quick view, filters and colours, a navigator, the trash, and a warning
+ * before booking a venue twice. `calendar-desk serve` on a temporary folder (site zone Europe/Rome), Chromium.
+ */
+const ZONE = 'Europe/Rome';
+let home: string;
+let serve: ServeProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let origin: string;
+let token: string;
+
+/** The season's month: two months from now, so "today" is never on screen by accident. */
+const season = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 2 });
+const seasonDay = (day: number) => season.set({ day }).toISODate()!;
+const monthTitle = season.setLocale('en').toFormat('LLLL yyyy');
+
+type Json = Record<string, never>;
+/** An element as far as these tests touch it (this file is type-checked without the DOM library). */
+type Scrollable = { scrollTop: number };
+
+async function api(path: string, init: { method?: string; json?: unknown } = {}): Promise<Json> {
+  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.json ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: init.json ? JSON.stringify(init.json) : undefined,
+  });
+  const body = (await response.json()) as Json;
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+const seasonEvents = async () =>
+  (await api(`events?start_date=${seasonDay(1)}&end_date=${season.endOf('month').toISODate()}&status=any`))
+    .events as Json[];
+
+async function nav(label: string) {
+  await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+}
+
+/** The month view, moved forward to the season's month with the toolbar arrow. */
+async function openSeasonMonth() {
+  await nav('Calendar');
+  await page.locator('.fc-dayGridMonth-button').click();
+  await today();
+  for (let step = 0; step < 2; step += 1) await page.locator('.fc-next-button').click();
+  await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+}
+
+/** Back to today's period (the button is disabled when already there). */
+async function today() {
+  const button = page.locator('.fc-today-button');
+  if (await button.isEnabled()) await button.click();
+}
+
+const eventIn = (date: string, title: string) =>
+  page.locator(`.fc-daygrid-day[data-date="${date}"] .fc-event`, { hasText: title });
+
+let venueId = 0;
+let hallId = 0;
+let musicId = 0;
+let galaId = 0;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-place-'));
+  serve = await startServe(
+    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
+    isolatedEnv(home),
+  );
+  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+
+  venueId = (await api('venues', { method: 'POST', json: { venue: 'Teatro Verdi', city: 'Trieste' } })).id;
+  hallId = (await api('venues', { method: 'POST', json: { venue: 'Parish hall', city: 'Trieste' } })).id;
+  musicId = (await api('categories', { method: 'POST', json: { name: 'Music' } })).id;
+  await api('categories', { method: 'POST', json: { name: 'Meetings' } });
+  const anna = (await api('organizers', { method: 'POST', json: { organizer: 'Anna Rossi' } })).id;
+  galaId = (
+    await api('events', {
+      method: 'POST',
+      json: {
+        title: 'Winter Gala with the City Orchestra and the Chamber Choir',
+        start_date: `${seasonDay(15)} 19:00`,
+        end_date: `${seasonDay(15)} 21:00`,
+        venue: venueId,
+        categories: [musicId],
+        cost: '15',
+      },
+    })
+  ).id;
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Choir rehearsal',
+      start_date: `${seasonDay(8)} 20:00`,
+      end_date: `${seasonDay(8)} 22:00`,
+      venue: hallId,
+      organizer: [anna],
+    },
+  });
+
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Summer festival',
+      start_date: `${seasonDay(3)} 00:00`,
+      end_date: `${seasonDay(5)} 23:59:59`,
+      all_day: true,
+    },
+  });
+  await api('events', {
+    method: 'POST',
+    json: {
+      title: 'Last season closing concert',
+      start_date: `${season.minus({ years: 1 }).toISODate()} 20:00`,
+      end_date: `${season.minus({ years: 1 }).toISODate()} 22:00`,
+    },
+  });
+
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  problems = watchProblems(page);
+  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  serve?.child.kill('SIGTERM');
+  await serve?.exited;
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('finding your way in the calendar', { timeout: 60_000 }, () => {
+  it('keeps the month after saving an event and on Back, and the week view its scroll position', async () => {
+    await openSeasonMonth();
+    expect(page.url()).toContain(`date=${season.toFormat('yyyy-MM')}-`);
+    await eventIn(seasonDay(8), 'Choir rehearsal').click();
+    await openEditorFromQuickView();
+    await page.locator('#event-title').fill('Choir rehearsal (full)');
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    // Saved, and still in the season's month, not today's.
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await eventIn(seasonDay(8), 'Choir rehearsal (full)').waitFor();
+
+    // Back from an event lands on its month too.
+    await eventIn(seasonDay(15), 'Winter Gala').click();
+    await openEditorFromQuickView();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await page.goBack();
+    await page.goForward();
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+
+    // The week view: scrolled down to the evening, an event opened and closed: the same hours show.
+    await page.locator('.fc-timeGridWeek-button').click();
+    await today();
+    await page.locator('.fc-next-button').click();
+    const weekTitle = await page.locator('.fc-toolbar-title').textContent();
+    const scroller = page
+      .locator('.fc-timegrid-body')
+      .locator('xpath=ancestor::div[contains(@class,"fc-scroller")][1]');
+    await scroller.evaluate((element) => ((element as Scrollable).scrollTop = 600));
+    const top = await scroller.evaluate((element) => (element as Scrollable).scrollTop);
+    expect(top).toBeGreaterThan(300);
+    await nav('Venues');
+    await page.getByRole('heading', { name: 'Venues' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(weekTitle);
+    expect(await page.locator('.fc-timeGridWeek-button').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => scroller.evaluate((element) => (element as Scrollable).scrollTop)).toBe(top);
+    await page.locator('.fc-dayGridMonth-button').click();
+  });
+
+  it('moves the end with the start in the editor, keeping the length', async () => {
+    await openSeasonMonth();
+    await eventIn(seasonDay(15), 'Winter Gala').click();
+    await openEditorFromQuickView();
+    await page.locator('#event-start-date').fill(seasonDay(22));
+    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDay(22));
+    await page.getByTestId('start-time').fill('20:30');
+    expect(await page.getByTestId('end-time').inputValue()).toBe('22:30');
+    await screenshot(page, 'place-02-end-follows-start');
+    // No "The end is before the start": it saves as it shows.
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await api(`events/${galaId}`)).toMatchObject({
+      start_date: `${seasonDay(22)} 20:30:00`,
+      end_date: `${seasonDay(22)} 22:30:00`,
+    });
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+  });
+
+  it('shows an event at a glance: time, venue, cost, categories; whole titles in the month, venue and cost in the list', async () => {
+    await openSeasonMonth();
+    const gala = eventIn(seasonDay(22), 'Winter Gala');
+    // The long title is not cut: its box is as wide as its text needs.
+    const title = gala.locator('.fc-event-title');
+    expect(await title.textContent()).toBe('Winter Gala with the City Orchestra and the Chamber Choir');
+    const box = await title.evaluate((element) => {
+      const sized = element as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number };
+      return { scroll: sized.scrollWidth, client: sized.clientWidth, height: sized.scrollHeight };
+    });
+    expect(box.scroll).toBeLessThanOrEqual(box.client);
+    await screenshot(page, 'place-03-month-full-titles');
+
+    await gala.click();
+    const quick = page.getByTestId('quick-view');
+    await quick.waitFor();
+    const stored = await api(`events/${galaId}`);
+    expect(await page.getByTestId('quick-when').textContent()).toMatch(/20:30|8:30/);
+    expect(await page.getByTestId('quick-venue').textContent()).toContain('Teatro Verdi');
+    expect(await page.getByTestId('quick-cost').textContent()).toBe(stored.cost);
+    expect(await quick.textContent()).toContain('Music');
+    await screenshot(page, 'place-03-quick-view');
+
+    // Duplicate: the editor, filled in from the event, saves a second one.
+    await page.getByTestId('quick-duplicate').click();
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    expect(await page.locator('#event-title').inputValue()).toBe(
+      'Winter Gala with the City Orchestra and the Chamber Choir (copy)',
+    );
+    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDay(22));
+    await page.locator('#event-title').fill('Gala encore');
+    await page.locator('#event-start-date').fill(seasonDay(23));
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
+    expect(encore).toMatchObject({
+      start_date: `${seasonDay(23)} 20:30:00`,
+      end_date: `${seasonDay(23)} 22:30:00`,
+      venue: expect.objectContaining({ id: venueId }),
+      categories: [expect.objectContaining({ id: musicId })],
+      cost: stored.cost,
+    });
+
+    // Delete from the quick view: to the trash, with an undo.
+    await eventIn(seasonDay(23), 'Gala encore').click();
+    await page.getByTestId('quick-delete').click();
+    await page.getByText('“Gala encore” moved to the trash.').waitFor();
+    await expect.poll(() => eventIn(seasonDay(23), 'Gala encore').count()).toBe(0);
+    expect(
+      (await api(`events?status=trash&start_date=${seasonDay(23)}&end_date=${seasonDay(23)}`)).events,
+    ).toEqual([expect.objectContaining({ id: encore.id })]);
+
+    // The list view: venue and cost beside the title.
+    await page.locator('.fc-listMonth-button').click();
+    const row = page.locator('.fc-list-event', { hasText: 'Winter Gala' });
+    await row.waitFor();
+    expect(await row.locator('.list-details').textContent()).toBe(`Teatro Verdi · ${stored.cost}`);
+    await screenshot(page, 'place-03-list-details');
+    await page.locator('.fc-dayGridMonth-button').click();
+  });
+
+  it('filters the calendar by venue, category and organizer, and colours categories as picked', async () => {
+    await openSeasonMonth();
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    await page.getByTestId('filter-venue').selectOption({ label: 'Teatro Verdi' });
+    await expect.poll(() => eventIn(seasonDay(8), 'Choir rehearsal').count()).toBe(0);
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await page.getByTestId('filter-venue').selectOption({ label: 'Parish hall' });
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    expect(await eventIn(seasonDay(22), 'Winter Gala').count()).toBe(0);
+    await page.getByTestId('filter-clear').click();
+    await page.getByTestId('filter-category').selectOption({ label: 'Music' });
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await expect.poll(() => eventIn(seasonDay(8), 'Choir rehearsal').count()).toBe(0);
+    await screenshot(page, 'place-03-filtered');
+    await page.getByTestId('filter-clear').click();
+    await page.getByTestId('filter-organizer').selectOption({ label: 'Anna Rossi' });
+    await expect.poll(() => eventIn(seasonDay(22), 'Winter Gala').count()).toBe(0);
+    await eventIn(seasonDay(8), 'Choir rehearsal').waitFor();
+    await page.getByTestId('filter-clear').click();
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+
+    // A colour picked in the legend: kept in the settings, used for the category's events, with dark text.
+    await page.getByLabel('Colour of Music').fill('#ffd700');
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${origin}/wp-json/calendar-desk/v1/settings`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        return ((await response.json()) as { category_colors: Record<string, string> }).category_colors;
+      })
+      .toEqual({ [String(musicId)]: '#ffd700' });
+    const galaColors = () =>
+      eventIn(seasonDay(22), 'Winter Gala').evaluate((element) => {
+        const style = (
+          globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+        ).getComputedStyle(element);
+        return style.backgroundColor;
+      });
+    await expect.poll(galaColors).toBe('rgb(255, 215, 0)');
+    await screenshot(page, 'place-03-legend-colour');
+    // Still so after a reload.
+    await page.reload();
+    await expect.poll(galaColors).toBe('rgb(255, 215, 0)');
+  });
+
+  it('jumps to a date with the mini month (mouse and keyboard) and with "Go to date"', async () => {
+    await openSeasonMonth();
+    const later = season.plus({ months: 3 }).set({ day: 10 });
+    await page.getByLabel('Go to date').fill(later.toISODate()!);
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(page.url()).toContain(`date=${later.toISODate()}`);
+
+    // The mini month follows the calendar; its arrows page it, a day click moves the calendar there.
+    const mini = page.getByTestId('mini-month');
+    expect(await mini.locator('h2').textContent()).toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    for (let step = 0; step < 3; step += 1)
+      await mini.getByRole('button', { name: 'Previous month' }).click();
+    expect(await mini.locator('h2').textContent()).toBe(monthTitle);
+    await mini.locator(`[data-date="${seasonDay(22)}"]`).click();
+    await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await eventIn(seasonDay(22), 'Winter Gala').waitFor();
+    await screenshot(page, 'place-04-mini-month');
+
+    // Keyboard: the picked day holds the focus; arrows move a day or a week, Enter goes there.
+    await mini.locator(`[data-date="${seasonDay(22)}"]`).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    const target = season.set({ day: 22 }).plus({ days: 15 });
+    await expect.poll(() => page.evaluate('document.activeElement?.dataset.date')).toBe(target.toISODate());
+    // The arrows moved within the mini month only: the big calendar (whose shortcut ← → pages it) stayed.
+    expect(await page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(target.setLocale('en').toFormat('LLLL yyyy'));
+  });
+
+  it('lists events from today by default, sorts them either way, and shows a multi-day event whole', async () => {
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    const titles = () => page.locator('table.records tbody tr td:nth-child(2)').allTextContents();
+    // From today: last season's concert is not listed until "From" is cleared.
+    expect(await page.getByTestId('search-from').inputValue()).toBe(DateTime.now().setZone(ZONE).toISODate());
+    await expect
+      .poll(titles)
+      .toEqual([
+        'Summer festival',
+        'Choir rehearsal (full)',
+        'Winter Gala with the City Orchestra and the Chamber Choir',
+      ]);
+    await page.getByTestId('search-order').selectOption({ label: 'Latest first' });
+    await expect
+      .poll(titles)
+      .toEqual([
+        'Winter Gala with the City Orchestra and the Chamber Choir',
+        'Choir rehearsal (full)',
+        'Summer festival',
+      ]);
+    await page.getByTestId('search-from').fill('');
+    await expect.poll(async () => (await titles()).at(-1)).toBe('Last season closing concert');
+    await page.getByTestId('search-order').selectOption({ label: 'Soonest first' });
+    await expect.poll(async () => (await titles())[0]).toBe('Last season closing concert');
+    // A range: only what overlaps it (the festival's last day is enough).
+    await page.getByTestId('search-from').fill(seasonDay(5));
+    await page.getByTestId('search-to').fill(seasonDay(8));
+    await expect.poll(titles).toEqual(['Summer festival', 'Choir rehearsal (full)']);
+    const festival = page.locator('table.records tbody tr', { hasText: 'Summer festival' });
+    const when = await festival.getByTestId('event-when').textContent();
+    expect(when).toMatch(new RegExp(`\\b3\\b.*\\b5\\b`));
+    expect(when).toContain(String(season.year));
+    await screenshot(page, 'place-04-events-range');
+  });
+
+  it('shows the trash and restores an event (as a draft), a venue and an organizer from it', async () => {
+    const cinema = (await api('venues', { method: 'POST', json: { venue: 'Old cinema' } })).id;
+    await api(`venues/${cinema}`, { method: 'DELETE' });
+    const former = (await api('organizers', { method: 'POST', json: { organizer: 'Former choir' } })).id;
+    await api(`organizers/${former}`, { method: 'DELETE' });
+    await nav('Trash');
+    await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
+    const trashedEvents = page.getByTestId('trash-events');
+    await trashedEvents.getByText('Gala encore').waitFor();
+    expect(await page.getByTestId('trash-venues').textContent()).toContain('Old cinema');
+    expect(await page.getByTestId('trash-organizers').textContent()).toContain('Former choir');
+    await screenshot(page, 'place-05-trash');
+
+    await page.getByRole('button', { name: 'Restore Gala encore' }).click();
+    await page.getByText('“Gala encore” restored as a draft').waitFor();
+    const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
+    expect(encore.status).toBe('draft');
+    await page.getByRole('button', { name: 'Restore Old cinema' }).click();
+    await page.getByText('“Old cinema” restored.').waitFor();
+    expect((await api(`venues/${cinema}`)).status).toBe('publish');
+    await page.getByRole('button', { name: 'Restore Former choir' }).click();
+    await page.getByText('“Former choir” restored.').waitFor();
+    expect((await api(`organizers/${former}`)).status).toBe('publish');
+    await page.getByTestId('trash-empty').waitFor();
+    // Back on the calendar, the restored event shows again.
+    await openSeasonMonth();
+    await eventIn(seasonDay(23), 'Gala encore').waitFor();
+  });
+
+  it('warns before booking a venue twice at the same time, and saves only when told to', async () => {
+    const book = async (title: string, from: string, to: string) => {
+      await page.goto(`${origin}/#/events/new?startDate=${seasonDay(22)}&startTime=${from}&endTime=${to}`);
+      await page.getByRole('heading', { name: 'New event' }).waitFor();
+      await page.locator('#event-title').fill(title);
+      await page.locator('#event-venue').selectOption({ label: 'Teatro Verdi — Trieste' });
+      await page.getByTestId('save-event').click();
+    };
+    const titles = async () => (await seasonEvents()).map((event) => event.title);
+    // 21:00-23:00 overlaps the gala (20:30-22:30) at the same venue.
+    await book('Late rehearsal', '21:00', '23:00');
+    const warning = page.getByRole('dialog', { name: 'This venue is already booked' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Winter Gala with the City Orchestra');
+    await screenshot(page, 'place-05-double-booking');
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    expect(await titles()).not.toContain('Late rehearsal');
+    // Saving again asks again; "Save anyway" saves.
+    await page.getByTestId('save-event').click();
+    await warning.getByRole('button', { name: 'Save anyway' }).click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await titles()).toContain('Late rehearsal');
+    // Right after the gala (22:30) is not a clash: no question.
+    await book('Cleaning', '23:00', '23:30');
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    expect(await titles()).toContain('Cleaning');
+  });
+
+  it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openSeasonMonth();
+    await screenshot(page, 'place-390-calendar');
+    const overflow = await page.evaluate(
+      '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+    );
+    expect((overflow as number[])[0]).toBeLessThanOrEqual((overflow as number[])[1]);
+    await eventIn(seasonDay(22), 'Winter Gala').click();
+    await page.getByTestId('quick-view').waitFor();
+    await screenshot(page, 'place-390-quick-view');
+    await page.keyboard.press('Escape');
+    await nav('Trash');
+    await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
+    await screenshot(page, 'place-390-trash');
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    await screenshot(page, 'place-390-events');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(problems).toEqual([]);
+  });
+});
+
+/** Clicking an event opens its quick view; its Edit button the editor. */
+async function openEditorFromQuickView() {
+  await page.getByTestId('quick-view').waitFor();
+  await page.getByTestId('quick-edit').click();
+  await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+}
