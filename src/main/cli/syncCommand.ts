@@ -108,6 +108,7 @@ async function syncThroughServer(
     throw new SyncStoppedError(
       status.error?.code ?? 'SYNC_FAILED',
       status.error?.message ?? 'The sync failed.',
+      status.error?.stoppedPartWay === true,
     );
   }
   return status.report;
@@ -177,7 +178,10 @@ export function syncCommand(deps: SyncCommandDeps): Command {
         // Tools reading --json get the failure as JSON too (the one-line message still goes to stderr).
         if (options.json) {
           const { code, message } = error as Error & { code?: string };
-          console.log(JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: 1 }));
+          const status = error instanceof SyncStoppedError ? error.exitStatus : 1;
+          console.log(
+            JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: status }),
+          );
         }
         throw error;
       } finally {

@@ -33,10 +33,20 @@ export class SyncStoppedError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Stopped part-way (exit status 3: run it again) rather than before anything was done (exit status 1). */
+    readonly partWay = true,
   ) {
     super(message);
   }
+
+  /** The CLI's exit status (README): 3 for a sync to run again, 1 for one that could not start. */
+  get exitStatus(): number {
+    return this.partWay ? 3 : 1;
+  }
 }
+
+/** Remote errors that stop the whole sync rather than fail one record: every later request would fail too. */
+const STOPPING_ERRORS = new Set(['REMOTE_BAD_CREDENTIALS', 'REMOTE_UNREACHABLE', 'REMOTE_UNAVAILABLE']);
 
 export interface ExecuteOptions {
   client: RemoteClient;
@@ -439,10 +449,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           break;
       }
     } catch (error) {
-      if (
-        error instanceof RemoteError &&
-        (error.code === 'REMOTE_BAD_CREDENTIALS' || error.code === 'REMOTE_UNREACHABLE')
-      ) {
+      if (error instanceof RemoteError && STOPPING_ERRORS.has(error.code)) {
         throw new SyncStoppedError(
           error.code,
           `${error.message} The sync stopped after ${index} of ${operations.length} operations; what was done is saved, run it again to continue.`,

@@ -77,6 +77,12 @@ export function backoffDelay(attempt: number, baseMs: number, random = Math.rand
 }
 
 const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+/**
+ * The server in front of the site, not the site, answered: a gateway error (502/503/504) or a 5xx without a
+ * JSON body. A 500 with WordPress' JSON error is the site's own answer about one record.
+ */
+const isSiteDown = (answer: Answer) =>
+  [502, 503, 504].includes(answer.status) || (answer.status >= 500 && answer.body === undefined);
 
 /** The remote REST API: verification, paged reads, writes with retries. */
 export class RemoteClient {
@@ -144,6 +150,10 @@ export class RemoteClient {
     try {
       return { status: response.status, headers: response.headers, body: JSON.parse(text) };
     } catch {
+      // A busy or broken server's error page (nginx's 502 while php-fpm is down): transient, not a wrong address.
+      if (isRetryableStatus(response.status)) {
+        return { status: response.status, headers: response.headers, body: undefined };
+      }
       const html = /^\s*</.test(text);
       throw new RemoteError(
         'REMOTE_NOT_JSON',
@@ -190,6 +200,13 @@ export class RemoteClient {
       }
       if (attempt + 1 >= this.attempts) {
         if (failure) throw failure;
+        if (isSiteDown(answer!)) {
+          throw new RemoteError(
+            'REMOTE_UNAVAILABLE',
+            `The site is not answering: ${url} answered HTTP ${answer!.status}${answer!.body === undefined ? ' with an error page' : ''} ${this.attempts} times in a row (it is down or overloaded); run it again in a few minutes.`,
+            answer!.status,
+          );
+        }
         throw this.errorOf(answer!, url);
       }
       const asked = answer ? retryAfterMs(answer.headers.get('retry-after')) : null;
