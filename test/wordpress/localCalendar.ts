@@ -10,7 +10,7 @@ import type { WordPressPeer } from '../helpers/wordpressPeer';
  * A local calendar in its own data folder, written through the real API by a server that is then stopped,
  * so the CLI owns the folder (as when a user runs `calendar-desk sync`).
  */
-export async function localCalendar(fill: (local: TestServer) => Promise<void>): Promise<string> {
+export async function localCalendar(fill: (local: TestServer) => Promise<unknown>): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-wp-local-'));
   const local = await startTestServer({ dataDir });
   try {

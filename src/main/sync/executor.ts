@@ -10,6 +10,7 @@ import type { LinkState } from './linkState';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
+import { eventPasswords, RecordProblem } from './eventPassword';
 
 export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 
@@ -87,16 +88,6 @@ const linkFor = (kind: SyncKind, localId: number, revision: number | null, recor
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 class LateConflictError extends Error {}
 
-/** Something local keeps one record from being sent (recorded on it; the other records go on). */
-class RecordProblem extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Performs a plan's operations in order, checkpointing each finished one in the store. A 4xx on one record is
  * recorded on it and the rest go on; 401 or an unreachable remote stops the run (a re-run resumes).
@@ -116,6 +107,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const failures: RecordFailure[] = [];
   const lateConflicts: Conflict[] = [];
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const passwords = eventPasswords(client, links);
   options.onProgress?.({ type: 'start', total: operations.length });
 
   /** An uploaded picture's remote id: uploaded once per remote, an unknown outcome looked up before a new try. */
@@ -307,6 +299,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
   const createOnce = async (record: LocalRecord): Promise<{ remote: RemoteRecord; adopted: boolean }> => {
     const sent = await body(record, true);
+    const protect = passwords.forCreate(record, sent);
     await links.put({
       kind: record.kind,
       localId: record.id,
@@ -316,7 +309,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       remoteEtag: null,
       remoteHash: null,
     });
-    return sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
+    const created = await sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
       send: async () => ({ remote: await client.create(record.kind, sent), adopted: false }),
       // A term of that name is already there: it is adopted.
       recover: async (error) => {
@@ -332,14 +325,22 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         return found ? { remote: found, adopted: false } : null;
       },
     });
+    if (!protect || created.adopted) return created;
+    // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
+    // gets its password and status.
+    await links.put(linkFor(record.kind, record.id, null, created.remote));
+    return { remote: await protect(created.remote), adopted: false };
   };
 
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await withPicture(record, async () =>
-        client.update(record.kind, remoteId, await body(record), force ? null : (link?.remoteEtag ?? null)),
-      );
+      const answer = await withPicture(record, async () => {
+        const sent = await body(record);
+        await passwords.beforeUpdate(record, remoteId, sent);
+        return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
+      });
+      await passwords.afterUpdate(record, remoteId);
       await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
     } catch (error) {
@@ -390,7 +391,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         case 'adopt': {
           const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
           await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
-          if (operation.thenUpdate) await update(record!, operation.remoteId, true);
+          if (operation.thenUpdate || passwords.needsUpdate(record!))
+            await update(record!, operation.remoteId, true);
           summary.adopted++;
           outcome = 'adopted';
           break;

@@ -110,6 +110,7 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     },
     send: { cost: event.cost.length === 1 ? event.cost[0] : event.cost.length === 0 ? '' : event.cost },
     image: localImage(store, event.imageId),
+    password: event.password,
   };
 }
 

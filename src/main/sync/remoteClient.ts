@@ -58,6 +58,14 @@ const mediaList = z.array(
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
   { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
+export type PasswordRoute = 'in-body' | 'wordpress' | null;
+/** What `wp/v2/tribe_events/{id}` answers about the post (its own names, not the plugin's). */
+const wordPressPost = z.looseObject({
+  id: z.number().int().positive(),
+  status: z.string(),
+  password: z.string().optional(),
+  modified_gmt: z.string().optional(),
+});
 /** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
 const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
 /** WordPress roles whose events are published as sent. */
@@ -93,6 +101,12 @@ export class RemoteClient {
   private readonly sleep: (ms: number) => Promise<void>;
   /** Where pictures are uploaded, learnt from the index by {@link verify}; null when the remote has no such route. */
   mediaRoute: MediaRoute | null = null;
+  /**
+   * How an event's password reaches the remote, learnt by {@link verify}: in the event's own body
+   * (`post_password`, a Calendar Desk), through WordPress core's `wp/v2/tribe_events/{id}` (The Events
+   * Calendar's API has no password field), or not at all.
+   */
+  passwordRoute: PasswordRoute = null;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -287,6 +301,12 @@ export class RemoteClient {
       : namespace === CALENDAR_DESK_NAMESPACE
         ? { kind: 'calendar-desk', path: 'calendar-desk/v1/media' }
         : null;
+    this.passwordRoute =
+      namespace === CALENDAR_DESK_NAMESPACE
+        ? 'in-body'
+        : index.data.namespaces.includes('wp/v2')
+          ? 'wordpress'
+          : null;
     if (!this.options.auth) {
       throw new RemoteError(
         'REMOTE_NO_CREDENTIALS',
@@ -487,6 +507,45 @@ export class RemoteClient {
         ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
         : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
     return items.data.find((item) => ours.test(item.file))?.id ?? null;
+  }
+
+  /**
+   * Sets an event's password (and, with it, its status) through WordPress core's route for the plugin's post
+   * type: the one way a password reaches The Events Calendar. Answers the post's status and modified time
+   * (`Y-m-d H:i:s` UTC, as the plugin's `modified_utc`).
+   */
+  async setWordPressEventPassword(
+    id: number,
+    password: string,
+    status?: string,
+  ): Promise<{ status: string; modifiedUtc: string | null }> {
+    const url = `${this.root}wp/v2/tribe_events/${id}`;
+    const answer = await this.request('POST', url, { body: { password, ...(status ? { status } : {}) } });
+    if (answer.status >= 400) {
+      const error = this.errorOf(answer, url);
+      if (answer.status !== 401 && answer.status !== 403) throw error;
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        `The site did not let this account set the event's password (${error.message.replace(/ \(HTTP .*$/, '')}): ` +
+          'only editors and administrators may change any event there, authors only their own. ' +
+          'Sync with an editor or administrator account.',
+        answer.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    const post = wordPressPost.safeParse(answer.body);
+    if (!post.success || (post.data.password !== undefined && post.data.password !== password)) {
+      throw new RemoteError(
+        'REMOTE_BAD_RECORD',
+        `${url} answered HTTP ${answer.status} without the event's new password: it may not be protected.`,
+        answer.status,
+      );
+    }
+    return {
+      status: post.data.status,
+      modifiedUtc: post.data.modified_gmt ? post.data.modified_gmt.replace('T', ' ') : null,
+    };
   }
 
   /** Deletes (trashes) a record; one already gone counts as deleted. */
