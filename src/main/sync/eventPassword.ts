@@ -24,7 +24,7 @@ const passwordOf = (record: LocalRecord) => (record.kind === 'event' ? (record.p
  * wanted status in one request; on update the password is set before anything else changes.
  */
 export function eventPasswords(client: RemoteClient, links: LinkState) {
-  const refuseWithoutRoute = (record: LocalRecord) => {
+  const refuseWithoutRoute = () => {
     if (client.passwordRoute !== null) return;
     throw new RecordProblem(
       'SYNC_PASSWORD_UNSUPPORTED',
@@ -69,7 +69,7 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
     ): ((created: RemoteRecord) => Promise<RemoteRecord>) | null {
       const password = passwordOf(record);
       if (password === '') return null;
-      refuseWithoutRoute(record);
+      refuseWithoutRoute();
       if (client.passwordRoute === 'in-body') {
         sent.post_password = password;
         return null;
@@ -104,7 +104,7 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
         return;
       }
       if (password === '') return;
-      refuseWithoutRoute(record);
+      refuseWithoutRoute();
       await setOnWordPress(
         record,
         remoteId,
