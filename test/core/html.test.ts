@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { escapeHtml, sanitizeRichText, toPlainText } from '../../src/main/core/html';
+import { escapeHtml, htmlToText, sanitizeRichText, toPlainText } from '../../src/main/core/html';
 
 describe('sanitizeRichText', () => {
   it('returns plain descriptions and simple markup unchanged (no paragraph wrapping)', () => {
@@ -168,5 +168,16 @@ describe('escapeHtml', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     expect(escapeHtml('Food &amp; Drink')).toBe('Food &amp;amp; Drink');
     expect(escapeHtml('plain')).toBe('plain');
+  });
+});
+
+describe('htmlToText', () => {
+  it('reads a message written as HTML as the text a person sees', () => {
+    expect(
+      htmlToText('<strong>Error:</strong> Unknown username. Check again or try your email address.'),
+    ).toBe('Error: Unknown username. Check again or try your email address.');
+    expect(htmlToText('Rock &amp; roll &#8217;n&#x2019; <em>more</em>&hellip; &bogus; &#0;')).toBe(
+      'Rock & roll ’n’ more… &bogus; &#0;',
+    );
   });
 });

@@ -158,7 +158,9 @@ describe('sync: an unreliable remote', () => {
       expect.objectContaining({
         kind: 'event',
         title: 'Event 0',
-        message: expect.stringContaining('Try later'),
+        message: expect.stringMatching(
+          /^Try later \(HTTP 400 from .*\) The site refused what was sent: change what the reason names in this record here, then run the sync again\.$/,
+        ),
       }),
     ]);
     // The next run sends the one that failed.

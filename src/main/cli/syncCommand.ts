@@ -189,7 +189,7 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       }
       const status = exitStatusOf(report, options.policy);
       if (options.json) console.log(JSON.stringify({ ...report, exit_status: status }));
-      else for (const line of reportLines(report)) console.log(line);
+      else for (const line of reportLines(report, options.policy)) console.log(line);
       process.exitCode = status;
     });
 }

@@ -472,14 +472,14 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       }
       if (!(error instanceof RemoteError) && !(error instanceof RecordProblem)) throw error;
       outcome = 'failed';
-      message = error.message;
+      message = failureMessage(error);
       summary.failed++;
       failures.push({
         kind: operation.kind,
         localId: operation.localId,
         title: operation.title,
         code: error instanceof RemoteError ? (error.remoteCode ?? error.code) : error.code,
-        message: error.message,
+        message,
       });
     }
     options.onProgress?.({
@@ -493,6 +493,36 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };
+}
+
+/**
+ * A record's failure as its user reads it: what happened and what they can do. Messages written for one case
+ * (a picture, a password, a role) already say it; the remote's own refusals get it here, by kind of answer.
+ */
+function failureMessage(error: RemoteError | RecordProblem): string {
+  if (error instanceof RecordProblem) return error.message;
+  if (error.code === 'REMOTE_UNKNOWN_OUTCOME') {
+    return (
+      `${error.message} The site did not confirm it after several tries: run the sync again; it looks for ` +
+      'the record on the site before sending it again, so nothing is duplicated.'
+    );
+  }
+  if (error.code === 'REMOTE_BAD_RECORD') {
+    return `${error.message} Tell the site's administrator: another plugin may change what the site answers.`;
+  }
+  if (error.code !== 'REMOTE_HTTP_ERROR' || error.status === null) return error.message;
+  const status = error.status;
+  const advice =
+    status === 403
+      ? 'This account may not do that on the site: sync with an editor or administrator account.'
+      : status === 404 || status === 410
+        ? 'The site no longer has it: run the sync again, which then asks (--policy) whether to send it anew.'
+        : status >= 500
+          ? "The site failed on this record: its administrator finds why in the site's PHP error log. Run the sync again once that is fixed."
+          : status === 400
+            ? 'The site refused what was sent: change what the reason names in this record here, then run the sync again.'
+            : "Run the sync again; if it fails the same way, tell the site's administrator.";
+  return `${error.message} ${advice}`;
 }
 
 /** An answer that surely stored nothing: the remote refused the request (not a 5xx nor a 429). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { COLLECTION, type RemoteRecord, type SyncKind } from './model';
+import { COLLECTION, SYNC_KINDS, type RemoteRecord, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { RemoteError } from './remoteErrors';
+import { htmlToText } from '../core/html';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
 
@@ -66,8 +67,59 @@ const wordPressPost = z.looseObject({
   password: z.string().optional(),
   modified_gmt: z.string().optional(),
 });
+const wordPressUser = z.looseObject({
+  username: z.string().optional(),
+  slug: z.string().optional(),
+  roles: z.array(z.string()),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+});
+const capabilityNames = z.record(
+  z.string(),
+  z.looseObject({ capabilities: z.record(z.string(), z.string()) }),
+);
+
+/** The post type and taxonomy of each kind on WordPress with The Events Calendar. */
+const POST_TYPES = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' } as const;
+const TAXONOMIES = { category: 'tribe_events_cat', tag: 'post_tag' } as const;
+
+/**
+ * The capabilities each kind's writes need, as The Events Calendar checks them: a post type's `edit_posts`;
+ * a term the events' `edit_posts` and its taxonomy's `manage_terms`. Names come from the site when it says
+ * (plugins may change them), else the plugin's defaults.
+ */
+function capabilitiesNeeded(types: unknown, taxonomies: unknown): Record<SyncKind, string[]> {
+  const typeCaps = capabilityNames.safeParse(types).data ?? {};
+  const taxonomyCaps = capabilityNames.safeParse(taxonomies).data ?? {};
+  const editPosts = (type: string, fallback: string) => typeCaps[type]?.capabilities.edit_posts ?? fallback;
+  const events = editPosts(POST_TYPES.event, 'edit_tribe_events');
+  return {
+    event: [events],
+    venue: [editPosts(POST_TYPES.venue, 'edit_tribe_venues')],
+    organizer: [editPosts(POST_TYPES.organizer, 'edit_tribe_organizers')],
+    category: [
+      events,
+      taxonomyCaps[TAXONOMIES.category]?.capabilities.manage_terms ?? 'publish_tribe_events',
+    ],
+    tag: [events, taxonomyCaps[TAXONOMIES.tag]?.capabilities.manage_terms ?? 'manage_post_tags'],
+  };
+}
+
+/** WordPress core's meta capabilities of tags and categories, as `map_meta_cap` maps them to a role's own. */
+const META_CAPABILITIES: Record<string, string> = {
+  manage_post_tags: 'manage_categories',
+  edit_post_tags: 'manage_categories',
+  delete_post_tags: 'manage_categories',
+  assign_post_tags: 'edit_posts',
+  edit_categories: 'manage_categories',
+  delete_categories: 'manage_categories',
+  assign_categories: 'edit_posts',
+};
+const primitiveCapability = (capability: string) => META_CAPABILITIES[capability] ?? capability;
+
 /** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
 const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
+/** The Events Calendar's namespace on WordPress. */
+const TRIBE_NAMESPACE = 'tribe/events/v1';
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -107,6 +159,10 @@ export class RemoteClient {
    * Calendar's API has no password field), or not at all.
    */
   passwordRoute: PasswordRoute = null;
+  /** The WordPress account, as `login (role)`, once {@link verify} read it; null elsewhere. */
+  account: string | null = null;
+  /** Kinds the account may not create or change, with the capabilities it lacks (WordPress; learnt by verify). */
+  readonly writeRefusals = new Map<SyncKind, string[]>();
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -252,12 +308,23 @@ export class RemoteClient {
             .map(String)
             .join(' ')}`
         : '';
+    // WordPress writes some messages as HTML (`<strong>Error:</strong> …`): people read them as text.
     const said =
-      parsed.success && parsed.data.message ? `${parsed.data.message}${params}` : `HTTP ${answer.status}`;
+      parsed.success && parsed.data.message
+        ? htmlToText(`${parsed.data.message}${params}`)
+        : `HTTP ${answer.status}`;
     if (answer.status === 401) {
+      const auth = this.options.auth;
+      const user = auth && 'user' in auth ? auth.user : null;
+      const advice =
+        remoteCode === 'invalid_username' && user
+          ? `The site has no user "${user}": give the login name of a WordPress account (--user).`
+          : remoteCode === 'incorrect_password' && user
+            ? `Give an application password of "${user}" (on the site: Users → Profile → Application Passwords), not the password used to log in.`
+            : 'Check the user name and application password (or the token).';
       return new RemoteError(
         'REMOTE_BAD_CREDENTIALS',
-        `The remote refused the credentials (${said}). Check the user name and application password (or the token).`,
+        `The remote refused the credentials (${said}). ${advice}`,
         401,
         remoteCode,
         data,
@@ -290,10 +357,17 @@ export class RemoteClient {
     }
     const namespace = this.options.namespace.replace(/^\/|\/$/g, '');
     if (!index.data.namespaces.includes(namespace)) {
+      const served = index.data.namespaces;
+      const advice = served.includes(TRIBE_NAMESPACE)
+        ? `It is a WordPress site with The Events Calendar: use --namespace ${TRIBE_NAMESPACE}.`
+        : served.includes(CALENDAR_DESK_NAMESPACE)
+          ? `It is a Calendar Desk: use --namespace ${CALENDAR_DESK_NAMESPACE} (the default).`
+          : served.includes('wp/v2')
+            ? 'It is a WordPress site without The Events Calendar: activate that plugin on the site (Plugins), then run the sync again.'
+            : `It serves ${served.join(', ') || 'no namespace at all'}: check the address (it ends in /wp-json/).`;
       throw new RemoteError(
         'REMOTE_NOT_THIS_API',
-        `${this.root} does not serve the ${namespace} namespace (it has: ${index.data.namespaces.join(', ') || 'none'}). ` +
-          'Is the events plugin active? For a WordPress site with The Events Calendar use --namespace tribe/events/v1.',
+        `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
     this.mediaRoute = index.data.namespaces.includes('wp/v2')
@@ -335,18 +409,36 @@ export class RemoteClient {
   /**
    * On WordPress, contributors also pass the probe above, but what they publish silently becomes a draft and
    * they cannot edit others' events: their roles are read from `wp/v2/users/me` when the site answers it.
+   * Its capabilities, with the capability each kind needs (`wp/v2/types` and `wp/v2/taxonomies`), tell which
+   * kinds the account may not write ({@link writeRefusals}): an author may not create tags, for one.
    */
   private async checkWordPressRole(): Promise<void> {
-    const answer = await this.request('GET', `${this.root}wp/v2/users/me?context=edit`);
-    const roles = z.looseObject({ roles: z.array(z.string()) }).safeParse(answer.body);
-    if (answer.status !== 200 || !roles.success) return;
-    if (!roles.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
+    const [answer, types, taxonomies] = await Promise.all([
+      this.request('GET', `${this.root}wp/v2/users/me?context=edit`),
+      this.request('GET', `${this.root}wp/v2/types?context=edit`),
+      this.request('GET', `${this.root}wp/v2/taxonomies?context=edit`),
+    ]);
+    const me = wordPressUser.safeParse(answer.body);
+    if (answer.status !== 200 || !me.success) return;
+    const roles = me.data.roles.join(', ') || 'without a role';
+    this.account = `${me.data.username ?? me.data.slug ?? 'the remote user'} (${roles})`;
+    if (!me.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
       throw new RemoteError(
         'REMOTE_INSUFFICIENT_ROLE',
-        `The remote user is ${roles.data.roles.join(', ') || 'without a role'}: what it sends would stay drafts. ` +
+        `The remote user is ${roles}: what it sends would stay drafts. ` +
           'Use an author, editor or administrator account.',
         403,
       );
+    }
+    if (!me.data.capabilities) return;
+    const needed = capabilitiesNeeded(
+      types.status === 200 ? types.body : undefined,
+      taxonomies.status === 200 ? taxonomies.body : undefined,
+    );
+    const has = (capability: string) => me.data.capabilities?.[primitiveCapability(capability)] === true;
+    for (const kind of SYNC_KINDS) {
+      const missing = needed[kind].filter((capability) => !has(capability)).map(primitiveCapability);
+      if (missing.length > 0) this.writeRefusals.set(kind, missing);
     }
   }
 
