@@ -18,6 +18,8 @@ export interface Proxy {
   /** `http://127.0.0.1:PORT/wp-json/`: the REST root through the proxy. */
   root: string;
   seen: SeenRequest[];
+  /** The most requests that were under way at the same time. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,11 @@ export async function startProxy(
 ): Promise<Proxy> {
   const origin = new URL(target);
   const seen: SeenRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((incoming, outgoing) => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    outgoing.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -69,6 +75,7 @@ export async function startProxy(
   return {
     root: `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/`,
     seen,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -11,8 +11,11 @@ import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
 import { eventPasswords, RecordProblem } from './eventPassword';
+import { DEFAULT_CONCURRENCY, inPool, stagesOf } from './stages';
 
 export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
+
+type OperationOutcome = 'done' | 'adopted' | 'failed' | 'conflict';
 
 /** What the executor tells its watchers (CLI bar, `--json` lines, the desktop app's job status). */
 export type SyncProgress =
@@ -60,6 +63,8 @@ export interface ExecuteOptions {
   onProgress?: (event: SyncProgress) => void;
   /** Stops between operations (the desktop app's Cancel; tests interrupt a sync with it). */
   signal?: AbortSignal;
+  /** Operations sent at once, within each stage of the dependency order (default 4). */
+  concurrency?: number;
   /** Tries of a create whose outcome is unknown (looked up by slug before each new try). */
   createAttempts?: number;
   backoffMs?: number;
@@ -110,8 +115,19 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const passwords = eventPasswords(client, links);
   options.onProgress?.({ type: 'start', total: operations.length });
 
+  /** Uploads under way, by local media id: records sent at the same time that share a picture share its upload. */
+  const uploading = new Map<number, Promise<number>>();
+  const uploadedImage = (image: LocalImage & { fileName: string }): Promise<number> => {
+    let upload = uploading.get(image.mediaId);
+    if (!upload) {
+      upload = uploadImageOnce(image).finally(() => uploading.delete(image.mediaId));
+      uploading.set(image.mediaId, upload);
+    }
+    return upload;
+  };
+
   /** An uploaded picture's remote id: uploaded once per remote, an unknown outcome looked up before a new try. */
-  const uploadedImage = async (image: LocalImage & { fileName: string }): Promise<number> => {
+  const uploadImageOnce = async (image: LocalImage & { fileName: string }): Promise<number> => {
     /** The upload a lost answer may hide, found on the remote by its file name. */
     const lookUp = async (fileName: string) => {
       const found = await client.findUploadedMedia(fileName);
@@ -363,116 +379,116 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     }
   };
 
-  let interrupted = false;
-  for (const [index, operation] of operations.entries()) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
+  /** Carries out one operation (its checkpoint included); answers whether it adopted a remote record. */
+  const perform = async (operation: Operation): Promise<'done' | 'adopted'> => {
     const record = options.local.get(linkKey(operation.kind, operation.localId));
-    let outcome: 'done' | 'adopted' | 'failed' | 'conflict' = 'done';
-    let message: string | undefined;
-    try {
-      switch (operation.type) {
-        case 'create': {
-          const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
-          if (!adopted) await rememberImage(record!, remote);
-          await links.put(
-            linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
-          );
-          if (adopted) {
-            // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
-            await update(record!, remote.id, true);
-            summary.adopted++;
-            outcome = 'adopted';
-          } else summary.created++;
-          break;
-        }
-        case 'adopt': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
-          await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
-          if (operation.thenUpdate || passwords.needsUpdate(record!))
-            await update(record!, operation.remoteId, true);
+    let outcome: 'done' | 'adopted' = 'done';
+    switch (operation.type) {
+      case 'create': {
+        const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
+        if (!adopted) await rememberImage(record!, remote);
+        await links.put(
+          linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
+        );
+        if (adopted) {
+          // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
+          await update(record!, remote.id, true);
           summary.adopted++;
           outcome = 'adopted';
-          break;
-        }
-        case 'update':
-          await update(record!, operation.remoteId, operation.force);
-          summary.updated++;
-          break;
-        case 'delete': {
-          const link = links.get(operation.kind, operation.localId);
-          await client.delete(
-            operation.kind,
-            operation.remoteId,
-            operation.force ? null : (link?.remoteEtag ?? null),
-          );
-          await links.remove(operation.kind, operation.localId);
-          summary.deleted++;
-          break;
-        }
-        case 'accept': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
-          const link = links.get(operation.kind, operation.localId)!;
-          await links.put(
-            remote
-              ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
-              : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
-          );
-          break;
-        }
-        case 'pull': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
-          const byRemote = new Map(
-            links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
-          );
-          const mediaByRemote = new Map(
-            links
-              .allMedia()
-              .flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
-          );
-          const revision = await pullIntoLocal(
-            options.store,
-            operation.kind,
-            operation.localId,
-            remote,
-            (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
-            options.now ?? new Date(),
-            (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
-          );
-          await links.put(linkFor(operation.kind, operation.localId, revision, remote));
-          summary.pulled++;
-          break;
-        }
-        case 'unlink':
-          if (links.get(operation.kind, operation.localId))
-            await links.remove(operation.kind, operation.localId);
-          break;
+        } else summary.created++;
+        break;
       }
+      case 'adopt': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
+        if (operation.thenUpdate || passwords.needsUpdate(record!))
+          await update(record!, operation.remoteId, true);
+        summary.adopted++;
+        outcome = 'adopted';
+        break;
+      }
+      case 'update':
+        await update(record!, operation.remoteId, operation.force);
+        summary.updated++;
+        break;
+      case 'delete': {
+        const link = links.get(operation.kind, operation.localId);
+        await client.delete(
+          operation.kind,
+          operation.remoteId,
+          operation.force ? null : (link?.remoteEtag ?? null),
+        );
+        await links.remove(operation.kind, operation.localId);
+        summary.deleted++;
+        break;
+      }
+      case 'accept': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
+        const link = links.get(operation.kind, operation.localId)!;
+        await links.put(
+          remote
+            ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
+            : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
+        );
+        break;
+      }
+      case 'pull': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        const byRemote = new Map(
+          links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+        );
+        const mediaByRemote = new Map(
+          links.allMedia().flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
+        );
+        const revision = await pullIntoLocal(
+          options.store,
+          operation.kind,
+          operation.localId,
+          remote,
+          (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+          options.now ?? new Date(),
+          (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
+        );
+        await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+        summary.pulled++;
+        break;
+      }
+      case 'unlink':
+        if (links.get(operation.kind, operation.localId))
+          await links.remove(operation.kind, operation.localId);
+        break;
+    }
+    return outcome;
+  };
+
+  let completed = 0;
+  /** The first error that stops the whole sync; no operation starts after it. */
+  let stopping: RemoteError | null = null;
+  const report = (operation: Operation, outcome: OperationOutcome, message?: string) => {
+    completed++;
+    options.onProgress?.({
+      type: 'operation',
+      index: completed,
+      total: operations.length,
+      operation,
+      outcome,
+      message,
+    });
+  };
+  const run = async (operation: Operation) => {
+    try {
+      report(operation, await perform(operation));
     } catch (error) {
       if (error instanceof RemoteError && STOPPING_ERRORS.has(error.code)) {
-        throw new SyncStoppedError(
-          error.code,
-          `${error.message} The sync stopped after ${index} of ${operations.length} operations; what was done is saved, run it again to continue.`,
-        );
+        stopping ??= error;
+        return;
       }
       if (error instanceof LateConflictError) {
-        outcome = 'conflict';
-        message = error.message;
-        options.onProgress?.({
-          type: 'operation',
-          index: index + 1,
-          total: operations.length,
-          operation,
-          outcome,
-          message,
-        });
-        continue;
+        report(operation, 'conflict', error.message);
+        return;
       }
       if (!(error instanceof RemoteError) && !(error instanceof RecordProblem)) throw error;
-      outcome = 'failed';
-      message = failureMessage(error);
+      const message = failureMessage(error);
       summary.failed++;
       failures.push({
         kind: operation.kind,
@@ -481,15 +497,31 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         code: error instanceof RemoteError ? (error.remoteCode ?? error.code) : error.code,
         message,
       });
+      report(operation, 'failed', message);
     }
-    options.onProgress?.({
-      type: 'operation',
-      index: index + 1,
-      total: operations.length,
-      operation,
-      outcome,
-      message,
+  };
+  let started = 0;
+  const mayStart = () => !stopping && !options.signal?.aborted;
+  for (const stage of stagesOf(operations, options.local)) {
+    await inPool(stage, options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (operation) => {
+      started++;
+      return run(operation);
     });
+    if (!mayStart()) break;
+  }
+  // Cancelled with operations not started (those under way when it came were finished).
+  const interrupted = options.signal?.aborted === true && started < operations.length;
+  // Sent concurrently, failures come in any order: listed in the plan's.
+  const order = new Map(
+    operations.map((operation, index) => [linkKey(operation.kind, operation.localId), index]),
+  );
+  failures.sort((a, b) => order.get(linkKey(a.kind, a.localId))! - order.get(linkKey(b.kind, b.localId))!);
+  if (stopping) {
+    const error: RemoteError = stopping;
+    throw new SyncStoppedError(
+      error.code,
+      `${error.message} The sync stopped after ${completed} of ${operations.length} operations; what was done is saved, run it again to continue.`,
+    );
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };

@@ -27,6 +27,8 @@ export interface SyncOptions {
   onProgress?: (event: SyncProgress) => void;
   signal?: AbortSignal;
   clock?: () => Date;
+  /** Operations sent at once (default 4), in the dependency order's stages. */
+  concurrency?: number;
 }
 
 export type { SyncReport } from '../../shared/schemas/sync';
@@ -146,6 +148,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     remote: new Map(remote.map((record) => [linkKey(record.kind, record.id), record])),
     onProgress: options.onProgress,
     signal: options.signal,
+    concurrency: options.concurrency,
     backoffMs: options.remote.backoffMs,
     sleep: options.remote.sleep,
   });
