@@ -159,7 +159,7 @@ describe('sync: an unreliable remote', () => {
         kind: 'event',
         title: 'Event 0',
         message: expect.stringMatching(
-          /^Try later \(HTTP 400 from .*\) The site refused what was sent: change what the reason names in this record here, then run the sync again\.$/,
+          /^Try later \(HTTP 400 from .*\) The site refused what was sent: if the reason names something of this record you can change here, correct it and run the sync again; otherwise .* report it to the Calendar Desk developers with this message\.$/,
         ),
       }),
     ]);

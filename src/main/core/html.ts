@@ -109,6 +109,11 @@ export function toPlainText(text: string): string {
   return out.trim();
 }
 
+/** A message written as HTML (WordPress' `<strong>Error:</strong> …`) as the text a person reads. */
+export function htmlToText(html: string): string {
+  return decodeHtmlEntities(toPlainText(html)).replace(/\s+/g, ' ');
+}
+
 /** Index just past the `>` closing the tag that starts at `start` (quoted attribute values may hold `>`). */
 function tagEnd(text: string, start: number): number {
   let quote = '';
@@ -141,13 +146,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
+/** Entities written by name that a decode knows (WordPress writes the others as numbers). */
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
   lt: '<',
   gt: '>',
   quot: '"',
   apos: "'",
-  nbsp: ' ',
+  nbsp: '\u00a0',
   hellip: '…',
   ndash: '–',
   mdash: '—',
@@ -157,16 +163,11 @@ const NAMED_ENTITIES: Record<string, string> = {
   rdquo: '”',
 };
 
-/** Decodes HTML character references (numeric ones and the common named ones); unknown names stay as written. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
-    if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? reference;
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+/** Text with its HTML entities (`&amp;`, `&#8217;`, `&#x2019;`, the common named ones) as the characters they stand for. */
+export function decodeHtmlEntities(text: string): string {
+  return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => {
+    if (!name.startsWith('#')) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+    const code = /^#x/i.test(name) ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });
-}
-
-/** A message written as HTML (WordPress' `<strong>Error:</strong> …`) as the text a person reads. */
-export function htmlToText(html: string): string {
-  return decodeEntities(toPlainText(html)).replace(/\s+/g, ' ');
 }

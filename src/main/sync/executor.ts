@@ -552,7 +552,9 @@ function failureMessage(error: RemoteError | RecordProblem): string {
         : status >= 500
           ? "The site failed on this record: its administrator finds why in the site's PHP error log. Run the sync again once that is fixed."
           : status === 400
-            ? 'The site refused what was sent: change what the reason names in this record here, then run the sync again.'
+            ? 'The site refused what was sent: if the reason names something of this record you can change here, ' +
+              'correct it and run the sync again; otherwise this Calendar Desk does not fit the version of ' +
+              'The Events Calendar on the site: report it to the Calendar Desk developers with this message.'
             : "Run the sync again; if it fails the same way, tell the site's administrator.";
   return `${error.message} ${advice}`;
 }
