@@ -143,6 +143,7 @@ async function main() {
 
     say('push: calendar-desk sync --namespace tribe/events/v1 (the whole seeded calendar)');
     const started = performance.now();
+    let readMs = null;
     const push = await new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
@@ -162,11 +163,15 @@ async function main() {
         {
           cwd: root,
           env: { ...process.env, CALENDAR_DESK_REMOTE_PASSWORD: password },
-          stdio: ['ignore', 'pipe', 'ignore'],
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
+      // Progress lines: the first ('start') comes once the site was checked and read and the plan made.
+      child.stderr.on('data', (chunk) => {
+        if (readMs === null && String(chunk).includes('"type":"start"')) readMs = performance.now() - started;
+      });
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, report: JSON.parse(out) }));
     });
@@ -174,10 +179,10 @@ async function main() {
     say(`  ${seconds(pushMs)} s (exit ${push.code})`);
 
     const { summary, failures = [] } = push.report;
-    const arrived = await fetch(`${restRoot}wp/v2/tribe_events?status=any&per_page=1&_fields=id`, {
-      headers: { Authorization: authorization },
-    }).then((response) => Number(response.headers.get('x-wp-total')));
-    const pushedEvents = arrived - EVENTS - 20;
+    // Events sent: the plan's event operations that did not fail (the site's own lists hide past events).
+    const failedEvents = failures.filter((failure) => failure.kind === 'event').length;
+    const pushedEvents =
+      push.report.operations.filter((operation) => operation.kind === 'event').length - failedEvents;
     const ratio = Math.round((pushMs / minimalMs) * 1000) / 1000;
     const result = {
       date: new Date().toISOString(),
@@ -188,13 +193,14 @@ async function main() {
       minimalClient: { ms: Math.round(minimalMs), perEventMs: Math.round((minimalMs / EVENTS) * 10) / 10 },
       push: {
         ms: Math.round(pushMs),
+        checkReadAndPlanMs: readMs === null ? null : Math.round(readMs),
         exitStatus: push.code,
         summary,
         failures: failures.length,
         firstFailures: failures
           .slice(0, 3)
           .map((failure) => `${failure.kind} "${failure.title}": ${failure.message}`),
-        eventsOnSite: pushedEvents,
+        eventsSent: pushedEvents,
       },
       ratio,
       target: {
@@ -209,7 +215,8 @@ async function main() {
         `site: WordPress + The Events Calendar (../shared/peer), php-fpm with 4 workers, load average ${result.loadAverage.join(' ')}`,
         `minimal client  ${EVENTS} plain events, ${CONCURRENCY} in flight      ${seconds(minimalMs)} s  (${result.minimalClient.perEventMs} ms an event)`,
         `push            ${EVENTS} events + ${counts.venues} venues, ${counts.organizers} organizers, ${counts.categories} categories, ${counts.tags} tags, ${counts.media} pictures   ${seconds(pushMs)} s`,
-        `                created ${summary.created}, failed ${summary.failed}, pictures uploaded ${summary.uploaded}; events on the site ${pushedEvents} of ${EVENTS}; exit ${push.code}`,
+        `                created ${summary.created}, failed ${summary.failed}, pictures uploaded ${summary.uploaded}; events sent ${pushedEvents} of ${EVENTS}; exit ${push.code}`,
+        `                of which checking and reading the site and planning ${seconds(readMs ?? 0)} s`,
         `ratio push / minimal client: ${ratio}×   [${result.target.met ? 'met' : 'NOT met'}] target ≤ ${TARGET_RATIO}×` +
           (push.code === 0 && pushedEvents === EVENTS
             ? ''
