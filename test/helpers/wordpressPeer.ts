@@ -82,6 +82,7 @@ export async function startWordPressPeer(options: { timezone?: string } = {}): P
     }));
   } catch (error) {
     await run('bash', [PEER_SCRIPT, 'stop'], { env }).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: string }).stderr ?? '';
     throw new Error(`the WordPress peer did not start: ${stderr.split('\n').slice(-8).join('\n')}`, {
       cause: error,
