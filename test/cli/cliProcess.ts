@@ -60,6 +60,56 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<RunResul
   });
 }
 
+export interface CliProcess {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves when the output so far satisfies `test` (checked on every chunk). */
+  waitFor(test: (output: { stdout: string; stderr: string }) => boolean): Promise<void>;
+  exited: Promise<RunResult>;
+}
+
+/** Starts a command and lets the test act while it runs (e.g. break the remote mid-sync). */
+export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  const notify = () => watchers.forEach((check) => check());
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    notify();
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    notify();
+  });
+  const exited = new Promise<RunResult>((resolveExit, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolveExit({ code, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (test) =>
+      new Promise((resolveWait, reject) => {
+        const check = () => {
+          if (!test({ stdout, stderr })) return;
+          watchers.delete(check);
+          resolveWait();
+        };
+        watchers.add(check);
+        void exited.then((result) => {
+          if (watchers.delete(check))
+            reject(new Error(`exited (${result.code}) before the awaited output: ${stderr.slice(-2000)}`));
+        });
+        check();
+      }),
+    exited,
+  };
+}
+
 /** The last non-empty line of an output. */
 export const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 

@@ -203,3 +203,14 @@ describe('htmlToText (what text-only readers get: .ics, json_ld)', () => {
     expect(htmlToText('<p>A<script>alert(1)</script><style>p{}</style><!-- note -->B</p>')).toBe('AB');
   });
 });
+
+describe('htmlToText of remote messages', () => {
+  it('reads a message written as HTML as the text a person sees', () => {
+    expect(
+      htmlToText('<strong>Error:</strong> Unknown username. Check again or try your email address.'),
+    ).toBe('Error: Unknown username. Check again or try your email address.');
+    expect(htmlToText('Rock &amp; roll &#8217;n&#x2019; <em>more</em>&hellip;')).toBe(
+      'Rock & roll ’n’ more…',
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,6 +33,10 @@ export interface WordPressPeer {
   api(path: string, init?: PeerRequest): Promise<PeerResult>;
   /** A new user of the role with an application password, ready for Basic auth. */
   createUser(login: string, role: string): Promise<{ user: string; password: string; auth: string }>;
+  /** Kills php-fpm (nginx stays up and answers 502 with its HTML error page, as a site whose PHP died). */
+  stopPhp(): Promise<void>;
+  /** Runs the peer script again on the same folder and port: starts what is not running (php-fpm). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +82,7 @@ export async function startWordPressPeer(options: { timezone?: string } = {}): P
     }));
   } catch (error) {
     await run('bash', [PEER_SCRIPT, 'stop'], { env }).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: string }).stderr ?? '';
     throw new Error(`the WordPress peer did not start: ${stderr.split('\n').slice(-8).join('\n')}`, {
       cause: error,
@@ -144,6 +150,20 @@ export async function startWordPressPeer(options: { timezone?: string } = {}): P
         password,
         auth: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
       };
+    },
+    async stopPhp() {
+      const pid = Number((await readFile(join(dir, 'run', 'php-fpm.pid'), 'utf8')).trim());
+      process.kill(pid, 'SIGTERM');
+      // The master waits for its children; the pid file goes once it is gone.
+      for (let waited = 0; waited < 10_000 && existsSync(join(dir, 'run', 'php-fpm.pid')); waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    },
+    async restart() {
+      await run('bash', [PEER_SCRIPT, String(port)], {
+        env,
+        timeout: PEER_START_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      });
     },
     async stop() {
       await run('bash', [PEER_SCRIPT, 'stop'], { env }).catch(() => undefined);

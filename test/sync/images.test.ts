@@ -138,6 +138,20 @@ describe('sync: pictures', () => {
     expect((await pair.sync()).operations).toEqual([]);
   });
 
+  it('events sent at the same time that share a picture share its one upload', async () => {
+    const poster = await upload(pair.local, PNG, 'image/png', 'Season poster.png');
+    for (const title of ['One', 'Two', 'Three', 'Four', 'Five'])
+      await post('events', eventBody(title, 3, { image: poster }));
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 5, uploaded: 1, failed: 0 });
+    expect(await remoteFiles()).toHaveLength(1);
+    const ids = new Set(
+      (await allOf(pair.remote, 'events')).map((event) => (event.image as { id: number }).id),
+    );
+    expect(ids.size).toBe(1);
+  });
+
   it('a picture file that is gone, or a name that is not a stored picture, fails that record only; nothing else is read', async () => {
     const gone = await upload(pair.local, PNG, 'image/png', 'gone.png');
     await post('events', eventBody('Gone', 2, { image: gone }));

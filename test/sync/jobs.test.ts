@@ -7,7 +7,7 @@ import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
 let pair: SyncPair;
 beforeEach(async () => {
   pair = await startSyncPair();
-  for (const title of ['One', 'Two', 'Three']) {
+  for (const title of ['One', 'Two', 'Three', 'Four', 'Five', 'Six']) {
     await pair.local.api('events', { method: 'POST', auth: pair.local.admin, json: eventBody(title, 2) });
   }
 });
@@ -35,18 +35,19 @@ describe('sync jobs (what the desktop app watches)', () => {
     const first = jobs.start(options);
     expect(jobs.busy).toBe(true);
     await finished(first.id);
+    // Cancelled when the first operation ended: the 4 sent at once are finished, no other starts.
     expect(jobs.status(first.id)).toMatchObject({
       state: 'done',
-      done: 1,
-      total: 3,
-      report: { interrupted: true },
+      done: 4,
+      total: 6,
+      report: { interrupted: true, summary: { created: 4 } },
     });
-    expect(seen.map((event) => event.type)).toEqual(['start', 'operation']);
+    expect(seen.map((event) => event.type)).toEqual(['start', ...Array(4).fill('operation')]);
 
     jobs.removeAllListeners('progress');
     const second = jobs.start(options);
     await finished(second.id);
     expect(jobs.status(second.id)?.report?.summary).toMatchObject({ created: 2, failed: 0 });
-    expect(await allOf(pair.remote, 'events')).toHaveLength(3);
+    expect(await allOf(pair.remote, 'events')).toHaveLength(6);
   });
 });

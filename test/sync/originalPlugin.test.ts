@@ -175,6 +175,27 @@ describe.skipIf(!existsSync(SAMPLES))('sync to a WordPress site running the orig
     expect(live('events').map((event) => event.title)).toEqual(['Fair']);
   });
 
+  it('a site without wp/v2 cannot take a password: a protected event is not sent (it would be public), the others go on', async () => {
+    await site.close();
+    site = await startOriginalPlugin({ media: false });
+    await local.api('events', {
+      method: 'POST',
+      auth: local.admin,
+      json: eventBody('Members only', 3, { post_password: 'letmein' }),
+    });
+    await local.api('events', { method: 'POST', auth: local.admin, json: eventBody('Fair', 4) });
+    const report = await sync();
+    expect(report.summary).toMatchObject({ created: 1, failed: 1 });
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        title: 'Members only',
+        code: 'SYNC_PASSWORD_UNSUPPORTED',
+        message: expect.stringMatching(/password-protected.*not sent: it would have been public there/),
+      }),
+    ]);
+    expect(live('events').map((event) => event.title)).toEqual(['Fair']);
+  });
+
   it('a picture address the site cannot fetch: that record fails, naming the address and what to do', async () => {
     await local.api('events', {
       method: 'POST',

@@ -111,6 +111,31 @@ describe('sync: pushing to another instance', () => {
     expect(await allOf(pair.remote, 'venues')).toHaveLength(1);
   });
 
+  it('a password-protected event arrives protected (post_password), and a password removed here is removed there', async () => {
+    const created = await pair.local.api('events', {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: eventBody('Members only', 3, { description: 'Secret plans', post_password: 'letmein' }),
+    });
+    expect(created.status).toBe(201);
+    expect((await pair.sync()).failures).toEqual([]);
+    const [remote] = await allOf(pair.remote, 'events');
+    const anonymous = await pair.remote.api(`events/${remote!.id}`);
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body.code).toBe('event-password-protected');
+    expect((await pair.remote.api(`events/${remote!.id}?password=letmein`)).body.description).toBe(
+      'Secret plans',
+    );
+
+    await pair.local.api(`events/${created.body.id}`, {
+      method: 'POST',
+      auth: pair.local.admin,
+      json: { post_password: '' },
+    });
+    expect((await pair.sync({ policy: 'local-wins' })).failures).toEqual([]);
+    expect((await pair.remote.api(`events/${remote!.id}`)).body.description).toBe('Secret plans');
+  });
+
   it('propagates updates and deletions, and a dry run changes nothing', async () => {
     const { concert, past, child } = await seed();
     await pair.sync();

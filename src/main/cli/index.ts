@@ -318,7 +318,8 @@ export async function main(argv: string[], context: { machineZone?: string } = {
         'calendar-desk: the data folder is not readable/writable by you; pick another with --data.',
       );
     }
-    process.exitCode = known ? 1 : 70;
+    // A sync stopped part-way exits 3 (run it again), as the README promises; other known errors 1.
+    process.exitCode = !known ? 70 : error instanceof SyncStoppedError ? error.exitStatus : 1;
   }
 }
 

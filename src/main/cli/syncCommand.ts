@@ -127,6 +127,7 @@ async function syncThroughServer(
     throw new SyncStoppedError(
       status.error?.code ?? 'SYNC_FAILED',
       status.error?.message ?? 'The sync failed.',
+      status.error?.stoppedPartWay === true,
     );
   }
   return status.report;
@@ -210,7 +211,10 @@ export function syncCommand(deps: SyncCommandDeps): Command {
         // Tools reading --json get the failure as JSON too (the one-line message still goes to stderr).
         if (options.json) {
           const { code, message } = error as Error & { code?: string };
-          console.log(JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: 1 }));
+          const status = error instanceof SyncStoppedError ? error.exitStatus : 1;
+          console.log(
+            JSON.stringify({ error: { code: code ?? 'SYNC_FAILED', message }, exit_status: status }),
+          );
         }
         throw error;
       } finally {
@@ -218,7 +222,7 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       }
       const status = exitStatusOf(report, options.policy);
       if (options.json) console.log(JSON.stringify({ ...report, exit_status: status }));
-      else for (const line of reportLines(report)) console.log(line);
+      else for (const line of reportLines(report, options.policy)) console.log(line);
       process.exitCode = status;
     });
 }

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { SyncProgress } from '../sync/executor';
 import type { SyncReport } from '../sync/sync';
-import type { Conflict, Operation } from '../sync/model';
+import type { Conflict, ConflictPolicy, Operation } from '../sync/model';
 
 const show = (value: unknown) =>
   typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
@@ -18,8 +18,18 @@ const REASONS: Record<Conflict['reason'], string> = {
   'both-exist': 'exists on both sides with different content',
 };
 
+/** What the conflicts line says, given the policy the sync ran with. */
+const CONFLICTS_HEADER: Record<ConflictPolicy, string> = {
+  ask: 'Conflicts (left untouched; decide with --policy local-wins, remote-wins or skip):',
+  skip: 'Conflicts skipped as --policy skip asks (left untouched; to settle them, run with --policy local-wins or remote-wins):',
+  'local-wins':
+    'Conflicts (changed on the site while this sync ran, left untouched; run the same command again to apply local-wins to them):',
+  'remote-wins':
+    'Conflicts (changed on the site while this sync ran, left untouched; run the same command again to apply remote-wins to them):',
+};
+
 /** The report as people read it. */
-export function reportLines(report: SyncReport): string[] {
+export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'): string[] {
   const lines = [`Remote: ${report.remote} (${report.namespace})`];
   if (report.dryRun) {
     lines.push(`Dry run: nothing was changed. ${report.operations.length} operation(s) planned:`);
@@ -32,7 +42,7 @@ export function reportLines(report: SyncReport): string[] {
     }
   }
   if (report.conflicts.length > 0) {
-    lines.push(`Conflicts (left untouched; decide with --policy local-wins, remote-wins or skip):`);
+    lines.push(CONFLICTS_HEADER[policy]);
     for (const conflict of report.conflicts) {
       lines.push(`  ${conflict.kind} ${conflict.localId} "${conflict.title}": ${REASONS[conflict.reason]}`);
       for (const diff of conflict.diff) {
@@ -41,7 +51,7 @@ export function reportLines(report: SyncReport): string[] {
     }
   }
   if (report.failures.length > 0) {
-    lines.push('Failed (the rest went on; run the sync again after fixing these):');
+    lines.push('Failed (the rest went on; each says what to do, then run the same command again):');
     for (const failure of report.failures) {
       lines.push(`  ${failure.kind} ${failure.localId} "${failure.title}": ${failure.message}`);
     }

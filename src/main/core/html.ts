@@ -172,7 +172,7 @@ function linkTarget(href: string, text: string): string {
  * (https://x.org)`). Text without tags keeps its line breaks. Trimmed.
  */
 export function htmlToText(html: string): string {
-  if (!/<[a-z!/?]/i.test(html)) return decodeEntities(html).trim();
+  if (!/<[a-z!/?]/i.test(html)) return decodeHtmlEntities(html).trim();
   const Parser = parserClass();
   let out = '';
   let unread = 0;
@@ -222,8 +222,11 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** Entities decoded in text without tags (`&amp;` → `&`), as an HTML parser reads them. */
-function decodeEntities(text: string): string {
+/**
+ * Text without tags with its HTML entities (`&amp;`, `&#8217;`, `&#x2019;`, every named one) as the characters
+ * they stand for, as an HTML parser reads them.
+ */
+export function decodeHtmlEntities(text: string): string {
   if (!text.includes('&')) return text;
   const Parser = parserClass();
   let out = '';

@@ -10,8 +10,12 @@ import type { LinkState } from './linkState';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
+import { eventPasswords, RecordProblem } from './eventPassword';
+import { DEFAULT_CONCURRENCY, inPool, stagesOf } from './stages';
 
 export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
+
+type OperationOutcome = 'done' | 'adopted' | 'failed' | 'conflict';
 
 /** What the executor tells its watchers (CLI bar, `--json` lines, the desktop app's job status). */
 export type SyncProgress =
@@ -33,10 +37,20 @@ export class SyncStoppedError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Stopped part-way (exit status 3: run it again) rather than before anything was done (exit status 1). */
+    readonly partWay = true,
   ) {
     super(message);
   }
+
+  /** The CLI's exit status (README): 3 for a sync to run again, 1 for one that could not start. */
+  get exitStatus(): number {
+    return this.partWay ? 3 : 1;
+  }
 }
+
+/** Remote errors that stop the whole sync rather than fail one record: every later request would fail too. */
+const STOPPING_ERRORS = new Set(['REMOTE_BAD_CREDENTIALS', 'REMOTE_UNREACHABLE', 'REMOTE_UNAVAILABLE']);
 
 export interface ExecuteOptions {
   client: RemoteClient;
@@ -49,6 +63,8 @@ export interface ExecuteOptions {
   onProgress?: (event: SyncProgress) => void;
   /** Stops between operations (the desktop app's Cancel; tests interrupt a sync with it). */
   signal?: AbortSignal;
+  /** Operations sent at once, within each stage of the dependency order (default 4). */
+  concurrency?: number;
   /** Tries of a create whose outcome is unknown (looked up by slug before each new try). */
   createAttempts?: number;
   backoffMs?: number;
@@ -77,16 +93,6 @@ const linkFor = (kind: SyncKind, localId: number, revision: number | null, recor
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 class LateConflictError extends Error {}
 
-/** Something local keeps one record from being sent (recorded on it; the other records go on). */
-class RecordProblem extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Performs a plan's operations in order, checkpointing each finished one in the store. A 4xx on one record is
  * recorded on it and the rest go on; 401 or an unreachable remote stops the run (a re-run resumes).
@@ -106,10 +112,22 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const failures: RecordFailure[] = [];
   const lateConflicts: Conflict[] = [];
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const passwords = eventPasswords(client, links);
   options.onProgress?.({ type: 'start', total: operations.length });
 
+  /** Uploads under way, by local media id: records sent at the same time that share a picture share its upload. */
+  const uploading = new Map<number, Promise<number>>();
+  const uploadedImage = (image: LocalImage & { fileName: string }): Promise<number> => {
+    let upload = uploading.get(image.mediaId);
+    if (!upload) {
+      upload = uploadImageOnce(image).finally(() => uploading.delete(image.mediaId));
+      uploading.set(image.mediaId, upload);
+    }
+    return upload;
+  };
+
   /** An uploaded picture's remote id: uploaded once per remote, an unknown outcome looked up before a new try. */
-  const uploadedImage = async (image: LocalImage & { fileName: string }): Promise<number> => {
+  const uploadImageOnce = async (image: LocalImage & { fileName: string }): Promise<number> => {
     /** The upload a lost answer may hide, found on the remote by its file name. */
     const lookUp = async (fileName: string) => {
       const found = await client.findUploadedMedia(fileName);
@@ -297,6 +315,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
   const createOnce = async (record: LocalRecord): Promise<{ remote: RemoteRecord; adopted: boolean }> => {
     const sent = await body(record, true);
+    const protect = passwords.forCreate(record, sent);
     await links.put({
       kind: record.kind,
       localId: record.id,
@@ -306,7 +325,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       remoteEtag: null,
       remoteHash: null,
     });
-    return sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
+    const created = await sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
       send: async () => ({ remote: await client.create(record.kind, sent), adopted: false }),
       // A term of that name is already there: it is adopted.
       recover: async (error) => {
@@ -322,14 +341,22 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         return found ? { remote: found, adopted: false } : null;
       },
     });
+    if (!protect || created.adopted) return created;
+    // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
+    // gets its password and status.
+    await links.put(linkFor(record.kind, record.id, null, created.remote));
+    return { remote: await protect(created.remote), adopted: false };
   };
 
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await withPicture(record, async () =>
-        client.update(record.kind, remoteId, await body(record), force ? null : (link?.remoteEtag ?? null)),
-      );
+      const answer = await withPicture(record, async () => {
+        const sent = await body(record);
+        await passwords.beforeUpdate(record, remoteId, sent);
+        return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
+      });
+      await passwords.afterUpdate(record, remoteId);
       await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
     } catch (error) {
@@ -352,138 +379,184 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     }
   };
 
-  let interrupted = false;
-  for (const [index, operation] of operations.entries()) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
+  /** Carries out one operation (its checkpoint included); answers whether it adopted a remote record. */
+  const perform = async (operation: Operation): Promise<'done' | 'adopted'> => {
     const record = options.local.get(linkKey(operation.kind, operation.localId));
-    let outcome: 'done' | 'adopted' | 'failed' | 'conflict' = 'done';
-    let message: string | undefined;
-    try {
-      switch (operation.type) {
-        case 'create': {
-          const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
-          if (!adopted) await rememberImage(record!, remote);
-          await links.put(
-            linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
-          );
-          if (adopted) {
-            // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
-            await update(record!, remote.id, true);
-            summary.adopted++;
-            outcome = 'adopted';
-          } else summary.created++;
-          break;
-        }
-        case 'adopt': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
-          await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
-          if (operation.thenUpdate) await update(record!, operation.remoteId, true);
+    let outcome: 'done' | 'adopted' = 'done';
+    switch (operation.type) {
+      case 'create': {
+        const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
+        if (!adopted) await rememberImage(record!, remote);
+        await links.put(
+          linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
+        );
+        if (adopted) {
+          // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
+          await update(record!, remote.id, true);
           summary.adopted++;
           outcome = 'adopted';
-          break;
-        }
-        case 'update':
-          await update(record!, operation.remoteId, operation.force);
-          summary.updated++;
-          break;
-        case 'delete': {
-          const link = links.get(operation.kind, operation.localId);
-          await client.delete(
-            operation.kind,
-            operation.remoteId,
-            operation.force ? null : (link?.remoteEtag ?? null),
-          );
-          await links.remove(operation.kind, operation.localId);
-          summary.deleted++;
-          break;
-        }
-        case 'accept': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
-          const link = links.get(operation.kind, operation.localId)!;
-          await links.put(
-            remote
-              ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
-              : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
-          );
-          break;
-        }
-        case 'pull': {
-          const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
-          const byRemote = new Map(
-            links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
-          );
-          const mediaByRemote = new Map(
-            links
-              .allMedia()
-              .flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
-          );
-          const revision = await pullIntoLocal(
-            options.store,
-            operation.kind,
-            operation.localId,
-            remote,
-            (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
-            options.now ?? new Date(),
-            (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
-          );
-          await links.put(linkFor(operation.kind, operation.localId, revision, remote));
-          summary.pulled++;
-          break;
-        }
-        case 'unlink':
-          if (links.get(operation.kind, operation.localId))
-            await links.remove(operation.kind, operation.localId);
-          break;
+        } else summary.created++;
+        break;
       }
-    } catch (error) {
-      if (
-        error instanceof RemoteError &&
-        (error.code === 'REMOTE_BAD_CREDENTIALS' || error.code === 'REMOTE_UNREACHABLE')
-      ) {
-        throw new SyncStoppedError(
-          error.code,
-          `${error.message} The sync stopped after ${index} of ${operations.length} operations; what was done is saved, run it again to continue.`,
+      case 'adopt': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
+        if (operation.thenUpdate || passwords.needsUpdate(record!))
+          await update(record!, operation.remoteId, true);
+        summary.adopted++;
+        outcome = 'adopted';
+        break;
+      }
+      case 'update':
+        await update(record!, operation.remoteId, operation.force);
+        summary.updated++;
+        break;
+      case 'delete': {
+        const link = links.get(operation.kind, operation.localId);
+        await client.delete(
+          operation.kind,
+          operation.remoteId,
+          operation.force ? null : (link?.remoteEtag ?? null),
         );
+        await links.remove(operation.kind, operation.localId);
+        summary.deleted++;
+        break;
+      }
+      case 'accept': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
+        const link = links.get(operation.kind, operation.localId)!;
+        await links.put(
+          remote
+            ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
+            : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
+        );
+        break;
+      }
+      case 'pull': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        const byRemote = new Map(
+          links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+        );
+        const mediaByRemote = new Map(
+          links.allMedia().flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
+        );
+        const revision = await pullIntoLocal(
+          options.store,
+          operation.kind,
+          operation.localId,
+          remote,
+          (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+          options.now ?? new Date(),
+          (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
+        );
+        await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+        summary.pulled++;
+        break;
+      }
+      case 'unlink':
+        if (links.get(operation.kind, operation.localId))
+          await links.remove(operation.kind, operation.localId);
+        break;
+    }
+    return outcome;
+  };
+
+  let completed = 0;
+  /** The first error that stops the whole sync; no operation starts after it. */
+  let stopping: RemoteError | null = null;
+  const report = (operation: Operation, outcome: OperationOutcome, message?: string) => {
+    completed++;
+    options.onProgress?.({
+      type: 'operation',
+      index: completed,
+      total: operations.length,
+      operation,
+      outcome,
+      message,
+    });
+  };
+  const run = async (operation: Operation) => {
+    try {
+      report(operation, await perform(operation));
+    } catch (error) {
+      if (error instanceof RemoteError && STOPPING_ERRORS.has(error.code)) {
+        stopping ??= error;
+        return;
       }
       if (error instanceof LateConflictError) {
-        outcome = 'conflict';
-        message = error.message;
-        options.onProgress?.({
-          type: 'operation',
-          index: index + 1,
-          total: operations.length,
-          operation,
-          outcome,
-          message,
-        });
-        continue;
+        report(operation, 'conflict', error.message);
+        return;
       }
       if (!(error instanceof RemoteError) && !(error instanceof RecordProblem)) throw error;
-      outcome = 'failed';
-      message = error.message;
+      const message = failureMessage(error);
       summary.failed++;
       failures.push({
         kind: operation.kind,
         localId: operation.localId,
         title: operation.title,
         code: error instanceof RemoteError ? (error.remoteCode ?? error.code) : error.code,
-        message: error.message,
+        message,
       });
+      report(operation, 'failed', message);
     }
-    options.onProgress?.({
-      type: 'operation',
-      index: index + 1,
-      total: operations.length,
-      operation,
-      outcome,
-      message,
+  };
+  let started = 0;
+  const mayStart = () => !stopping && !options.signal?.aborted;
+  for (const stage of stagesOf(operations, options.local)) {
+    await inPool(stage, options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (operation) => {
+      started++;
+      return run(operation);
     });
+    if (!mayStart()) break;
+  }
+  // Cancelled with operations not started (those under way when it came were finished).
+  const interrupted = options.signal?.aborted === true && started < operations.length;
+  // Sent concurrently, failures come in any order: listed in the plan's.
+  const order = new Map(
+    operations.map((operation, index) => [linkKey(operation.kind, operation.localId), index]),
+  );
+  failures.sort((a, b) => order.get(linkKey(a.kind, a.localId))! - order.get(linkKey(b.kind, b.localId))!);
+  if (stopping) {
+    const error: RemoteError = stopping;
+    throw new SyncStoppedError(
+      error.code,
+      `${error.message} The sync stopped after ${completed} of ${operations.length} operations; what was done is saved, run it again to continue.`,
+    );
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };
+}
+
+/**
+ * A record's failure as its user reads it: what happened and what they can do. Messages written for one case
+ * (a picture, a password, a role) already say it; the remote's own refusals get it here, by kind of answer.
+ */
+function failureMessage(error: RemoteError | RecordProblem): string {
+  if (error instanceof RecordProblem) return error.message;
+  if (error.code === 'REMOTE_UNKNOWN_OUTCOME') {
+    return (
+      `${error.message} The site did not confirm it after several tries: run the sync again; it looks for ` +
+      'the record on the site before sending it again, so nothing is duplicated.'
+    );
+  }
+  if (error.code === 'REMOTE_BAD_RECORD') {
+    return `${error.message} Tell the site's administrator: another plugin may change what the site answers.`;
+  }
+  if (error.code !== 'REMOTE_HTTP_ERROR' || error.status === null) return error.message;
+  const status = error.status;
+  const advice =
+    status === 403
+      ? 'This account may not do that on the site: sync with an editor or administrator account.'
+      : status === 404 || status === 410
+        ? 'The site no longer has it: run the sync again, which then asks (--policy) whether to send it anew.'
+        : status >= 500
+          ? "The site failed on this record: its administrator finds why in the site's PHP error log. Run the sync again once that is fixed."
+          : status === 400
+            ? 'The site refused what was sent: if the reason names something of this record you can change here, ' +
+              'correct it and run the sync again; otherwise this Calendar Desk does not fit the version of ' +
+              'The Events Calendar on the site: report it to the Calendar Desk developers with this message.'
+            : "Run the sync again; if it fails the same way, tell the site's administrator.";
+  return `${error.message} ${advice}`;
 }
 
 /** An answer that surely stored nothing: the remote refused the request (not a 5xx nor a 429). */

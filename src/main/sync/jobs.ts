@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { SyncProgress } from './executor';
+import { SyncStoppedError, type SyncProgress } from './executor';
 import type { SyncJobStatus } from '../../shared/schemas/sync';
 import { runSync, type SyncOptions } from './sync';
 
@@ -55,7 +55,11 @@ export class SyncJobs extends EventEmitter {
         },
         (error: Error & { code?: string }) => {
           status.state = 'failed';
-          status.error = { code: error.code ?? 'SYNC_FAILED', message: error.message };
+          status.error = {
+            code: error.code ?? 'SYNC_FAILED',
+            message: error.message,
+            stoppedPartWay: error instanceof SyncStoppedError && error.partWay,
+          };
         },
       )
       .finally(() => {

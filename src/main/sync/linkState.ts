@@ -28,6 +28,8 @@ export function remoteKey(root: string, namespace: string): string {
 export class LinkState {
   private readonly links = new Map<string, Link>();
   private readonly media = new Map<number, MediaLink>();
+  /** Local ids of events sent to this remote with a password (so removing it here removes it there). */
+  private readonly protectedEvents = new Set<number>();
   meta: RemoteMeta;
 
   constructor(
@@ -51,6 +53,24 @@ export class LinkState {
       if (!parsed.success) throw new SyncStateError(`The media link ${entry} in the data file is damaged.`);
       this.media.set(parsed.data.localId, parsed.data);
     }
+    for (const entry of store.syncKeys(`protected:${key}|`)) {
+      if (store.syncState(entry) === true) this.protectedEvents.add(Number(entry.split('|').pop()));
+    }
+  }
+
+  /** Whether the event was last sent to this remote with a password. */
+  isProtected(localEventId: number): boolean {
+    return this.protectedEvents.has(localEventId);
+  }
+
+  /** Records (durably) whether the remote copy of an event now has a password. */
+  async setProtected(localEventId: number, isProtected: boolean): Promise<void> {
+    if (this.protectedEvents.has(localEventId) === isProtected) return;
+    await this.store.mutate((tx) =>
+      tx.setSyncState(`protected:${this.key}|${localEventId}`, isProtected ? true : null),
+    );
+    if (isProtected) this.protectedEvents.add(localEventId);
+    else this.protectedEvents.delete(localEventId);
   }
 
   all(): Link[] {

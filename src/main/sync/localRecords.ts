@@ -128,6 +128,7 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     },
     send: eventCostToSend(event, store),
     image: localImage(store, event.imageId),
+    password: event.password,
   };
 }
 

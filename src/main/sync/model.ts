@@ -57,6 +57,11 @@ export interface LocalRecord {
   send?: Record<string, unknown>;
   /** Events, venues and organizers: their picture, or null for none. Terms have no picture (undefined). */
   image?: LocalImage | null;
+  /**
+   * Events: the password that protects it ('' for none). Not compared (no remote shows it in its list):
+   * sent with every create and update, so a protected event is never published open.
+   */
+  password?: string;
 }
 
 /** A remote record, reduced to what the sync compares: wire fields with references as remote ids. */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { COLLECTION, type RemoteRecord, type SyncKind } from './model';
+import { COLLECTION, SYNC_KINDS, type RemoteRecord, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { RemoteError } from './remoteErrors';
+import { htmlToText } from '../core/html';
+import { DEFAULT_CONCURRENCY, inPool } from './stages';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
 
@@ -58,6 +60,63 @@ const mediaList = z.array(
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
   { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
+export type PasswordRoute = 'in-body' | 'wordpress' | null;
+/** What `wp/v2/tribe_events/{id}` answers about the post (its own names, not the plugin's). */
+const wordPressPost = z.looseObject({
+  id: z.number().int().positive(),
+  status: z.string(),
+  password: z.string().optional(),
+  modified_gmt: z.string().optional(),
+});
+const wordPressUser = z.looseObject({
+  username: z.string().optional(),
+  slug: z.string().optional(),
+  roles: z.array(z.string()),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+});
+const capabilityNames = z.record(
+  z.string(),
+  z.looseObject({ capabilities: z.record(z.string(), z.string()) }),
+);
+
+/** The post type and taxonomy of each kind on WordPress with The Events Calendar. */
+const POST_TYPES = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' } as const;
+const TAXONOMIES = { category: 'tribe_events_cat', tag: 'post_tag' } as const;
+
+/**
+ * The capabilities each kind's writes need, as The Events Calendar checks them: a post type's `edit_posts`;
+ * a term the events' `edit_posts` and its taxonomy's `manage_terms`. Names come from the site when it says
+ * (plugins may change them), else the plugin's defaults.
+ */
+function capabilitiesNeeded(types: unknown, taxonomies: unknown): Record<SyncKind, string[]> {
+  const typeCaps = capabilityNames.safeParse(types).data ?? {};
+  const taxonomyCaps = capabilityNames.safeParse(taxonomies).data ?? {};
+  const editPosts = (type: string, fallback: string) => typeCaps[type]?.capabilities.edit_posts ?? fallback;
+  const events = editPosts(POST_TYPES.event, 'edit_tribe_events');
+  return {
+    event: [events],
+    venue: [editPosts(POST_TYPES.venue, 'edit_tribe_venues')],
+    organizer: [editPosts(POST_TYPES.organizer, 'edit_tribe_organizers')],
+    category: [
+      events,
+      taxonomyCaps[TAXONOMIES.category]?.capabilities.manage_terms ?? 'publish_tribe_events',
+    ],
+    tag: [events, taxonomyCaps[TAXONOMIES.tag]?.capabilities.manage_terms ?? 'manage_post_tags'],
+  };
+}
+
+/** WordPress core's meta capabilities of tags and categories, as `map_meta_cap` maps them to a role's own. */
+const META_CAPABILITIES: Record<string, string> = {
+  manage_post_tags: 'manage_categories',
+  edit_post_tags: 'manage_categories',
+  delete_post_tags: 'manage_categories',
+  assign_post_tags: 'edit_posts',
+  edit_categories: 'manage_categories',
+  delete_categories: 'manage_categories',
+  assign_categories: 'edit_posts',
+};
+const primitiveCapability = (capability: string) => META_CAPABILITIES[capability] ?? capability;
+
 /** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
 export const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
 /** The Events Calendar's namespace on a WordPress site. */
@@ -79,6 +138,12 @@ export function backoffDelay(attempt: number, baseMs: number, random = Math.rand
 }
 
 const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+/**
+ * The server in front of the site, not the site, answered: a gateway error (502/503/504) or a 5xx without a
+ * JSON body. A 500 with WordPress' JSON error is the site's own answer about one record.
+ */
+const isSiteDown = (answer: Answer) =>
+  [502, 503, 504].includes(answer.status) || (answer.status >= 500 && answer.body === undefined);
 
 /** The remote REST API: verification, paged reads, writes with retries. */
 /**
@@ -129,6 +194,16 @@ export class RemoteClient {
   private readonly sleep: (ms: number) => Promise<void>;
   /** Where pictures are uploaded, learnt from the index by {@link verify}; null when the remote has no such route. */
   mediaRoute: MediaRoute | null = null;
+  /**
+   * How an event's password reaches the remote, learnt by {@link verify}: in the event's own body
+   * (`post_password`, a Calendar Desk), through WordPress core's `wp/v2/tribe_events/{id}` (The Events
+   * Calendar's API has no password field), or not at all.
+   */
+  passwordRoute: PasswordRoute = null;
+  /** The WordPress account, as `login (role)`, once {@link verify} read it; null elsewhere. */
+  account: string | null = null;
+  /** Kinds the account may not create or change, with the capabilities it lacks (WordPress; learnt by verify). */
+  readonly writeRefusals = new Map<SyncKind, string[]>();
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -189,6 +264,10 @@ export class RemoteClient {
     try {
       return { status: response.status, headers: response.headers, body: JSON.parse(text) };
     } catch {
+      // A busy or broken server's error page (nginx's 502 while php-fpm is down): transient, not a wrong address.
+      if (isRetryableStatus(response.status)) {
+        return { status: response.status, headers: response.headers, body: undefined };
+      }
       const html = /^\s*</.test(text);
       throw new RemoteError(
         'REMOTE_NOT_JSON',
@@ -237,6 +316,13 @@ export class RemoteClient {
       }
       if (attempt + 1 >= this.attempts) {
         if (failure) throw failure;
+        if (isSiteDown(answer!)) {
+          throw new RemoteError(
+            'REMOTE_UNAVAILABLE',
+            `The site is not answering: ${url} answered HTTP ${answer!.status}${answer!.body === undefined ? ' with an error page' : ''} ${this.attempts} times in a row (it is down or overloaded); run it again in a few minutes.`,
+            answer!.status,
+          );
+        }
         throw this.errorOf(answer!, url);
       }
       const asked = answer ? retryAfterMs(answer.headers.get('retry-after')) : null;
@@ -268,12 +354,23 @@ export class RemoteClient {
             .map(String)
             .join(' ')}`
         : '';
+    // WordPress writes some messages as HTML (`<strong>Error:</strong> …`): people read them as text.
     const said =
-      parsed.success && parsed.data.message ? `${parsed.data.message}${params}` : `HTTP ${answer.status}`;
+      parsed.success && parsed.data.message
+        ? htmlToText(`${parsed.data.message}${params}`)
+        : `HTTP ${answer.status}`;
     if (answer.status === 401) {
+      const auth = this.options.auth;
+      const user = auth && 'user' in auth ? auth.user : null;
+      const advice =
+        remoteCode === 'invalid_username' && user
+          ? `The site has no user "${user}": give the login name of a WordPress account (--user).`
+          : remoteCode === 'incorrect_password' && user
+            ? `Give an application password of "${user}" (on the site: Users → Profile → Application Passwords), not the password used to log in.`
+            : 'Check the user name and application password (or the token).';
       return new RemoteError(
         'REMOTE_BAD_CREDENTIALS',
-        `The remote refused the credentials (${said}). Check the user name and application password (or the token).`,
+        `The remote refused the credentials (${said}). ${advice}`,
         401,
         remoteCode,
         data,
@@ -312,10 +409,17 @@ export class RemoteClient {
     const index = { data: { namespaces } };
     const namespace = this.options.namespace.replace(/^\/|\/$/g, '');
     if (!index.data.namespaces.includes(namespace)) {
+      const served = index.data.namespaces;
+      const advice = served.includes(TRIBE_NAMESPACE)
+        ? `It is a WordPress site with The Events Calendar: use --namespace ${TRIBE_NAMESPACE}.`
+        : served.includes(CALENDAR_DESK_NAMESPACE)
+          ? `It is a Calendar Desk: use --namespace ${CALENDAR_DESK_NAMESPACE} (the default).`
+          : served.includes('wp/v2')
+            ? 'It is a WordPress site without The Events Calendar: activate that plugin on the site (Plugins), then run the sync again.'
+            : `It serves ${served.join(', ') || 'no namespace at all'}: check the address (it ends in /wp-json/).`;
       throw new RemoteError(
         'REMOTE_NOT_THIS_API',
-        `${this.root} does not serve the ${namespace} namespace (it has: ${index.data.namespaces.join(', ') || 'none'}). ` +
-          'Is the events plugin active? For a WordPress site with The Events Calendar use --namespace tribe/events/v1.',
+        `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
     this.mediaRoute = index.data.namespaces.includes('wp/v2')
@@ -323,6 +427,12 @@ export class RemoteClient {
       : namespace === CALENDAR_DESK_NAMESPACE
         ? { kind: 'calendar-desk', path: 'calendar-desk/v1/media' }
         : null;
+    this.passwordRoute =
+      namespace === CALENDAR_DESK_NAMESPACE
+        ? 'in-body'
+        : index.data.namespaces.includes('wp/v2')
+          ? 'wordpress'
+          : null;
     if (!this.options.auth) {
       throw new RemoteError(
         'REMOTE_NO_CREDENTIALS',
@@ -351,23 +461,63 @@ export class RemoteClient {
   /**
    * On WordPress, contributors also pass the probe above, but what they publish silently becomes a draft and
    * they cannot edit others' events: their roles are read from `wp/v2/users/me` when the site answers it.
+   * Its capabilities, with the capability each kind needs (`wp/v2/types` and `wp/v2/taxonomies`), tell which
+   * kinds the account may not write ({@link writeRefusals}): an author may not create tags, for one.
    */
   private async checkWordPressRole(): Promise<void> {
-    const answer = await this.request('GET', `${this.root}wp/v2/users/me?context=edit`);
-    const roles = z.looseObject({ roles: z.array(z.string()) }).safeParse(answer.body);
-    if (answer.status !== 200 || !roles.success) return;
-    if (!roles.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
+    const [answer, types, taxonomies] = await Promise.all([
+      this.request('GET', `${this.root}wp/v2/users/me?context=edit`),
+      this.request('GET', `${this.root}wp/v2/types?context=edit`),
+      this.request('GET', `${this.root}wp/v2/taxonomies?context=edit`),
+    ]);
+    const me = wordPressUser.safeParse(answer.body);
+    if (answer.status !== 200 || !me.success) return;
+    const roles = me.data.roles.join(', ') || 'without a role';
+    this.account = `${me.data.username ?? me.data.slug ?? 'the remote user'} (${roles})`;
+    if (!me.data.roles.some((role) => PUBLISHING_ROLES.has(role))) {
       throw new RemoteError(
         'REMOTE_INSUFFICIENT_ROLE',
-        `The remote user is ${roles.data.roles.join(', ') || 'without a role'}: what it sends would stay drafts. ` +
+        `The remote user is ${roles}: what it sends would stay drafts. ` +
           'Use an author, editor or administrator account.',
         403,
       );
     }
+    if (!me.data.capabilities) return;
+    const needed = capabilitiesNeeded(
+      types.status === 200 ? types.body : undefined,
+      taxonomies.status === 200 ? taxonomies.body : undefined,
+    );
+    const has = (capability: string) => me.data.capabilities?.[primitiveCapability(capability)] === true;
+    for (const kind of SYNC_KINDS) {
+      const missing = needed[kind].filter((capability) => !has(capability)).map(primitiveCapability);
+      if (missing.length > 0) this.writeRefusals.set(kind, missing);
+    }
   }
 
-  /** Every record of a kind, page by page (50 a page, the original's cap), totals from either header family. */
+  /**
+   * Every record of a kind (50 a page, the original's cap; totals from either header family): the first page
+   * tells how many there are, the others are read 4 at a time.
+   */
   async list(kind: SyncKind): Promise<RemoteRecord[]> {
+    const first = await this.listPage(kind, 1);
+    const pages: RemoteRecord[][] = [first.records];
+    const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, index) => index + 2);
+    await inPool(
+      rest,
+      DEFAULT_CONCURRENCY,
+      () => true,
+      async (page) => {
+        pages[page - 1] = (await this.listPage(kind, page)).records;
+      },
+    );
+    return pages.flat();
+  }
+
+  /** One page of a kind's archive; past the last page, none (some servers answer 400 there). */
+  private async listPage(
+    kind: SyncKind,
+    page: number,
+  ): Promise<{ records: RemoteRecord[]; totalPages: number }> {
     const collection = COLLECTION[kind];
     const query =
       kind === 'event'
@@ -376,33 +526,25 @@ export class RemoteClient {
         : kind === 'category' || kind === 'tag'
           ? 'hide_empty=false&'
           : '';
-    const records: RemoteRecord[] = [];
-    for (let page = 1; ; page++) {
-      const url = `${collection}?${query}per_page=50&page=${page}`;
-      const answer = await this.request('GET', url);
-      if (answer.status >= 400) {
-        // Past the last page some servers answer 400 (rest_invalid_page_number / page out of range).
-        if (page > 1 && answer.status === 400) break;
-        throw this.errorOf(answer, `${this.nsRoot}${url}`);
-      }
-      const body = answer.body as Record<string, unknown> | undefined;
-      const items = body?.[collection];
-      if (!Array.isArray(items)) {
-        throw new RemoteError(
-          'REMOTE_NOT_THIS_API',
-          `${this.nsRoot}${url} did not answer with a list of ${collection}.`,
-        );
-      }
-      for (const item of items) records.push(toRemoteRecord(kind, item));
-      const totalPages =
-        Number(
-          answer.headers.get('x-wp-totalpages') ??
-            answer.headers.get('x-tec-totalpages') ??
-            body?.total_pages,
-        ) || 1;
-      if (page >= totalPages || items.length === 0) break;
+    const url = `${collection}?${query}per_page=50&page=${page}`;
+    const answer = await this.request('GET', url);
+    if (answer.status >= 400) {
+      if (page > 1 && answer.status === 400) return { records: [], totalPages: page - 1 };
+      throw this.errorOf(answer, `${this.nsRoot}${url}`);
     }
-    return records;
+    const body = answer.body as Record<string, unknown> | undefined;
+    const items = body?.[collection];
+    if (!Array.isArray(items)) {
+      throw new RemoteError(
+        'REMOTE_NOT_THIS_API',
+        `${this.nsRoot}${url} did not answer with a list of ${collection}.`,
+      );
+    }
+    const totalPages =
+      Number(
+        answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
+      ) || 1;
+    return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
   }
 
   /** One record by remote id, with its ETag; null when it is gone (404/410) or trashed. */
@@ -523,6 +665,45 @@ export class RemoteClient {
         ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
         : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
     return items.data.find((item) => ours.test(item.file))?.id ?? null;
+  }
+
+  /**
+   * Sets an event's password (and, with it, its status) through WordPress core's route for the plugin's post
+   * type: the one way a password reaches The Events Calendar. Answers the post's status and modified time
+   * (`Y-m-d H:i:s` UTC, as the plugin's `modified_utc`).
+   */
+  async setWordPressEventPassword(
+    id: number,
+    password: string,
+    status?: string,
+  ): Promise<{ status: string; modifiedUtc: string | null }> {
+    const url = `${this.root}wp/v2/tribe_events/${id}`;
+    const answer = await this.request('POST', url, { body: { password, ...(status ? { status } : {}) } });
+    if (answer.status >= 400) {
+      const error = this.errorOf(answer, url);
+      if (answer.status !== 401 && answer.status !== 403) throw error;
+      throw new RemoteError(
+        'REMOTE_INSUFFICIENT_ROLE',
+        `The site did not let this account set the event's password (${error.message.replace(/ \(HTTP .*$/, '')}): ` +
+          'only editors and administrators may change any event there, authors only their own. ' +
+          'Sync with an editor or administrator account.',
+        answer.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    const post = wordPressPost.safeParse(answer.body);
+    if (!post.success || (post.data.password !== undefined && post.data.password !== password)) {
+      throw new RemoteError(
+        'REMOTE_BAD_RECORD',
+        `${url} answered HTTP ${answer.status} without the event's new password: it may not be protected.`,
+        answer.status,
+      );
+    }
+    return {
+      status: post.data.status,
+      modifiedUtc: post.data.modified_gmt ? post.data.modified_gmt.replace('T', ' ') : null,
+    };
   }
 
   /** Deletes (trashes) a record; one already gone counts as deleted. */

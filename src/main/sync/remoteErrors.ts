@@ -1,5 +1,7 @@
 export type RemoteErrorCode =
   | 'REMOTE_UNREACHABLE'
+  /** Still 502/503/504 (or a 5xx error page) after every retry: the site is down or overloaded. */
+  | 'REMOTE_UNAVAILABLE'
   | 'REMOTE_NOT_JSON'
   | 'REMOTE_NOT_THIS_API'
   | 'REMOTE_BAD_CREDENTIALS'

@@ -2,8 +2,10 @@ import type { CalendarStore } from '../store/store';
 import { localRecords } from './localRecords';
 import { LinkState, remoteKey } from './linkState';
 import {
+  COLLECTION,
   linkKey,
   SYNC_KINDS,
+  type SyncKind,
   type ConflictPolicy,
   type Decisions,
   type LocalRecord,
@@ -11,7 +13,7 @@ import {
   type RemoteRecord,
 } from './model';
 import { plan } from './planner';
-import { RemoteClient, type RemoteOptions } from './remoteClient';
+import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
 import type { SyncReport } from '../../shared/schemas/sync';
 
@@ -25,6 +27,8 @@ export interface SyncOptions {
   onProgress?: (event: SyncProgress) => void;
   signal?: AbortSignal;
   clock?: () => Date;
+  /** Operations sent at once (default 4), in the dependency order's stages. */
+  concurrency?: number;
 }
 
 export type { SyncReport } from '../../shared/schemas/sync';
@@ -47,6 +51,40 @@ function picturesToUpload(operations: Operation[], local: LocalRecord[], links: 
     if (image?.fileName && links.remoteMediaIdOf(image.mediaId) === null) files.add(image.mediaId);
   }
   return files.size;
+}
+
+/** Operations that write to the remote (a create, an update, a deletion). */
+const writesRemote = (operation: Operation) =>
+  operation.type === 'create' ||
+  operation.type === 'update' ||
+  operation.type === 'delete' ||
+  (operation.type === 'adopt' && operation.thenUpdate);
+
+/**
+ * The pre-check of what the plan needs: a remote account that may not write some of the kinds it would send
+ * (a WordPress author and tags) is refused before anything is sent, naming the kinds and the capability.
+ */
+function refuseUnwritableKinds(client: RemoteClient, operations: Operation[]): void {
+  const counts = new Map<SyncKind, number>();
+  for (const operation of operations) {
+    if (writesRemote(operation) && client.writeRefusals.has(operation.kind))
+      counts.set(operation.kind, (counts.get(operation.kind) ?? 0) + 1);
+  }
+  if (counts.size === 0) return;
+  const kinds = [...counts.keys()];
+  const capabilities = [...new Set(kinds.flatMap((kind) => client.writeRefusals.get(kind)!))];
+  const listed = (items: string[]) =>
+    items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  const dependents = kinds.some((kind) => kind !== 'event') ? ', and the events that use them with them' : '';
+  throw new RemoteError(
+    'REMOTE_INSUFFICIENT_ROLE',
+    `The remote account ${client.account ?? ''} may not create or change ${listed(kinds.map((kind) => COLLECTION[kind]))} ` +
+      `on the site (it lacks the ${listed(capabilities)} capabilit${capabilities.length === 1 ? 'y' : 'ies'}), ` +
+      `so ${listed([...counts].map(([kind, count]) => `${count} ${count === 1 ? kind : COLLECTION[kind]}`))} ` +
+      `of this calendar would fail${dependents}. Nothing was sent. Sync with an editor or administrator ` +
+      "account, or ask the site's administrator to give this account that permission.",
+    403,
+  );
 }
 
 /**
@@ -73,6 +111,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     decisions: options.decisions,
     mediaLinks: links.allMedia(),
   });
+  refuseUnwritableKinds(client, planned.operations);
   const base = {
     remote: client.root,
     namespace: options.remote.namespace,
@@ -109,6 +148,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     remote: new Map(remote.map((record) => [linkKey(record.kind, record.id), record])),
     onProgress: options.onProgress,
     signal: options.signal,
+    concurrency: options.concurrency,
     backoffMs: options.remote.backoffMs,
     sleep: options.remote.sleep,
   });

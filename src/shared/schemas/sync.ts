@@ -152,6 +152,13 @@ export const syncJobStatusSchema = z.object({
   total: z.number(),
   last: z.string().nullable(),
   report: syncReportSchema.nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      /** Stopped part-way (the remote went away): what was done is saved, run it again to continue. */
+      stoppedPartWay: z.boolean().optional(),
+    })
+    .nullable(),
 });
 export type SyncJobStatus = z.infer<typeof syncJobStatusSchema>;

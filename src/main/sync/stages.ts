@@ -1,0 +1,63 @@
+import { linkKey, type LocalRecord, type Operation } from './model';
+
+/** Operations sent at once by default: what a small WordPress site serves well (its PHP workers). */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Deeper category trees than this are not expected; the number only has to exceed the deepest one. */
+const MAX_DEPTH = 1_000;
+
+/**
+ * The plan's operations in stages that may each run concurrently, in the order their dependencies need:
+ * parent categories (with tags) before their children, all terms before venues and organizers, those before
+ * events; deletions after every other change, in the reverse order (events first, parents last).
+ */
+export function stagesOf(operations: Operation[], local: Map<string, LocalRecord>): Operation[][] {
+  const depth = (categoryId: number) => {
+    let level = 0;
+    const seen = new Set<number>();
+    for (
+      let at = local.get(linkKey('category', categoryId))?.refs.parent ?? 0;
+      at && !seen.has(at) && level < MAX_DEPTH - 1;
+      at = local.get(linkKey('category', at))?.refs.parent ?? 0
+    ) {
+      seen.add(at);
+      level++;
+    }
+    return level;
+  };
+  const level = (operation: Operation) =>
+    operation.kind === 'category'
+      ? depth(operation.localId)
+      : operation.kind === 'tag'
+        ? 0
+        : operation.kind === 'event'
+          ? MAX_DEPTH + 1
+          : MAX_DEPTH;
+  const stageOf = (operation: Operation) =>
+    operation.type === 'delete' ? 2 * MAX_DEPTH + 2 + (MAX_DEPTH + 1 - level(operation)) : level(operation);
+  const stages = new Map<number, Operation[]>();
+  for (const operation of operations) {
+    const stage = stageOf(operation);
+    const list = stages.get(stage);
+    if (list) list.push(operation);
+    else stages.set(stage, [operation]);
+  }
+  return [...stages.keys()].sort((a, b) => a - b).map((stage) => stages.get(stage)!);
+}
+
+/**
+ * Runs `work` on each item with at most `limit` at a time, in order; `mayStart` is asked before each start
+ * (false: nothing more starts, what runs is awaited). Answers once every started item has settled.
+ */
+export async function inPool<T>(
+  items: T[],
+  limit: number,
+  mayStart: () => boolean,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && mayStart()) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
