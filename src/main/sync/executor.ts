@@ -10,6 +10,7 @@ import type { LinkState } from './linkState';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
+import { toWireBody } from './wireBody';
 
 export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 
@@ -291,7 +292,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
       sent[field] = value;
     }
-    return { ...sent, ...(await imageToSend(record, creating)) };
+    return toWireBody(record.kind, { ...sent, ...(await imageToSend(record, creating)) });
   };
 
   /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */

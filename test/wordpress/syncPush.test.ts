@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithPeer, PEER_START_TIMEOUT_MS } from '../helpers/wordpressPeer';
+import {
+  buildCalendar,
+  pngBytes,
+  remoteIdOf,
+  startWordPressPair,
+  type Calendar,
+  type WordPressPair,
+} from './wordpressSync';
+
+/**
+ * A realistic calendar pushed to the real WordPress + The Events Calendar site, then read back from the site
+ * itself: through the plugin's API (`tribe/events/v1`) and through WordPress' own (`wp/v2 … context=edit`, what is
+ * stored). The tests run in order on one site: each builds on what the previous one pushed.
+ */
+describeWithPeer('sync to the real WordPress + The Events Calendar site', () => {
+  let pair: WordPressPair;
+  let calendar: Calendar;
+  beforeAll(async () => {
+    pair = await startWordPressPair();
+    calendar = await buildCalendar(pair);
+  }, PEER_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  const tribe = async (path: string) => {
+    const answer = await pair.site.api(`tribe/events/v1/${path}`);
+    expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return answer.body;
+  };
+  const stored = async (type: string, id: number) => {
+    const answer = await pair.site.api(`wp/v2/${type}/${id}?context=edit`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  };
+  const siteId = (kind: string, localId: number) => remoteIdOf(pair, kind, localId);
+
+  it('the first sync creates every record and uploads the picture once', async () => {
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    // 3 categories, 2 tags, 2 venues, 2 organizers, 5 events.
+    expect(report.summary).toMatchObject({ created: 14, uploaded: 1, failed: 0, conflicts: 0 });
+  });
+
+  describe('what the site stores', () => {
+    it('venues: full addresses, the map flags as sent, the picture', async () => {
+      const hall = await tribe(`venues/${siteId('venue', calendar.hall)}`);
+      expect(hall).toMatchObject({
+        venue: 'Town Hall',
+        address: '1 Market Square',
+        city: 'Lyon',
+        country: 'France',
+        province: 'Rhône',
+        zip: '69001',
+        phone: '+33 4 00 00 00 00',
+        website: 'https://townhall.example.org/',
+        show_map: true,
+        show_map_link: false,
+        image: { id: expect.any(Number), extension: 'png', width: 64, height: 48 },
+      });
+      const park = await tribe(`venues/${siteId('venue', calendar.park)}`);
+      expect(park).toMatchObject({
+        venue: 'Central Park',
+        address: '59th St',
+        city: 'New York',
+        state: 'NY',
+        country: 'United States',
+        zip: '10019',
+        show_map: false,
+        show_map_link: true,
+      });
+      // The plugin leaves out what a venue does not have.
+      expect(park.image ?? false).toBe(false);
+      const hallStored = await stored('tribe_venue', hall.id);
+      expect(hallStored.meta).toMatchObject({
+        _VenueShowMap: true,
+        _VenueShowMapLink: false,
+        _VenueCity: 'Lyon',
+      });
+      expect(hallStored.featured_media).toBe(hall.image.id);
+      expect((await stored('tribe_venue', park.id)).meta).toMatchObject({
+        _VenueShowMap: false,
+        _VenueShowMapLink: true,
+      });
+    });
+
+    it('organizers: contact details and the picture', async () => {
+      const choir = await tribe(`organizers/${siteId('organizer', calendar.choir)}`);
+      expect(choir).toMatchObject({
+        organizer: 'City Choir',
+        email: 'choir@example.org',
+        phone: '+33 1 23 45 67 89',
+        website: 'https://choir.example.org/',
+        image: { id: expect.any(Number), extension: 'png' },
+      });
+      expect((await stored('tribe_organizer', choir.id)).featured_media).toBe(choir.image.id);
+      const team = await tribe(`organizers/${siteId('organizer', calendar.festival)}`);
+      expect(team).toMatchObject({ organizer: 'Festival Team', email: 'team@example.org' });
+    });
+
+    it('the picture: one media item, the bytes of the file, shown by the event, the venue and the organizer', async () => {
+      const media = await pair.site.api('wp/v2/media?context=edit&per_page=100');
+      expect(media.body).toHaveLength(1);
+      const [item] = media.body;
+      expect(item).toMatchObject({ mime_type: 'image/png', media_details: { width: 64, height: 48 } });
+      const served = await fetch(item.source_url);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(pngBytes(64, 48));
+      const concert = await tribe(`events/${siteId('event', calendar.concert)}`);
+      expect(concert.image).toMatchObject({ id: item.id, url: item.source_url });
+      expect((await stored('tribe_events', concert.id)).featured_media).toBe(item.id);
+      expect((await tribe(`venues/${siteId('venue', calendar.hall)}`)).image.id).toBe(item.id);
+      expect((await tribe(`organizers/${siteId('organizer', calendar.choir)}`)).image.id).toBe(item.id);
+    });
+  });
+});
