@@ -4,6 +4,7 @@ import {
   buildCalendar,
   pngBytes,
   remoteIdOf,
+  sitePosts,
   startWordPressPair,
   type Calendar,
   type WordPressPair,
@@ -113,5 +114,33 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
       expect((await tribe(`venues/${siteId('venue', calendar.hall)}`)).image.id).toBe(item.id);
       expect((await tribe(`organizers/${siteId('organizer', calendar.choir)}`)).image.id).toBe(item.id);
     });
+  });
+
+  it('a second and a third sync change nothing: no operation, no conflict, no new picture', async () => {
+    for (let run = 0; run < 2; run++) {
+      const again = await pair.sync();
+      expect(again.operations).toEqual([]);
+      expect(again.conflicts).toEqual([]);
+      expect(again.summary).toMatchObject({ created: 0, updated: 0, uploaded: 0, failed: 0 });
+    }
+    expect((await pair.site.api('wp/v2/media?per_page=100')).body).toHaveLength(1);
+    expect(await sitePosts(pair.site, 'tribe_events')).toHaveLength(5);
+    expect(await sitePosts(pair.site, 'tribe_venue')).toHaveLength(2);
+  });
+
+  it('an event hidden from listings is read by its id: local-wins never makes another copy', async () => {
+    const listed = await tribe('events?start_date=1900-01-01&end_date=2200-01-01&per_page=50');
+    expect(listed.events.map((event: { title: string }) => event.title)).not.toContain(
+      'Members-only preview',
+    );
+    for (let run = 0; run < 2; run++) {
+      const report = await pair.sync({ policy: 'local-wins' });
+      expect(report.operations).toEqual([]);
+    }
+    const copies = (await sitePosts(pair.site, 'tribe_events')).filter((post) =>
+      String(post.title.raw).startsWith('Members-only preview'),
+    );
+    expect(copies.map((post) => post.id)).toEqual([siteId('event', calendar.secret)]);
+    expect((await tribe(`events/${siteId('event', calendar.secret)}`)).hide_from_listings).toBe(true);
   });
 });

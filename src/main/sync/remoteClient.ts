@@ -78,6 +78,12 @@ export function backoffDelay(attempt: number, baseMs: number, random = Math.rand
 
 const isRetryableStatus = (status: number) => status === 429 || status >= 500;
 
+/** A read of one record that found it gone: 404/410, or the plugin's 403 for an event in the trash. */
+const isGone = (answer: Answer) =>
+  answer.status === 404 ||
+  answer.status === 410 ||
+  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available');
+
 /** The remote REST API: verification, paged reads, writes with retries. */
 export class RemoteClient {
   readonly root: string;
@@ -352,18 +358,49 @@ export class RemoteClient {
     return records;
   }
 
-  /** One record by remote id, with its ETag; null when it is gone (404/410) or trashed. */
+  /**
+   * One record by remote id, with its ETag; null when it is gone: 404/410, trashed, or the plugin's 403
+   * `event-no-longer-available` for an event in the trash.
+   */
   async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
-    const answer = await this.request('GET', `${COLLECTION[kind]}/${id}`);
-    if (answer.status === 404 || answer.status === 410) return null;
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}/${id}`);
+    const path = `${COLLECTION[kind]}/${id}`;
+    const answer = await this.request('GET', path);
+    if (isGone(answer)) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
     const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
     return record.fields.status === 'trash' ? null : record;
   }
 
-  /** A record by slug (the look-up before re-sending a create whose outcome is unknown). */
+  /**
+   * A record by slug, asked for directly (events, venues, organizers: `…/by-slug/{slug}`; terms: `?slug=`), so
+   * that one hidden from listings is found too and a lost create answer costs one request, not the archive.
+   */
   async findBySlug(kind: SyncKind, slug: string): Promise<RemoteRecord | null> {
-    return (await this.list(kind)).find((record) => record.slug === slug) ?? null;
+    if (slug === '') return null;
+    if (kind === 'category' || kind === 'tag') {
+      const path = `${COLLECTION[kind]}?slug=${encodeURIComponent(slug)}&hide_empty=false`;
+      const answer = await this.request('GET', path);
+      if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+      const items = (answer.body as Record<string, unknown> | undefined)?.[COLLECTION[kind]];
+      if (!Array.isArray(items)) {
+        throw new RemoteError(
+          'REMOTE_NOT_THIS_API',
+          `${this.nsRoot}${path} did not answer with a list of ${COLLECTION[kind]}.`,
+        );
+      }
+      const found = items.map((item) => toRemoteRecord(kind, item)).find((record) => record.slug === slug);
+      return found ?? null;
+    }
+    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
+    const answer = await this.request('GET', path);
+    // No such slug: the plugin answers 400 rest_invalid_param on `slug` (its check finds no post).
+    const slugRefused =
+      answer.status === 400 &&
+      JSON.stringify(errorBody.safeParse(answer.body).data?.data ?? {}).includes('"slug"');
+    if (isGone(answer) || slugRefused) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+    return record.fields.status === 'trash' || record.slug !== slug ? null : record;
   }
 
   /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */

@@ -1,18 +1,11 @@
 import type { CalendarStore } from '../store/store';
 import { localRecords } from './localRecords';
 import { LinkState, remoteKey } from './linkState';
-import {
-  linkKey,
-  SYNC_KINDS,
-  type ConflictPolicy,
-  type Decisions,
-  type LocalRecord,
-  type Operation,
-  type RemoteRecord,
-} from './model';
+import { linkKey, type ConflictPolicy, type Decisions, type LocalRecord, type Operation } from './model';
 import { plan } from './planner';
 import { RemoteClient, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
+import { readRemote } from './remoteRead';
 import type { SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
@@ -65,9 +58,8 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     client.root,
     options.remote.namespace,
   );
-  const remote: RemoteRecord[] = [];
-  for (const kind of SYNC_KINDS) remote.push(...(await client.list(kind)));
   const local = localRecords(options.store);
+  const remote = await readRemote(client, local, links);
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
     decisions: options.decisions,
