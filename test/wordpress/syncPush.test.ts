@@ -143,4 +143,34 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
     expect(copies.map((post) => post.id)).toEqual([siteId('event', calendar.secret)]);
     expect((await tribe(`events/${siteId('event', calendar.secret)}`)).hide_from_listings).toBe(true);
   });
+
+  it('a picture deleted on the site is uploaded again, once, when a record that shows it is sent', async () => {
+    const [item] = (await pair.site.api('wp/v2/media?per_page=100')).body;
+    const deleted = await pair.site.api(`wp/v2/media/${item.id}?force=true`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    await pair.post(`events/${calendar.concert}`, { title: 'Jazz & Swing Night (sold out)' });
+    // Losing its picture changed the event on the site too: a conflict, with the picture in its diff.
+    const asked = await pair.sync();
+    expect(asked.conflicts).toEqual([
+      expect.objectContaining({ localId: calendar.concert, reason: 'both-changed' }),
+    ]);
+    expect(asked.conflicts[0]!.diff).toEqual(
+      expect.arrayContaining([{ field: 'image', local: item.id, remote: null }]),
+    );
+    const report = await pair.sync({ policy: 'local-wins' });
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 1, uploaded: 1, failed: 0 });
+    const media = (await pair.site.api('wp/v2/media?per_page=100')).body;
+    expect(media).toHaveLength(1);
+    expect((await tribe(`events/${siteId('event', calendar.concert)}`)).image.id).toBe(media[0].id);
+    // The venue sent later shows the new copy: nothing is uploaded a third time.
+    await pair.post(`venues/${calendar.hall}`, { phone: '+33 4 11 11 11 11' });
+    expect((await pair.sync({ policy: 'local-wins' })).summary).toMatchObject({
+      updated: 1,
+      uploaded: 0,
+      failed: 0,
+    });
+    expect((await tribe(`venues/${siteId('venue', calendar.hall)}`)).image.id).toBe(media[0].id);
+    expect((await pair.site.api('wp/v2/media?per_page=100')).body).toHaveLength(1);
+  });
 });

@@ -237,8 +237,8 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   };
 
   /**
-   * Sends a record; when the remote refuses its `image`, an uploaded picture's remote copy is gone (deleted
-   * there): it is forgotten and uploaded again, once. Any other refused picture is named in the error.
+   * Sends a record; when the remote refuses its `image` because an uploaded picture's remote copy is gone
+   * (deleted there), it is forgotten and uploaded again, once. Any other refused picture is named in the error.
    */
   const withPicture = async <T>(record: LocalRecord, send: () => Promise<T>): Promise<T> => {
     try {
@@ -255,7 +255,10 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         !('image' in params)
       )
         throw error;
-      if (image.fileName !== null && links.remoteMediaIdOf(image.mediaId) !== null) {
+      // Uploaded again only when the remote's copy is really gone: a picture refused for any other reason
+      // would otherwise be uploaded once more on every run.
+      const remoteMediaId = image.fileName !== null ? links.remoteMediaIdOf(image.mediaId) : null;
+      if (remoteMediaId !== null && (await client.mediaGone(remoteMediaId))) {
         await links.removeMedia(image.mediaId);
         return send();
       }

@@ -509,6 +509,19 @@ export class RemoteClient {
     return items.data.find((item) => ours.test(item.file))?.id ?? null;
   }
 
+  /**
+   * Whether a picture uploaded earlier is no longer on the remote (deleted there): WordPress answers 404 for its
+   * media item. A Calendar Desk has no read of one upload: there a refused picture id counts as gone.
+   */
+  async mediaGone(remoteMediaId: number): Promise<boolean> {
+    if (this.mediaRoute?.kind !== 'wordpress') return true;
+    const url = `${this.root}${this.mediaRoute.path}/${remoteMediaId}`;
+    const answer = await this.request('GET', url);
+    if (answer.status === 404 || answer.status === 410) return true;
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    return false;
+  }
+
   /** Deletes (trashes) a record; one already gone counts as deleted. */
   async delete(kind: SyncKind, id: number, ifMatch: string | null): Promise<void> {
     const path = `${COLLECTION[kind]}/${id}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`;
