@@ -46,6 +46,96 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
   });
 
   describe('what the site stores', () => {
+    it('events: instants and zones, all-day and multi-day, links, terms with parents, cost, website, flags, status, picture, raw description', async () => {
+      const concert = await tribe(`events/${siteId('event', calendar.concert)}`);
+      expect(concert).toMatchObject({
+        status: 'publish',
+        start_date: '2027-03-12 20:00:00',
+        end_date: '2027-03-12 23:00:00',
+        utc_start_date: '2027-03-12 19:00:00',
+        utc_end_date: '2027-03-12 22:00:00',
+        timezone: 'Europe/Paris',
+        all_day: false,
+        cost: expect.stringContaining('15'),
+        cost_details: { values: ['15'] },
+        website: 'https://tickets.example.org/jazz',
+        featured: true,
+        sticky: false,
+        hide_from_listings: false,
+        show_map: true,
+        venue: { id: siteId('venue', calendar.hall) },
+        image: { id: expect.any(Number) },
+      });
+      expect(concert.organizer.map((organizer: { id: number }) => organizer.id).sort()).toEqual(
+        [siteId('organizer', calendar.choir), siteId('organizer', calendar.festival)].sort(),
+      );
+      expect(concert.categories).toEqual([
+        expect.objectContaining({ name: 'Jazz', parent: siteId('category', calendar.music) }),
+      ]);
+      expect(concert.tags).toEqual([expect.objectContaining({ name: 'Family' })]);
+      const concertStored = await stored('tribe_events', concert.id);
+      // What WordPress stores is what was written: every paragraph, every entity as the local API keeps it.
+      expect(concertStored.content.raw).toBe(
+        (await pair.local.api(`events/${calendar.concert}`, { auth: pair.local.admin })).body.description,
+      );
+      expect(concertStored.content.raw).toContain('<ul>\n<li>Bar</li>');
+      expect(concertStored.title.raw).toBe('Jazz & Swing Night');
+      expect(concertStored.excerpt.raw).toBe('Jazz in the hall');
+      expect(concertStored.meta).toMatchObject({
+        _EventCost: '15',
+        _EventURL: 'https://tickets.example.org/jazz',
+      });
+
+      const marathon = await tribe(`events/${siteId('event', calendar.marathon)}`);
+      expect(marathon).toMatchObject({
+        start_date: '2027-05-01 07:30:00',
+        end_date: '2027-05-03 18:00:00',
+        utc_start_date: '2027-05-01 11:30:00',
+        utc_end_date: '2027-05-03 22:00:00',
+        timezone: 'America/New_York',
+        cost: 'Free',
+        sticky: true,
+        venue: { id: siteId('venue', calendar.park) },
+        organizer: [{ id: siteId('organizer', calendar.festival) }],
+      });
+      expect(
+        marathon.categories.map((term: { name: string; parent: number }) => [term.name, term.parent]),
+      ).toEqual([
+        ['Music', 0],
+        ['Theatre', 0],
+      ]);
+      expect((await stored('tribe_events', marathon.id)).content.raw).toBe(
+        'Runners from all over the world.',
+      );
+
+      const fair = await tribe(`events/${siteId('event', calendar.fair)}`);
+      expect(fair).toMatchObject({
+        all_day: true,
+        start_date: '2027-04-02 00:00:00',
+        end_date: '2027-04-02 23:59:59',
+        utc_start_date: '2027-04-01 15:00:00',
+        timezone: 'Asia/Tokyo',
+        tags: [expect.objectContaining({ name: 'Outdoor' })],
+      });
+
+      const rehearsal = await stored('tribe_events', siteId('event', calendar.rehearsal));
+      expect(rehearsal).toMatchObject({ status: 'draft', title: { raw: 'Dress rehearsal' } });
+      expect(rehearsal.tribe_events_cat).toEqual([siteId('category', calendar.theatre)]);
+      const secret = await tribe(`events/${siteId('event', calendar.secret)}`);
+      expect(secret).toMatchObject({ hide_from_listings: true, status: 'publish' });
+    });
+
+    it('categories and tags: the child under its parent', async () => {
+      const categories = await tribe('categories?hide_empty=false&per_page=50');
+      const byName = Object.fromEntries(
+        categories.categories.map((term: { name: string }) => [term.name, term]),
+      );
+      expect(byName.Jazz).toMatchObject({ parent: byName.Music.id, slug: 'jazz' });
+      expect(byName.Music).toMatchObject({ parent: 0, description: 'Concerts and gigs' });
+      const tags = await tribe('tags?hide_empty=false&per_page=50');
+      expect(tags.tags.map((term: { name: string }) => term.name).sort()).toEqual(['Family', 'Outdoor']);
+    });
+
     it('venues: full addresses, the map flags as sent, the picture', async () => {
       const hall = await tribe(`venues/${siteId('venue', calendar.hall)}`);
       expect(hall).toMatchObject({
@@ -71,6 +161,7 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
         zip: '10019',
         show_map: false,
         show_map_link: true,
+        description: '<p>The big park.</p>',
       });
       // The plugin leaves out what a venue does not have.
       expect(park.image ?? false).toBe(false);
@@ -94,6 +185,7 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
         email: 'choir@example.org',
         phone: '+33 1 23 45 67 89',
         website: 'https://choir.example.org/',
+        description: '<p>Singing since 1901.</p>',
         image: { id: expect.any(Number), extension: 'png' },
       });
       expect((await stored('tribe_organizer', choir.id)).featured_media).toBe(choir.image.id);
@@ -142,6 +234,66 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
     );
     expect(copies.map((post) => post.id)).toEqual([siteId('event', calendar.secret)]);
     expect((await tribe(`events/${siteId('event', calendar.secret)}`)).hide_from_listings).toBe(true);
+  });
+
+  it('local edits and deletions reach the site; emptied descriptions and excerpts are emptied there', async () => {
+    // An event without an excerpt (the plugin refuses "excerpt": "") is updated.
+    await pair.post(`events/${calendar.secret}`, { title: 'Members-only preview (full)' });
+    await pair.post(`events/${calendar.concert}`, { excerpt: '' });
+    await pair.post(`events/${calendar.marathon}`, {
+      description: '',
+      start_date: '2027-05-02 08:00:00',
+      end_date: '2027-05-02 16:00:00',
+      timezone: 'Europe/London',
+      venue: calendar.hall,
+      tags: [calendar.outdoor],
+      cost: '5 - 10',
+    });
+    await pair.post(`venues/${calendar.park}`, { description: '' });
+    await pair.post(`organizers/${calendar.choir}`, { description: '' });
+    const removed = await pair.local.api(`events/${calendar.fair}`, {
+      method: 'DELETE',
+      auth: pair.local.admin,
+    });
+    expect(removed.status).toBe(200);
+    const tagGone = await pair.local.api(`tags/${calendar.family}`, {
+      method: 'DELETE',
+      auth: pair.local.admin,
+    });
+    expect(tagGone.status).toBe(200);
+    const siteFair = siteId('event', calendar.fair);
+    const siteFamily = siteId('tag', calendar.family);
+
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.conflicts).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 5, deleted: 2, created: 0, failed: 0 });
+
+    const secret = await stored('tribe_events', siteId('event', calendar.secret));
+    expect(secret.title.raw).toBe('Members-only preview (full)');
+    const concert = await stored('tribe_events', siteId('event', calendar.concert));
+    expect(concert.excerpt.raw).toBe('');
+    expect(concert.content.raw).toContain('jazz</strong> &amp; swing');
+    const marathon = await tribe(`events/${siteId('event', calendar.marathon)}`);
+    expect(marathon).toMatchObject({
+      description: '',
+      start_date: '2027-05-02 08:00:00',
+      utc_start_date: '2027-05-02 07:00:00',
+      timezone: 'Europe/London',
+      venue: { id: siteId('venue', calendar.hall) },
+      tags: [expect.objectContaining({ name: 'Outdoor' })],
+      cost_details: { values: ['5', '10'] },
+    });
+    expect((await stored('tribe_events', marathon.id)).content.raw).toBe('');
+    expect((await stored('tribe_venue', siteId('venue', calendar.park))).content.raw).toBe('');
+    expect((await stored('tribe_organizer', siteId('organizer', calendar.choir))).content.raw).toBe('');
+    // The deleted event is in the site's trash, the deleted tag gone.
+    expect((await pair.site.api(`wp/v2/tribe_events/${siteFair}?context=edit`)).body.status).toBe('trash');
+    expect((await pair.site.api(`wp/v2/tags/${siteFamily}`)).status).toBe(404);
+
+    const again = await pair.sync();
+    expect(again.operations).toEqual([]);
+    expect(again.conflicts).toEqual([]);
   });
 
   it('a picture deleted on the site is uploaded again, once, when a record that shows it is sent', async () => {

@@ -154,6 +154,7 @@ export async function buildCalendar(pair: WordPressPair): Promise<Calendar> {
   const park = (
     await post('venues', {
       venue: 'Central Park',
+      description: '<p>The big park.</p>',
       address: '59th St',
       city: 'New York',
       state: 'NY',
@@ -166,6 +167,7 @@ export async function buildCalendar(pair: WordPressPair): Promise<Calendar> {
   const choir = (
     await post('organizers', {
       organizer: 'City Choir',
+      description: 'Singing since 1901.',
       email: 'choir@example.org',
       phone: '+33 1 23 45 67 89',
       website: 'https://choir.example.org/',

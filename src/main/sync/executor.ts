@@ -331,9 +331,15 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await withPicture(record, async () =>
-        client.update(record.kind, remoteId, await body(record), force ? null : (link?.remoteEtag ?? null)),
-      );
+      let emptied: ('description' | 'excerpt')[] = [];
+      let answer = await withPicture(record, async () => {
+        const sent = await body(record);
+        // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
+        emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
+        return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
+      });
+      const stale = emptied.filter((field) => answer.fields[field] !== '');
+      if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
       await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
     } catch (error) {
@@ -488,6 +494,13 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };
+}
+
+/** Removes the empty description and excerpt from a body and names them. */
+function takeEmptyTexts(sent: Record<string, unknown>): ('description' | 'excerpt')[] {
+  const empty = (['description', 'excerpt'] as const).filter((field) => sent[field] === '');
+  for (const field of empty) delete sent[field];
+  return empty;
 }
 
 /** An answer that surely stored nothing: the remote refused the request (not a 5xx nor a 429). */

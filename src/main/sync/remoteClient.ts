@@ -60,6 +60,12 @@ export type MediaRoute =
   { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
 /** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
 const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
+/** WordPress' own post type of each kind the plugin stores as a post. */
+const WORDPRESS_POST_TYPE: Partial<Record<SyncKind, string>> = {
+  event: 'tribe_events',
+  venue: 'tribe_venue',
+  organizer: 'tribe_organizer',
+};
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -507,6 +513,41 @@ export class RemoteClient {
         ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
         : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
     return items.data.find((item) => ours.test(item.file))?.id ?? null;
+  }
+
+  /** Whether the remote is a WordPress site (it serves WordPress' own `wp/v2` routes beside the plugin's). */
+  get isWordPress(): boolean {
+    return this.mediaRoute?.kind === 'wordpress';
+  }
+
+  /**
+   * Empties the description and/or excerpt of an event, venue or organizer through WordPress' own route
+   * (`wp/v2/tribe_events/{id}`: `content`, `excerpt`): the plugin's route refuses `""` for an event's and
+   * ignores it for a venue's or organizer's. Answers the record as the plugin shows it afterwards.
+   */
+  async clearTexts(kind: SyncKind, id: number, fields: ('description' | 'excerpt')[]): Promise<RemoteRecord> {
+    const type = WORDPRESS_POST_TYPE[kind];
+    if (!type) throw new Error(`a ${kind} has no description to clear`);
+    const url = `${this.root}wp/v2/${type}/${id}`;
+    const body = Object.fromEntries(
+      fields.map((field) => [field === 'description' ? 'content' : 'excerpt', '']),
+    );
+    const answer = await this.request('POST', url, { body });
+    if (answer.status >= 400) {
+      const error = this.errorOf(answer, url);
+      throw new RemoteError(
+        error.code,
+        `The site kept the old ${fields.join(' and ')}: emptying it goes through ${url}, which refused (${error.message}). ` +
+          'Empty it on the site, or ask its administrator for an account that may edit it there.',
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    const record = await this.get(kind, id);
+    if (!record)
+      throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}${COLLECTION[kind]}/${id} is gone.`);
+    return record;
   }
 
   /**
