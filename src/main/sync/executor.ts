@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
 import { linkKey } from './model';
-import { contentHash, mapRefs } from './compare';
+import { contentHash, isUploadedCopyOf, mapRefs } from './compare';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER, uploadTypeOf } from '../core/media';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
@@ -237,6 +237,18 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   };
 
   /**
+   * An adopted record that shows the upload of its picture file (the same calendar pushed before under another
+   * address): that copy is this picture on this remote, so it is never uploaded again.
+   */
+  const adoptPicture = async (record: LocalRecord, remote: RemoteRecord) => {
+    const image = record.image;
+    if (!image?.fileName || links.remoteMediaIdOf(image.mediaId) !== null) return;
+    const remoteFile = remote.imageUrl?.split('/').pop() ?? '';
+    if (typeof remote.fields.image !== 'number' || !isUploadedCopyOf(image, remoteFile)) return;
+    await links.putMedia({ localId: image.mediaId, remoteId: remote.fields.image, pendingFile: null });
+  };
+
+  /**
    * Sends a record; when the remote refuses its `image` because an uploaded picture's remote copy is gone
    * (deleted there), it is forgotten and uploaded again, once. Any other refused picture is named in the error.
    */
@@ -389,6 +401,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         }
         case 'adopt': {
           const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+          await adoptPicture(record!, remote);
           await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
           if (operation.thenUpdate) await update(record!, operation.remoteId, true);
           summary.adopted++;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COLLECTION, type RemoteRecord, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
+import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
@@ -490,13 +491,7 @@ export class RemoteClient {
   async findUploadedMedia(fileName: string): Promise<number | null> {
     const route = this.mediaRoute;
     if (!route) return null;
-    const dot = fileName.lastIndexOf('.');
-    // A Calendar Desk keeps 80 characters of the name it was sent.
-    const base = (dot > 0 ? fileName.slice(0, dot) : fileName).slice(
-      0,
-      route.kind === 'wordpress' ? 200 : 80,
-    );
-    const extension = dot > 0 ? fileName.slice(dot + 1) : '';
+    const { base } = keptName(fileName, route.kind);
     const url = `${this.root}${route.path}?search=${encodeURIComponent(base)}&per_page=100`;
     const answer = await this.request('GET', url);
     if (route.kind === 'calendar-desk' && (answer.status === 404 || answer.status === 405)) return null;
@@ -505,14 +500,7 @@ export class RemoteClient {
     if (!items.success) {
       throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
     }
-    // The names are already safe: WordPress keeps them (adding -1, -2… when taken, -scaled for large
-    // pictures); a Calendar Desk puts its own random prefix in front.
-    const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const ours =
-      route.kind === 'wordpress'
-        ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
-        : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
-    return items.data.find((item) => ours.test(item.file))?.id ?? null;
+    return items.data.find((item) => isUploadedName(fileName, item.file, route.kind))?.id ?? null;
   }
 
   /** Whether the remote is a WordPress site (it serves WordPress' own `wp/v2` routes beside the plugin's). */
