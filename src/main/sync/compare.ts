@@ -10,6 +10,7 @@ import type {
   SyncKind,
 } from './model';
 import { linkKey } from './model';
+import { decodeHtmlEntities } from '../core/html';
 
 /** Which kind each reference field points at. */
 export const REF_KIND: Record<keyof LocalRefs, SyncKind> = {
@@ -181,38 +182,13 @@ export function comparable(field: string, value: unknown): unknown {
   return [...value].sort(compareIds);
 }
 
-/** Entities a site writes by name (it writes the others as numbers). */
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  hellip: '…',
-  ndash: '–',
-  mdash: '—',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => {
-    if (!name.startsWith('#')) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-    const code = /^#x/i.test(name) ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
-
 /**
  * A text with what WordPress does when it shows one undone, so that what was written and what a site shows
  * compare equal: paragraphs and line breaks it adds (wpautop), entities (`&amp;`, `&#8217;`), typographic quotes
  * and dashes (wptexturize), spacing. A change of only those is not seen: the site would show it the same.
  */
 export function comparableText(text: string): string {
-  return decodeEntities(text.replace(/<\/?p(?:\s[^>]*)?>|<br\s*\/?>/gi, ' '))
+  return decodeHtmlEntities(text.replace(/<\/?p(?:\s[^>]*)?>|<br\s*\/?>/gi, ' '))
     .replace(/[‘’′]/g, "'")
     .replace(/[“”″]/g, '"')
     .replace(/[–—]/g, '-')

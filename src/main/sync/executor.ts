@@ -435,6 +435,11 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         }
         case 'pull': {
           const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+          // WordPress' plugin shows texts formatted: what the site stores is read from WordPress itself.
+          const stored =
+            client.isWordPress && remote.texts
+              ? { ...remote, texts: await client.storedTexts(operation.kind, operation.remoteId) }
+              : remote;
           const byRemote = new Map(
             links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
           );
@@ -447,7 +452,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
             options.store,
             operation.kind,
             operation.localId,
-            remote,
+            stored,
             (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
             options.now ?? new Date(),
             (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTION, type RemoteRecord, type SyncKind } from './model';
+import { COLLECTION, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
@@ -55,6 +55,22 @@ const mediaList = z.array(
     })
     .transform((item) => ({ id: item.id, file: (item.source_url ?? item.file ?? '').split('/').pop()! })),
 );
+
+const raw = z.looseObject({ raw: z.string() });
+/** A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`. */
+const storedPost = z
+  .looseObject({
+    title: raw,
+    content: raw,
+    excerpt: raw,
+    meta: z.looseObject({ _EventCost: z.unknown() }).optional(),
+  })
+  .transform((post) => ({
+    title: post.title.raw,
+    description: post.content.raw,
+    excerpt: post.excerpt.raw,
+    cost: typeof post.meta?._EventCost === 'string' ? post.meta._EventCost : null,
+  }));
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
@@ -536,6 +552,28 @@ export class RemoteClient {
     if (!record)
       throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}${COLLECTION[kind]}/${id} is gone.`);
     return record;
+  }
+
+  /**
+   * What WordPress stores for an event, venue or organizer (`wp/v2/{type}/{id}?context=edit`): its title,
+   * description and excerpt as written and an event's cost as entered. The plugin's route shows them formatted
+   * (paragraphs added, entities, a currency symbol), which is no copy to take over (`remote-wins`).
+   */
+  async storedTexts(kind: SyncKind, id: number): Promise<RemoteTexts> {
+    const type = WORDPRESS_POST_TYPE[kind];
+    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
+    const url = `${this.root}wp/v2/${type}/${id}?context=edit`;
+    const answer = await this.request('GET', url);
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    const stored = storedPost.safeParse(answer.body);
+    if (!stored.success) {
+      throw new RemoteError(
+        'REMOTE_BAD_RECORD',
+        `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
+      );
+    }
+    const { title, description, excerpt, cost } = stored.data;
+    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '' } : {}) };
   }
 
   /**
