@@ -325,4 +325,42 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
     expect((await tribe(`venues/${siteId('venue', calendar.hall)}`)).image.id).toBe(media[0].id);
     expect((await pair.site.api('wp/v2/media?per_page=100')).body).toHaveLength(1);
   });
+
+  it('more than a page of events, past and future: all pushed, and found again by the next sync', async () => {
+    // 55 events: more than one page of 50; half in the past, which the plugin's default date window hides.
+    for (let index = 0; index < 55; index++) {
+      const day = new Date(Date.UTC(2027, 0, 1) + (index % 2 ? 1 : -400) * 86_400_000 + index * 86_400_000);
+      const date = day.toISOString().slice(0, 10);
+      await pair.post('events', {
+        title: `Session ${index}`,
+        start_date: `${date} 10:00:00`,
+        end_date: `${date} 11:00:00`,
+        categories: [calendar.theatre],
+      });
+    }
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 55, failed: 0 });
+    const sessions = (await sitePosts(pair.site, 'tribe_events')).length;
+    const titles = (await sitePosts(pair.site, 'tribe_events')).map((post) => post.title.raw);
+    expect(titles.filter((title) => title.startsWith('Session '))).toHaveLength(55);
+    const again = await pair.sync();
+    expect(again.operations).toEqual([]);
+    expect(again.conflicts).toEqual([]);
+    expect((await sitePosts(pair.site, 'tribe_events')).length).toBe(sessions);
+  }, 180_000);
+
+  it('a picture address the site cannot fetch: that record fails, naming the address and what to do', async () => {
+    await pair.post('events', {
+      title: 'Unreachable poster',
+      start_date: '2027-08-01 10:00:00',
+      end_date: '2027-08-01 11:00:00',
+      image: 'https://pictures.invalid/poster.jpg',
+    });
+    const report = await pair.sync();
+    expect(report.summary).toMatchObject({ created: 0, failed: 1 });
+    expect(report.failures[0]!.message).toMatch(
+      /refused its picture https:\/\/pictures\.invalid\/poster\.jpg .*must be able to fetch that address/,
+    );
+  });
 });
