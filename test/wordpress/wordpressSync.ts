@@ -271,7 +271,10 @@ export function remoteIdOf(pair: WordPressPair, kind: string, localId: number): 
   return link.remoteId;
 }
 
-/** Every post of a WordPress type as the site stores it (`context=edit`: raw content, any status). */
+/**
+ * The posts of a WordPress type as the site stores them (`context=edit`: raw content, any status). Events: the
+ * upcoming ones only (the plugin keeps past events out of WordPress' own list).
+ */
 export async function sitePosts(site: WordPressPeer, type: string): Promise<PeerResult['body'][]> {
   const answer = await site.api(`wp/v2/${type}?context=edit&status=any&per_page=100`);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
