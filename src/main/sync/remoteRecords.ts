@@ -153,31 +153,30 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
     const fields = pick(venue, Object.keys(venueShape.shape));
     if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
       Object.assign(fields, { geo_lat, geo_lng });
-    return postRecord(kind, venue, fields, etag);
+    return postRecord(kind, venue, fields, etag, raw);
   }
   if (kind === 'organizer') {
     const parsed = organizerShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);
-    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag);
+    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag, raw);
   }
   const parsed = eventShape.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error);
   const event = parsed.data;
   const fields = { ...pick(event, Object.keys(eventShape.shape)), cost: event.cost_details };
-  return postRecord(kind, event, fields, etag);
+  return postRecord(kind, event, fields, etag, raw);
 }
 
-/** A venue, organizer or event: its compared fields plus its slug and picture (by remote media id). */
+/**
+ * A venue, organizer or event: its compared fields plus its slug and picture (by remote media id), and its texts
+ * as the remote `answer`ed them.
+ */
 function postRecord(
   kind: SyncKind,
-  post: {
-    id: number;
-    slug: string;
-    modified_utc?: string;
-    image: { id: number; url: string } | null;
-  } & Record<string, unknown>,
+  post: { id: number; slug: string; modified_utc?: string; image: { id: number; url: string } | null },
   fields: Record<string, unknown>,
   etag: string | null,
+  answer: unknown,
 ): RemoteRecord {
   return {
     kind,
@@ -187,14 +186,14 @@ function postRecord(
     etag,
     fields: { ...fields, slug: post.slug, ...imageFields(post.image) },
     imageUrl: post.image?.url ?? null,
-    texts: textsOf(kind, post),
+    texts: textsOf(kind, answer),
   };
 }
 
 /** What `remote-wins` takes over: the title and texts as answered (an event's cost as its text). */
-function textsOf(kind: SyncKind, post: Record<string, unknown>): RemoteTexts {
-  const answered = answeredTexts.parse(post);
-  const title = post[kind === 'event' ? 'title' : kind];
+function textsOf(kind: SyncKind, answer: unknown): RemoteTexts {
+  const answered = answeredTexts.parse(answer);
+  const title = (answer as Record<string, unknown>)[kind === 'event' ? 'title' : kind];
   return {
     title: typeof title === 'string' ? title : '',
     description: answered.description,
