@@ -114,4 +114,20 @@ describe('sync: a record changed on both sides', () => {
     await pair.sync({ policy: 'local-wins' });
     expect(await remoteTitle()).toEqual([]);
   });
+
+  it('remote-wins from a Calendar Desk takes its texts as answered: every paragraph, the cost', async () => {
+    const description = '<p>Bring drinks.</p>\n<p>And a blanket &amp; a hat.</p>';
+    const edited = await pair.remote.api(`events/${remoteId}`, {
+      method: 'POST',
+      auth: pair.remote.admin,
+      json: { description, cost: '12' },
+    });
+    expect(edited.status).toBe(200);
+    const report = await pair.sync({ policy: 'remote-wins' });
+    expect(report.summary).toMatchObject({ pulled: 1, failed: 0 });
+    const local = (await pair.local.api(`events/${localId}`, { auth: pair.local.admin })).body;
+    expect(local.description).toBe(description);
+    expect(local.cost_details.values).toEqual(['12']);
+    expect((await pair.sync()).operations).toEqual([]);
+  });
 });

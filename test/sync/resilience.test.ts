@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,63 +6,28 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody } from '../helpers/server';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
 import { RemoteError } from '../../src/main/sync/remoteClient';
+import { startProxy, type Proxy, type ProxyVerdict } from '../helpers/droppingProxy';
 
 let pair: SyncPair;
 const servers: Server[] = [];
+const proxies: Proxy[] = [];
 beforeEach(async () => {
   pair = await startSyncPair();
 });
 afterEach(async () => {
+  for (const started of proxies.splice(0)) await started.close();
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   await pair.close();
 });
 
-/**
- * A proxy in front of the real remote. `misbehave` sees each request and may answer it itself (`'drop'`: forward
- * it, let the remote do the work, then cut the connection without an answer; a number: answer that status).
- */
+/** A proxy in front of the remote of the pair (see {@link startProxy}); closed after the test. */
 async function proxy(
-  misbehave: (
-    method: string,
-    url: string,
-  ) => 'drop' | { status: number; headers?: Record<string, string> } | null,
-  /** Runs before a request is forwarded (to change the remote behind the sync's back). */
+  misbehave: (method: string, url: string) => ProxyVerdict,
   before?: (method: string, url: string) => Promise<void>,
 ) {
-  const target = new URL(pair.remote.engine.origin);
-  const server = createServer((incoming, outgoing) => {
-    const verdict = misbehave(incoming.method ?? 'GET', incoming.url ?? '/');
-    if (verdict && verdict !== 'drop') {
-      outgoing.writeHead(verdict.status, { 'Content-Type': 'application/json', ...verdict.headers });
-      outgoing.end(JSON.stringify({ code: 'busy', message: 'Try later', data: { status: verdict.status } }));
-      return;
-    }
-    const forward = () =>
-      request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: { ...incoming.headers, host: target.host },
-        },
-        (answer) => {
-          if (verdict === 'drop') {
-            answer.resume();
-            answer.on('end', () => outgoing.socket?.destroy());
-            return;
-          }
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-    void (before?.(incoming.method ?? 'GET', incoming.url ?? '/') ?? Promise.resolve()).then(() =>
-      incoming.pipe(forward()),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/`;
+  const started = await startProxy(pair.remote.engine.origin, misbehave, before);
+  proxies.push(started);
+  return started.root;
 }
 
 async function seedEvents(count: number) {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { decodeHTML } from 'entities';
 import type sanitizeHtml from 'sanitize-html';
 
 // sanitize-html (with htmlparser2 and postcss) takes tens of milliseconds to load and is only needed by writes:
@@ -223,17 +224,11 @@ export function htmlToText(html: string): string {
 }
 
 /**
- * Text without tags with its HTML entities (`&amp;`, `&#8217;`, `&#x2019;`, every named one) as the characters
- * they stand for, as an HTML parser reads them.
+ * Text with its HTML entities (`&amp;`, `&#8217;`, `&#x2019;`, every named one) as the characters they stand
+ * for, by HTML's own rules (the `entities` package htmlparser2 uses); tags, if any, are left as they are.
  */
 export function decodeHtmlEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  const Parser = parserClass();
-  let out = '';
-  const parser = new Parser({ ontext: (part) => (out += part) });
-  parser.write(text);
-  parser.end();
-  return out;
+  return text.includes('&') ? decodeHTML(text) : text;
 }
 
 const ESCAPES: Record<string, string> = {

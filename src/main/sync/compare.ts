@@ -10,6 +10,7 @@ import type {
   SyncKind,
 } from './model';
 import { linkKey } from './model';
+import { decodeHtmlEntities } from '../core/html';
 
 /** Which kind each reference field points at. */
 export const REF_KIND: Record<keyof LocalRefs, SyncKind> = {
@@ -106,25 +107,106 @@ export function comparableLocal(
   const compared = { ...local.fields, ...mapRefs(local.refs, remoteIdOf) };
   if (local.image !== undefined) {
     const image = imageValue(local.image, remoteMediaIdOf);
-    compared.image =
-      typeof image === 'string' && remote?.imageUrl && remote.imageUrl === image
-        ? remote.fields.image
-        : image;
+    const remoteFile = remote?.imageUrl?.split('/').pop() ?? '';
+    const shown =
+      typeof image === 'string' &&
+      remote?.imageUrl &&
+      (remote.imageUrl === image || isUploadedCopyOf(local.image, remoteFile));
+    compared.image = shown ? remote.fields.image : image;
   }
   return compared;
 }
 
-/** Field-level differences, over the fields the local side sends (the remote may have more). */
+/** Where pictures go on a remote: WordPress' media library or a Calendar Desk's uploads. */
+export type UploadRemoteKind = 'wordpress' | 'calendar-desk';
+
+/**
+ * What of a file name a remote keeps: WordPress up to 200 characters of the name, a Calendar Desk 80 (behind its
+ * own random prefix); the extension as it is.
+ */
+export function keptName(fileName: string, kind: UploadRemoteKind): { base: string; extension: string } {
+  const dot = fileName.lastIndexOf('.');
+  const base = dot > 0 ? fileName.slice(0, dot) : fileName;
+  return {
+    base: base.slice(0, kind === 'wordpress' ? 200 : 80),
+    extension: dot > 0 ? fileName.slice(dot + 1) : '',
+  };
+}
+
+/**
+ * Whether `remoteFile` is the name a remote stored an upload of `fileName` under: WordPress keeps the name
+ * (adding -1, -2… when taken, -scaled for large pictures); a Calendar Desk puts its own random prefix in front.
+ */
+export function isUploadedName(fileName: string, remoteFile: string, kind: UploadRemoteKind): boolean {
+  const { base, extension } = keptName(fileName, kind);
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern =
+    kind === 'wordpress'
+      ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
+      : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
+  return pattern.test(remoteFile);
+}
+
+/** Whether a remote file is the upload of a local picture file (the same calendar pushed under another address). */
+export function isUploadedCopyOf(image: LocalImage | null | undefined, remoteFile: string): boolean {
+  if (!image?.fileName || !remoteFile) return false;
+  return (['wordpress', 'calendar-desk'] as const).some((kind) =>
+    isUploadedName(image.fileName!, remoteFile, kind),
+  );
+}
+
+/**
+ * Field-level differences, over the fields the local side sends (the remote may have more). Both sides are
+ * compared through {@link comparable}; the diff shows the values as they are.
+ */
 export function diffFields(local: Record<string, unknown>, remote: Record<string, unknown>): FieldDiff[] {
   const diff: FieldDiff[] = [];
   for (const [field, value] of Object.entries(local)) {
     const other = remote[field];
-    const normalize = (item: unknown) => (Array.isArray(item) ? [...item].sort(compareIds) : item);
-    if (stableJson(normalize(value)) !== stableJson(normalize(other ?? defaultLike(value)))) {
+    if (stableJson(comparable(field, value)) !== stableJson(comparable(field, other ?? defaultLike(value)))) {
       diff.push({ field, local: value, remote: other ?? null });
     }
   }
   return diff;
+}
+
+/**
+ * One value as the sync compares it, the same for both sides: texts through {@link comparableText}, a cost's
+ * values through {@link comparableCost}, id lists in order. Equal content, however each side presents it, is
+ * not a change.
+ */
+export function comparable(field: string, value: unknown): unknown {
+  if (typeof value === 'string') return comparableText(value);
+  if (!Array.isArray(value)) return value;
+  if (field === 'cost') return comparableCost(value);
+  return [...value].sort(compareIds);
+}
+
+/**
+ * A text with what WordPress does when it shows one undone, so that what was written and what a site shows
+ * compare equal: paragraphs and line breaks it adds (wpautop), entities (`&amp;`, `&#8217;`), typographic quotes
+ * and dashes (wptexturize), spacing. A change of only those is not seen: the site would show it the same.
+ */
+export function comparableText(text: string): string {
+  return decodeHtmlEntities(text.replace(/<\/?p(?:\s[^>]*)?>|<br\s*\/?>/gi, ' '))
+    .replace(/[‘’′]/g, "'")
+    .replace(/[“”″]/g, '"')
+    .replace(/[–—]/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/…/g, '...')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A cost's values as the plugin keeps them: only the numbers (its `cost_details` also lists words, `free`,
+ * which a local calendar does not), without 0 (the plugin stores no cost of 0), in order.
+ */
+export function comparableCost(values: unknown[]): string[] {
+  const numbers = values
+    .map((value) => String(value).trim())
+    .filter((value) => /^\d+(?:\.\d+)?$/.test(value) && Number(value) !== 0);
+  return [...new Set(numbers.map((value) => String(Number(value))))].sort((a, b) => Number(a) - Number(b));
 }
 
 /** What a remote that leaves out empty values means by a missing key (venues and organizers drop them). */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, SyncKind } from './model';
 import { linkKey } from './model';
-import { contentHash, mapRefs } from './compare';
+import { contentHash, isUploadedCopyOf, mapRefs } from './compare';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER, uploadTypeOf } from '../core/media';
 import { REMOTE_GONE } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
@@ -12,6 +12,7 @@ import type { CalendarStore } from '../store/store';
 import { pullIntoLocal } from './pull';
 import { eventPasswords, RecordProblem } from './eventPassword';
 import { DEFAULT_CONCURRENCY, inPool, stagesOf } from './stages';
+import { toWireBody } from './wireBody';
 
 export type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 
@@ -254,8 +255,20 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   };
 
   /**
-   * Sends a record; when the remote refuses its `image`, an uploaded picture's remote copy is gone (deleted
-   * there): it is forgotten and uploaded again, once. Any other refused picture is named in the error.
+   * An adopted record that shows the upload of its picture file (the same calendar pushed before under another
+   * address): that copy is this picture on this remote, so it is never uploaded again.
+   */
+  const adoptPicture = async (record: LocalRecord, remote: RemoteRecord) => {
+    const image = record.image;
+    if (!image?.fileName || links.remoteMediaIdOf(image.mediaId) !== null) return;
+    const remoteFile = remote.imageUrl?.split('/').pop() ?? '';
+    if (typeof remote.fields.image !== 'number' || !isUploadedCopyOf(image, remoteFile)) return;
+    await links.putMedia({ localId: image.mediaId, remoteId: remote.fields.image, pendingFile: null });
+  };
+
+  /**
+   * Sends a record; when the remote refuses its `image` because an uploaded picture's remote copy is gone
+   * (deleted there), it is forgotten and uploaded again, once. Any other refused picture is named in the error.
    */
   const withPicture = async <T>(record: LocalRecord, send: () => Promise<T>): Promise<T> => {
     try {
@@ -272,7 +285,10 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
         !('image' in params)
       )
         throw error;
-      if (image.fileName !== null && links.remoteMediaIdOf(image.mediaId) !== null) {
+      // Uploaded again only when the remote's copy is really gone: a picture refused for any other reason
+      // would otherwise be uploaded once more on every run.
+      const remoteMediaId = image.fileName !== null ? links.remoteMediaIdOf(image.mediaId) : null;
+      if (remoteMediaId !== null && (await client.mediaGone(remoteMediaId))) {
         await links.removeMedia(image.mediaId);
         return send();
       }
@@ -309,7 +325,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
       sent[field] = value;
     }
-    return { ...sent, ...(await imageToSend(record, creating)) };
+    return toWireBody(record.kind, { ...sent, ...(await imageToSend(record, creating)) });
   };
 
   /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
@@ -351,11 +367,16 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
     const link = links.get(record.kind, record.id);
     try {
-      const answer = await withPicture(record, async () => {
+      let emptied: ('description' | 'excerpt')[] = [];
+      let answer = await withPicture(record, async () => {
         const sent = await body(record);
         await passwords.beforeUpdate(record, remoteId, sent);
+        // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
+        emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
         return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
       });
+      const stale = emptied.filter((field) => answer.fields[field] !== '');
+      if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
       await passwords.afterUpdate(record, remoteId);
       await rememberImage(record, answer);
       await links.put(linkFor(record.kind, record.id, record.revision, answer));
@@ -400,6 +421,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       }
       case 'adopt': {
         const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        await adoptPicture(record!, remote);
         await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
         if (operation.thenUpdate || passwords.needsUpdate(record!))
           await update(record!, operation.remoteId, true);
@@ -434,6 +456,11 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       }
       case 'pull': {
         const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        // WordPress' plugin shows texts formatted: what the site stores is read from WordPress itself.
+        const stored =
+          client.isWordPress && remote.texts
+            ? { ...remote, texts: await client.storedTexts(operation.kind, operation.remoteId) }
+            : remote;
         const byRemote = new Map(
           links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
         );
@@ -444,7 +471,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           options.store,
           operation.kind,
           operation.localId,
-          remote,
+          stored,
           (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
           options.now ?? new Date(),
           (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
@@ -557,6 +584,13 @@ function failureMessage(error: RemoteError | RecordProblem): string {
               'The Events Calendar on the site: report it to the Calendar Desk developers with this message.'
             : "Run the sync again; if it fails the same way, tell the site's administrator.";
   return `${error.message} ${advice}`;
+}
+
+/** Removes the empty description and excerpt from a body and names them. */
+function takeEmptyTexts(sent: Record<string, unknown>): ('description' | 'excerpt')[] {
+  const empty = (['description', 'excerpt'] as const).filter((field) => sent[field] === '');
+  for (const field of empty) delete sent[field];
+  return empty;
 }
 
 /** An answer that surely stored nothing: the remote refused the request (not a 5xx nor a 429). */

@@ -78,6 +78,19 @@ export interface RemoteRecord {
   fields: Record<string, unknown>;
   /** The address of the remote's picture (`image.url`), or null: matches a picture sent by address. */
   imageUrl?: string | null;
+  /** An event's, venue's or organizer's texts as written on the remote: what `remote-wins` takes over. */
+  texts?: RemoteTexts;
+}
+
+/**
+ * The title (event, venue or organizer name), description, and an event's excerpt and cost of a remote record as
+ * written there: as a Calendar Desk answers them, or as WordPress stores them (its plugin shows them formatted).
+ */
+export interface RemoteTexts {
+  title: string;
+  description: string;
+  excerpt?: string;
+  cost?: string;
 }
 
 export const linkSchema = z.object({

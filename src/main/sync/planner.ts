@@ -54,13 +54,10 @@ export function plan(
   remote: RemoteRecord[],
   options: PlanOptions,
 ): Plan {
-  const remoteIdOf = remoteIdLookup(links);
+  const linkedIdOf = remoteIdLookup(links);
   const mediaLinks = options.mediaLinks ?? [];
   const remoteMediaIdOf = remoteMediaIdLookup(mediaLinks);
   const sentMedia = new Set(mediaLinks.map((link) => link.localId));
-  /** What differs between a local record and its remote version, in the remote's terms. */
-  const diffOf = (record: LocalRecord, remoteRecord: RemoteRecord) =>
-    diffFields(comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord), remoteRecord.fields);
   const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
   const linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
   const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
@@ -68,6 +65,20 @@ export function plan(
   const linkedRemote = new Set(
     links.filter((link) => link.remoteId !== null).map((link) => linkKey(link.kind, link.remoteId!)),
   );
+  // Records this plan may adopt (unlinked, with an unclaimed remote record of the same slug): a reference to one
+  // compares as that remote record, as it will be once adopted, not as a record missing from the remote.
+  const twinIds = new Map<string, number>();
+  for (const record of local) {
+    if (record.deleted || linkedIdOf(record.kind, record.id) !== null) continue;
+    const twin = remoteBySlug.get(`${record.kind}:${record.slug}`);
+    if (twin && !linkedRemote.has(linkKey(record.kind, twin.id)))
+      twinIds.set(linkKey(record.kind, record.id), twin.id);
+  }
+  const remoteIdOf = (kind: SyncKind, localId: number) =>
+    linkedIdOf(kind, localId) ?? twinIds.get(linkKey(kind, localId)) ?? null;
+  /** What differs between a local record and its remote version, in the remote's terms. */
+  const diffOf = (record: LocalRecord, remoteRecord: RemoteRecord) =>
+    diffFields(comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord), remoteRecord.fields);
 
   const upserts: Operation[] = [];
   const deletes: Operation[] = [];
@@ -174,6 +185,9 @@ export function plan(
         force: false,
         diff: diffOf(record, remoteRecord),
       });
+    } else if (diffOf(record, remoteRecord).length === 0) {
+      // Both sides made the same change: nothing to decide, the link takes both versions as its baseline.
+      upserts.push({ type: 'accept', kind, localId: id, remoteId, title });
     } else {
       decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
         'local-wins': { type: 'update', kind, localId: id, remoteId, title, force: true },

@@ -4,8 +4,8 @@ import type { Caller } from '../core/capabilities';
 import { updateEvent, type EventInput } from '../core/events';
 import { applyOrganizerInput, applyVenueInput } from '../core/linkedPosts';
 import { nowUtc } from '../core/posts';
-import { toPlainText } from '../core/html';
-import type { RemoteRecord, SyncKind } from './model';
+import { decodeHtmlEntities, toPlainText } from '../core/html';
+import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 
 /** Local id of a remote record, as far as the links know it. */
 export type LocalIdOf = (kind: SyncKind, remoteId: number) => number | null;
@@ -28,7 +28,9 @@ export async function pullIntoLocal(
   now: Date,
   localMediaOf: LocalMediaOf = () => null,
 ): Promise<number> {
-  const fields = remote.fields;
+  // The texts as written there (never the compared copies, which lose paragraphs and the cost's words).
+  const texts = remote.texts;
+  const fields = { ...remote.fields, ...(texts ? textFields(kind, texts) : {}) };
   // The remote's picture: the local one it came from, else the remote's by its address, else none.
   const remoteImage = typeof fields.image === 'number' ? fields.image : null;
   const image = remoteImage === null ? null : (localMediaOf(remoteImage) ?? remote.imageUrl ?? null);
@@ -65,6 +67,7 @@ export async function pullIntoLocal(
         ...(venue !== null ? { venue } : {}),
         image,
         ...(base.website !== null ? { website: text(fields.website) } : {}),
+        ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
       };
       return updateEvent(base, input, context).revision;
     }
@@ -97,8 +100,9 @@ export async function pullIntoLocal(
       kind === 'category' && Number(fields.parent) ? localIdOf('category', Number(fields.parent)) : 0;
     const updated: StoredTerm = {
       ...base,
-      name: toPlainText(text(fields.name)) || base.name,
-      description: toPlainText(text(fields.description)),
+      // The plugin answers term names and descriptions with entities (`Rock &amp; Roll`).
+      name: decodeHtmlEntities(toPlainText(text(fields.name))) || base.name,
+      description: decodeHtmlEntities(toPlainText(text(fields.description))),
       parent: parent ?? base.parent,
       modifiedUtc: nowUtc(now),
       revision: base.revision + 1,
@@ -106,4 +110,13 @@ export async function pullIntoLocal(
     tx.putTerm(updated);
     return updated.revision;
   });
+}
+
+/** A record's texts under the names of its fields (the title is an event's `title`, a venue's `venue`…). */
+function textFields(kind: SyncKind, texts: RemoteTexts): Record<string, string> {
+  return {
+    [kind === 'event' ? 'title' : kind]: texts.title,
+    description: texts.description,
+    ...(texts.excerpt !== undefined ? { excerpt: texts.excerpt } : {}),
+  };
 }

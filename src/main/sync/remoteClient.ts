@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { COLLECTION, SYNC_KINDS, type RemoteRecord, type SyncKind } from './model';
+import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
+import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
 import { htmlToText } from '../core/html';
 import { DEFAULT_CONCURRENCY, inPool } from './stages';
@@ -56,6 +57,22 @@ const mediaList = z.array(
     })
     .transform((item) => ({ id: item.id, file: (item.source_url ?? item.file ?? '').split('/').pop()! })),
 );
+
+const raw = z.looseObject({ raw: z.string() });
+/** A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`. */
+const storedPost = z
+  .looseObject({
+    title: raw,
+    content: raw,
+    excerpt: raw,
+    meta: z.looseObject({ _EventCost: z.unknown() }).optional(),
+  })
+  .transform((post) => ({
+    title: post.title.raw,
+    description: post.content.raw,
+    excerpt: post.excerpt.raw,
+    cost: typeof post.meta?._EventCost === 'string' ? post.meta._EventCost : null,
+  }));
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
@@ -121,6 +138,8 @@ const primitiveCapability = (capability: string) => META_CAPABILITIES[capability
 export const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
 /** The Events Calendar's namespace on a WordPress site. */
 export const TRIBE_NAMESPACE = 'tribe/events/v1';
+/** WordPress' own post type of each kind the plugin stores as a post. */
+const WORDPRESS_POST_TYPE: Partial<Record<SyncKind, string>> = POST_TYPES;
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -144,6 +163,12 @@ const isRetryableStatus = (status: number) => status === 429 || status >= 500;
  */
 const isSiteDown = (answer: Answer) =>
   [502, 503, 504].includes(answer.status) || (answer.status >= 500 && answer.body === undefined);
+
+/** A read of one record that found it gone: 404/410, or the plugin's 403 for an event in the trash. */
+const isGone = (answer: Answer) =>
+  answer.status === 404 ||
+  answer.status === 410 ||
+  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available');
 
 /** The remote REST API: verification, paged reads, writes with retries. */
 /**
@@ -547,18 +572,49 @@ export class RemoteClient {
     return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
   }
 
-  /** One record by remote id, with its ETag; null when it is gone (404/410) or trashed. */
+  /**
+   * One record by remote id, with its ETag; null when it is gone: 404/410, trashed, or the plugin's 403
+   * `event-no-longer-available` for an event in the trash.
+   */
   async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
-    const answer = await this.request('GET', `${COLLECTION[kind]}/${id}`);
-    if (answer.status === 404 || answer.status === 410) return null;
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}/${id}`);
+    const path = `${COLLECTION[kind]}/${id}`;
+    const answer = await this.request('GET', path);
+    if (isGone(answer)) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
     const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
     return record.fields.status === 'trash' ? null : record;
   }
 
-  /** A record by slug (the look-up before re-sending a create whose outcome is unknown). */
+  /**
+   * A record by slug, asked for directly (events, venues, organizers: `…/by-slug/{slug}`; terms: `?slug=`), so
+   * that one hidden from listings is found too and a lost create answer costs one request, not the archive.
+   */
   async findBySlug(kind: SyncKind, slug: string): Promise<RemoteRecord | null> {
-    return (await this.list(kind)).find((record) => record.slug === slug) ?? null;
+    if (slug === '') return null;
+    if (kind === 'category' || kind === 'tag') {
+      const path = `${COLLECTION[kind]}?slug=${encodeURIComponent(slug)}&hide_empty=false`;
+      const answer = await this.request('GET', path);
+      if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+      const items = (answer.body as Record<string, unknown> | undefined)?.[COLLECTION[kind]];
+      if (!Array.isArray(items)) {
+        throw new RemoteError(
+          'REMOTE_NOT_THIS_API',
+          `${this.nsRoot}${path} did not answer with a list of ${COLLECTION[kind]}.`,
+        );
+      }
+      const found = items.map((item) => toRemoteRecord(kind, item)).find((record) => record.slug === slug);
+      return found ?? null;
+    }
+    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
+    const answer = await this.request('GET', path);
+    // No such slug: the plugin answers 400 rest_invalid_param on `slug` (its check finds no post).
+    const slugRefused =
+      answer.status === 400 &&
+      JSON.stringify(errorBody.safeParse(answer.body).data?.data ?? {}).includes('"slug"');
+    if (isGone(answer) || slugRefused) return null;
+    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+    return record.fields.status === 'trash' || record.slug !== slug ? null : record;
   }
 
   /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */
@@ -642,13 +698,7 @@ export class RemoteClient {
   async findUploadedMedia(fileName: string): Promise<number | null> {
     const route = this.mediaRoute;
     if (!route) return null;
-    const dot = fileName.lastIndexOf('.');
-    // A Calendar Desk keeps 80 characters of the name it was sent.
-    const base = (dot > 0 ? fileName.slice(0, dot) : fileName).slice(
-      0,
-      route.kind === 'wordpress' ? 200 : 80,
-    );
-    const extension = dot > 0 ? fileName.slice(dot + 1) : '';
+    const { base } = keptName(fileName, route.kind);
     const url = `${this.root}${route.path}?search=${encodeURIComponent(base)}&per_page=100`;
     const answer = await this.request('GET', url);
     if (route.kind === 'calendar-desk' && (answer.status === 404 || answer.status === 405)) return null;
@@ -657,14 +707,77 @@ export class RemoteClient {
     if (!items.success) {
       throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
     }
-    // The names are already safe: WordPress keeps them (adding -1, -2… when taken, -scaled for large
-    // pictures); a Calendar Desk puts its own random prefix in front.
-    const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const ours =
-      route.kind === 'wordpress'
-        ? new RegExp(`^${escaped}(?:-\\d+)?(?:-scaled)?\\.${extension}$`, 'i')
-        : new RegExp(`^[a-f0-9]{12}-${escaped}\\.${extension}$`, 'i');
-    return items.data.find((item) => ours.test(item.file))?.id ?? null;
+    return items.data.find((item) => isUploadedName(fileName, item.file, route.kind))?.id ?? null;
+  }
+
+  /** Whether the remote is a WordPress site (it serves WordPress' own `wp/v2` routes beside the plugin's). */
+  get isWordPress(): boolean {
+    return this.mediaRoute?.kind === 'wordpress';
+  }
+
+  /**
+   * Empties the description and/or excerpt of an event, venue or organizer through WordPress' own route
+   * (`wp/v2/tribe_events/{id}`: `content`, `excerpt`): the plugin's route refuses `""` for an event's and
+   * ignores it for a venue's or organizer's. Answers the record as the plugin shows it afterwards.
+   */
+  async clearTexts(kind: SyncKind, id: number, fields: ('description' | 'excerpt')[]): Promise<RemoteRecord> {
+    const type = WORDPRESS_POST_TYPE[kind];
+    if (!type) throw new Error(`a ${kind} has no description to clear`);
+    const url = `${this.root}wp/v2/${type}/${id}`;
+    const body = Object.fromEntries(
+      fields.map((field) => [field === 'description' ? 'content' : 'excerpt', '']),
+    );
+    const answer = await this.request('POST', url, { body });
+    if (answer.status >= 400) {
+      const error = this.errorOf(answer, url);
+      throw new RemoteError(
+        error.code,
+        `The site kept the old ${fields.join(' and ')}: emptying it goes through ${url}, which refused (${error.message}). ` +
+          'Empty it on the site, or ask its administrator for an account that may edit it there.',
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    const record = await this.get(kind, id);
+    if (!record)
+      throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}${COLLECTION[kind]}/${id} is gone.`);
+    return record;
+  }
+
+  /**
+   * What WordPress stores for an event, venue or organizer (`wp/v2/{type}/{id}?context=edit`): its title,
+   * description and excerpt as written and an event's cost as entered. The plugin's route shows them formatted
+   * (paragraphs added, entities, a currency symbol), which is no copy to take over (`remote-wins`).
+   */
+  async storedTexts(kind: SyncKind, id: number): Promise<RemoteTexts> {
+    const type = WORDPRESS_POST_TYPE[kind];
+    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
+    const url = `${this.root}wp/v2/${type}/${id}?context=edit`;
+    const answer = await this.request('GET', url);
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    const stored = storedPost.safeParse(answer.body);
+    if (!stored.success) {
+      throw new RemoteError(
+        'REMOTE_BAD_RECORD',
+        `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
+      );
+    }
+    const { title, description, excerpt, cost } = stored.data;
+    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '' } : {}) };
+  }
+
+  /**
+   * Whether a picture uploaded earlier is no longer on the remote (deleted there): WordPress answers 404 for its
+   * media item. A Calendar Desk has no read of one upload: there a refused picture id counts as gone.
+   */
+  async mediaGone(remoteMediaId: number): Promise<boolean> {
+    if (this.mediaRoute?.kind !== 'wordpress') return true;
+    const url = `${this.root}${this.mediaRoute.path}/${remoteMediaId}`;
+    const answer = await this.request('GET', url);
+    if (answer.status === 404 || answer.status === 410) return true;
+    if (answer.status >= 400) throw this.errorOf(answer, url);
+    return false;
   }
 
   /**

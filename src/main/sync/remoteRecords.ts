@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RemoteRecord, SyncKind } from './model';
+import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
 
 /** What every remote record must have; everything else is read leniently (the original omits empty values). */
@@ -47,8 +47,14 @@ const imageOf = z
   .optional()
   .transform((image) => (image ? { id: image.id, url: image.url } : null));
 
-/** WordPress wraps rendered descriptions in paragraphs; compare what was written. */
+/**
+ * WordPress wraps rendered descriptions in paragraphs. Kept as the fingerprint of a remote record has always
+ * been taken (links store it); comparisons go through compare.ts' normaliser, and `remote-wins` takes the
+ * texts as answered ({@link RemoteRecord.texts}), never this cut copy.
+ */
 const description = text.transform((value) => value.trim().replace(/^<p>([\s\S]*)<\/p>$/, '$1'));
+/** The texts of an event, venue or organizer as the remote answered them. */
+const answeredTexts = z.looseObject({ description: text, excerpt: text, cost: text });
 
 const termShape = base.extend({
   name: text,
@@ -147,26 +153,30 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
     const fields = pick(venue, Object.keys(venueShape.shape));
     if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
       Object.assign(fields, { geo_lat, geo_lng });
-    return postRecord(kind, venue, fields, etag);
+    return postRecord(kind, venue, fields, etag, raw);
   }
   if (kind === 'organizer') {
     const parsed = organizerShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);
-    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag);
+    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag, raw);
   }
   const parsed = eventShape.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error);
   const event = parsed.data;
   const fields = { ...pick(event, Object.keys(eventShape.shape)), cost: event.cost_details };
-  return postRecord(kind, event, fields, etag);
+  return postRecord(kind, event, fields, etag, raw);
 }
 
-/** A venue, organizer or event: its compared fields plus its slug and picture (by remote media id). */
+/**
+ * A venue, organizer or event: its compared fields plus its slug and picture (by remote media id), and its texts
+ * as the remote `answer`ed them.
+ */
 function postRecord(
   kind: SyncKind,
   post: { id: number; slug: string; modified_utc?: string; image: { id: number; url: string } | null },
   fields: Record<string, unknown>,
   etag: string | null,
+  answer: unknown,
 ): RemoteRecord {
   return {
     kind,
@@ -176,6 +186,18 @@ function postRecord(
     etag,
     fields: { ...fields, slug: post.slug, ...imageFields(post.image) },
     imageUrl: post.image?.url ?? null,
+    texts: textsOf(kind, answer),
+  };
+}
+
+/** What `remote-wins` takes over: the title and texts as answered (an event's cost as its text). */
+function textsOf(kind: SyncKind, answer: unknown): RemoteTexts {
+  const answered = answeredTexts.parse(answer);
+  const title = (answer as Record<string, unknown>)[kind === 'event' ? 'title' : kind];
+  return {
+    title: typeof title === 'string' ? title : '',
+    description: answered.description,
+    ...(kind === 'event' ? { excerpt: answered.excerpt, cost: answered.cost } : {}),
   };
 }
 

@@ -4,17 +4,16 @@ import { LinkState, remoteKey } from './linkState';
 import {
   COLLECTION,
   linkKey,
-  SYNC_KINDS,
   type SyncKind,
   type ConflictPolicy,
   type Decisions,
   type LocalRecord,
   type Operation,
-  type RemoteRecord,
 } from './model';
 import { plan } from './planner';
 import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
+import { readRemote } from './remoteRead';
 import type { SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
@@ -103,9 +102,8 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     client.root,
     options.remote.namespace,
   );
-  const remote: RemoteRecord[] = [];
-  for (const kind of SYNC_KINDS) remote.push(...(await client.list(kind)));
   const local = localRecords(options.store);
+  const remote = await readRemote(client, local, links);
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
     decisions: options.decisions,

@@ -1,0 +1,39 @@
+import { linkKey, SYNC_KINDS, type LocalRecord, type RemoteRecord } from './model';
+import type { LinkState } from './linkState';
+import type { RemoteClient } from './remoteClient';
+
+/**
+ * The remote records a plan compares. The lists are read first (a page holds 50 records), but the plugin's
+ * event list never shows an event hidden from listings: a linked record missing from the lists is read by its
+ * id, and a record that may be on the remote unlinked (a create whose answer was lost, a hidden event) by its
+ * slug. Only what is still missing then is gone from the remote.
+ */
+export async function readRemote(
+  client: RemoteClient,
+  local: LocalRecord[],
+  links: LinkState,
+): Promise<RemoteRecord[]> {
+  const listed: RemoteRecord[] = [];
+  for (const kind of SYNC_KINDS) listed.push(...(await client.list(kind)));
+  const byId = new Map(listed.map((record) => [linkKey(record.kind, record.id), record]));
+  const slugs = new Set(listed.map((record) => `${record.kind}:${record.slug}`));
+  const found: RemoteRecord[] = [];
+  const add = (record: RemoteRecord | null) => {
+    if (!record || byId.has(linkKey(record.kind, record.id))) return;
+    byId.set(linkKey(record.kind, record.id), record);
+    found.push(record);
+  };
+  for (const record of local) {
+    const link = links.get(record.kind, record.id);
+    if (link?.remoteId != null) {
+      if (!byId.has(linkKey(record.kind, link.remoteId))) add(await client.get(record.kind, link.remoteId));
+      continue;
+    }
+    const mayBeUnlisted =
+      link !== undefined || (!record.deleted && record.fields.hide_from_listings === true);
+    if (mayBeUnlisted && !slugs.has(`${record.kind}:${record.slug}`)) {
+      add(await client.findBySlug(record.kind, record.slug));
+    }
+  }
+  return [...listed, ...found];
+}
