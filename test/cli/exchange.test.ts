@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
@@ -70,11 +70,19 @@ describe('calendar-desk export / import', () => {
       // One that exists already, readable by everyone: it is made private before it is filled.
       const existing = join(home, `existing-export.${format}`);
       await writeFile(existing, 'an older export', { mode: 0o644 });
-      for (const out of [fresh, existing]) {
-        const exported = await runCli(['export', '--format', format, '--out', out, '--data', dataDir], env);
-        expect(exported.code, exported.stderr).toBe(0);
-        expect(((await stat(out)).mode & 0o777).toString(8), out).toBe('600');
-        expect(await readFile(out, 'utf8')).toContain('Film night');
+      // Another user who opened the older export (it was readable) and keeps it open: a change of mode
+      // does not close their handle, so the new export must not be written into that same file.
+      const othersHandle = await open(existing, 'r');
+      try {
+        for (const out of [fresh, existing]) {
+          const exported = await runCli(['export', '--format', format, '--out', out, '--data', dataDir], env);
+          expect(exported.code, exported.stderr).toBe(0);
+          expect(((await stat(out)).mode & 0o777).toString(8), out).toBe('600');
+          expect(await readFile(out, 'utf8')).toContain('Film night');
+        }
+        expect(await othersHandle.readFile('utf8')).toBe('an older export');
+      } finally {
+        await othersHandle.close();
       }
     }
   });

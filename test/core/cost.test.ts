@@ -63,6 +63,18 @@ describe('parseCostInput', () => {
     expect(parseCostInput('20€ or 10 reduced')).toMatchObject({ symbol: '', position: '' });
   });
 
+  it('reads a long worded cost in time linear in its length (an author cannot stall the server)', () => {
+    // Words then a space before the number: a backtracking search for the symbol took seconds here.
+    const words = `${'a'.repeat(60_000)} b 10`;
+    const started = performance.now();
+    expect(parseCostInput(words)).toMatchObject({ symbol: '', position: '' });
+    expect(parseCostInput(`${'€'.repeat(60_000)} 10€ reduced`)).toMatchObject({
+      symbol: '€',
+      position: 'postfix',
+    });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('leaves the position empty when the symbol sits on both sides', () => {
     expect(parseCostInput(['$5', '10$'])).toEqual({ values: ['$5', '10$'], symbol: '$', position: '' });
   });

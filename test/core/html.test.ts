@@ -202,6 +202,25 @@ describe('htmlToText (what text-only readers get: .ics, json_ld)', () => {
   it('drops what nobody reads (scripts, styles, comments)', () => {
     expect(htmlToText('<p>A<script>alert(1)</script><style>p{}</style><!-- note -->B</p>')).toBe('AB');
   });
+
+  it('turns long descriptions into text in time linear in their length (every event read builds json_ld)', () => {
+    // Shapes where trimming line ends with a regex backtracked: many paragraphs, a long run of spaces in
+    // <pre>, a link whose text is a long run of slashes. Each took seconds at this size.
+    const hostile = [
+      '<p>x</p>'.repeat(60_000),
+      `<pre>${' '.repeat(60_000)}x</pre>`,
+      `<a href="https://x.org">${'/'.repeat(60_000)}x</a>`,
+      '<li><a href="https://x.org/a">x</a></li>'.repeat(30_000),
+    ];
+    for (const html of hostile) {
+      const started = performance.now();
+      const text = htmlToText(html);
+      expect(performance.now() - started, html.slice(0, 24)).toBeLessThan(1_000);
+      expect(text).toContain('x');
+    }
+    expect(htmlToText('<pre>a  \t\nb</pre>')).toBe('a\nb');
+    expect(htmlToText('<a href="https://x.org/a">x.org/a//</a>')).toBe('x.org/a//');
+  });
 });
 
 describe('htmlToText of remote messages', () => {

@@ -165,6 +165,32 @@ describe('event form', () => {
     expect(reset.body.cost).toBe('$25');
   });
 
+  it('saves a new cost of an event whose cost text names a currency the API refuses as a symbol', async () => {
+    // `10 Schweizerfranken`: the API records the currency read from the text (too long to be sent as a
+    // symbol). Changing the amount must not send that currency back as if the user had chosen it (a 400).
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody({
+        ...emptyEventForm({ timezone: 'UTC' }),
+        title: 'Swiss',
+        startDate: '2026-10-02',
+        endDate: '2026-10-02',
+        cost: '10 Schweizerfranken',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const edit = (await server.api(`events/${created.body.id}?context=edit`, { auth: server.admin })).body;
+    const form = formFromEvent(edit);
+    const saved = await server.api(`events/${created.body.id}`, {
+      method: 'PATCH',
+      auth: server.admin,
+      json: eventBody({ ...form, cost: '12 Schweizerfranken' }, form),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.cost_details).toMatchObject({ currency_symbol: 'Schweizerfranken', values: ['12'] });
+  });
+
   it('puts each API validation message on the field it is about', async () => {
     const refused = await server.api('events', {
       method: 'POST',

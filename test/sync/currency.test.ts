@@ -69,4 +69,31 @@ describe('sync: cost and currency', () => {
     const again = await pair.sync();
     expect(again.operations.filter((operation) => operation.type !== 'accept')).toEqual([]);
   });
+
+  it('pushes a cost whose text names a currency the API would not take as a symbol (too long, a <)', async () => {
+    const { local } = pair;
+    // The currency read from these texts is recorded as the events' own ("Schweizerfranken" after, "<"
+    // before), but a symbol sent as such must be short and without < >: it goes in the cost text alone.
+    for (const [title, cost] of [
+      ['Francs', '10 Schweizerfranken'],
+      ['Under', '<10'],
+    ]) {
+      const created = await local.api('events', {
+        method: 'POST',
+        auth: local.admin,
+        json: eventBody(title, 3, { cost }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const first = await pair.sync();
+    expect(first.summary.failed ?? 0, JSON.stringify(first.operations)).toBe(0);
+    expect(first.summary.created).toBe(2);
+    expect(await remoteEvent('Francs')).toMatchObject({
+      cost_details: expect.objectContaining({
+        currency_symbol: 'Schweizerfranken',
+        currency_position: 'postfix',
+      }),
+    });
+    expect(await remoteEvent('Under')).toMatchObject({ cost: '<10' });
+  });
 });

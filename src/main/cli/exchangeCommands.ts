@@ -1,5 +1,6 @@
-import { open, readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { lstat, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { CalendarStore } from '../store/store';
 import { ReadOnlyPersistence, type Persistence } from '../store/persistence';
@@ -60,13 +61,36 @@ async function withReadableStore<T>(dataDir: string, work: (store: CalendarStore
 
 /**
  * Writes an export readable by its owner only (mode 0600): it may hold drafts, private events and event
- * passwords. A file that exists already is made private too, before anything is written into it.
+ * passwords. A regular file (or a new one) is replaced by a new file, written beside it under a name no one
+ * can have prepared, and renamed over it: whoever opened an older export while it was readable keeps reading
+ * that one, not what is written now (a change of mode does not close their handle).
  */
 async function writePrivateFile(file: string, text: string): Promise<void> {
+  const existing = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (existing && !existing.isFile()) return writeInto(file, text);
+  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `--out /dev/stdout`, a pipe or a link: written into as it is (a regular file it leads to made private). */
+async function writeInto(file: string, text: string): Promise<void> {
   const handle = await open(file, 'w', 0o600);
   try {
     const info = await handle.stat();
-    // (Only a regular file: `--out /dev/stdout` and pipes keep their mode.)
     if (info.isFile() && (info.mode & 0o077) !== 0) await handle.chmod(0o600);
     await handle.writeFile(text, 'utf8');
   } finally {

@@ -90,9 +90,22 @@ export function parseCostInput(input: unknown): ParsedCost | null {
 }
 
 /** Characters that end a symbol written against a number: spaces, digits, range and list marks, brackets. */
-const NOT_SYMBOL = String.raw`\s\d.,\-–—/;()`;
-const BEFORE = new RegExp(`([^${NOT_SYMBOL}]+)$`);
-const AFTER = new RegExp(`^([^${NOT_SYMBOL}]+)`);
+const NOT_SYMBOL = /[\s\d.,\-–—/;()]/;
+
+/**
+ * The symbol characters right before `end` / from `start` on: a scan of those characters only. (A regex such
+ * as `[^…]+$` over the text before each number backtracks: a long worded cost took seconds to read.)
+ */
+function symbolBefore(text: string, end: number): string {
+  let start = end;
+  while (start > 0 && !NOT_SYMBOL.test(text[start - 1]!)) start--;
+  return text.slice(start, end);
+}
+function symbolAfter(text: string, start: number): string {
+  let end = start;
+  while (end < text.length && !NOT_SYMBOL.test(text[end]!)) end++;
+  return text.slice(start, end);
+}
 
 /**
  * The symbol written against every number when the text has words besides it (`20€ / 10€ reduced` → `€`
@@ -101,8 +114,8 @@ const AFTER = new RegExp(`^([^${NOT_SYMBOL}]+)`);
 function attachedSymbol(texts: string[]): Pick<ParsedCost, 'symbol' | 'position'> {
   const found = texts.flatMap((text) =>
     [...text.matchAll(NUMBER)].map((match) => {
-      const before = BEFORE.exec(text.slice(0, match.index))?.[1];
-      const after = AFTER.exec(text.slice(match.index + match[0].length))?.[1];
+      const before = symbolBefore(text, match.index);
+      const after = symbolAfter(text, match.index + match[0].length);
       if (before && !after) return `prefix ${before}`;
       if (after && !before) return `postfix ${after}`;
       return '';

@@ -159,9 +159,8 @@ function linkTarget(href: string, text: string): string {
   if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return '';
   const shown = href.replace(/^(mailto|tel):/i, '');
   const bare = (value: string) =>
-    value
+    withoutTrailing(value, '/')
       .replace(/^[a-z]+:(\/\/)?/i, '')
-      .replace(/\/+$/, '')
       .toLowerCase();
   return text.trim() === '' || bare(text).includes(bare(shown)) ? '' : ` (${shown})`;
 }
@@ -175,32 +174,34 @@ function linkTarget(href: string, text: string): string {
 export function htmlToText(html: string): string {
   if (!/<[a-z!/?]/i.test(html)) return decodeHtmlEntities(html).trim();
   const Parser = parserClass();
-  let out = '';
+  const out = new TextBuilder();
   let unread = 0;
   let preformatted = 0;
   const links: Array<{ href: string; start: number }> = [];
   const breakLine = (blank: boolean) => {
-    out = out.replace(/[ \t]+$/, '');
-    if (out !== '' && !out.endsWith('\n')) out += '\n';
-    if (blank && out !== '' && !out.endsWith('\n\n')) out += '\n';
+    out.trimEnd(' \t');
+    if (out.length > 0 && !out.endsWith('\n')) out.append('\n');
+    if (blank && out.length > 0 && !out.endsWith('\n\n')) out.append('\n');
   };
   const parser = new Parser({
     onopentag(name, attributes) {
       if (UNREAD.has(name)) unread++;
       if (unread) return;
-      if (name === 'br') out += '\n';
+      if (name === 'br') out.append('\n');
       else if (LINES.has(name)) breakLine(false);
       else if (PARAGRAPHS.has(name)) breakLine(true);
       if (name === 'pre') preformatted++;
-      if (name === 'li') out += '- ';
+      if (name === 'li') out.append('- ');
       if (name === 'a') links.push({ href: (attributes.href ?? '').trim(), start: out.length });
     },
     ontext(text) {
       if (unread) return;
-      if (preformatted) out += text;
+      if (preformatted) out.append(text);
       else {
         const collapsed = text.replace(/\s+/g, ' ');
-        out += out === '' || /[ \n]$/.test(out) ? collapsed.trimStart() : collapsed;
+        out.append(
+          out.length === 0 || out.endsWith(' ') || out.endsWith('\n') ? collapsed.trimStart() : collapsed,
+        );
       }
     },
     onclosetag(name) {
@@ -208,7 +209,7 @@ export function htmlToText(html: string): string {
       else if (unread) return;
       else if (name === 'a') {
         const link = links.pop();
-        if (link) out += linkTarget(link.href, out.slice(link.start));
+        if (link) out.append(linkTarget(link.href, out.textFrom(link.start)));
       } else if (LINES.has(name)) breakLine(false);
       else if (PARAGRAPHS.has(name)) breakLine(true);
       if (name === 'pre') preformatted = Math.max(0, preformatted - 1);
@@ -217,10 +218,78 @@ export function htmlToText(html: string): string {
   parser.write(html);
   parser.end();
   return out
+    .toString()
     .replace(/\u00a0/g, ' ')
-    .replace(/[ \t]+$/gm, '')
+    .split('\n')
+    .map((line) => withoutTrailing(line, ' \t'))
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * Text built by appending, whose end can be read and trimmed while it grows. Kept in pieces: reading the end
+ * of one long string built with `+=` makes V8 copy it whole each time, so a description of many short
+ * paragraphs took seconds to turn into text.
+ */
+class TextBuilder {
+  private readonly pieces: string[] = [];
+  /** Where each piece starts in the whole text. */
+  private readonly starts: number[] = [];
+  length = 0;
+
+  append(text: string): void {
+    if (text === '') return;
+    this.pieces.push(text);
+    this.starts.push(this.length);
+    this.length += text.length;
+  }
+
+  /** Whether the text ends with `suffix` (a few characters). */
+  endsWith(suffix: string): boolean {
+    let tail = '';
+    for (let i = this.pieces.length - 1; i >= 0 && tail.length < suffix.length; i--)
+      tail = this.pieces[i] + tail;
+    return tail.endsWith(suffix);
+  }
+
+  /** Removes the `characters` the text ends with. */
+  trimEnd(characters: string): void {
+    while (this.pieces.length > 0) {
+      const last = this.pieces.at(-1)!;
+      const trimmed = withoutTrailing(last, characters);
+      this.length -= last.length - trimmed.length;
+      if (trimmed !== '') {
+        this.pieces[this.pieces.length - 1] = trimmed;
+        return;
+      }
+      this.pieces.pop();
+      this.starts.pop();
+    }
+  }
+
+  /** The text from offset `start` on. */
+  textFrom(start: number): string {
+    let i = this.pieces.length;
+    while (i > 0 && this.starts[i - 1]! + this.pieces[i - 1]!.length > start) i--;
+    if (i === this.pieces.length) return '';
+    const first = this.pieces[i]!;
+    return first.slice(Math.max(0, start - this.starts[i]!)) + this.pieces.slice(i + 1).join('');
+  }
+
+  toString(): string {
+    return this.pieces.join('');
+  }
+}
+
+/**
+ * `text` without the `characters` it ends with. A scan from the end: a regex such as `[ \t]+$` retries from
+ * every position of a long run that is not at the end, which made a long description take seconds.
+ */
+function withoutTrailing(text: string, characters: string): string {
+  let end = text.length;
+  while (end > 0 && characters.includes(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../s
 import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '../core/cost';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import type { LocalImage, LocalRecord } from './model';
+import { currencySymbolSchema } from '../../shared/schemas/currency';
 
 /** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
 function localImage(store: CalendarStore, imageId: number | null): LocalImage | null {
@@ -85,10 +86,13 @@ export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore)
  */
 function eventCostToSend(event: StoredEvent, store: CalendarStore): Record<string, unknown> {
   const cost = costWithSymbol(event.cost, eventCurrency(event, siteCurrency(store.settings)));
+  // A currency read from the cost text may be one the API does not take as a symbol (`10 Schweizerfranken`,
+  // `<10`): the text is sent as typed, and the remote reads the same currency from it.
+  const sendable = currencySymbolSchema.safeParse(event.currencySymbol).success;
   return {
     cost: cost.length === 1 ? cost[0] : cost.length === 0 ? '' : cost,
-    currency_symbol: event.currencySymbol,
-    currency_position: event.currencyPosition,
+    currency_symbol: sendable ? event.currencySymbol : '',
+    currency_position: sendable ? event.currencyPosition : '',
     currency_code: event.currencyCode ?? '',
   };
 }

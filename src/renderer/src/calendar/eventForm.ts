@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { EventResponse } from '../api/records';
-import type { CurrencyPosition } from '../../../shared/schemas/currency';
+import { currencySymbolSchema, type CurrencyPosition } from '../../../shared/schemas/currency';
 
 /** The editor's model of an event: flat, camelCase, with dates split for the date and time inputs. */
 export interface EventForm {
@@ -176,7 +176,17 @@ export function eventBody(form: EventForm, original?: EventForm): Record<string,
   }
   // A new cost alone makes the API read the currency from its text (as the original): when the text names no
   // other currency (`15` after `12`), the currency shown stays with it.
-  if ('cost' in patch && form.currencySymbol !== '' && !namesOtherCurrency(form.cost, form.currencySymbol)) {
+  // Not a currency the API read from the text and would refuse as a symbol (`10 Schweizerfranken`): the
+  // new text alone makes it read that currency again.
+  const readFromText =
+    form.currencySymbol === original.currencySymbol &&
+    !currencySymbolSchema.safeParse(form.currencySymbol).success;
+  if (
+    'cost' in patch &&
+    form.currencySymbol !== '' &&
+    !readFromText &&
+    !namesOtherCurrency(form.cost, form.currencySymbol)
+  ) {
     Object.assign(patch, { currency_symbol: form.currencySymbol, currency_position: form.currencyPosition });
   }
   return patch;
