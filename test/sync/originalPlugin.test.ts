@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { runSync } from '../../src/main/sync/sync';
-import { SAMPLES, startOriginalPlugin, type OriginalPlugin } from './fixtures/originalPlugin';
+import { startOriginalPlugin, type OriginalPlugin } from './fixtures/originalPlugin';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -10,7 +9,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-describe.skipIf(!existsSync(SAMPLES))('sync to a WordPress site running the original plugin', () => {
+describe('sync to a WordPress site running the original plugin', () => {
   let local: TestServer;
   let site: OriginalPlugin;
   beforeEach(async () => {
