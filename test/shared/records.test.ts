@@ -1,4 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it as test } from 'vitest';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import {
 import { buildLinks } from '../../src/main/server/links';
 import { namespaceRoutes } from '../../src/main/server/routes/index';
 import { openApiDocument } from '../../src/main/server/routes/discovery';
+import { sampleFiles, sampleResponseBody } from '../helpers/originalSamples';
 
 /**
  * The record schemas (src/shared/schemas/records.ts) are what /doc publishes and what the tests hold real
@@ -94,8 +94,6 @@ describe('record schemas', () => {
   });
 });
 
-const SAMPLES = new URL('../../../shared/spec/samples/', import.meta.url);
-
 /** Our additions to the original's records (CONTRACT §2): `language` on every record and term, `ticketed`. */
 function withOurAdditions(value: Json): Json {
   if (Array.isArray(value)) return value.map(withOurAdditions);
@@ -124,17 +122,13 @@ function kindOf(body: Json): string | undefined {
 
 /** Response bodies of the recorded exchanges with the original, by file. */
 function sampleBodies(): Array<[string, Json]> {
-  return readdirSync(SAMPLES)
-    .filter((file) => file.endsWith('.http'))
-    .flatMap((file) => {
-      const text = readFileSync(new URL(file, SAMPLES), 'utf8');
-      const response = text.slice(text.indexOf('### RESPONSE'));
-      const start = response.indexOf('\n{');
-      return start < 0 ? [] : [[file, JSON.parse(response.slice(start + 1))] as [string, Json]];
-    });
+  return sampleFiles().flatMap((file) => {
+    const body = sampleResponseBody(file);
+    return body ? [[file, body] as [string, Json]] : [];
+  });
 }
 
-describe.skipIf(!existsSync(SAMPLES))('the original’s recorded records (spec samples)', () => {
+describe('the original’s recorded records (test/fixtures/original)', () => {
   test('every record, archive and error parses with our strict schemas, once our additions are in', () => {
     const validator = documentValidators();
     const checked: string[] = [];
