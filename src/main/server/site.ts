@@ -84,10 +84,10 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       term.id,
       ...(term.taxonomy === 'category' ? categoryDescendants(store, term.id) : []),
     ]);
-    const events = [...ids]
-      .flatMap((id) => [...(store.eventIndex.byTerm.get(id) ?? [])])
+    // An event in a category and one of its subcategories is listed once.
+    const eventIds = new Set([...ids].flatMap((id) => [...(store.eventIndex.byTerm.get(id) ?? [])]));
+    const events = [...eventIds]
       .map((id) => store.events.get(id)!)
-      .filter((event, index, all) => all.indexOf(event) === index)
       .filter((event) => event.status === 'publish' && !event.password && !event.hideFromListings)
       .sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id))
       .slice(0, 200);
