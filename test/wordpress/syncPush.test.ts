@@ -82,7 +82,8 @@ describeWithPeer('sync to the real WordPress + The Events Calendar site', () => 
       expect(concertStored.title.raw).toBe('Jazz & Swing Night');
       expect(concertStored.excerpt.raw).toBe('Jazz in the hall');
       expect(concertStored.meta).toMatchObject({
-        _EventCost: '15',
+        // A bare amount goes with the currency it is shown in here (the plugin reads the currency from the text).
+        _EventCost: '$15',
         _EventURL: 'https://tickets.example.org/jazz',
       });
 
