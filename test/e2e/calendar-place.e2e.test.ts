@@ -25,6 +25,8 @@ let token: string;
 /** The season's month: two months from now, so "today" is never on screen by accident. */
 const season = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 2 });
 const seasonDay = (day: number) => season.set({ day }).toISODate()!;
+/** The same day as the editor's date fields write it in English (en-GB): 22/01/2027. */
+const seasonDayTyped = (day: number) => season.set({ day }).toFormat('dd/MM/yyyy');
 const monthTitle = season.setLocale('en').toFormat('LLLL yyyy');
 
 type Json = Record<string, never>;
@@ -50,7 +52,10 @@ const seasonEvents = async () =>
     .events as Json[];
 
 async function nav(label: string) {
-  await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
+  // Narrow windows fold the navigation into a menu button.
+  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
+  await link.click();
 }
 
 /** The month view, moved forward to the season's month with the toolbar arrow. */
@@ -195,8 +200,8 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await openSeasonMonth();
     await eventIn(seasonDay(15), 'Winter Gala').click();
     await openEditorFromQuickView();
-    await page.locator('#event-start-date').fill(seasonDay(22));
-    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDay(22));
+    await page.locator('#event-start-date').fill(seasonDayTyped(22));
+    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDayTyped(22));
     await page.getByTestId('start-time').fill('20:30');
     expect(await page.getByTestId('end-time').inputValue()).toBe('22:30');
     await screenshot(page, 'place-02-end-follows-start');
@@ -239,9 +244,9 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     expect(await page.locator('#event-title').inputValue()).toBe(
       'Winter Gala with the City Orchestra and the Chamber Choir (copy)',
     );
-    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDay(22));
+    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDayTyped(22));
     await page.locator('#event-title').fill('Gala encore');
-    await page.locator('#event-start-date').fill(seasonDay(23));
+    await page.locator('#event-start-date').fill(seasonDayTyped(23));
     await page.getByTestId('save-event').click();
     await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
