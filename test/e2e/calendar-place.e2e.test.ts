@@ -458,6 +458,10 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
     );
     expect((overflow as number[])[0]).toBeLessThanOrEqual((overflow as number[])[1]);
+    // The folded tools sit right above the calendar, without an empty band between them.
+    const tools = (await page.locator('.calendar-tools > summary').boundingBox())!;
+    const calendarBox = (await page.locator('.calendar-host').boundingBox())!;
+    expect(calendarBox.y - (tools.y + tools.height)).toBeLessThan(40);
     await eventIn(seasonDay(22), 'Winter Gala').click();
     await page.getByTestId('quick-view').waitFor();
     await screenshot(page, 'place-390-quick-view');
