@@ -465,7 +465,19 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await eventIn(seasonDay(22), 'Winter Gala').click();
     await page.getByTestId('quick-view').waitFor();
     await screenshot(page, 'place-390-quick-view');
-    await page.keyboard.press('Escape');
+    // The editor's start and end (date, calendar button, time) stay inside their box on a phone.
+    await page.getByTestId('quick-edit').click();
+    await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+    const when = (await page.locator('fieldset.when').boundingBox())!;
+    for (const part of ['#event-start-date', '#event-end-date', '[data-testid="end-time"]']) {
+      const box = (await page.locator(part).boundingBox())!;
+      expect(box.x + box.width, part).toBeLessThanOrEqual(when.x + when.width);
+    }
+    const endPicker = (await page.locator('#event-end-date + button').boundingBox())!;
+    expect(endPicker.x + endPicker.width).toBeLessThanOrEqual(when.x + when.width);
+    await screenshot(page, 'place-390-editor');
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     await nav('Trash');
     await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
     await screenshot(page, 'place-390-trash');
