@@ -324,7 +324,7 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
   it('jumps to a date with the mini month (mouse and keyboard) and with "Go to date"', async () => {
     await openSeasonMonth();
     const later = season.plus({ months: 3 }).set({ day: 10 });
-    await page.getByLabel('Go to date').fill(later.toISODate()!);
+    await page.getByLabel('Go to date').fill(later.toFormat('dd/MM/yyyy'));
     await page.getByRole('button', { name: 'Go', exact: true }).click();
     await expect
       .poll(() => page.locator('.fc-toolbar-title').textContent())
@@ -362,7 +362,10 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await page.locator('table.records').waitFor();
     const titles = () => page.locator('table.records tbody tr td:nth-child(2)').allTextContents();
     // From today: last season's concert is not listed until "From" is cleared.
-    expect(await page.getByTestId('search-from').inputValue()).toBe(DateTime.now().setZone(ZONE).toISODate());
+    // Written the interface language's way, like the editor's dates (not the browser's mm/dd/yyyy).
+    expect(await page.getByTestId('search-from').inputValue()).toBe(
+      DateTime.now().setZone(ZONE).toFormat('dd/MM/yyyy'),
+    );
     await expect
       .poll(titles)
       .toEqual([
@@ -383,8 +386,8 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await page.getByTestId('search-order').selectOption({ label: 'Soonest first' });
     await expect.poll(async () => (await titles())[0]).toBe('Last season closing concert');
     // A range: only what overlaps it (the festival's last day is enough).
-    await page.getByTestId('search-from').fill(seasonDay(5));
-    await page.getByTestId('search-to').fill(seasonDay(8));
+    await page.getByTestId('search-from').fill(seasonDayTyped(5));
+    await page.getByTestId('search-to').fill(seasonDayTyped(8));
     await expect.poll(titles).toEqual(['Summer festival', 'Choir rehearsal (full)']);
     const festival = page.locator('table.records tbody tr', { hasText: 'Summer festival' });
     const when = await festival.getByTestId('event-when').textContent();
