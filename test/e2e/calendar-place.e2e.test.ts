@@ -25,6 +25,8 @@ let token: string;
 /** The season's month: two months from now, so "today" is never on screen by accident. */
 const season = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 2 });
 const seasonDay = (day: number) => season.set({ day }).toISODate()!;
+/** The same day as the editor's date fields write it in English (en-GB): 22/01/2027. */
+const seasonDayTyped = (day: number) => season.set({ day }).toFormat('dd/MM/yyyy');
 const monthTitle = season.setLocale('en').toFormat('LLLL yyyy');
 
 type Json = Record<string, never>;
@@ -50,7 +52,10 @@ const seasonEvents = async () =>
     .events as Json[];
 
 async function nav(label: string) {
-  await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
+  // Narrow windows fold the navigation into a menu button.
+  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
+  await link.click();
 }
 
 /** The month view, moved forward to the season's month with the toolbar arrow. */
@@ -195,8 +200,8 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await openSeasonMonth();
     await eventIn(seasonDay(15), 'Winter Gala').click();
     await openEditorFromQuickView();
-    await page.locator('#event-start-date').fill(seasonDay(22));
-    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDay(22));
+    await page.locator('#event-start-date').fill(seasonDayTyped(22));
+    expect(await page.locator('#event-end-date').inputValue()).toBe(seasonDayTyped(22));
     await page.getByTestId('start-time').fill('20:30');
     expect(await page.getByTestId('end-time').inputValue()).toBe('22:30');
     await screenshot(page, 'place-02-end-follows-start');
@@ -239,9 +244,9 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     expect(await page.locator('#event-title').inputValue()).toBe(
       'Winter Gala with the City Orchestra and the Chamber Choir (copy)',
     );
-    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDay(22));
+    expect(await page.locator('#event-start-date').inputValue()).toBe(seasonDayTyped(22));
     await page.locator('#event-title').fill('Gala encore');
-    await page.locator('#event-start-date').fill(seasonDay(23));
+    await page.locator('#event-start-date').fill(seasonDayTyped(23));
     await page.getByTestId('save-event').click();
     await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     const encore = (await seasonEvents()).find((event) => event.title === 'Gala encore')!;
@@ -319,7 +324,7 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
   it('jumps to a date with the mini month (mouse and keyboard) and with "Go to date"', async () => {
     await openSeasonMonth();
     const later = season.plus({ months: 3 }).set({ day: 10 });
-    await page.getByLabel('Go to date').fill(later.toISODate()!);
+    await page.getByLabel('Go to date').fill(later.toFormat('dd/MM/yyyy'));
     await page.getByRole('button', { name: 'Go', exact: true }).click();
     await expect
       .poll(() => page.locator('.fc-toolbar-title').textContent())
@@ -357,7 +362,10 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await page.locator('table.records').waitFor();
     const titles = () => page.locator('table.records tbody tr td:nth-child(2)').allTextContents();
     // From today: last season's concert is not listed until "From" is cleared.
-    expect(await page.getByTestId('search-from').inputValue()).toBe(DateTime.now().setZone(ZONE).toISODate());
+    // Written the interface language's way, like the editor's dates (not the browser's mm/dd/yyyy).
+    expect(await page.getByTestId('search-from').inputValue()).toBe(
+      DateTime.now().setZone(ZONE).toFormat('dd/MM/yyyy'),
+    );
     await expect
       .poll(titles)
       .toEqual([
@@ -378,8 +386,8 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await page.getByTestId('search-order').selectOption({ label: 'Soonest first' });
     await expect.poll(async () => (await titles())[0]).toBe('Last season closing concert');
     // A range: only what overlaps it (the festival's last day is enough).
-    await page.getByTestId('search-from').fill(seasonDay(5));
-    await page.getByTestId('search-to').fill(seasonDay(8));
+    await page.getByTestId('search-from').fill(seasonDayTyped(5));
+    await page.getByTestId('search-to').fill(seasonDayTyped(8));
     await expect.poll(titles).toEqual(['Summer festival', 'Choir rehearsal (full)']);
     const festival = page.locator('table.records tbody tr', { hasText: 'Summer festival' });
     const when = await festival.getByTestId('event-when').textContent();
@@ -453,10 +461,26 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
     );
     expect((overflow as number[])[0]).toBeLessThanOrEqual((overflow as number[])[1]);
+    // The folded tools sit right above the calendar, without an empty band between them.
+    const tools = (await page.locator('.calendar-tools > summary').boundingBox())!;
+    const calendarBox = (await page.locator('.calendar-host').boundingBox())!;
+    expect(calendarBox.y - (tools.y + tools.height)).toBeLessThan(40);
     await eventIn(seasonDay(22), 'Winter Gala').click();
     await page.getByTestId('quick-view').waitFor();
     await screenshot(page, 'place-390-quick-view');
-    await page.keyboard.press('Escape');
+    // The editor's start and end (date, calendar button, time) stay inside their box on a phone.
+    await page.getByTestId('quick-edit').click();
+    await page.getByRole('heading', { name: 'Edit event' }).waitFor();
+    const when = (await page.locator('fieldset.when').boundingBox())!;
+    for (const part of ['#event-start-date', '#event-end-date', '[data-testid="end-time"]']) {
+      const box = (await page.locator(part).boundingBox())!;
+      expect(box.x + box.width, part).toBeLessThanOrEqual(when.x + when.width);
+    }
+    const endPicker = (await page.locator('#event-end-date + button').boundingBox())!;
+    expect(endPicker.x + endPicker.width).toBeLessThanOrEqual(when.x + when.width);
+    await screenshot(page, 'place-390-editor');
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     await nav('Trash');
     await page.getByRole('heading', { name: 'Trash', exact: true }).waitFor();
     await screenshot(page, 'place-390-trash');
