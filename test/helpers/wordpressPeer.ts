@@ -33,6 +33,8 @@ export interface WordPressPeer {
   api(path: string, init?: PeerRequest): Promise<PeerResult>;
   /** A new user of the role with an application password, ready for Basic auth. */
   createUser(login: string, role: string): Promise<{ user: string; password: string; auth: string }>;
+  /** Runs SQL on the site's database (tab-separated answer): to leave what a PHP killed part-way leaves. */
+  sql(query: string): Promise<string>;
   /** Kills php-fpm (nginx stays up and answers 502 with its HTML error page, as a site whose PHP died). */
   stopPhp(): Promise<void>;
   /** Runs the peer script again on the same folder and port: starts what is not running (php-fpm). */
@@ -125,6 +127,10 @@ export async function startWordPressPeer(options: { timezone?: string } = {}): P
     adminAuth,
     admin,
     api,
+    async sql(query) {
+      const socket = join(dir, 'run', 'mysqld.sock');
+      return (await run('mariadb', [`--socket=${socket}`, '-uroot', 'wp', '-e', query])).stdout;
+    },
     async createUser(login, role) {
       const created = await api('wp/v2/users', {
         method: 'POST',

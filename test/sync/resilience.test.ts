@@ -6,7 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody } from '../helpers/server';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
 import { RemoteError } from '../../src/main/sync/remoteClient';
-import { startProxy, type Proxy, type ProxyVerdict } from '../helpers/droppingProxy';
+import {
+  outageWithCreatesInFlight,
+  startProxy,
+  type Proxy,
+  type ProxyVerdict,
+} from '../helpers/droppingProxy';
 
 let pair: SyncPair;
 const servers: Server[] = [];
@@ -159,6 +164,40 @@ describe('sync: an unreliable remote', () => {
     expect((await allOf(pair.remote, 'events')).map((event) => event.title).sort()).toEqual(
       Array.from({ length: 8 }, (_, index) => `Event ${index}`),
     );
+  });
+  it('the site going down with 4 creates in flight: each event is on the remote once after the re-run, none lost', async () => {
+    await seedEvents(8);
+    // The first 4 event creates are in flight together when the site goes down (see the helper).
+    const outage = outageWithCreatesInFlight(
+      (method, url) => method === 'POST' && url.split('?')[0]!.endsWith('/events'),
+    );
+    const root = await proxy(outage.misbehave, outage.before);
+    const stopped = await pair.sync({ root }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(stopped).toMatchObject({ code: 'REMOTE_UNAVAILABLE', exitStatus: 3 });
+    // On the remote: the answered create and the two whose outcome the sync never learned.
+    expect(await allOf(pair.remote, 'events')).toHaveLength(3);
+
+    outage.up();
+    // Those two are linked by nothing yet (no checkpoint of a create whose outcome is unknown): the re-run
+    // finds them by slug and adopts them; the one refused and those never sent are created.
+    const planned = await pair.sync({ root, dryRun: true });
+    expect(planned.conflicts).toEqual([]);
+    expect(planned.operations.map((operation) => operation.type).sort()).toEqual([
+      'adopt',
+      'adopt',
+      ...Array<string>(5).fill('create'),
+    ]);
+    const resumed = await pair.sync({ root });
+    expect(resumed.failures).toEqual([]);
+    expect(resumed.summary).toMatchObject({ created: 5, adopted: 2, conflicts: 0, failed: 0 });
+    expect((await allOf(pair.remote, 'events')).map((event) => event.title).sort()).toEqual(
+      Array.from({ length: 8 }, (_, index) => `Event ${index}`),
+    );
+    // Every link names a record the remote has: nothing left to do.
+    expect((await pair.sync({ root })).operations).toEqual([]);
   });
 });
 

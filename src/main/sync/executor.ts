@@ -4,7 +4,7 @@ import type { Conflict, Link, LocalImage, LocalRecord, Operation, RemoteRecord, 
 import { linkKey } from './model';
 import { contentHash, isUploadedCopyOf, mapRefs } from './compare';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER, uploadTypeOf } from '../core/media';
-import { REMOTE_GONE } from './planner';
+import { REMOTE_GONE, sentAgainWhenFound } from './planner';
 import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
@@ -328,8 +328,13 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     return toWireBody(record.kind, { ...sent, ...(await imageToSend(record, creating)) });
   };
 
-  /** A create that never duplicates: an unknown outcome is looked up by slug before the next try. */
-  const createOnce = async (record: LocalRecord): Promise<{ remote: RemoteRecord; adopted: boolean }> => {
+  /**
+   * A create that never duplicates: an unknown outcome is looked up by slug before the next try (`found`: it
+   * was stored, the answer lost).
+   */
+  const createOnce = async (
+    record: LocalRecord,
+  ): Promise<{ remote: RemoteRecord; adopted: boolean; found?: boolean }> => {
     const sent = await body(record, true);
     const protect = passwords.forCreate(record, sent);
     await links.put({
@@ -341,7 +346,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       remoteEtag: null,
       remoteHash: null,
     });
-    const created = await sendOnce<{ remote: RemoteRecord; adopted: boolean }>({
+    const created = await sendOnce<{ remote: RemoteRecord; adopted: boolean; found?: boolean }>({
       send: async () => ({ remote: await client.create(record.kind, sent), adopted: false }),
       // A term of that name is already there: it is adopted.
       recover: async (error) => {
@@ -354,14 +359,14 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       forget: () => links.remove(record.kind, record.id),
       lookUp: async () => {
         const found = await client.findBySlug(record.kind, record.slug);
-        return found ? { remote: found, adopted: false } : null;
+        return found ? { remote: found, adopted: false, found: true } : null;
       },
     });
     if (!protect || created.adopted) return created;
     // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
     // gets its password and status.
     await links.put(linkFor(record.kind, record.id, null, created.remote));
-    return { remote: await protect(created.remote), adopted: false };
+    return { ...created, remote: await protect(created.remote) };
   };
 
   const update = async (record: LocalRecord, remoteId: number, force: boolean) => {
@@ -406,7 +411,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
     let outcome: 'done' | 'adopted' = 'done';
     switch (operation.type) {
       case 'create': {
-        const { remote, adopted } = await withPicture(record!, () => createOnce(record!));
+        const { remote, adopted, found } = await withPicture(record!, () => createOnce(record!));
         if (!adopted) await rememberImage(record!, remote);
         await links.put(
           linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
@@ -416,7 +421,12 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           await update(record!, remote.id, true);
           summary.adopted++;
           outcome = 'adopted';
-        } else summary.created++;
+        } else {
+          // Stored by a try whose answer was lost, perhaps part-way: sent again, as the planner does for the
+          // lost creates of an earlier run.
+          if (found && sentAgainWhenFound(operation.kind)) await update(record!, remote.id, true);
+          summary.created++;
+        }
         break;
       }
       case 'adopt': {

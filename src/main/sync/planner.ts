@@ -23,6 +23,14 @@ import {
 /** Marks a link whose remote record is gone and the user chose to leave it so (`remote-wins`). */
 export const REMOTE_GONE = 'remote-gone';
 
+/**
+ * Whether a create whose answer was lost, once found on the remote, is sent again as an update even when it
+ * reads the same. An event cut off part-way (PHP killed inside The Events Calendar's create, after the post and
+ * its meta, before the plugin's occurrence rows) answers every field by id or slug yet is in no list of the
+ * site; an update writes the rest. Terms are not sent again (the plugin refuses an update's empty description).
+ */
+export const sentAgainWhenFound = (kind: SyncKind): boolean => kind === 'event';
+
 export interface PlanOptions {
   policy: ConflictPolicy;
   decisions?: Decisions;
@@ -124,8 +132,16 @@ export function plan(
         if (record.deleted) {
           deletes.push({ type: 'delete', kind, localId: id, remoteId: twin.id, title, force: false });
         } else if (same || link) {
-          // Our own lost create: the remote holds what we sent, so it is ours to update.
-          upserts.push({ type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: !same });
+          // Our own lost create (`link`): the remote holds what we sent, so it is ours to update (also when it
+          // reads the same, if it may be stored part-way).
+          upserts.push({
+            type: 'adopt',
+            kind,
+            localId: id,
+            remoteId: twin.id,
+            title,
+            thenUpdate: !same || (link !== undefined && sentAgainWhenFound(kind)),
+          });
         } else {
           decide(conflictOf(record, kind, id, twin, 'both-exist'), {
             'local-wins': { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: true },
