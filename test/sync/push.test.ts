@@ -62,6 +62,7 @@ async function seed() {
     concert: concert.body,
     past: past.body,
     venue: venue.body,
+    tag: tag.body,
   };
 }
 
@@ -170,6 +171,28 @@ describe('sync: pushing to another instance', () => {
     const third = await pair.sync();
     expect(third.failures).toEqual([]);
     expect((await allOf(pair.remote, 'categories')).map((category) => category.name)).toEqual(['Music']);
+  });
+});
+
+describe('sync: renamed terms', () => {
+  it('a category and a tag renamed here are renamed there, also without a description (the API refuses an empty one)', async () => {
+    const { parent, tag } = await seed();
+    await pair.sync();
+    const { local } = pair;
+    await local.api(`categories/${parent.id}`, {
+      method: 'POST',
+      auth: local.admin,
+      json: { name: 'Classical' },
+    });
+    await local.api(`tags/${tag.id}`, { method: 'POST', auth: local.admin, json: { name: 'Free entry' } });
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ updated: 2, failed: 0 });
+    expect((await allOf(pair.remote, 'categories')).map((category) => category.name).sort()).toEqual([
+      'Classical',
+      'Jazz',
+    ]);
+    expect((await allOf(pair.remote, 'tags')).map((entry) => entry.name)).toEqual(['Free entry']);
   });
 });
 
