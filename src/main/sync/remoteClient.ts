@@ -138,8 +138,6 @@ const primitiveCapability = (capability: string) => META_CAPABILITIES[capability
 export const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
 /** The Events Calendar's namespace on a WordPress site. */
 export const TRIBE_NAMESPACE = 'tribe/events/v1';
-/** WordPress' own post type of each kind the plugin stores as a post. */
-const WORDPRESS_POST_TYPE: Partial<Record<SyncKind, string>> = POST_TYPES;
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -715,15 +713,20 @@ export class RemoteClient {
     return this.mediaRoute?.kind === 'wordpress';
   }
 
+  /** WordPress core's route of one event, venue or organizer (`wp/v2/tribe_events/{id}`…), beside the plugin's. */
+  private wordPressPostUrl(kind: SyncKind, id: number): string {
+    const type = (POST_TYPES as Partial<Record<SyncKind, string>>)[kind];
+    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
+    return `${this.root}wp/v2/${type}/${id}`;
+  }
+
   /**
    * Empties the description and/or excerpt of an event, venue or organizer through WordPress' own route
    * (`wp/v2/tribe_events/{id}`: `content`, `excerpt`): the plugin's route refuses `""` for an event's and
    * ignores it for a venue's or organizer's. Answers the record as the plugin shows it afterwards.
    */
   async clearTexts(kind: SyncKind, id: number, fields: ('description' | 'excerpt')[]): Promise<RemoteRecord> {
-    const type = WORDPRESS_POST_TYPE[kind];
-    if (!type) throw new Error(`a ${kind} has no description to clear`);
-    const url = `${this.root}wp/v2/${type}/${id}`;
+    const url = this.wordPressPostUrl(kind, id);
     const body = Object.fromEntries(
       fields.map((field) => [field === 'description' ? 'content' : 'excerpt', '']),
     );
@@ -751,9 +754,7 @@ export class RemoteClient {
    * (paragraphs added, entities, a currency symbol), which is no copy to take over (`remote-wins`).
    */
   async storedTexts(kind: SyncKind, id: number): Promise<RemoteTexts> {
-    const type = WORDPRESS_POST_TYPE[kind];
-    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
-    const url = `${this.root}wp/v2/${type}/${id}?context=edit`;
+    const url = `${this.wordPressPostUrl(kind, id)}?context=edit`;
     const answer = await this.request('GET', url);
     if (answer.status >= 400) throw this.errorOf(answer, url);
     const stored = storedPost.safeParse(answer.body);
@@ -790,7 +791,7 @@ export class RemoteClient {
     password: string,
     status?: string,
   ): Promise<{ status: string; modifiedUtc: string | null }> {
-    const url = `${this.root}wp/v2/tribe_events/${id}`;
+    const url = this.wordPressPostUrl('event', id);
     const answer = await this.request('POST', url, { body: { password, ...(status ? { status } : {}) } });
     if (answer.status >= 400) {
       const error = this.errorOf(answer, url);
