@@ -28,6 +28,7 @@ describeWithPeer('calendar-desk sync against the real site: what the user reads'
   afterAll(async () => {
     await peer?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (env?.HOME) await rm(env.HOME, { recursive: true, force: true });
   });
 
   const expectOneLine = (stderr: string) => {

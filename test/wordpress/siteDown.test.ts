@@ -25,6 +25,7 @@ describeWithPeer('sync when the site stops answering mid-way (php-fpm down behin
   afterAll(async () => {
     await peer?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (env?.HOME) await rm(env.HOME, { recursive: true, force: true });
   });
 
   it('stops with "the site is not answering" and exit 3; once it is back, the re-run finishes with no duplicates', async () => {
