@@ -154,6 +154,18 @@ export class Transactions {
     if (op) this.opsLog?.push(op);
   }
 
+  /** Puts a record into one of the plain collections; taking it back restores the version it replaced. */
+  private putIn<T extends { id: number }>(collection: Collection<T>, name: CollectionName, record: T) {
+    const previous = collection.put(record);
+    this.undoable(
+      () => {
+        if (previous) collection.put(previous);
+        else collection.delete(record.id);
+      },
+      { t: 'put', c: name, v: record },
+    );
+  }
+
   private indexEvent(event: StoredEvent) {
     const { events, eventSlugs, eventIndex } = this.records;
     const previous = events.put(event);
@@ -203,40 +215,16 @@ export class Transactions {
         { t: 'put', c: 'events', v: event },
       );
     },
-    putVenue: (venue) => {
-      const { venues } = this.records;
-      const previous = venues.put(venue);
-      this.undoable(() => restoreIn(venues, venue.id, previous), { t: 'put', c: 'venues', v: venue });
-    },
-    putOrganizer: (organizer) => {
-      const { organizers } = this.records;
-      const previous = organizers.put(organizer);
-      this.undoable(() => restoreIn(organizers, organizer.id, previous), {
-        t: 'put',
-        c: 'organizers',
-        v: organizer,
-      });
-    },
-    putTerm: (term) => {
-      const { terms } = this.records;
-      const previous = terms.put(term);
-      this.undoable(() => restoreIn(terms, term.id, previous), { t: 'put', c: 'terms', v: term });
-    },
+    putVenue: (venue) => this.putIn(this.records.venues, 'venues', venue),
+    putOrganizer: (organizer) => this.putIn(this.records.organizers, 'organizers', organizer),
+    putTerm: (term) => this.putIn(this.records.terms, 'terms', term),
     deleteTerm: (id) => {
       const { terms } = this.records;
       const previous = terms.delete(id);
       if (previous) this.undoable(() => terms.put(previous), { t: 'del', c: 'terms', id });
     },
-    putMedia: (media) => {
-      const collection = this.records.media;
-      const previous = collection.put(media);
-      this.undoable(() => restoreIn(collection, media.id, previous), { t: 'put', c: 'media', v: media });
-    },
-    putUser: (user) => {
-      const { users } = this.records;
-      const previous = users.put(user);
-      this.undoable(() => restoreIn(users, user.id, previous), { t: 'put', c: 'users', v: user });
-    },
+    putMedia: (media) => this.putIn(this.records.media, 'media', media),
+    putUser: (user) => this.putIn(this.records.users, 'users', user),
     putToken: (token) => {
       const { tokens } = this.records;
       const previous = tokens.get(token.id);
@@ -274,10 +262,4 @@ export class Transactions {
       );
     },
   };
-}
-
-/** Puts back the version a put replaced, or removes the record the put added. */
-function restoreIn<T extends { id: number }>(collection: Collection<T>, id: number, previous?: T) {
-  if (previous) collection.put(previous);
-  else collection.delete(id);
 }
