@@ -8,7 +8,7 @@ import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
 import { createApp } from './server/app';
 import { setAsideOrphanedUploads } from './core/media';
 import type { SecretBox } from './sync/secretBox';
-import { isValidTimezone } from './core/dates';
+import { isValidTimezone } from './core/dates/zones';
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
 process.env.TZ = 'UTC';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildDataFile, seedDataFolder, SEED_DATA_FILE } from '../../bench/seedData';
 import { dataFileSchema, SCHEMA_VERSION } from '../../src/main/store/schema';
 import { CalendarStore } from '../../src/main/store/store';
-import { toUtcSql } from '../../src/main/core/dates';
+import { toUtcSql } from '../../src/main/core/dates/sqlDates';
 import { sanitizeRichText, toPlainText } from '../../src/main/core/html';
 import { ensureAdminAccess } from '../../src/main/core/users';
 

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { DateTime, type Zone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import {
-  formatSql,
-  fromUtcSql,
-  parseDateInput,
-  sqlToDateTime,
-  toLuxonZone,
-  toUtcSql,
-} from '../../src/main/core/dates';
+import { formatSql, fromUtcSql, sqlToDateTime, toUtcSql } from '../../src/main/core/dates/sqlDates';
+import { parseDateInput } from '../../src/main/core/dates/strtotime';
+import { toLuxonZone } from '../../src/main/core/dates/zones';
 
 // The conversions as they were written with Luxon alone: the fast paths must give exactly the same.
 function luxonAtWallClock(sql: string, zone: Zone): DateTime {

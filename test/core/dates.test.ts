@@ -1,22 +1,21 @@
 import { describe, it, expect } from 'vitest';
 import { DateTime } from 'luxon';
 import {
-  dateDetails,
   defaultArchiveEnd,
   defaultArchiveStart,
+  normaliseFilterDate,
+} from '../../src/main/core/dates/archiveWindow';
+import {
+  dateDetails,
   formatSql,
   fromUtcSql,
   isoWithOffset,
-  isTime,
-  isValidTimezone,
-  normaliseFilterDate,
-  parseDateInput,
   sqlToDateTime,
-  timezoneAbbr,
-  toLuxonZone,
   toUtcSql,
   utcSqlNow,
-} from '../../src/main/core/dates';
+} from '../../src/main/core/dates/sqlDates';
+import { isTime, parseDateInput } from '../../src/main/core/dates/strtotime';
+import { isValidTimezone, timezoneAbbr, toLuxonZone } from '../../src/main/core/dates/zones';
 
 // The "now" of the recorded samples: Sunday; in New York it is still Saturday 21:15:33 (EST).
 const NOW = new Date('2026-11-22T02:15:33Z');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it as test } from 'vitest';
 import { LANGUAGES } from '../../src/shared/enums';
-import { defaultArchiveEnd, defaultArchiveStart } from '../../src/main/core/dates';
+import { defaultArchiveEnd, defaultArchiveStart } from '../../src/main/core/dates/archiveWindow';
 import { it } from '../../src/main/server/i18n/it';
 import { pl } from '../../src/main/server/i18n/pl';
 import { startTestServer, type TestServer } from '../helpers/server';

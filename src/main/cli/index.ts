@@ -22,7 +22,7 @@ import { ImportError } from '../sync/exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
-import { isValidTimezone } from '../core/dates';
+import { isValidTimezone } from '../core/dates/zones';
 import { knownZone } from '../../shared/timeZones';
 
 process.env.TZ = 'UTC';

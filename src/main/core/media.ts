@@ -5,7 +5,7 @@ import { StorageUnavailableError, type CalendarStore } from '../store/store';
 import { describeWriteFailure, storageRefusalOf } from '../store/storageRefusal';
 import type { StoredMedia } from '../store/schema';
 import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFile';
-import { utcSqlNow } from './dates';
+import { utcSqlNow } from './dates/sqlDates';
 import { slugify } from './slugs';
 
 /** Where uploaded pictures live in the data folder; served under `/media/`. */

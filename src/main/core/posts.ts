@@ -1,6 +1,7 @@
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredMedia, StoredPost } from '../store/schema';
-import { formatSql, parseDateInput, utcSqlNow } from './dates';
+import { formatSql, utcSqlNow } from './dates/sqlDates';
+import { parseDateInput } from './dates/strtotime';
 import { slugify, uniqueSlug, uniqueSlugFrom } from './slugs';
 import { urlExtension } from './media';
 

@@ -12,7 +12,7 @@ import {
   parseToken,
   secretMatches,
 } from './credentials';
-import { utcSqlNow } from './dates';
+import { utcSqlNow } from './dates/sqlDates';
 
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_TOKEN_FILE = 'admin-token';

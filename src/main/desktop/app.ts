@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { startEngine, type Engine } from '../engine';
-import { isValidTimezone } from '../core/dates';
+import { isValidTimezone } from '../core/dates/zones';
 import { registerBridgeHandlers } from './bridgeHandlers';
 import { menuTemplate } from './menu';
 import { installSecurity } from './security';

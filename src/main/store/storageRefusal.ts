@@ -1,3 +1,8 @@
+/** A change that cannot be saved: the store is closed or read-only, or its write failed. */
+export class StorageUnavailableError extends Error {
+  readonly code = 'STORAGE_UNAVAILABLE';
+}
+
 /** Why the disk refuses to store anything, when that is the state of the disk and not a bug. */
 export type StorageRefusal = 'full' | 'read-only' | 'not-writable';
 

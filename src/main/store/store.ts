@@ -3,12 +3,11 @@ import type { Adapter } from 'lowdb';
 import { lockDataFolder, type FolderLock } from './lock';
 import { removeAbandonedCopies } from './durableJsonFile';
 import {
-  describeWriteFailure,
   explainRefusal,
   storageRefusalOf,
+  StorageUnavailableError,
   type StorageRefusal,
 } from './storageRefusal';
-import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import {
   DATA_FILE_NAME,
@@ -19,7 +18,9 @@ import {
   type Persistence,
 } from './persistence';
 import { Collection } from './collection';
+import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
+import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
 import {
   dataFileSchema,
   dataFileShapeSchema,
@@ -36,11 +37,8 @@ import {
   type StoredVenue,
 } from './schema';
 
-export { DATA_FILE_NAME };
-
-export class StorageUnavailableError extends Error {
-  readonly code = 'STORAGE_UNAVAILABLE';
-}
+export { DATA_FILE_NAME, StorageUnavailableError };
+export type { Counters, StoreOp, Transaction } from './transaction';
 
 /** The data file exists but is not a Calendar Desk file (not JSON, or not matching the schema). */
 export class DataFileInvalidError extends Error {
@@ -74,57 +72,6 @@ export interface OpenStoreOptions {
 /** Events indexed per slice of the background build (a few milliseconds of work). */
 const INDEX_SLICE = 2000;
 
-type CollectionName = 'events' | 'venues' | 'organizers' | 'terms' | 'media' | 'users' | 'tokens';
-
-/** One change as the journal records it: a whole record put, a record deleted, or a setting. */
-export type StoreOp =
-  | { t: 'put'; c: CollectionName; v: { id: number | string } }
-  | { t: 'del'; c: 'terms' | 'tokens'; id: number | string }
-  | { t: 'settings'; v: Settings }
-  | { t: 'sync'; k: string; v: unknown }
-  | { t: 'counters'; v: Counters };
-
-export interface Counters {
-  post: number;
-  term: number;
-  user: number;
-}
-
-interface Batch {
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (error: Error) => void;
-  ops: StoreOp[];
-  undo: (() => void)[];
-}
-
-/** Mutations a transaction may make; every change goes through here so the indexes stay current. */
-export interface Transaction {
-  nextPostId(): number;
-  nextTermId(): number;
-  nextUserId(): number;
-  /** Makes sure no new id repeats one of `counters` (restoring a dump that brings its own ids). */
-  raiseCounters(counters: Counters): void;
-  putEvent(event: StoredEvent): void;
-  putVenue(venue: StoredVenue): void;
-  putOrganizer(organizer: StoredOrganizer): void;
-  putTerm(term: StoredTerm): void;
-  deleteTerm(id: number): void;
-  putMedia(media: StoredMedia): void;
-  putUser(user: StoredUser): void;
-  putToken(token: StoredToken): void;
-  deleteToken(id: string): void;
-  setSettings(settings: Settings): void;
-  /** Sets one entry of the sync engine's state (`null` removes it); the sync engine validates its shape. */
-  setSyncState(key: string, state: unknown): void;
-}
-
-/**
- * The calendar's data: one lowdb file owned by one process, read from memory, changed through `mutate()`.
- * Concurrent mutations are applied in memory at once and written together (group commit); each caller's
- * promise settles only when its change is durably on disk. A failed write restores the last state that is
- * on disk, and every change that was not yet written is reported as failed.
- */
 /**
  * The calendar's data: one data folder owned by one process, read from memory, changed through `mutate()`.
  * A change is applied in memory at once; concurrent changes are committed together (group commit) as one
@@ -141,33 +88,50 @@ export class CalendarStore {
   readonly users = new Collection<StoredUser>((user) => user.login.toLowerCase());
   readonly tokens = new Map<string, StoredToken>();
   readonly eventIndex = new EventIndex();
-  settings!: Settings;
   /** What the user should be told about this start (a restored backup, a discarded torn write, a migration). */
   readonly notices: string[] = [];
-  private counters: Counters = { post: 0, term: 0, user: 0 };
-  private syncLinks: Record<string, unknown> = {};
+  /** The collections above and the values replaced whole: after `hydrate`, changed only by `transactions`. */
+  private readonly records: StoreRecords = {
+    events: this.events,
+    eventSlugs: this.eventSlugs,
+    eventIndex: this.eventIndex,
+    venues: this.venues,
+    organizers: this.organizers,
+    terms: this.terms,
+    media: this.media,
+    users: this.users,
+    tokens: this.tokens,
+    settings: undefined as unknown as Settings, // set by load(), before the store is handed out
+    counters: { post: 0, term: 0, user: 0 },
+    syncLinks: {},
+  };
+  private readonly transactions = new Transactions(this.records);
+  private readonly commits: CommitQueue;
   /** Bumped whenever the in-memory state changes (a change applied or undone): readers' cache key. */
   private changeCount = 0;
-  /** Sequence number of the last batch that is durable. */
-  private seq = 0;
-  /** Undo steps and journal ops of the running `mutate()` change (null outside of one, e.g. during replay). */
-  private undoLog: (() => void)[] | null = null;
-  private opsLog: StoreOp[] | null = null;
-
-  private pendingBatch: Batch | null = null;
-  /** Batches whose write failed (and were taken back) since the start: readers rebuild what they saw. */
-  private failedCommits = 0;
-  /** The batch being written right now. */
-  private committing: Batch | null = null;
-  private writing: Promise<void> | null = null;
-  private compacting: Promise<void> | null = null;
   private closed = false;
 
   private constructor(
     readonly dataDir: string,
     private readonly persistence: Persistence<StoreOp>,
     private readonly lock: FolderLock | null,
-  ) {}
+  ) {
+    this.commits = new CommitQueue({
+      dataDir,
+      persistence,
+      snapshot: () => this.snapshot(),
+      counters: () => this.records.counters,
+      takeBack: (undo) => {
+        this.transactions.takeBack(undo);
+        this.changeCount++;
+      },
+      reportTrouble: (message) => this.reportTrouble(message),
+    });
+  }
+
+  get settings(): Settings {
+    return this.records.settings;
+  }
 
   /**
    * Opens the data folder to read and write it. When its disk refuses writes (full, mounted read-only, not
@@ -212,9 +176,9 @@ export class CalendarStore {
       // Ours now: a snapshot a crash interrupted (as big as the calendar) must not pile up over the crashes.
       if (lock) await removeAbandonedCopies(options.dataDir, () => true);
       const store = new CalendarStore(options.dataDir, persistence, lock);
-      await store.load(options.initialSettings);
+      const replayed = await store.load(options.initialSettings);
       // Batches replayed from the journal are folded into the data file in the background, right away.
-      if (store.compactSoon) store.writing = store.writeLoop();
+      if (replayed) store.commits.compactNow();
       return store;
     } catch (error) {
       await persistence.close().catch(() => undefined);
@@ -274,8 +238,11 @@ export class CalendarStore {
 
   private migrated: number[] = [];
 
-  /** Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk. */
-  private async load(initialSettings: Settings) {
+  /**
+   * Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk.
+   * True when replayed batches are still to be folded into the data file.
+   */
+  private async load(initialSettings: Settings): Promise<boolean> {
     const file = join(this.dataDir, DATA_FILE_NAME);
     let loaded: Awaited<ReturnType<Persistence<StoreOp>['load']>>;
     try {
@@ -298,29 +265,27 @@ export class CalendarStore {
     this.notices.push(...loaded.notices);
     const base = loaded.base ?? emptyDataFile(initialSettings);
     this.hydrate(base);
-    this.seq = base.journalSeq;
+    this.commits.seq = base.journalSeq;
     for (const entry of loaded.entries) {
-      for (const op of entry.ops) this.apply(op);
-      this.seq = entry.seq;
+      for (const op of entry.ops) this.transactions.replay(op);
+      this.commits.seq = entry.seq;
     }
     if (this.migrated.length > 0) {
       this.notices.push(`The data file was upgraded to schema version ${SCHEMA_VERSION}.`);
     }
     if (!loaded.base || this.migrated.length > 0) {
       await this.persistence.writeSnapshot(this.snapshot());
-    } else if (loaded.entries.length > 0) {
-      // Fold the replayed batches into the data file soon, without delaying the start.
-      this.compactSoon = true;
+      return false;
     }
+    // Fold the replayed batches into the data file soon, without delaying the start.
+    return loaded.entries.length > 0;
   }
-
-  private compactSoon = false;
 
   private hydrate(data: DataFile) {
     this.clear();
-    this.settings = data.settings;
-    this.counters = { ...data.counters };
-    this.syncLinks = data.syncLinks;
+    this.records.settings = data.settings;
+    this.records.counters = { ...data.counters };
+    this.records.syncLinks = data.syncLinks;
     for (const event of data.events) {
       this.events.put(event);
       this.eventSlugs.set(event.slug, event.id);
@@ -346,56 +311,6 @@ export class CalendarStore {
     this.tokens.clear();
   }
 
-  /** Replays one journal op through the same code paths as a live change. */
-  private apply(op: StoreOp) {
-    const tx = this.transaction;
-    switch (op.t) {
-      case 'counters':
-        this.counters = {
-          post: Math.max(this.counters.post, op.v.post),
-          term: Math.max(this.counters.term, op.v.term),
-          user: Math.max(this.counters.user, op.v.user),
-        };
-        return;
-      case 'settings':
-        tx.setSettings(op.v);
-        return;
-      case 'sync':
-        tx.setSyncState(op.k, op.v);
-        return;
-      case 'del':
-        if (op.c === 'terms') tx.deleteTerm(op.id as number);
-        else tx.deleteToken(op.id as string);
-        return;
-      case 'put': {
-        const put: Record<CollectionName, (value: never) => void> = {
-          events: tx.putEvent,
-          venues: tx.putVenue,
-          organizers: tx.putOrganizer,
-          terms: tx.putTerm,
-          media: tx.putMedia,
-          users: tx.putUser,
-          tokens: tx.putToken,
-        };
-        put[op.c](op.v as never);
-      }
-    }
-  }
-
-  private indexEvent(event: StoredEvent) {
-    const previous = this.events.put(event);
-    if (previous && this.eventSlugs.get(previous.slug) === previous.id) this.eventSlugs.delete(previous.slug);
-    this.eventSlugs.set(event.slug, event.id);
-    this.eventIndex.update(previous, event);
-  }
-
-  private unindexEvent(event: StoredEvent) {
-    const previous = this.events.delete(event.id);
-    if (!previous) return;
-    if (this.eventSlugs.get(previous.slug) === previous.id) this.eventSlugs.delete(previous.slug);
-    this.eventIndex.update(previous, undefined);
-  }
-
   eventBySlug(slug: string): StoredEvent | undefined {
     const id = this.eventSlugs.get(slug);
     return id === undefined ? undefined : this.events.get(id);
@@ -403,21 +318,21 @@ export class CalendarStore {
 
   /** One entry of the sync engine's state (`undefined` when absent). */
   syncState(key: string): unknown {
-    return this.syncLinks[key];
+    return this.records.syncLinks[key];
   }
 
   /** Keys of the sync engine's state that start with `prefix`. */
   syncKeys(prefix: string): string[] {
-    return Object.keys(this.syncLinks).filter((key) => key.startsWith(prefix));
+    return Object.keys(this.records.syncLinks).filter((key) => key.startsWith(prefix));
   }
 
   /** The whole data file as it would be written now. */
   snapshot(): DataFile {
     return {
       schemaVersion: SCHEMA_VERSION,
-      journalSeq: this.seq,
-      counters: { ...this.counters },
-      settings: this.settings,
+      journalSeq: this.commits.seq,
+      counters: { ...this.records.counters },
+      settings: this.records.settings,
       events: this.events.toArray(),
       venues: this.venues.toArray(),
       organizers: this.organizers.toArray(),
@@ -425,7 +340,7 @@ export class CalendarStore {
       media: this.media.toArray(),
       users: this.users.toArray(),
       tokens: [...this.tokens.values()],
-      syncLinks: { ...this.syncLinks },
+      syncLinks: { ...this.records.syncLinks },
     };
   }
 
@@ -448,235 +363,11 @@ export class CalendarStore {
    */
   async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
     this.assertWritable();
-    const undo: (() => void)[] = [];
-    const ops: StoreOp[] = [];
-    this.undoLog = undo;
-    this.opsLog = ops;
-    let result: T;
-    try {
-      result = change(this.transaction);
-    } catch (error) {
-      // A change that fails half-way (e.g. a rule error after auto-creating a term) leaves no trace.
-      for (const step of undo.reverse()) step();
-      throw error;
-    } finally {
-      this.undoLog = null;
-      this.opsLog = null;
-    }
+    const { result, ops, undo } = this.transactions.run(change);
     if (ops.length === 0) return result;
     this.changeCount++;
-    const batch = this.pendingBatch ?? this.openBatch();
-    batch.ops.push(...ops);
-    batch.undo.push(...undo);
-    if (!this.writing) this.writing = this.writeLoop();
-    await batch.promise;
+    await this.commits.add(ops, undo);
     return result;
-  }
-
-  /** Records how to take back one step of the running change, and the op the journal will hold. */
-  private undoable(step: () => void, op?: StoreOp) {
-    this.undoLog?.push(step);
-    if (op) this.opsLog?.push(op);
-  }
-
-  private restoreIn<T extends { id: number }>(collection: Collection<T>, id: number, previous?: T) {
-    if (previous) collection.put(previous);
-    else collection.delete(id);
-  }
-
-  private readonly transaction: Transaction = {
-    nextPostId: () => {
-      this.undoable(() => this.counters.post--);
-      return ++this.counters.post;
-    },
-    nextTermId: () => {
-      this.undoable(() => this.counters.term--);
-      return ++this.counters.term;
-    },
-    nextUserId: () => {
-      this.undoable(() => this.counters.user--);
-      return ++this.counters.user;
-    },
-    raiseCounters: (counters) => {
-      const previous = { ...this.counters };
-      this.counters = {
-        post: Math.max(previous.post, counters.post),
-        term: Math.max(previous.term, counters.term),
-        user: Math.max(previous.user, counters.user),
-      };
-      this.undoable(() => (this.counters = previous));
-    },
-    putEvent: (event) => {
-      const previous = this.events.get(event.id);
-      this.indexEvent(event);
-      this.undoable(
-        () => {
-          if (previous) this.indexEvent(previous);
-          else this.unindexEvent(event);
-        },
-        { t: 'put', c: 'events', v: event },
-      );
-    },
-    putVenue: (venue) => {
-      const previous = this.venues.put(venue);
-      this.undoable(() => this.restoreIn(this.venues, venue.id, previous), {
-        t: 'put',
-        c: 'venues',
-        v: venue,
-      });
-    },
-    putOrganizer: (organizer) => {
-      const previous = this.organizers.put(organizer);
-      this.undoable(() => this.restoreIn(this.organizers, organizer.id, previous), {
-        t: 'put',
-        c: 'organizers',
-        v: organizer,
-      });
-    },
-    putTerm: (term) => {
-      const previous = this.terms.put(term);
-      this.undoable(() => this.restoreIn(this.terms, term.id, previous), { t: 'put', c: 'terms', v: term });
-    },
-    deleteTerm: (id) => {
-      const previous = this.terms.delete(id);
-      if (previous) this.undoable(() => this.terms.put(previous), { t: 'del', c: 'terms', id });
-    },
-    putMedia: (media) => {
-      const previous = this.media.put(media);
-      this.undoable(() => this.restoreIn(this.media, media.id, previous), { t: 'put', c: 'media', v: media });
-    },
-    putUser: (user) => {
-      const previous = this.users.put(user);
-      this.undoable(() => this.restoreIn(this.users, user.id, previous), { t: 'put', c: 'users', v: user });
-    },
-    putToken: (token) => {
-      const previous = this.tokens.get(token.id);
-      this.tokens.set(token.id, token);
-      this.undoable(
-        () => {
-          if (previous) this.tokens.set(token.id, previous);
-          else this.tokens.delete(token.id);
-        },
-        { t: 'put', c: 'tokens', v: token },
-      );
-    },
-    deleteToken: (id) => {
-      const previous = this.tokens.get(id);
-      this.tokens.delete(id);
-      if (previous) this.undoable(() => this.tokens.set(id, previous), { t: 'del', c: 'tokens', id });
-    },
-    setSettings: (settings) => {
-      const previous = this.settings;
-      this.settings = settings;
-      this.undoable(() => (this.settings = previous), { t: 'settings', v: settings });
-    },
-    setSyncState: (key, state) => {
-      const had = Object.hasOwn(this.syncLinks, key);
-      const previous = this.syncLinks[key];
-      if (state === null || state === undefined) delete this.syncLinks[key];
-      else this.syncLinks[key] = state;
-      this.undoable(
-        () => {
-          if (had) this.syncLinks[key] = previous;
-          else delete this.syncLinks[key];
-        },
-        { t: 'sync', k: key, v: state ?? null },
-      );
-    },
-  };
-
-  private openBatch(): Batch {
-    let resolve!: () => void;
-    let reject!: (error: Error) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    this.pendingBatch = { promise, resolve, reject, ops: [], undo: [] };
-    return this.pendingBatch;
-  }
-
-  /**
-   * Commits batches one after another until none is pending, folding the journal into the data file when it
-   * has grown. The last check and clearing `writing` happen without an await in between, so a change made
-   * meanwhile always finds a loop that will write it.
-   */
-  private async writeLoop(): Promise<void> {
-    try {
-      for (;;) {
-        const batch = this.pendingBatch;
-        if (batch) {
-          this.pendingBatch = null;
-          this.committing = batch;
-          try {
-            await this.commitBatch(batch);
-          } finally {
-            this.committing = null;
-          }
-          continue;
-        }
-        if (!this.compacting && !this.closed && (this.compactSoon || this.persistence.needsCompaction())) {
-          this.compactSoon = false;
-          await this.startCompaction();
-          continue;
-        }
-        break;
-      }
-    } finally {
-      // Also after an unexpected error: a later change must always find no loop and start one.
-      this.writing = null;
-    }
-  }
-
-  private async commitBatch(batch: Batch) {
-    const entry: JournalEntry<StoreOp> = {
-      seq: this.seq + 1,
-      ops: [...batch.ops, { t: 'counters', v: { ...this.counters } }],
-    };
-    try {
-      await this.persistence.commit(entry, () => ({ ...this.snapshot(), journalSeq: entry.seq }));
-      this.seq = entry.seq;
-      batch.resolve();
-    } catch (error) {
-      // Nothing of this batch is on disk: take it back out of memory, and the batch made while it was being
-      // written too (it may build on it), newest first. Counters never go back: readers may have seen ids.
-      this.failedCommits++;
-      const failure = new StorageUnavailableError(
-        `could not write the calendar: ${describeWriteFailure(error, this.dataDir)}`,
-      );
-      const next = this.pendingBatch;
-      this.pendingBatch = null;
-      const counters = { ...this.counters };
-      for (const step of [...(next?.undo ?? []), ...batch.undo].reverse()) step();
-      this.changeCount++;
-      this.counters = counters;
-      batch.reject(failure);
-      next?.reject(failure);
-    }
-  }
-
-  /**
-   * Compaction: the state right now (nothing is pending, so it is exactly what the journal holds) goes to
-   * the data file in the background while new batches go to a fresh journal.
-   */
-  private async startCompaction() {
-    const snapshot = this.snapshot();
-    try {
-      await this.persistence.rotate(this.seq + 1);
-    } catch (error) {
-      // The current journal keeps taking batches; folding is tried again when it grows further.
-      this.reportTrouble(`could not start a new journal: ${(error as Error).message}`);
-      return;
-    }
-    this.compacting = this.persistence
-      .writeSnapshot(snapshot)
-      .catch((error: Error) => {
-        // The journal still holds everything: nothing is lost, the next compaction tries again.
-        this.reportTrouble(`could not fold the journal into the data file: ${error.message}`);
-      })
-      .finally(() => {
-        this.compacting = null;
-      });
   }
 
   /**
@@ -691,9 +382,8 @@ export class CalendarStore {
   }
 
   /** Resolves once every change applied in memory so far is on disk, or was taken back (its write failed). */
-  async settled(): Promise<void> {
-    const waiting = [this.committing?.promise, this.pendingBatch?.promise].filter((promise) => !!promise);
-    if (waiting.length > 0) await Promise.allSettled(waiting);
+  settled(): Promise<void> {
+    return this.commits.settled();
   }
 
   /**
@@ -703,7 +393,7 @@ export class CalendarStore {
    */
   async readSettled<T>(build: () => T | Promise<T>): Promise<T> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const failuresBefore = this.failedCommits;
+      const failuresBefore = this.commits.failures;
       let outcome: { value: T } | { error: unknown };
       try {
         outcome = { value: await build() };
@@ -711,7 +401,7 @@ export class CalendarStore {
         outcome = { error };
       }
       await this.settled();
-      if (this.failedCommits === failuresBefore) {
+      if (this.commits.failures === failuresBefore) {
         if ('error' in outcome) throw outcome.error;
         return outcome.value;
       }
@@ -720,11 +410,8 @@ export class CalendarStore {
   }
 
   /** Resolves once no commit and no background folding is under way. */
-  async idle(): Promise<void> {
-    while (this.writing || this.compacting) {
-      await this.writing;
-      await this.compacting;
-    }
+  idle(): Promise<void> {
+    return this.commits.idle();
   }
 
   /** Trouble in background work: logged, and kept as a notice the app can show. */
@@ -738,20 +425,7 @@ export class CalendarStore {
     if (this.closed) return;
     this.closed = true;
     try {
-      await this.writing?.catch(() => undefined);
-      await this.compacting;
-      if (this.persistence instanceof JournaledPersistence && this.persistence.hasJournal()) {
-        const snapshot = this.snapshot();
-        try {
-          await this.persistence.rotate(this.seq + 1);
-          await this.persistence.writeSnapshot(snapshot);
-        } catch (error) {
-          // The journal still holds every change: the next start replays it.
-          this.reportTrouble(
-            `could not fold the journal into the data file at shutdown: ${(error as Error).message}`,
-          );
-        }
-      }
+      await this.commits.close();
     } finally {
       await this.persistence.close();
       await this.lock?.release();

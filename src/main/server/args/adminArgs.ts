@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/currency';
 import { arg } from './define';
 import { wpString } from './wpTypes';
-import { isValidTimezone } from '../../core/dates';
+import { isValidTimezone } from '../../core/dates/zones';
 import { categoryColorsSchema } from '../../../shared/schemas/settings';
 
 /** Arguments of the admin namespace (`calendar-desk/v1`), validated like the public API's. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANY_STATUSES, POST_STATUSES, type PostStatus } from '../../../shared/enums';
-import { isTime, isValidTimezone } from '../../core/dates';
+import { isTime } from '../../core/dates/strtotime';
+import { isValidTimezone } from '../../core/dates/zones';
 import { canEditPosts, canUploadFiles } from '../../core/capabilities';
 import { arg, type CheckContext, type CheckResult } from './define';
 import { IMAGE_EXTENSIONS, urlExtension } from '../../core/media';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTime } from '../../core/dates';
+import { isTime } from '../../core/dates/strtotime';
 import { canEditPosts } from '../../core/capabilities';
 import { arg, optionalAll, type CheckContext } from './define';
 import {

@@ -2,7 +2,7 @@ import type { CalendarStore } from '../../store/store';
 import type { StoredPost } from '../../store/schema';
 import type { Links } from '../links';
 import type { MaybeCaller } from '../../core/capabilities';
-import { fromUtcSql } from '../../core/dates';
+import { fromUtcSql } from '../../core/dates/sqlDates';
 
 /** Everything a presenter needs besides the record. */
 export interface PresentEnv {

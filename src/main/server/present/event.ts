@@ -1,7 +1,7 @@
 import type { StoredEvent, StoredTerm, StoredVenue } from '../../store/schema';
-import { dateDetails } from '../../core/dates';
+import { dateDetails, sqlToDateTime } from '../../core/dates/sqlDates';
 import { costDetailsValues, eventCurrency, formatCost, siteCurrency, typedCost } from '../../core/cost';
-import { timezoneAbbr, sqlToDateTime } from '../../core/dates';
+import { timezoneAbbr } from '../../core/dates/zones';
 import { globalId, permalink, postHeader, presentImage, type PresentEnv } from './common';
 import { presentEmbeddedTerm } from './term';
 import { presentOrganizer, presentVenue } from './linkedPosts';

@@ -1,5 +1,5 @@
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import { fromUtcSql, isoWithOffset } from '../../core/dates';
+import { fromUtcSql, isoWithOffset } from '../../core/dates/sqlDates';
 import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, NAMESPACE } from '../../../shared/enums';
-import { defaultArchiveEnd, defaultArchiveStart, toLuxonZone } from '../../core/dates';
+import { defaultArchiveEnd, defaultArchiveStart } from '../../core/dates/archiveWindow';
+import { toLuxonZone } from '../../core/dates/zones';
 import type { CalendarStore } from '../../store/store';
 import { defaultOf, type ArgDef, type ArgSpec } from '../args/define';
 import { eventArchiveArgs } from '../args/eventArgs';

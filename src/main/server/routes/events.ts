@@ -1,7 +1,7 @@
 import { canReadPost } from '../../core/capabilities';
 import { createEvent, EventRuleError, updateEvent, type EventInput } from '../../core/events';
 import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
-import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates';
+import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates/archiveWindow';
 import { nowUtc, trashedSlug } from '../../core/posts';
 import { categoryDescendants, findTerm } from '../../core/terms';
 import type { StoredEvent } from '../../store/schema';
