@@ -151,6 +151,36 @@ describe('a failing write', () => {
     expect(after.body.id).toBeGreaterThan(Math.max(...glimpsed));
   });
 
+  it('takes back two failed changes of the same event to what is on disk, newest first', async () => {
+    const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
+    server = await startTestServer({ dataDir, storeAdapter: adapter });
+    const { api, admin } = server;
+    const saved = await api('events', { method: 'POST', auth: admin, json: eventBody('Saved title', 2) });
+    expect(saved.status).toBe(201);
+
+    adapter.hold();
+    adapter.failing = true;
+    const first = api(`events/${saved.body.id}`, { method: 'PATCH', auth: admin, json: { title: 'First' } });
+    // The second rename is made while the first one's write is held, so both fail together.
+    await vi.waitFor(() => expect(server!.engine.store.events.get(saved.body.id)?.title).toBe('First'));
+    const second = api(`events/${saved.body.id}`, {
+      method: 'PATCH',
+      auth: admin,
+      json: { title: 'Second' },
+    });
+    await vi.waitFor(() => expect(server!.engine.store.events.get(saved.body.id)?.title).toBe('Second'));
+    adapter.release();
+    expectUnavailable(await first);
+    expectUnavailable(await second);
+
+    expect((await api(`events/${saved.body.id}`)).body.title).toBe('Saved title');
+    adapter.failing = false;
+    // The next write must not carry a title that never reached the disk.
+    expect((await api('tags', { method: 'POST', auth: admin, json: { name: 'later' } })).status).toBe(201);
+    const disk = JSON.parse(await readFile(dataFile(), 'utf8')) as DataFile;
+    expect(disk.events.map((event) => event.title)).toEqual(['Saved title']);
+  });
+
   it('never shows a reader a change that is not on disk yet, nor one whose write then failed', async () => {
     const adapter = new FlakyFile(join(dataDir, DATA_FILE_NAME));
     server = await startTestServer({ dataDir, storeAdapter: adapter });

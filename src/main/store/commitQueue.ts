@@ -127,7 +127,8 @@ export class CommitQueue {
       );
       const next = this.pendingBatch;
       this.pendingBatch = null;
-      this.host.takeBack([...(next?.undo ?? []), ...batch.undo]);
+      // Oldest batch first, so running the steps last-first undoes the newest change first.
+      this.host.takeBack([...batch.undo, ...(next?.undo ?? [])]);
       batch.reject(failure);
       next?.reject(failure);
     }
