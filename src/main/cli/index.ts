@@ -13,7 +13,7 @@ import {
 } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
-import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
+import { DataFolderError, resolveDataFolder } from '../store/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
