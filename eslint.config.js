@@ -101,6 +101,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Type-aware rules: a promise nobody awaits loses its errors (an unhandled rejection, a write reported done
+    // before it is). Types come from the tsconfig that holds each file.
+    files: ['**/*.{ts,mts,cts,vue}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+        extraFileExtensions: ['.vue'],
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // The renderer's tests are in no project the root tsconfig.json references (they need DOM and Node both).
+    files: ['test/renderer/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: './tsconfig.renderer-test.json' },
+    },
+  },
   ...layerRules(),
   prettier,
 );
