@@ -1,6 +1,12 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { LANGUAGE_ROOTS, NAMESPACE, type LanguageRoot } from '../../shared/enums';
+import {
+  ADMIN_NAMESPACE,
+  LANGUAGE_ROOTS,
+  NAMESPACE,
+  WP_V2_NAMESPACE,
+  type LanguageRoot,
+} from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import { NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
@@ -9,8 +15,8 @@ import { AuthThrottle, callerIdentifier } from './middleware/auth';
 import { buildLinks } from './links';
 import { namespaceRoutes, restRootRoute } from './routes';
 import { siteRoutes } from './site';
-import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
-import { WP_V2_NAMESPACE, wpV2TermRoutes } from './routes/wpV2Terms';
+import { adminRoutes } from './routes/admin';
+import { wpV2TermRoutes } from './routes/wpV2Terms';
 import type { SecretBox } from '../sync/secretBox';
 import { ResponseCache } from './responseCache';
 import { registerRoutes } from './dispatch';
