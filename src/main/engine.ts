@@ -102,7 +102,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         console.error(`calendar-desk: could not tidy the media folder: ${error.message}`),
       );
     }
-    server = await listen(app.callback(), options.port ?? 8787, host);
+    const handle = app.callback();
+    // Koa answers a failed request itself (ctx.onerror), so the promise of each request is not awaited.
+    server = await listen((request, response) => void handle(request, response), options.port ?? 8787, host);
     // Serving already: what the default listing does not need is indexed between requests.
     store.completeIndexesSoon();
     const port = (server.address() as AddressInfo).port;

@@ -37,4 +37,12 @@ export const TAXONOMY_WIRE_NAME: Record<TaxonomyKind, string> = {
   tag: 'post_tag',
 };
 
+/** REST namespaces, each named once here (WordPress routes are `/wp-json/{namespace}/…`). */
+/** The calendar API Calendar Desk serves: The Events Calendar's v1 API under its own name. */
 export const NAMESPACE = 'cal/events/v1';
+/** The Events Calendar's own namespace, on a WordPress site (a sync remote). */
+export const TRIBE_NAMESPACE = 'tribe/events/v1';
+/** Calendar Desk's admin namespace: settings, users, sync, media; what the CLI does to a data folder it owns. */
+export const ADMIN_NAMESPACE = 'calendar-desk/v1';
+/** WordPress core's own namespace (its term, media, user and post-type routes). */
+export const WP_V2_NAMESPACE = 'wp/v2';

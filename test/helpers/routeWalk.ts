@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import qs from 'qs';
-import { NAMESPACE } from '../../src/shared/enums';
+import { ADMIN_NAMESPACE, NAMESPACE, WP_V2_NAMESPACE } from '../../src/shared/enums';
 import { namespaceRoutes } from '../../src/main/server/routes';
-import { ADMIN_NAMESPACE, adminRoutes } from '../../src/main/server/routes/admin';
-import { WP_V2_NAMESPACE, wpV2TermRoutes } from '../../src/main/server/routes/wpV2Terms';
+import { adminRoutes } from '../../src/main/server/routes/admin';
+import { wpV2TermRoutes } from '../../src/main/server/routes/wpV2Terms';
 import type { RouteDef } from '../../src/main/server/routes/table';
 import { eventBody, type TestServer } from './server';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_NAMESPACE } from '../../src/main/server/routes/admin';
+import { ADMIN_NAMESPACE } from '../../src/shared/enums';
 import type { Endpoint, RouteDef } from '../../src/main/server/routes/table';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAMESPACE } from '../../src/shared/enums';
-import { ADMIN_NAMESPACE } from '../../src/main/server/routes/admin';
-import { WP_V2_NAMESPACE } from '../../src/main/server/routes/wpV2Terms';
+import { ADMIN_NAMESPACE, NAMESPACE, WP_V2_NAMESPACE } from '../../src/shared/enums';
 
 /** Namespaces whose reads are public: the calendar's, and WordPress' read-only term routes. */
 const PUBLIC_NAMESPACES = [NAMESPACE, WP_V2_NAMESPACE];

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ROLES, type Role } from '../../shared/enums';
+import { NAMESPACE, ROLES, type Role } from '../../shared/enums';
 import { startEngine, EngineError } from '../engine';
 import {
   CalendarStore,
@@ -13,7 +13,7 @@ import {
 } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
-import { DataFolderError, resolveDataFolder } from '../core/dataFolder';
+import { DataFolderError, resolveDataFolder } from '../store/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
@@ -115,7 +115,7 @@ const userLine = (login: string, role: string, credentials: number, createdUtc: 
 
 export function buildProgram(): Command {
   const program = new Command('calendar-desk')
-    .description('Calendar Desk: an offline event calendar with a local cal/events/v1 REST API')
+    .description(`Calendar Desk: an offline event calendar with a local ${NAMESPACE} REST API`)
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
 
@@ -148,7 +148,7 @@ export function buildProgram(): Command {
           ? 'Calendar Desk is running read-only: the calendar can be read, changes are refused.'
           : 'Calendar Desk is running.',
       );
-      console.log(`  API root:    ${engine.apiRoot}cal/events/v1`);
+      console.log(`  API root:    ${engine.apiRoot}${NAMESPACE}`);
       // The token rides in the fragment: browsers never send it to the server, so no log or Referer sees it.
       console.log(`  Web UI:      ${engine.origin}/#/signin?token=${encodeURIComponent(engine.adminToken)}`);
       console.log(`  Data folder: ${dataDir}`);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ADMIN_NAMESPACE } from '../../shared/enums';
 import { ADMIN_TOKEN_FILE } from '../core/users';
 import { parseToken } from '../core/credentials';
 import { ownerIsGone, type FolderLockedError } from '../store/lock';
@@ -8,9 +9,6 @@ import { ownerIsGone, type FolderLockedError } from '../store/lock';
 export class OwnerServerError extends Error {
   readonly code = 'OWNER_SERVER_UNUSABLE';
 }
-
-/** The admin namespace of a running server (see src/main/server/routes/admin.ts). */
-const ADMIN_PATH = 'calendar-desk/v1';
 
 /** Only a server of this machine gets the admin token: an API root on loopback, over plain HTTP. */
 const LOOPBACK_ROOT = /^http:\/\/(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|localhost)(:\d+)?\/wp-json\/$/i;
@@ -62,7 +60,7 @@ export async function ownerServerOf(locked: FolderLockedError): Promise<OwnerSer
     async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
       let response: Response;
       try {
-        response = await fetch(`${apiRoot}${ADMIN_PATH}/${path}`, {
+        response = await fetch(`${apiRoot}${ADMIN_NAMESPACE}/${path}`, {
           method,
           headers: {
             Authorization: `Bearer ${token}`,

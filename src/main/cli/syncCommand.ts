@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { Command, Option } from 'commander';
+import { NAMESPACE, TRIBE_NAMESPACE } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import { POLICIES, type ConflictPolicy } from '../sync/model';
 import type { RemoteAuth } from '../sync/remoteClient';
@@ -145,8 +146,8 @@ export function syncCommand(deps: SyncCommandDeps): Command {
     .requiredOption('--remote <url>', 'REST root of the remote, e.g. https://example.org/wp-json/')
     .option(
       '--namespace <ns>',
-      'API namespace on the remote (tribe/events/v1 for The Events Calendar)',
-      'cal/events/v1',
+      `API namespace on the remote (${TRIBE_NAMESPACE} for The Events Calendar)`,
+      NAMESPACE,
     )
     .option('--token-file <file>', `file holding the bearer token of the remote (or $${TOKEN_ENV})`)
     .option('--token <token>', `the bearer token itself: ${VISIBLE_TO_OTHERS}, prefer --token-file`)

@@ -9,6 +9,7 @@ import { safeStorageSecretBox } from './secrets';
 import { startupErrorMessage } from './startupError';
 import { createMainWindow, preloadPathOf } from './window';
 import { knownZone } from '../../shared/timeZones';
+import { NAMESPACE } from '../../shared/enums';
 
 /** The parts of Electron the shell uses: the real module in the app, a fake in the tests. */
 export type DesktopElectron = Pick<
@@ -119,7 +120,7 @@ export async function runDesktopApp(
         navigate,
         openDataFolder: () => void shell.openPath(dataDir),
         openReadme: () => void shell.openPath(join(app.getAppPath(), 'README.md')),
-        openApiInBrowser: () => void shell.openExternal(`${engine.apiRoot}cal/events/v1`),
+        openApiInBrowser: () => void shell.openExternal(`${engine.apiRoot}${NAMESPACE}`),
       }),
     ),
   );

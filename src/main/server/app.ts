@@ -1,6 +1,12 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { LANGUAGE_ROOTS, NAMESPACE, type LanguageRoot } from '../../shared/enums';
+import {
+  ADMIN_NAMESPACE,
+  LANGUAGE_ROOTS,
+  NAMESPACE,
+  WP_V2_NAMESPACE,
+  type LanguageRoot,
+} from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import { NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
@@ -9,13 +15,14 @@ import { AuthThrottle, callerIdentifier } from './middleware/auth';
 import { buildLinks } from './links';
 import { namespaceRoutes, restRootRoute } from './routes';
 import { siteRoutes } from './site';
-import { ADMIN_NAMESPACE, adminRoutes } from './routes/admin';
-import { WP_V2_NAMESPACE, wpV2TermRoutes } from './routes/wpV2Terms';
+import { adminRoutes } from './routes/admin';
+import { wpV2TermRoutes } from './routes/wpV2Terms';
 import type { SecretBox } from '../sync/secretBox';
 import { ResponseCache } from './responseCache';
 import { registerRoutes } from './dispatch';
+import type { ApiState } from './state';
 
-export type { ApiState } from './dispatch';
+export type { ApiState } from './state';
 
 export interface AppConfig {
   /** Extra `Host` names accepted besides the loopback ones (a configured site host). */
@@ -42,8 +49,14 @@ const clientWentAway = (error: NodeJS.ErrnoException) =>
   error.code !== undefined && CLIENT_GONE.has(error.code);
 
 /** The Koa application of the local API (no `listen()` here: the engine or a test does that). */
-export function createApp({ store, clock = () => new Date(), config = {}, log, secretBox }: AppDeps): Koa {
-  const app = new Koa();
+export function createApp({
+  store,
+  clock = () => new Date(),
+  config = {},
+  log,
+  secretBox,
+}: AppDeps): Koa<ApiState> {
+  const app = new Koa<ApiState>();
   app.proxy = false;
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A browser that closes a tab or cancels a download mid-answer is not a fault: Koa would print a stack.
@@ -77,9 +90,9 @@ export function createApp({ store, clock = () => new Date(), config = {}, log, s
     });
   });
 
-  const api = new Router({ prefix: '/wp-json', sensitive: false, strict: false });
+  const api = new Router<ApiState>({ prefix: '/wp-json', sensitive: false, strict: false });
   registerRoutes(api, [restRootRoute(routes)], { store, clock, identify });
-  const namespaceRouter = new Router({ sensitive: false, strict: false });
+  const namespaceRouter = new Router<ApiState>({ sensitive: false, strict: false });
   registerRoutes(namespaceRouter, routes, {
     store,
     clock,
@@ -88,11 +101,11 @@ export function createApp({ store, clock = () => new Date(), config = {}, log, s
     describe: true,
   });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
-  const adminRouter = new Router({ sensitive: false, strict: false });
+  const adminRouter = new Router<ApiState>({ sensitive: false, strict: false });
   registerRoutes(adminRouter, adminRoutes({ store, clock, secretBox }), { store, clock, identify });
   api.use(`/${ADMIN_NAMESPACE}`, adminRouter.routes());
   // WordPress' own wp/v2 read routes for categories and tags, which term answers link to (public reads).
-  const wpV2Router = new Router({ sensitive: false, strict: false });
+  const wpV2Router = new Router<ApiState>({ sensitive: false, strict: false });
   registerRoutes(wpV2Router, wpV2TermRoutes(), { store, clock, identify });
   api.use(`/${WP_V2_NAMESPACE}`, wpV2Router.routes());
   api.all('/{*rest}', () => {

@@ -1,12 +1,11 @@
-import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import qs from 'qs';
-import { LANGUAGES, type Language, type LanguageRoot } from '../../shared/enums';
+import { LANGUAGES, type Language } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import type { MaybeCaller } from '../core/capabilities';
 import { ApiError, FORBIDDEN } from './errors';
-import type { Links } from './links';
+import type { ApiContext, ApiState } from './state';
 import { validateArgs, type ArgSpec } from './args/define';
 import { parseRequestBody } from './middleware/body';
 import { indexRoutes } from './routes/discovery';
@@ -16,17 +15,11 @@ import { anyone } from './routes/permissions';
 import type { ResponseCache } from './responseCache';
 import type { Endpoint, RouteDef } from './routes/table';
 
-export interface ApiState {
-  caller: MaybeCaller;
-  links: Links;
-  languageRoot: LanguageRoot | null;
-}
-
 export interface DispatchDeps {
   store: CalendarStore;
   clock: () => Date;
   /** The request's caller (null: anonymous); wrong credentials throw. Runs once per request. */
-  identify: (ctx: Koa.Context) => MaybeCaller;
+  identify: (ctx: ApiContext) => MaybeCaller;
   /** Keeps the answers of public GETs (omitted: nothing is cached). */
   cache?: ResponseCache;
   /** Answer OPTIONS with the route's description, as WordPress does (the public namespace). */
@@ -42,7 +35,7 @@ export function parseQuery(querystring: string): Record<string, unknown> {
 }
 
 /** Parameters in WordPress' precedence (JSON body, form body, query), path parameters always winning. */
-function mergeParams(ctx: Koa.Context, pathParams: Record<string, string>): Record<string, unknown> {
+function mergeParams(ctx: ApiContext, pathParams: Record<string, string>): Record<string, unknown> {
   const body = ctx.request.body;
   const bodyParams =
     body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -108,7 +101,7 @@ function pathParamsMatch(route: RouteDef, pathParams: Record<string, string>): b
  * caller, reads the parameters, validates them and runs the endpoint's permission check before its handler:
  * nothing mounted around the router decides who gets in, so no spelling of a path can skip a check.
  */
-export function registerRoutes(router: Router, routes: RouteDef[], deps: DispatchDeps): void {
+export function registerRoutes(router: Router<ApiState>, routes: RouteDef[], deps: DispatchDeps): void {
   for (const route of routes) {
     if (deps.describe) router.register(route.path, ['options'], describe(route, deps));
     for (const endpoint of route.endpoints) {
@@ -119,11 +112,11 @@ export function registerRoutes(router: Router, routes: RouteDef[], deps: Dispatc
 }
 
 /** OPTIONS describes the route, as WordPress does (no CORS headers: browsers get nothing from it). */
-function describe(route: RouteDef, deps: DispatchDeps): RouterMiddleware {
+function describe(route: RouteDef, deps: DispatchDeps): RouterMiddleware<ApiState> {
   return (ctx, next) => {
     const pathParams = ctx.params as Record<string, string>;
     if (!pathParamsMatch(route, pathParams)) return next();
-    const state = ctx.state as ApiState;
+    const { state } = ctx;
     const caller = deps.identify(ctx);
     const { ml_language: mlLanguage } = parseQuery(ctx.querystring);
     checkLanguage(mlLanguage);
@@ -138,14 +131,14 @@ function describe(route: RouteDef, deps: DispatchDeps): RouterMiddleware {
 }
 
 /** The one way into an endpoint's handler. */
-function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): RouterMiddleware {
+function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): RouterMiddleware<ApiState> {
   const { store } = deps;
   // Only answers anyone may have are kept: a cached answer skips the permission check.
   const cache = endpoint.permission === anyone ? deps.cache : undefined;
   return async (ctx, next) => {
     const pathParams = ctx.params as Record<string, string>;
     if (!pathParamsMatch(route, pathParams)) return next();
-    const state = ctx.state as ApiState;
+    const { state } = ctx;
     const caller = deps.identify(ctx);
     const allow = allowHeader(route, pathParams, caller, store);
     if (allow) ctx.set('Allow', allow);

@@ -2,7 +2,7 @@ import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { prepareDataFolder } from '../core/dataFolder';
+import { prepareDataFolder } from './dataFolder';
 import { writeFileDurably } from './durableJsonFile';
 import { isRunning, PROCESS_STATE_READABLE, waitUntilGone } from './processes';
 

@@ -1,3 +1,4 @@
+import { WP_V2_NAMESPACE } from '../../shared/enums';
 import type { LinkState } from './linkState';
 import type { LocalRecord, RemoteRecord } from './model';
 import { RemoteError, type RemoteClient } from './remoteClient';
@@ -29,7 +30,7 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
     throw new RecordProblem(
       'SYNC_PASSWORD_UNSUPPORTED',
       'It is password-protected, and this remote offers no way to set a password (no post_password field and ' +
-        'no WordPress wp/v2 route), so it was not sent: it would have been public there. Remove its password ' +
+        `no WordPress ${WP_V2_NAMESPACE} route), so it was not sent: it would have been public there. Remove its password ` +
         'here to publish it open, or publish it to another site.',
     );
   };

@@ -1,10 +1,5 @@
-import {
-  CALENDAR_DESK_NAMESPACE,
-  RemoteClient,
-  RemoteError,
-  TRIBE_NAMESPACE,
-  type RemoteAuth,
-} from './remoteClient';
+import { NAMESPACE, TRIBE_NAMESPACE } from '../../shared/enums';
+import { RemoteClient, RemoteError, type RemoteAuth } from './remoteClient';
 import type { RemoteCheckResult } from '../../shared/schemas/sync';
 
 /** Which field of the "add a site" form a failed check is about. */
@@ -25,7 +20,7 @@ export function rootCandidates(address: string): string[] {
 /** The events namespace to sync with: The Events Calendar's on a WordPress site, else this app's; none: null. */
 export function eventsNamespace(namespaces: readonly string[]): string | null {
   if (namespaces.includes(TRIBE_NAMESPACE)) return TRIBE_NAMESPACE;
-  if (namespaces.includes(CALENDAR_DESK_NAMESPACE)) return CALENDAR_DESK_NAMESPACE;
+  if (namespaces.includes(NAMESPACE)) return NAMESPACE;
   return null;
 }
 

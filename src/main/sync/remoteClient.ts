@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
 import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
@@ -76,7 +77,8 @@ const storedPost = z
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
-  { kind: 'wordpress'; path: 'wp/v2/media' } | { kind: 'calendar-desk'; path: 'calendar-desk/v1/media' };
+  | { kind: 'wordpress'; path: `${typeof WP_V2_NAMESPACE}/media` }
+  | { kind: 'calendar-desk'; path: `${typeof ADMIN_NAMESPACE}/media` };
 export type PasswordRoute = 'in-body' | 'wordpress' | null;
 /** What `wp/v2/tribe_events/{id}` answers about the post (its own names, not the plugin's). */
 const wordPressPost = z.looseObject({
@@ -134,10 +136,6 @@ const META_CAPABILITIES: Record<string, string> = {
 };
 const primitiveCapability = (capability: string) => META_CAPABILITIES[capability] ?? capability;
 
-/** The namespace a Calendar Desk serves its events under (its uploads are under `calendar-desk/v1`). */
-export const CALENDAR_DESK_NAMESPACE = 'cal/events/v1';
-/** The Events Calendar's namespace on a WordPress site. */
-export const TRIBE_NAMESPACE = 'tribe/events/v1';
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
@@ -435,9 +433,9 @@ export class RemoteClient {
       const served = index.data.namespaces;
       const advice = served.includes(TRIBE_NAMESPACE)
         ? `It is a WordPress site with The Events Calendar: use --namespace ${TRIBE_NAMESPACE}.`
-        : served.includes(CALENDAR_DESK_NAMESPACE)
-          ? `It is a Calendar Desk: use --namespace ${CALENDAR_DESK_NAMESPACE} (the default).`
-          : served.includes('wp/v2')
+        : served.includes(NAMESPACE)
+          ? `It is a Calendar Desk: use --namespace ${NAMESPACE} (the default).`
+          : served.includes(WP_V2_NAMESPACE)
             ? 'It is a WordPress site without The Events Calendar: activate that plugin on the site (Plugins), then run the sync again.'
             : `It serves ${served.join(', ') || 'no namespace at all'}: check the address (it ends in /wp-json/).`;
       throw new RemoteError(
@@ -445,15 +443,15 @@ export class RemoteClient {
         `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
-    this.mediaRoute = index.data.namespaces.includes('wp/v2')
-      ? { kind: 'wordpress', path: 'wp/v2/media' }
-      : namespace === CALENDAR_DESK_NAMESPACE
-        ? { kind: 'calendar-desk', path: 'calendar-desk/v1/media' }
+    this.mediaRoute = index.data.namespaces.includes(WP_V2_NAMESPACE)
+      ? { kind: 'wordpress', path: `${WP_V2_NAMESPACE}/media` }
+      : namespace === NAMESPACE
+        ? { kind: 'calendar-desk', path: `${ADMIN_NAMESPACE}/media` }
         : null;
     this.passwordRoute =
-      namespace === CALENDAR_DESK_NAMESPACE
+      namespace === NAMESPACE
         ? 'in-body'
-        : index.data.namespaces.includes('wp/v2')
+        : index.data.namespaces.includes(WP_V2_NAMESPACE)
           ? 'wordpress'
           : null;
     if (!this.options.auth) {
@@ -478,7 +476,7 @@ export class RemoteClient {
       );
     }
     if (probe.status >= 400) throw this.errorOf(probe, `${this.nsRoot}events`);
-    if (index.data.namespaces.includes('wp/v2')) await this.checkWordPressRole();
+    if (index.data.namespaces.includes(WP_V2_NAMESPACE)) await this.checkWordPressRole();
   }
 
   /**
@@ -489,9 +487,9 @@ export class RemoteClient {
    */
   private async checkWordPressRole(): Promise<void> {
     const [answer, types, taxonomies] = await Promise.all([
-      this.request('GET', `${this.root}wp/v2/users/me?context=edit`),
-      this.request('GET', `${this.root}wp/v2/types?context=edit`),
-      this.request('GET', `${this.root}wp/v2/taxonomies?context=edit`),
+      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/users/me?context=edit`),
+      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/types?context=edit`),
+      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/taxonomies?context=edit`),
     ]);
     const me = wordPressUser.safeParse(answer.body);
     if (answer.status !== 200 || !me.success) return;
@@ -646,7 +644,7 @@ export class RemoteClient {
     if (!route) {
       throw new RemoteError(
         'REMOTE_NO_MEDIA_UPLOAD',
-        `${this.root} offers no picture upload (neither wp/v2/media of WordPress nor calendar-desk/v1/media of ` +
+        `${this.root} offers no picture upload (neither ${WP_V2_NAMESPACE}/media of WordPress nor ${ADMIN_NAMESPACE}/media of ` +
           'Calendar Desk), so pictures from this computer cannot be sent. Give the picture by its web address ' +
           'instead, or remove it from the record.',
       );
@@ -717,7 +715,7 @@ export class RemoteClient {
   private wordPressPostUrl(kind: SyncKind, id: number): string {
     const type = (POST_TYPES as Partial<Record<SyncKind, string>>)[kind];
     if (!type) throw new Error(`a ${kind} is not a WordPress post`);
-    return `${this.root}wp/v2/${type}/${id}`;
+    return `${this.root}${WP_V2_NAMESPACE}/${type}/${id}`;
   }
 
   /**

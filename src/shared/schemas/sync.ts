@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NAMESPACE } from '../enums';
 
 /**
  * The sync part of the admin namespace `calendar-desk/v1`, as zod schemas shared by the server and the
@@ -45,7 +46,7 @@ export const remoteInputSchema = z.object({
     .string()
     .url()
     .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address'),
-  namespace: z.string().min(1).default('cal/events/v1'),
+  namespace: z.string().min(1).default(NAMESPACE),
   auth_type: z.enum(['token', 'password', 'none']),
   user: z.string().default(''),
   secret: z.string().min(1).optional(),

@@ -1,4 +1,4 @@
-import type Koa from 'koa';
+import type { ApiContext } from '../state';
 import type { CalendarStore } from '../../store/store';
 import type { Caller, MaybeCaller } from '../../core/capabilities';
 import { normaliseAppPassword, parseToken, secretMatches } from '../../core/credentials';
@@ -156,9 +156,9 @@ function authenticate(store: CalendarStore, credentials: ParsedCredentials): Cal
 export function callerIdentifier(
   store: CalendarStore,
   throttle: AuthThrottle,
-): (ctx: Koa.Context) => MaybeCaller {
+): (ctx: ApiContext) => MaybeCaller {
   return (ctx) => {
-    const known = (ctx.state as { caller?: MaybeCaller }).caller;
+    const known = ctx.state.caller;
     if (known !== undefined) return known;
     const header = ctx.get('Authorization');
     if (!header) return (ctx.state.caller = null);

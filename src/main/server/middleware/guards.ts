@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { ApiState } from '../state';
 import { ApiError } from '../errors';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -82,14 +83,13 @@ export function baseHeaders(): Koa.Middleware {
 }
 
 /** Headers WordPress sends with every REST response (REFERENCE §1.4), and a few of our own hardening ones. */
-export function apiHeaders(): Koa.Middleware {
+export function apiHeaders(): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
     try {
       await next();
     } finally {
-      const apiRoot = (ctx.state as { links?: { apiRoot: string } }).links?.apiRoot;
-      if (apiRoot)
-        ctx.set('Link', appendLink(ctx.response.get('Link'), `<${apiRoot}>; rel="https://api.w.org/"`));
+      const { apiRoot } = ctx.state.links;
+      ctx.set('Link', appendLink(ctx.response.get('Link'), `<${apiRoot}>; rel="https://api.w.org/"`));
       ctx.set('X-Robots-Tag', 'noindex');
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link, ETag');

@@ -1,4 +1,4 @@
-import { TAXONOMY_WIRE_NAME } from '../../../shared/enums';
+import { TAXONOMY_WIRE_NAME, WP_V2_NAMESPACE } from '../../../shared/enums';
 import type { StoredTerm } from '../../store/schema';
 import type { PresentEnv } from './common';
 import { categoryPath } from '../../core/terms';
@@ -76,11 +76,13 @@ export const WP_V2_REST_BASE = { category: 'tribe_events_cat', tag: 'tags' } as 
  * we serve no `wp/v2` post routes.
  */
 export function termLinks(term: StoredTerm, env: Pick<PresentEnv, 'links'>) {
-  const collection = `${env.links.apiRoot}wp/v2/${WP_V2_REST_BASE[term.taxonomy]}`;
+  const collection = `${env.links.apiRoot}${WP_V2_NAMESPACE}/${WP_V2_REST_BASE[term.taxonomy]}`;
   return {
     self: [{ href: `${collection}/${term.id}`, targetHints: { allow: [...WP_V2_TERM_METHODS] } }],
     collection: [{ href: collection }],
-    about: [{ href: `${env.links.apiRoot}wp/v2/taxonomies/${TAXONOMY_WIRE_NAME[term.taxonomy]}` }],
+    about: [
+      { href: `${env.links.apiRoot}${WP_V2_NAMESPACE}/taxonomies/${TAXONOMY_WIRE_NAME[term.taxonomy]}` },
+    ],
     ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),
     curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
   };

@@ -11,9 +11,6 @@ import { mediaRoutes } from './media';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
 
-/** The admin namespace: what the CLI does to a data folder, done by the server that owns that folder. */
-export const ADMIN_NAMESPACE = 'calendar-desk/v1';
-
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
 function presentUser(store: CalendarStore, user: StoredUser) {
   const tokens = [...store.tokens.values()].filter((token) => token.userId === user.id).length;

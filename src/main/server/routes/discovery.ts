@@ -384,8 +384,7 @@ export function openApiDocument(routes: RouteDef[], links: Links, language: DocL
     info: {
       version: '1.0.0',
       title: 'Calendar Desk REST API',
-      description:
-        'The cal/events/v1 API of Calendar Desk: events, venues, organizers, event categories and event tags, compatible with The Events Calendar REST API v1.',
+      description: `The ${NAMESPACE} API of Calendar Desk: events, venues, organizers, event categories and event tags, compatible with The Events Calendar REST API v1.`,
     },
     servers: [{ url: links.nsRoot }],
     components: {

@@ -11,10 +11,7 @@ import { anyone } from './permissions';
 
 /** Language of the request's human-readable texts (descriptions in the index and /doc). */
 export function docLanguage(request: BareRequest): DocLanguage {
-  return docLanguageOf(
-    request.raw.ml_language,
-    (request.ctx.state as { languageRoot?: string }).languageRoot,
-  );
+  return docLanguageOf(request.raw.ml_language, request.ctx.state.languageRoot);
 }
 
 /** Every route of the namespace, in the reference's registration order (it orders the index and /doc). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NAMESPACE } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { POLICIES } from '../../sync/model';
@@ -24,7 +25,7 @@ const authSchema = z
 /** `POST sync-jobs`: a sync with options given in full (what `calendar-desk sync` sends to the folder's server). */
 const adHocSyncSchema = z.object({
   remote: z.string().url(),
-  namespace: z.string().min(1).default('cal/events/v1'),
+  namespace: z.string().min(1).default(NAMESPACE),
   auth: authSchema,
   policy: z.enum(POLICIES).default('ask'),
   dry_run: z.boolean().default(false),

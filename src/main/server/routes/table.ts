@@ -1,4 +1,3 @@
-import type Koa from 'koa';
 import type { z } from 'zod';
 import type { Language } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
@@ -6,6 +5,7 @@ import type { MaybeCaller } from '../../core/capabilities';
 import type { ArgSpec, ArgValues } from '../args/define';
 import type { Links } from '../links';
 import type { PresentEnv } from '../present/common';
+import type { ApiContext } from '../state';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,7 +21,7 @@ export interface ApiRequest<Spec extends ArgSpec> {
   env: PresentEnv;
   /** Language new records get: `ml_language`, else the language root, else `en`. */
   recordLanguage: Language;
-  ctx: Koa.Context;
+  ctx: ApiContext;
 }
 
 export interface ApiResponse {

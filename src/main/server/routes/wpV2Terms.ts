@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TAXONOMIES, TAXONOMY_WIRE_NAME, type TaxonomyKind } from '../../../shared/enums';
+import { TAXONOMIES, TAXONOMY_WIRE_NAME, WP_V2_NAMESPACE, type TaxonomyKind } from '../../../shared/enums';
 import { ApiError } from '../errors';
 import type { Links } from '../links';
 import { presentWpTerm, WP_V2_REST_BASE } from '../present/term';
@@ -16,7 +16,6 @@ import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type Endpoint, t
  * in WordPress' shapes. A WordPress client following those links gets an answer instead of a 404. Reading
  * only: categories and tags are written through `cal/events/v1`, where the calendar's rules live.
  */
-export const WP_V2_NAMESPACE = 'wp/v2';
 
 /** WordPress caps `per_page` of its own collections at 100 (a larger value is a 400, not clamped). */
 const WP_MAX_PER_PAGE = 100;

@@ -1,9 +1,5 @@
 import type { ApiConnection } from '../../../shared/bridge';
-
-/** The namespace every calendar route lives under. */
-export const CALENDAR_NAMESPACE = 'cal/events/v1';
-/** The app's own admin namespace (settings, users). */
-export const ADMIN_NAMESPACE = 'calendar-desk/v1';
+import { ADMIN_NAMESPACE, NAMESPACE } from '../../../shared/enums';
 
 /** A query string value: arrays are sent as `key[]=a&key[]=b`, as the API (and WordPress) expects. */
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
@@ -92,7 +88,7 @@ export class ApiClient {
     private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   ) {}
 
-  url(path: string, query?: Record<string, QueryValue>, namespace = CALENDAR_NAMESPACE): string {
+  url(path: string, query?: Record<string, QueryValue>, namespace = NAMESPACE): string {
     return `${this.connection.apiRoot}${namespace}/${path}${encodeQuery(query)}`;
   }
 

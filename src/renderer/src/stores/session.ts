@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { ApiConnection } from '../../../shared/bridge';
-import { ADMIN_NAMESPACE, ApiClient, ApiError } from '../api/client';
+import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import { ApiClient, ApiError } from '../api/client';
 import {
   browserConnection,
   desktopBridge,

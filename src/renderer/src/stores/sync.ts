@@ -10,7 +10,7 @@ import type {
   SyncJobStatus,
   SyncReport,
 } from '../../../shared/schemas/sync';
-import { ADMIN_NAMESPACE } from '../api/client';
+import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import { useSessionStore } from './session';
 
 const POLL_MS = 400;
