@@ -1,18 +1,17 @@
 import type { PostStatus } from '../../../shared/enums';
-import { canChangePost, canReadPost, scaleBackStatus } from '../../core/capabilities';
+import { canChangePost, canReadPost } from '../../core/capabilities';
 import {
-  applyOrganizerInput,
-  applyVenueInput,
-  createOrganizer,
-  createVenue,
+  addLinkedPost,
+  changeLinkedPost,
+  trashLinkedPost,
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
-import { shownOrganizerIds, shownVenueId, touchLinkedEvents } from '../../core/eventLinks';
-import { nowUtc, publicationDateUtc, trashedSlug, untrashedSlug } from '../../core/posts';
+import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
+import { nowUtc } from '../../core/posts';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import type { CalendarStore, Transaction } from '../../store/store';
-import { ApiError } from '../errors';
+import type { CalendarStore } from '../../store/store';
+import { ApiError, refusedWrite } from '../errors';
 import {
   linkedPostArchiveArgs,
   linkedPostIdArgs,
@@ -88,13 +87,6 @@ interface KindRules {
     env: PresentEnv,
     options?: { jsonLd?: boolean; password?: string; canEdit?: boolean },
   ) => unknown;
-  create: (input: Record<string, unknown>, context: Parameters<typeof createVenue>[1]) => LinkedPost;
-  apply: (
-    base: LinkedPost,
-    input: Record<string, unknown>,
-    context: Parameters<typeof createVenue>[1],
-  ) => LinkedPost;
-  put: (tx: Transaction, post: LinkedPost) => void;
 }
 
 const VENUE: KindRules = {
@@ -118,9 +110,6 @@ const VENUE: KindRules = {
     ];
   },
   present: (post, env, options) => presentVenue(post as StoredVenue, env, options),
-  create: (input, context) => createVenue(input as VenueInput, context),
-  apply: (base, input, context) => applyVenueInput(base as StoredVenue, input as VenueInput, context),
-  put: (tx, post) => tx.putVenue(post as StoredVenue),
 };
 
 const ORGANIZER: KindRules = {
@@ -140,10 +129,6 @@ const ORGANIZER: KindRules = {
     ];
   },
   present: (post, env, options) => presentOrganizer(post as StoredOrganizer, env, options),
-  create: (input, context) => createOrganizer(input as OrganizerInput, context),
-  apply: (base, input, context) =>
-    applyOrganizerInput(base as StoredOrganizer, input as OrganizerInput, context),
-  put: (tx, post) => tx.putOrganizer(post as StoredOrganizer),
 };
 
 /** Venue/organizer search (REFERENCE §4.7): any one field must contain every fragment of the text. */
@@ -253,15 +238,12 @@ async function create(
   request: ApiRequest<typeof venueCreateArgs | typeof organizerCreateArgs>,
 ): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const post = await store.mutate((tx) =>
-    rules.create(request.args as Record<string, unknown>, {
-      tx,
-      store,
-      caller,
-      now,
-      language: request.recordLanguage,
-    }),
-  );
+  const post = await addLinkedPost(rules.kind, request.args as VenueInput | OrganizerInput, {
+    store,
+    caller,
+    now,
+    language: request.recordLanguage,
+  }).catch(refusedWrite);
   return {
     status: 201,
     body: rules.present(post, request.env, { canEdit: true }),
@@ -272,33 +254,19 @@ async function create(
   };
 }
 
+/** `If-Match` against the post as it is, checked once the write's rules have passed. */
+const ifMatch = (rules: KindRules, request: BareRequest) => (current: LinkedPost) =>
+  checkIfMatch(request.ctx, etagOf(rules.kind, current));
+
 async function update(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const current = requirePost(rules, store, id);
-  checkIfMatch(request.ctx, etagOf(rules.kind, current));
-  const args = request.args as Record<string, unknown>;
-  const post = await store.mutate((tx) => {
-    const context = { tx, store, caller, now, language: current.language };
-    const applied = rules.apply(current, args, context);
-    const updated = {
-      ...applied,
-      dateUtc: publicationDateUtc(args, store.settings.timezone, now) ?? current.dateUtc,
-      modifiedUtc: nowUtc(now),
-      revision: current.revision + 1,
-    } as LinkedPost;
-    // The status is scaled back as on create (REFERENCE §5.1): only publishers may (re)publish.
-    if (args.status !== undefined) updated.status = scaleBackStatus(caller, args.status as PostStatus);
-    if (args.author !== undefined) updated.authorId = args.author as number;
-    if (current.status === 'trash' && updated.status !== 'trash' && args.slug === undefined) {
-      updated.slug = untrashedSlug(store, updated);
-    }
-    // Restored (or trashed by a status change): its events show it again (or no longer).
-    if ((current.status === 'trash') !== (updated.status === 'trash')) {
-      touchLinkedEvents(tx, store, updated, updated.modifiedUtc);
-    }
-    rules.put(tx, updated);
-    return updated;
-  });
+  requirePost(rules, store, id);
+  const post = await changeLinkedPost(rules.kind, id, request.args as VenueInput | OrganizerInput, {
+    store,
+    caller,
+    now,
+    beforeWrite: ifMatch(rules, request),
+  }).catch(refusedWrite);
   return {
     body: rules.present(post, request.env, { canEdit: true }),
     headers: { ETag: etagOf(rules.kind, post) },
@@ -306,26 +274,14 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
 }
 
 async function trash(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
-  const { store, now } = request;
-  const current = requirePost(rules, store, id);
-  if (current.status === 'trash') {
-    throw new ApiError(410, `${rules.kind}-is-in-trash`, `The ${rules.kind} is already trashed`);
-  }
-  checkIfMatch(request.ctx, etagOf(rules.kind, current));
-  const post = await store.mutate((tx) => {
-    const modified = nowUtc(now);
-    // Its events stop showing it (REFERENCE §5.7) but keep the link, so a restore brings it back.
-    touchLinkedEvents(tx, store, current, modified);
-    const trashed = {
-      ...current,
-      status: 'trash',
-      slug: trashedSlug(store, current),
-      modifiedUtc: modified,
-      revision: current.revision + 1,
-    } as LinkedPost;
-    rules.put(tx, trashed);
-    return trashed;
-  });
+  const { store, caller, now } = request;
+  requirePost(rules, store, id);
+  const post = await trashLinkedPost(rules.kind, id, {
+    store,
+    caller,
+    now,
+    beforeWrite: ifMatch(rules, request),
+  }).catch(refusedWrite);
   return {
     body: rules.present(post, request.env, { canEdit: true }),
     headers: { ETag: etagOf(rules.kind, post) },
