@@ -7,9 +7,8 @@ import {
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
-import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
-import { nowUtc } from '../../core/posts';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
+import { runLinkedPostQuery, type LinkedPostQuery } from '../../core/linkedPostQuery';
+import type { StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
 import { ApiError, refusedWrite } from '../errors';
 import {
@@ -49,29 +48,8 @@ type LinkedPost = StoredVenue | StoredOrganizer;
 
 /** The store's collection of one kind. */
 interface Posts {
-  readonly size: number;
   get(id: number): LinkedPost | undefined;
-  values(): IterableIterator<LinkedPost>;
   getByKey(key: string): LinkedPost | undefined;
-}
-
-/** Each collection's posts in archive order, from the last request that sorted them. */
-const archiveOrder = new WeakMap<Posts, LinkedPost[]>();
-
-/**
- * The posts newest first (post date, then id, descending), sorted again only after a change. Records are
- * replaced on every change, never modified in place, so the cached order still holds exactly when it has as
- * many posts as the collection and each is the collection's current record (a check without sorting).
- */
-function newestFirst(posts: Posts): LinkedPost[] {
-  const cached = archiveOrder.get(posts);
-  if (cached && cached.length === posts.size && cached.every((post) => posts.get(post.id) === post))
-    return cached;
-  const sorted = [...posts.values()].sort((a, b) =>
-    a.dateUtc < b.dateUtc ? 1 : a.dateUtc > b.dateUtc ? -1 : b.id - a.id,
-  );
-  archiveOrder.set(posts, sorted);
-  return sorted;
 }
 
 /** Where the two kinds differ; everything else is shared. */
@@ -79,9 +57,6 @@ interface KindRules {
   kind: Kind;
   plural: 'venues' | 'organizers';
   posts: (store: CalendarStore) => Posts;
-  /** Events linking to a post of this kind. */
-  linkedEvents: (store: CalendarStore, id: number) => Set<number> | undefined;
-  searchFields: (post: LinkedPost) => string[];
   present: (
     post: LinkedPost,
     env: PresentEnv,
@@ -93,22 +68,6 @@ const VENUE: KindRules = {
   kind: 'venue',
   plural: 'venues',
   posts: (store) => store.venues,
-  linkedEvents: (store, id) => store.eventIndex.byVenue.get(id),
-  searchFields: (post) => {
-    const venue = post as StoredVenue;
-    return [
-      venue.name,
-      venue.description,
-      venue.excerpt,
-      venue.address,
-      venue.city,
-      venue.province,
-      venue.state,
-      venue.stateprovince,
-      venue.zip,
-      venue.phone,
-    ];
-  },
   present: (post, env, options) => presentVenue(post as StoredVenue, env, options),
 };
 
@@ -116,33 +75,8 @@ const ORGANIZER: KindRules = {
   kind: 'organizer',
   plural: 'organizers',
   posts: (store) => store.organizers,
-  linkedEvents: (store, id) => store.eventIndex.byOrganizer.get(id),
-  searchFields: (post) => {
-    const organizer = post as StoredOrganizer;
-    return [
-      organizer.name,
-      organizer.description,
-      organizer.excerpt,
-      organizer.phone,
-      organizer.email,
-      organizer.website,
-    ];
-  },
   present: (post, env, options) => presentOrganizer(post as StoredOrganizer, env, options),
 };
-
-/** Venue/organizer search (REFERENCE §4.7): any one field must contain every fragment of the text. */
-function searchMatcher(text: string, rules: KindRules) {
-  const fragments = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}-]+/u)
-    .filter(Boolean);
-  return (post: LinkedPost) =>
-    rules.searchFields(post).some((field) => {
-      const haystack = field.toLowerCase();
-      return fragments.every((fragment) => haystack.includes(fragment));
-    });
-}
 
 function archive(
   rules: KindRules,
@@ -152,45 +86,20 @@ function archive(
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
   const statuses = new Set<PostStatus>(archiveStatuses(args.status, caller));
-  // `only_with_upcoming` looks at events of the archive's effective statuses (REFERENCE §4.7).
-  const eventStatuses = statuses;
-  const nowLocal = nowUtc(now);
-  /** Whether an event linked to the post passes `test` (stops at the first); a trashed post shows on none. */
-  const anyEvent = (post: LinkedPost, test: (event: StoredEvent) => boolean) => {
-    if (post.status === 'trash') return false;
-    for (const eventId of rules.linkedEvents(store, post.id) ?? []) {
-      const event = store.events.get(eventId);
-      if (event && test(event)) return true;
-    }
-    return false;
+  const query: LinkedPostQuery = {
+    statuses,
+    search: args.search,
+    eventId: args.event,
+    hasEvents: args.has_events !== undefined ? isTruthy(args.has_events) : undefined,
+    onlyWithUpcoming: args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming),
+    language: request.raw.ml_language as string | undefined,
+    now,
   };
-  const filters: Array<(post: LinkedPost) => boolean> = [(post) => statuses.has(post.status)];
-  if (args.search) {
-    const matches = searchMatcher(args.search, rules);
-    filters.push((post) => post.status !== 'trash' && matches(post));
-  }
-  if (args.event !== undefined) {
-    const event = store.events.get(args.event)!;
-    const linked = new Set(
-      rules.kind === 'venue' ? [shownVenueId(store, event)] : shownOrganizerIds(store, event),
-    );
-    filters.push((post) => linked.has(post.id));
-  }
-  if (args.has_events !== undefined) {
-    const wanted = isTruthy(args.has_events);
-    filters.push(
-      (post) => anyEvent(post, (event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
-    );
-  }
-  if (args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming)) {
-    filters.push((post) =>
-      anyEvent(post, (event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
-    );
-  }
-  const language = request.raw.ml_language;
-  if (language) filters.push((post) => post.language === language);
-  const matching = newestFirst(rules.posts(store)).filter((post) => filters.every((filter) => filter(post)));
-  const items = matching.slice((page - 1) * perPage, page * perPage).map((post) =>
+  const { total, items } = runLinkedPostQuery(rules.kind, query, store, {
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  });
+  const presented = items.map((post) =>
     rules.present(post, request.env, {
       canEdit: request.env.editContext === true && canChangePost(caller, post, 'edit'),
       password: request.raw.password as string | undefined,
@@ -204,8 +113,8 @@ function archive(
   ];
   return postArchive(
     rules.kind,
-    items,
-    { total: matching.length, page, perPage },
+    presented,
+    { total, page, perPage },
     `${links.nsRoot}${rules.plural}/`,
     echo,
   );
