@@ -33,41 +33,6 @@ export async function pullIntoLocal(
   caller: Caller,
   localMediaOf: LocalMediaOf = () => null,
 ): Promise<number> {
-  try {
-    return await writeRemoteVersion(store, kind, localId, remote, localIdOf, now, caller, localMediaOf);
-  } catch (error) {
-    if (error instanceof WriteRefused || error instanceof EventRuleError) throw pullRefused(error, caller);
-    throw error;
-  }
-}
-
-/** What a refused pull tells the user: what the calendar's rule said, and what to do about it. */
-function pullRefused(error: WriteRefused | EventRuleError, caller: Caller): RecordProblem {
-  if (error instanceof WriteRefused && error.code === 'rest_forbidden') {
-    return new RecordProblem(
-      'SYNC_PULL_NOT_ALLOWED',
-      `Its version on the remote was not taken: ${caller.login} (${caller.role}), who started the sync, may ` +
-        'not change it in this calendar. Sync as an editor or administrator, or keep the local version.',
-    );
-  }
-  const rule = error instanceof EventRuleError ? `${error.field}: ${error.message}` : error.message;
-  return new RecordProblem(
-    'SYNC_PULL_REFUSED',
-    `Its version on the remote was not taken, because this calendar does not accept it (${rule}). ` +
-      'Correct it on the remote and sync again, or keep the local version.',
-  );
-}
-
-async function writeRemoteVersion(
-  store: CalendarStore,
-  kind: SyncKind,
-  localId: number,
-  remote: RemoteRecord,
-  localIdOf: LocalIdOf,
-  now: Date,
-  caller: Caller,
-  localMediaOf: LocalMediaOf,
-): Promise<number> {
   // The texts as written there (never the compared copies, which lose paragraphs and the cost's words).
   const texts = remote.texts;
   const fields = { ...remote.fields, ...(texts ? textFields(kind, texts) : {}) };
@@ -75,6 +40,10 @@ async function writeRemoteVersion(
   const remoteImage = typeof fields.image === 'number' ? fields.image : null;
   const image = remoteImage === null ? null : (localMediaOf(remoteImage) ?? remote.imageUrl ?? null);
   const call = { store, caller, now };
+  const refused = (error: unknown): never => {
+    if (error instanceof WriteRefused || error instanceof EventRuleError) throw pullRefused(error, caller);
+    throw error;
+  };
   if (kind === 'event') {
     const base = store.events.get(localId)!;
     const ids = (refKind: SyncKind, value: unknown) =>
@@ -104,7 +73,7 @@ async function writeRemoteVersion(
       ...(base.website !== null ? { website: text(fields.website) } : {}),
       ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
     };
-    return (await changeEvent(localId, input, call)).revision;
+    return (await changeEvent(localId, input, call).catch(refused)).revision;
   }
   if (kind === 'venue' || kind === 'organizer') {
     // The slug and status stay local; the picture is the one found above.
@@ -112,7 +81,7 @@ async function writeRemoteVersion(
       ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),
       ['image', image],
     ]) as VenueInput & OrganizerInput;
-    return (await changeLinkedPost(kind, localId, patch, call)).revision;
+    return (await changeLinkedPost(kind, localId, patch, call).catch(refused)).revision;
   }
   const base = store.terms.get(localId)!;
   const parent =
@@ -125,7 +94,24 @@ async function writeRemoteVersion(
     description: decodeHtmlEntities(toPlainText(text(fields.description))),
     ...(parent !== null && parent !== base.parent ? { parent } : {}),
   };
-  return (await changeTerm(localId, changes, call)).revision;
+  return (await changeTerm(localId, changes, call).catch(refused)).revision;
+}
+
+/** What a refused pull tells the user: what the calendar's rule said, and what to do about it. */
+function pullRefused(error: WriteRefused | EventRuleError, caller: Caller): RecordProblem {
+  if (error instanceof WriteRefused && error.code === 'rest_forbidden') {
+    return new RecordProblem(
+      'SYNC_PULL_NOT_ALLOWED',
+      `Its version on the remote was not taken: ${caller.login} (${caller.role}), who started the sync, may ` +
+        'not change it in this calendar. Sync as an editor or administrator, or keep the local version.',
+    );
+  }
+  const rule = error instanceof EventRuleError ? `${error.field}: ${error.message}` : error.message;
+  return new RecordProblem(
+    'SYNC_PULL_REFUSED',
+    `Its version on the remote was not taken, because this calendar does not accept it (${rule}). ` +
+      'Correct it on the remote and sync again, or keep the local version.',
+  );
 }
 
 /** A record's texts under the names of its fields (the title is an event's `title`, a venue's `venue`…). */
