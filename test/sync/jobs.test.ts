@@ -3,6 +3,7 @@ import { eventBody } from '../helpers/server';
 import { SyncJobs } from '../../src/main/sync/jobs';
 import type { SyncProgress } from '../../src/main/sync/executor';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
+import { folderOwner } from '../../src/main/core/users';
 
 let pair: SyncPair;
 beforeEach(async () => {
@@ -18,6 +19,7 @@ describe('sync jobs (what the desktop app watches)', () => {
     const jobs = new SyncJobs();
     const options = {
       store: pair.local.engine.store,
+      caller: folderOwner(pair.local.engine.store),
       policy: 'ask' as const,
       remote: {
         root: pair.remote.engine.apiRoot,

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { runSync } from '../../src/main/sync/sync';
 import { startOriginalPlugin, type OriginalPlugin } from './fixtures/originalPlugin';
+import { folderOwner } from '../../src/main/core/users';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -32,6 +33,7 @@ describe('sync to a stand-in of the original plugin: what the real site cannot s
   const sync = (policy: 'ask' | 'local-wins' = 'ask') =>
     runSync({
       store: local.engine.store,
+      caller: folderOwner(local.engine.store),
       policy,
       remote: {
         root: site.root,
@@ -114,6 +116,7 @@ describe('sync to a stand-in of the original plugin: what the real site cannot s
       await expect(
         runSync({
           store: local.engine.store,
+          caller: folderOwner(local.engine.store),
           policy: 'ask',
           remote: {
             root: contributorSite.root,
@@ -134,6 +137,7 @@ describe('sync to a stand-in of the original plugin: what the real site cannot s
     await expect(
       runSync({
         store: local.engine.store,
+        caller: folderOwner(local.engine.store),
         policy: 'ask',
         remote: {
           root: site.root,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { eventBody, startTestServer } from '../helpers/server';
 import { runSync } from '../../src/main/sync/sync';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
+import { folderOwner } from '../../src/main/core/users';
 
 let pair: SyncPair;
 beforeEach(async () => {
@@ -238,10 +239,20 @@ describe('sync: links are part of the data folder', () => {
     };
     let local = await startTestServer({ dataDir });
     await local.api('events', { method: 'POST', auth: local.admin, json: eventBody('Kept', 2) });
-    await runSync({ store: local.engine.store, policy: 'ask', remote: remoteOptions });
+    await runSync({
+      store: local.engine.store,
+      caller: folderOwner(local.engine.store),
+      policy: 'ask',
+      remote: remoteOptions,
+    });
     await local.close();
     local = await startTestServer({ dataDir });
-    const again = await runSync({ store: local.engine.store, policy: 'ask', remote: remoteOptions });
+    const again = await runSync({
+      store: local.engine.store,
+      caller: folderOwner(local.engine.store),
+      policy: 'ask',
+      remote: remoteOptions,
+    });
     expect(again.operations).toEqual([]);
     await local.close();
     await rm(dataDir, { recursive: true, force: true });

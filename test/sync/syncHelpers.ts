@@ -1,6 +1,7 @@
 import { startTestServer, type TestServer } from '../helpers/server';
 import { runSync, type SyncOptions, type SyncReport } from '../../src/main/sync/sync';
 import type { ConflictPolicy } from '../../src/main/sync/model';
+import { folderOwner } from '../../src/main/core/users';
 
 /** Two real servers on loopback: `local` is the calendar being synced, `remote` the site it is pushed to. */
 export interface SyncPair {
@@ -19,6 +20,7 @@ export async function startSyncPair(): Promise<SyncPair> {
     sync: ({ root, ...options } = {}) =>
       runSync({
         store: local.engine.store,
+        caller: folderOwner(local.engine.store),
         policy: 'ask',
         ...options,
         remote: {

@@ -9,6 +9,7 @@ import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startProxy } from '../helpers/proxy';
 import { runSync } from '../../src/main/sync/sync';
 import { peerEvents } from './localCalendar';
+import { folderOwner } from '../../src/main/core/users';
 
 const EVENTS = 32;
 
@@ -56,6 +57,7 @@ describeWithPeer('sync with 4 requests in flight to the real site, answers dropp
     );
     const report = await runSync({
       store: local.engine.store,
+      caller: folderOwner(local.engine.store),
       policy: 'ask',
       remote: { root: proxy.root, namespace: 'tribe/events/v1', auth: peer.admin, backoffMs: 50 },
     });
@@ -88,6 +90,7 @@ describeWithPeer('sync with 4 requests in flight to the real site, answers dropp
 
     const again = await runSync({
       store: local.engine.store,
+      caller: folderOwner(local.engine.store),
       policy: 'ask',
       dryRun: true,
       remote: { root: proxy.root, namespace: 'tribe/events/v1', auth: peer.admin },

@@ -12,6 +12,7 @@ import {
 import { startTestServer, type TestServer } from '../helpers/server';
 import { runSync } from '../../src/main/sync/sync';
 import { exportCsv } from '../../src/main/sync/exchange/csv';
+import { folderOwner } from '../../src/main/core/users';
 
 const run = promisify(execFile);
 const IMPORT_CSV = new URL('../../../shared/peer/import-csv.sh', import.meta.url).pathname;
@@ -55,6 +56,7 @@ describeWithPeer('cost and currency on the real WordPress + The Events Calendar 
   it('sync publishes each price with the currency shown here, not the site default', async () => {
     const report = await runSync({
       store: local.engine.store,
+      caller: folderOwner(local.engine.store),
       policy: 'ask',
       remote: {
         root: peer.root,

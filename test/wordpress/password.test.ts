@@ -9,6 +9,7 @@ import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startProxy } from '../helpers/proxy';
 import { runSync } from '../../src/main/sync/sync';
 import type { ConflictPolicy } from '../../src/main/sync/model';
+import { folderOwner } from '../../src/main/core/users';
 
 type Account = { user: string; password: string };
 
@@ -30,6 +31,7 @@ describeWithPeer('password-protected events published to the real WordPress site
   const sync = (account: Account, root = peer.root, policy: ConflictPolicy = 'ask') =>
     runSync({
       store: local.engine.store,
+      caller: folderOwner(local.engine.store),
       policy,
       remote: { root, namespace: 'tribe/events/v1', auth: account, backoffMs: 50 },
     });

@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { startWordPressPeer, type PeerResult, type WordPressPeer } from '../helpers/wordpressPeer';
 import { runSync, type SyncOptions, type SyncReport } from '../../src/main/sync/sync';
 import type { ConflictPolicy } from '../../src/main/sync/model';
+import { folderOwner } from '../../src/main/core/users';
 
 /** A local calendar (a real Calendar Desk server) and the real WordPress site it is pushed to. */
 export interface WordPressPair {
@@ -26,6 +27,7 @@ export async function startWordPressPair(): Promise<WordPressPair> {
     sync: ({ root, ...options } = {}) =>
       runSync({
         store: local.engine.store,
+        caller: folderOwner(local.engine.store),
         policy: 'ask',
         ...options,
         remote: {

@@ -10,6 +10,7 @@ import { progressReporter, reportLines } from './syncOutput';
 import type { OwnerServer } from './ownerServer';
 import type { SyncJobStatus } from '../sync/jobs';
 import { SyncStoppedError } from '../sync/executor';
+import { folderOwner } from '../core/users';
 
 /** A sync option the user got wrong: one line, exit 1. */
 export class SyncUsageError extends Error {
@@ -190,6 +191,7 @@ export function syncCommand(deps: SyncCommandDeps): Command {
           (store) =>
             runSync({
               store,
+              caller: folderOwner(store),
               remote: { root: options.remote, namespace: options.namespace, auth },
               policy: options.policy,
               dryRun: options.dryRun === true,

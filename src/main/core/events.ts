@@ -2,15 +2,16 @@ import type { DateTime } from 'luxon';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
-import { scaleBackStatus, type MaybeCaller } from './capabilities';
+import { canChangePost, canEditPosts, scaleBackStatus, type MaybeCaller } from './capabilities';
 import { formatSql, toUtcSql } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
-import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
+import { nowUtc, postSlug, publicationDateUtc, resolveImage, trashedSlug, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
+import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 /** Validated event arguments (create or update); absent keys are not changed on update. */
 export interface EventInput {
@@ -275,4 +276,61 @@ export function updateEvent(base: StoredEvent, input: EventInput, context: Event
   const updated = { ...event, modifiedUtc: nowUtc(context.now), revision: base.revision + 1 };
   context.tx.putEvent(updated);
   return updated;
+}
+
+/*
+ * The event writes as one store change each (the API and the sync's pull call these). `createEvent` and
+ * `updateEvent` above are their steps inside a change, for writes that combine several (an import).
+ */
+
+/** Creates an event for the caller (who may create events), in the language of the request. */
+export async function addEvent(
+  input: EventInput,
+  call: WriteCall & { language: Language },
+): Promise<StoredEvent> {
+  refuseUnless(canEditPosts(call.caller), call.caller);
+  return call.store.mutate((tx) => createEvent(input, { ...call, tx }));
+}
+
+/** Patches the event `id` (which exists) for a caller who may edit it. */
+export async function changeEvent(
+  id: number,
+  input: EventInput,
+  call: RecordWriteCall<StoredEvent>,
+): Promise<StoredEvent> {
+  const { store } = call;
+  const current = store.events.get(id)!;
+  refuseUnless(canChangePost(call.caller, current, 'edit'), call.caller);
+  call.beforeWrite?.(current);
+  return store.mutate((tx) =>
+    updateEvent(current, input, {
+      tx,
+      store,
+      caller: call.caller,
+      now: call.now,
+      language: current.language,
+    }),
+  );
+}
+
+/** Moves the event `id` (which exists) to the trash; one already there is refused (410). */
+export async function trashEvent(id: number, call: RecordWriteCall<StoredEvent>): Promise<StoredEvent> {
+  const { store } = call;
+  const current = store.events.get(id)!;
+  refuseUnless(canChangePost(call.caller, current, 'delete'), call.caller);
+  if (current.status === 'trash') {
+    throw new WriteRefused(410, 'event-is-in-trash', 'The event is already trashed');
+  }
+  call.beforeWrite?.(current);
+  return store.mutate((tx) => {
+    const trashed: StoredEvent = {
+      ...current,
+      status: 'trash',
+      slug: trashedSlug(store, current),
+      modifiedUtc: nowUtc(call.now),
+      revision: current.revision + 1,
+    };
+    tx.putEvent(trashed);
+    return trashed;
+  });
 }

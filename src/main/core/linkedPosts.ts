@@ -1,10 +1,12 @@
-import type { Language } from '../../shared/enums';
+import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
-import { scaleBackStatus, type MaybeCaller } from './capabilities';
+import { canChangePost, canEditPosts, scaleBackStatus, type MaybeCaller } from './capabilities';
+import { touchLinkedEvents } from './eventLinks';
 import { sanitizeRichText, toPlainText } from './html';
-import { postSlug, publicationDateUtc, resolveImage, nowUtc } from './posts';
+import { postSlug, publicationDateUtc, resolveImage, nowUtc, trashedSlug, untrashedSlug } from './posts';
 import { isTruthy } from './values';
+import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 /** Arguments of a venue write, as validated (every key optional on update). */
 export interface VenueInput {
@@ -246,4 +248,108 @@ export function createOrganizer(input: OrganizerInput, context: WriteContext): S
   organizer.slug = postSlug(store, 'organizer', organizer.name, organizer.id, `organizer-${organizer.id}`);
   tx.putOrganizer(organizer);
   return organizer;
+}
+
+/*
+ * Venue and organizer writes as one store change each (the API and the sync's pull call these). The
+ * functions above are their steps inside a change (an event's inline venue, an import).
+ */
+
+type LinkedPost = StoredVenue | StoredOrganizer;
+type LinkedKind = LinkedPost['kind'];
+
+const postOf = (store: CalendarStore, kind: LinkedKind, id: number): LinkedPost | undefined =>
+  kind === 'venue' ? store.venues.get(id) : store.organizers.get(id);
+
+function putPost(tx: Transaction, post: LinkedPost): void {
+  if (post.kind === 'venue') tx.putVenue(post);
+  else tx.putOrganizer(post);
+}
+
+/** Creates a venue or organizer (or re-uses the duplicate it matches) for a caller who may create posts. */
+export async function addLinkedPost(
+  kind: LinkedKind,
+  input: VenueInput | OrganizerInput,
+  call: WriteCall & { language: Language },
+): Promise<LinkedPost> {
+  refuseUnless(canEditPosts(call.caller), call.caller);
+  return call.store.mutate((tx) => {
+    const context = { ...call, tx };
+    return kind === 'venue'
+      ? createVenue(input as VenueInput, context)
+      : createOrganizer(input as OrganizerInput, context);
+  });
+}
+
+/**
+ * Patches the venue or organizer `id` (which exists) for a caller who may edit it. The status is scaled
+ * back as on create (REFERENCE §5.1); leaving or entering the trash changes what its events show.
+ */
+export async function changeLinkedPost(
+  kind: LinkedKind,
+  id: number,
+  input: VenueInput | OrganizerInput,
+  call: RecordWriteCall<LinkedPost>,
+): Promise<LinkedPost> {
+  const { store, caller, now } = call;
+  const current = postOf(store, kind, id)!;
+  refuseUnless(canChangePost(caller, current, 'edit'), caller);
+  call.beforeWrite?.(current);
+  return store.mutate((tx) => {
+    const context = { tx, store, caller, now, language: current.language };
+    const applied =
+      current.kind === 'venue'
+        ? applyVenueInput(current, input as VenueInput, context)
+        : applyOrganizerInput(current, input as OrganizerInput, context);
+    const updated: LinkedPost = {
+      ...applied,
+      dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? current.dateUtc,
+      modifiedUtc: nowUtc(now),
+      revision: current.revision + 1,
+    };
+    if (input.status !== undefined) updated.status = scaleBackStatus(caller, input.status as PostStatus);
+    if (input.author !== undefined) updated.authorId = input.author;
+    if (
+      current.status === 'trash' &&
+      updated.status !== 'trash' &&
+      (input as { slug?: unknown }).slug === undefined
+    ) {
+      updated.slug = untrashedSlug(store, updated);
+    }
+    // Restored (or trashed by a status change): its events show it again (or no longer).
+    if ((current.status === 'trash') !== (updated.status === 'trash')) {
+      touchLinkedEvents(tx, store, updated, updated.modifiedUtc);
+    }
+    putPost(tx, updated);
+    return updated;
+  });
+}
+
+/** Moves the venue or organizer `id` (which exists) to the trash; one already there is refused (410). */
+export async function trashLinkedPost(
+  kind: LinkedKind,
+  id: number,
+  call: RecordWriteCall<LinkedPost>,
+): Promise<LinkedPost> {
+  const { store, now } = call;
+  const current = postOf(store, kind, id)!;
+  refuseUnless(canChangePost(call.caller, current, 'delete'), call.caller);
+  if (current.status === 'trash') {
+    throw new WriteRefused(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
+  }
+  call.beforeWrite?.(current);
+  return store.mutate((tx) => {
+    const modified = nowUtc(now);
+    // Its events stop showing it (REFERENCE §5.7) but keep the link, so a restore brings it back.
+    touchLinkedEvents(tx, store, current, modified);
+    const trashed: LinkedPost = {
+      ...current,
+      status: 'trash',
+      slug: trashedSlug(store, current),
+      modifiedUtc: modified,
+      revision: current.revision + 1,
+    };
+    putPost(tx, trashed);
+    return trashed;
+  });
 }

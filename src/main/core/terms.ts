@@ -5,6 +5,8 @@ import { toPlainText } from './html';
 import { slugify, uniqueSlug } from './slugs';
 import { nowUtc } from './posts';
 import { listToArray } from './values';
+import { canManageTerms } from './capabilities';
+import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 export function termsOf(store: CalendarStore, taxonomy: TaxonomyKind): StoredTerm[] {
   return [...store.terms.values()].filter((term) => term.taxonomy === taxonomy);
@@ -143,4 +145,166 @@ export function resolveEventTerms(
     ids.push(term.id);
   }
   return [...new Set(ids)];
+}
+
+/*
+ * Category and tag writes as one store change each (the API and the sync's pull call these). `createTerm`
+ * above is the step inside a change (an event naming a new term).
+ */
+
+/** WordPress' refusal of a same-name term: hierarchical taxonomies always say "with this parent". */
+function termExists(term: StoredTerm, taxonomy: TaxonomyKind): never {
+  throw new WriteRefused(
+    400,
+    'term_exists',
+    taxonomy === 'category'
+      ? 'A term with the name provided already exists with this parent.'
+      : 'A term with the name provided already exists in this taxonomy.',
+    { term_id: term.id },
+  );
+}
+
+/**
+ * `wp_insert_term`'s duplicate rule: a same-name term (same parent for categories) is a conflict unless the
+ * client asked for a slug of its own that no sibling uses.
+ */
+function createConflict(
+  store: CalendarStore,
+  taxonomy: TaxonomyKind,
+  name: string,
+  parent: number,
+  slug: string | undefined,
+): StoredTerm | undefined {
+  const nameMatch = conflictingTerm(store, taxonomy, name, parent);
+  if (!nameMatch) return undefined;
+  const wanted = slugify(slug ?? name);
+  if (slug === undefined || nameMatch.slug === wanted) return nameMatch;
+  const slugMatch = termsOf(store, taxonomy).find((term) => term.slug === wanted);
+  if (!slugMatch) return undefined;
+  return taxonomy === 'tag' ? nameMatch : slugMatch.parent === parent ? slugMatch : undefined;
+}
+
+/** `wp_update_term`: another term of the taxonomy already has the wanted slug. */
+function checkSlugFree(
+  store: CalendarStore,
+  taxonomy: TaxonomyKind,
+  slug: string | undefined,
+  selfId: number,
+) {
+  if (slug === undefined) return;
+  const wanted = slugify(slug);
+  if (termsOf(store, taxonomy).some((term) => term.slug === wanted && term.id !== selfId)) {
+    throw new WriteRefused(
+      400,
+      'duplicate_term_slug',
+      `The slug &#8220;${wanted}&#8221; is already in use by another term.`,
+    );
+  }
+}
+
+/** Whether `ancestor` is `id` itself or one of its ancestors. */
+function isSelfOrAncestor(store: CalendarStore, ancestor: number, id: number): boolean {
+  const seen = new Set<number>();
+  for (let current: number | undefined = id; current && !seen.has(current);) {
+    if (current === ancestor) return true;
+    seen.add(current);
+    current = store.terms.get(current)?.parent;
+  }
+  return false;
+}
+
+/** A parent must be an existing category (the API's arguments check it before; the sync's pull relies on this). */
+function checkParentExists(store: CalendarStore, parent: number) {
+  if (parent !== 0 && findTerm(store, 'category', parent) === undefined) {
+    throw new WriteRefused(400, 'rest_invalid_param', 'Invalid parameter(s): parent', {
+      params: { parent: 'Invalid parameter.' },
+      details: [],
+    });
+  }
+}
+
+/** Creates a category or tag for a caller who may manage them; a same-name sibling is refused (`term_exists`). */
+export async function addTerm(
+  taxonomy: TaxonomyKind,
+  input: NewTerm,
+  call: WriteCall & { language: Language },
+): Promise<StoredTerm> {
+  const { store, caller } = call;
+  refuseUnless(canManageTerms(caller, taxonomy), caller);
+  const parent = input.parent ?? 0;
+  checkParentExists(store, parent);
+  const conflict = createConflict(store, taxonomy, toPlainText(input.name), parent, input.slug);
+  if (conflict) termExists(conflict, taxonomy);
+  // A taken slug is made unique on create (`wp_unique_term_slug`); only updates refuse it.
+  return store.mutate((tx) => createTerm(tx, store, taxonomy, { ...input, parent }, call.language, call.now));
+}
+
+/** The sent fields of a term update (absent: unchanged). */
+export type TermChanges = Partial<NewTerm>;
+
+/**
+ * Patches the term `id` (which exists) for a caller who may manage its taxonomy. A category's parent must
+ * exist and must not be the category itself or one of its descendants (`rest_term_invalid`).
+ */
+export async function changeTerm(
+  id: number,
+  input: TermChanges,
+  call: RecordWriteCall<StoredTerm>,
+): Promise<StoredTerm> {
+  const { store, caller, now } = call;
+  const current = store.terms.get(id)!;
+  const taxonomy = current.taxonomy;
+  refuseUnless(canManageTerms(caller, taxonomy), caller);
+  const parent = input.parent ?? current.parent;
+  if (input.parent !== undefined) checkParentExists(store, parent);
+  if (parent !== 0 && isSelfOrAncestor(store, current.id, parent)) {
+    throw new WriteRefused(400, 'rest_term_invalid', 'A category cannot be its own parent or ancestor.');
+  }
+  const name = input.name !== undefined ? toPlainText(input.name) : current.name;
+  const conflict = conflictingTerm(store, taxonomy, name, parent, current.id);
+  if (conflict && (input.name !== undefined || input.parent !== undefined)) termExists(conflict, taxonomy);
+  checkSlugFree(store, taxonomy, input.slug, current.id);
+  call.beforeWrite?.(current);
+  return store.mutate((tx) => {
+    const updated: StoredTerm = {
+      ...current,
+      name,
+      description: input.description !== undefined ? toPlainText(input.description) : current.description,
+      slug: input.slug !== undefined ? uniqueTermSlug(store, taxonomy, input.slug, current.id) : current.slug,
+      parent: taxonomy === 'category' ? parent : 0,
+      modifiedUtc: nowUtc(now),
+      revision: current.revision + 1,
+    };
+    tx.putTerm(updated);
+    return updated;
+  });
+}
+
+/**
+ * Deletes the term `id` (which exists) for a caller who may manage its taxonomy: its events lose it and its
+ * child categories move up to its parent, as in WordPress. Returns the term as it was.
+ */
+export async function removeTerm(id: number, call: RecordWriteCall<StoredTerm>): Promise<StoredTerm> {
+  const { store, caller, now } = call;
+  const term = store.terms.get(id)!;
+  refuseUnless(canManageTerms(caller, term.taxonomy), caller);
+  call.beforeWrite?.(term);
+  await store.mutate((tx) => {
+    const modified = nowUtc(now);
+    for (const eventId of [...(store.eventIndex.byTerm.get(term.id) ?? [])]) {
+      const event = store.events.get(eventId)!;
+      tx.putEvent({
+        ...event,
+        categoryIds: event.categoryIds.filter((termId) => termId !== term.id),
+        tagIds: event.tagIds.filter((termId) => termId !== term.id),
+        modifiedUtc: modified,
+        revision: event.revision + 1,
+      });
+    }
+    for (const child of termsOf(store, term.taxonomy).filter((candidate) => candidate.parent === term.id)) {
+      tx.putTerm({ ...child, parent: term.parent, modifiedUtc: modified, revision: child.revision + 1 });
+    }
+    tx.deleteTerm(term.id);
+  });
+  return term;
 }

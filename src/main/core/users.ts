@@ -2,6 +2,7 @@ import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../shared/enums';
+import type { Caller } from './capabilities';
 import type { CalendarStore } from '../store/store';
 import type { StoredUser } from '../store/schema';
 import {
@@ -148,4 +149,19 @@ export async function revokeUser(store: CalendarStore, login: string): Promise<S
     for (const token of store.tokens.values()) if (token.userId === user.id) tx.deleteToken(token.id);
     return revoked;
   });
+}
+
+/**
+ * The folder's owner: the built-in `admin`, whom the CLI and the desktop app act as (the admin token is
+ * theirs). A command working on the folder directly writes as this user, as it would through the server.
+ */
+export function folderOwner(store: CalendarStore): Caller {
+  const admin = store.users.getByKey(ADMIN_LOGIN);
+  if (!admin) {
+    throw new UserError(
+      'USER_NOT_FOUND',
+      `The data folder ${store.dataDir} has no "${ADMIN_LOGIN}" user: open it with Calendar Desk once, which creates it.`,
+    );
+  }
+  return { userId: admin.id, login: admin.login, role: admin.role };
 }

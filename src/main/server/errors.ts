@@ -1,3 +1,5 @@
+import { WriteRefused } from '../core/writes';
+
 /**
  * The one error type of the API: rendered as `{code, message, data: {status, ...}}` (WordPress' REST error
  * shape) by the error middleware.
@@ -45,3 +47,9 @@ export const storageUnavailable = (detail: string) =>
     'rest_storage_unavailable',
     `The change could not be saved (${detail}). Nothing was changed; check the disk and try again.`,
   );
+
+/** A write core/ refused, answered as the contract says (core gives the status, code and data). */
+export function refusedWrite(error: unknown): never {
+  if (error instanceof WriteRefused) throw new ApiError(error.status, error.code, error.message, error.data);
+  throw error;
+}

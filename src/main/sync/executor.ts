@@ -9,6 +9,7 @@ import { RemoteError, backoffDelay, type RemoteClient } from './remoteClient';
 import type { LinkState } from './linkState';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import type { CalendarStore } from '../store/store';
+import type { Caller } from '../core/capabilities';
 import { pullIntoLocal } from './pull';
 import { eventPasswords, RecordProblem } from './eventPassword';
 import { DEFAULT_CONCURRENCY, inPool, stagesOf } from './stages';
@@ -57,6 +58,8 @@ export interface ExecuteOptions {
   client: RemoteClient;
   /** The local calendar (a `pull` writes into it). */
   store: CalendarStore;
+  /** Who started the sync: a `pull` writes as this user, under the rules of the API's writes. */
+  caller: Caller;
   now?: Date;
   links: LinkState;
   local: Map<string, LocalRecord>;
@@ -484,6 +487,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
           stored,
           (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
           options.now ?? new Date(),
+          options.caller,
           (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
         );
         await links.put(linkFor(operation.kind, operation.localId, revision, remote));

@@ -1,4 +1,5 @@
 import type { CalendarStore } from '../store/store';
+import type { Caller } from '../core/capabilities';
 import { localRecords } from './localRecords';
 import { LinkState, remoteKey } from './linkState';
 import {
@@ -18,6 +19,8 @@ import type { SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
   store: CalendarStore;
+  /** Who starts the sync (the API's caller, the CLI's folder owner): what it takes from the remote is written as them. */
+  caller: Caller;
   remote: RemoteOptions;
   policy: ConflictPolicy;
   /** Per-record decisions (`kind:localId` → choice), e.g. from the desktop app's conflict list. */
@@ -140,6 +143,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   const result = await execute(planned.operations, {
     client,
     store: options.store,
+    caller: options.caller,
     now: options.clock?.(),
     links,
     local: new Map(local.map((record) => [linkKey(record.kind, record.id), record])),

@@ -1,12 +1,11 @@
 import { canReadPost } from '../../core/capabilities';
-import { createEvent, EventRuleError, updateEvent, type EventInput } from '../../core/events';
+import { addEvent, changeEvent, EventRuleError, trashEvent, type EventInput } from '../../core/events';
 import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
 import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates/archiveWindow';
-import { nowUtc, trashedSlug } from '../../core/posts';
 import { categoryDescendants, findTerm } from '../../core/terms';
 import type { StoredEvent } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
-import { ApiError, invalidParam } from '../errors';
+import { ApiError, invalidParam, refusedWrite } from '../errors';
 import type { ArgValues } from '../args/define';
 import {
   eventArchiveArgs,
@@ -194,16 +193,17 @@ function read(request: ApiRequest<typeof eventIdArgs>, event: StoredEvent): ApiR
 
 const ruleError = (error: unknown): never => {
   if (error instanceof EventRuleError) throw invalidParam(error.field, error.message);
-  throw error;
+  return refusedWrite(error);
 };
 
 async function create(request: ApiRequest<typeof eventCreateArgs>): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const event = await store
-    .mutate((tx) =>
-      createEvent(request.args as EventInput, { tx, store, caller, now, language: request.recordLanguage }),
-    )
-    .catch(ruleError);
+  const event = await addEvent(request.args as EventInput, {
+    store,
+    caller,
+    now,
+    language: request.recordLanguage,
+  }).catch(ruleError);
   return {
     status: 201,
     body: presentEvent(event, request.env),
@@ -224,40 +224,25 @@ async function update(
   id: number,
 ): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const current = requireEvent(store, id);
-  checkIfMatch(request.ctx, etagOf('event', current));
-  const event = await store
-    .mutate((tx) => {
-      const latest = store.events.get(id)!;
-      return updateEvent(latest, request.args as EventInput, {
-        tx,
-        store,
-        caller,
-        now,
-        language: latest.language,
-      });
-    })
-    .catch(ruleError);
+  requireEvent(store, id);
+  const event = await changeEvent(id, request.args as EventInput, {
+    store,
+    caller,
+    now,
+    beforeWrite: (current) => checkIfMatch(request.ctx, etagOf('event', current)),
+  }).catch(ruleError);
   return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
 }
 
 async function trash(request: ApiRequest<typeof eventIdArgs>, id: number): Promise<ApiResponse> {
-  const { store, now } = request;
-  const current = requireEvent(store, id);
-  if (current.status === 'trash')
-    throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
-  checkIfMatch(request.ctx, etagOf('event', current));
-  const event = await store.mutate((tx) => {
-    const trashed: StoredEvent = {
-      ...current,
-      status: 'trash',
-      slug: trashedSlug(store, current),
-      modifiedUtc: nowUtc(now),
-      revision: current.revision + 1,
-    };
-    tx.putEvent(trashed);
-    return trashed;
-  });
+  const { store, caller, now } = request;
+  requireEvent(store, id);
+  const event = await trashEvent(id, {
+    store,
+    caller,
+    now,
+    beforeWrite: (current) => checkIfMatch(request.ctx, etagOf('event', current)),
+  }).catch(refusedWrite);
   return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
 }
 

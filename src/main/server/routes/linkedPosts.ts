@@ -1,18 +1,16 @@
 import type { PostStatus } from '../../../shared/enums';
-import { canChangePost, canReadPost, scaleBackStatus } from '../../core/capabilities';
+import { canChangePost, canReadPost } from '../../core/capabilities';
 import {
-  applyOrganizerInput,
-  applyVenueInput,
-  createOrganizer,
-  createVenue,
+  addLinkedPost,
+  changeLinkedPost,
+  trashLinkedPost,
   type OrganizerInput,
   type VenueInput,
 } from '../../core/linkedPosts';
-import { shownOrganizerIds, shownVenueId, touchLinkedEvents } from '../../core/eventLinks';
-import { nowUtc, publicationDateUtc, trashedSlug, untrashedSlug } from '../../core/posts';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import type { CalendarStore, Transaction } from '../../store/store';
-import { ApiError } from '../errors';
+import { runLinkedPostQuery, type LinkedPostQuery } from '../../core/linkedPostQuery';
+import type { StoredOrganizer, StoredVenue } from '../../store/schema';
+import type { CalendarStore } from '../../store/store';
+import { ApiError, refusedWrite } from '../errors';
 import {
   linkedPostArchiveArgs,
   linkedPostIdArgs,
@@ -50,29 +48,8 @@ type LinkedPost = StoredVenue | StoredOrganizer;
 
 /** The store's collection of one kind. */
 interface Posts {
-  readonly size: number;
   get(id: number): LinkedPost | undefined;
-  values(): IterableIterator<LinkedPost>;
   getByKey(key: string): LinkedPost | undefined;
-}
-
-/** Each collection's posts in archive order, from the last request that sorted them. */
-const archiveOrder = new WeakMap<Posts, LinkedPost[]>();
-
-/**
- * The posts newest first (post date, then id, descending), sorted again only after a change. Records are
- * replaced on every change, never modified in place, so the cached order still holds exactly when it has as
- * many posts as the collection and each is the collection's current record (a check without sorting).
- */
-function newestFirst(posts: Posts): LinkedPost[] {
-  const cached = archiveOrder.get(posts);
-  if (cached && cached.length === posts.size && cached.every((post) => posts.get(post.id) === post))
-    return cached;
-  const sorted = [...posts.values()].sort((a, b) =>
-    a.dateUtc < b.dateUtc ? 1 : a.dateUtc > b.dateUtc ? -1 : b.id - a.id,
-  );
-  archiveOrder.set(posts, sorted);
-  return sorted;
 }
 
 /** Where the two kinds differ; everything else is shared. */
@@ -80,84 +57,26 @@ interface KindRules {
   kind: Kind;
   plural: 'venues' | 'organizers';
   posts: (store: CalendarStore) => Posts;
-  /** Events linking to a post of this kind. */
-  linkedEvents: (store: CalendarStore, id: number) => Set<number> | undefined;
-  searchFields: (post: LinkedPost) => string[];
   present: (
     post: LinkedPost,
     env: PresentEnv,
     options?: { jsonLd?: boolean; password?: string; canEdit?: boolean },
   ) => unknown;
-  create: (input: Record<string, unknown>, context: Parameters<typeof createVenue>[1]) => LinkedPost;
-  apply: (
-    base: LinkedPost,
-    input: Record<string, unknown>,
-    context: Parameters<typeof createVenue>[1],
-  ) => LinkedPost;
-  put: (tx: Transaction, post: LinkedPost) => void;
 }
 
 const VENUE: KindRules = {
   kind: 'venue',
   plural: 'venues',
   posts: (store) => store.venues,
-  linkedEvents: (store, id) => store.eventIndex.byVenue.get(id),
-  searchFields: (post) => {
-    const venue = post as StoredVenue;
-    return [
-      venue.name,
-      venue.description,
-      venue.excerpt,
-      venue.address,
-      venue.city,
-      venue.province,
-      venue.state,
-      venue.stateprovince,
-      venue.zip,
-      venue.phone,
-    ];
-  },
   present: (post, env, options) => presentVenue(post as StoredVenue, env, options),
-  create: (input, context) => createVenue(input as VenueInput, context),
-  apply: (base, input, context) => applyVenueInput(base as StoredVenue, input as VenueInput, context),
-  put: (tx, post) => tx.putVenue(post as StoredVenue),
 };
 
 const ORGANIZER: KindRules = {
   kind: 'organizer',
   plural: 'organizers',
   posts: (store) => store.organizers,
-  linkedEvents: (store, id) => store.eventIndex.byOrganizer.get(id),
-  searchFields: (post) => {
-    const organizer = post as StoredOrganizer;
-    return [
-      organizer.name,
-      organizer.description,
-      organizer.excerpt,
-      organizer.phone,
-      organizer.email,
-      organizer.website,
-    ];
-  },
   present: (post, env, options) => presentOrganizer(post as StoredOrganizer, env, options),
-  create: (input, context) => createOrganizer(input as OrganizerInput, context),
-  apply: (base, input, context) =>
-    applyOrganizerInput(base as StoredOrganizer, input as OrganizerInput, context),
-  put: (tx, post) => tx.putOrganizer(post as StoredOrganizer),
 };
-
-/** Venue/organizer search (REFERENCE §4.7): any one field must contain every fragment of the text. */
-function searchMatcher(text: string, rules: KindRules) {
-  const fragments = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}-]+/u)
-    .filter(Boolean);
-  return (post: LinkedPost) =>
-    rules.searchFields(post).some((field) => {
-      const haystack = field.toLowerCase();
-      return fragments.every((fragment) => haystack.includes(fragment));
-    });
-}
 
 function archive(
   rules: KindRules,
@@ -167,45 +86,20 @@ function archive(
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
   const statuses = new Set<PostStatus>(archiveStatuses(args.status, caller));
-  // `only_with_upcoming` looks at events of the archive's effective statuses (REFERENCE §4.7).
-  const eventStatuses = statuses;
-  const nowLocal = nowUtc(now);
-  /** Whether an event linked to the post passes `test` (stops at the first); a trashed post shows on none. */
-  const anyEvent = (post: LinkedPost, test: (event: StoredEvent) => boolean) => {
-    if (post.status === 'trash') return false;
-    for (const eventId of rules.linkedEvents(store, post.id) ?? []) {
-      const event = store.events.get(eventId);
-      if (event && test(event)) return true;
-    }
-    return false;
+  const query: LinkedPostQuery = {
+    statuses,
+    search: args.search,
+    eventId: args.event,
+    hasEvents: args.has_events !== undefined ? isTruthy(args.has_events) : undefined,
+    onlyWithUpcoming: args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming),
+    language: request.raw.ml_language as string | undefined,
+    now,
   };
-  const filters: Array<(post: LinkedPost) => boolean> = [(post) => statuses.has(post.status)];
-  if (args.search) {
-    const matches = searchMatcher(args.search, rules);
-    filters.push((post) => post.status !== 'trash' && matches(post));
-  }
-  if (args.event !== undefined) {
-    const event = store.events.get(args.event)!;
-    const linked = new Set(
-      rules.kind === 'venue' ? [shownVenueId(store, event)] : shownOrganizerIds(store, event),
-    );
-    filters.push((post) => linked.has(post.id));
-  }
-  if (args.has_events !== undefined) {
-    const wanted = isTruthy(args.has_events);
-    filters.push(
-      (post) => anyEvent(post, (event) => event.status !== 'draft' && event.status !== 'pending') === wanted,
-    );
-  }
-  if (args.only_with_upcoming !== undefined && isTruthy(args.only_with_upcoming)) {
-    filters.push((post) =>
-      anyEvent(post, (event) => eventStatuses.has(event.status) && event.startUtc >= nowLocal),
-    );
-  }
-  const language = request.raw.ml_language;
-  if (language) filters.push((post) => post.language === language);
-  const matching = newestFirst(rules.posts(store)).filter((post) => filters.every((filter) => filter(post)));
-  const items = matching.slice((page - 1) * perPage, page * perPage).map((post) =>
+  const { total, items } = runLinkedPostQuery(rules.kind, query, store, {
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  });
+  const presented = items.map((post) =>
     rules.present(post, request.env, {
       canEdit: request.env.editContext === true && canChangePost(caller, post, 'edit'),
       password: request.raw.password as string | undefined,
@@ -219,8 +113,8 @@ function archive(
   ];
   return postArchive(
     rules.kind,
-    items,
-    { total: matching.length, page, perPage },
+    presented,
+    { total, page, perPage },
     `${links.nsRoot}${rules.plural}/`,
     echo,
   );
@@ -253,15 +147,12 @@ async function create(
   request: ApiRequest<typeof venueCreateArgs | typeof organizerCreateArgs>,
 ): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const post = await store.mutate((tx) =>
-    rules.create(request.args as Record<string, unknown>, {
-      tx,
-      store,
-      caller,
-      now,
-      language: request.recordLanguage,
-    }),
-  );
+  const post = await addLinkedPost(rules.kind, request.args as VenueInput | OrganizerInput, {
+    store,
+    caller,
+    now,
+    language: request.recordLanguage,
+  }).catch(refusedWrite);
   return {
     status: 201,
     body: rules.present(post, request.env, { canEdit: true }),
@@ -272,33 +163,19 @@ async function create(
   };
 }
 
+/** `If-Match` against the post as it is, checked once the write's rules have passed. */
+const ifMatch = (rules: KindRules, request: BareRequest) => (current: LinkedPost) =>
+  checkIfMatch(request.ctx, etagOf(rules.kind, current));
+
 async function update(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
   const { store, caller, now } = request;
-  const current = requirePost(rules, store, id);
-  checkIfMatch(request.ctx, etagOf(rules.kind, current));
-  const args = request.args as Record<string, unknown>;
-  const post = await store.mutate((tx) => {
-    const context = { tx, store, caller, now, language: current.language };
-    const applied = rules.apply(current, args, context);
-    const updated = {
-      ...applied,
-      dateUtc: publicationDateUtc(args, store.settings.timezone, now) ?? current.dateUtc,
-      modifiedUtc: nowUtc(now),
-      revision: current.revision + 1,
-    } as LinkedPost;
-    // The status is scaled back as on create (REFERENCE §5.1): only publishers may (re)publish.
-    if (args.status !== undefined) updated.status = scaleBackStatus(caller, args.status as PostStatus);
-    if (args.author !== undefined) updated.authorId = args.author as number;
-    if (current.status === 'trash' && updated.status !== 'trash' && args.slug === undefined) {
-      updated.slug = untrashedSlug(store, updated);
-    }
-    // Restored (or trashed by a status change): its events show it again (or no longer).
-    if ((current.status === 'trash') !== (updated.status === 'trash')) {
-      touchLinkedEvents(tx, store, updated, updated.modifiedUtc);
-    }
-    rules.put(tx, updated);
-    return updated;
-  });
+  requirePost(rules, store, id);
+  const post = await changeLinkedPost(rules.kind, id, request.args as VenueInput | OrganizerInput, {
+    store,
+    caller,
+    now,
+    beforeWrite: ifMatch(rules, request),
+  }).catch(refusedWrite);
   return {
     body: rules.present(post, request.env, { canEdit: true }),
     headers: { ETag: etagOf(rules.kind, post) },
@@ -306,26 +183,14 @@ async function update(rules: KindRules, request: BareRequest, id: number): Promi
 }
 
 async function trash(rules: KindRules, request: BareRequest, id: number): Promise<ApiResponse> {
-  const { store, now } = request;
-  const current = requirePost(rules, store, id);
-  if (current.status === 'trash') {
-    throw new ApiError(410, `${rules.kind}-is-in-trash`, `The ${rules.kind} is already trashed`);
-  }
-  checkIfMatch(request.ctx, etagOf(rules.kind, current));
-  const post = await store.mutate((tx) => {
-    const modified = nowUtc(now);
-    // Its events stop showing it (REFERENCE §5.7) but keep the link, so a restore brings it back.
-    touchLinkedEvents(tx, store, current, modified);
-    const trashed = {
-      ...current,
-      status: 'trash',
-      slug: trashedSlug(store, current),
-      modifiedUtc: modified,
-      revision: current.revision + 1,
-    } as LinkedPost;
-    rules.put(tx, trashed);
-    return trashed;
-  });
+  const { store, caller, now } = request;
+  requirePost(rules, store, id);
+  const post = await trashLinkedPost(rules.kind, id, {
+    store,
+    caller,
+    now,
+    beforeWrite: ifMatch(rules, request),
+  }).catch(refusedWrite);
   return {
     body: rules.present(post, request.env, { canEdit: true }),
     headers: { ETag: etagOf(rules.kind, post) },

@@ -1,21 +1,26 @@
 import type { CalendarStore } from '../../store/store';
-import { canManageTerms, type Caller } from '../../core/capabilities';
+import type { Caller } from '../../core/capabilities';
+import { changeSettings, mayChangeSettings, type SettingsChanges } from '../../core/settings';
 import { updateSettingsArgs } from '../args/adminArgs';
+import type { ArgValues } from '../args/define';
+import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
-/**
- * Category colours are the calendar's look: whoever may manage categories may pick them. The rest of the
- * settings are the site's: administrators only.
- */
-const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) => {
-  if (caller?.role === 'administrator') return true;
-  const onlyColours = Object.entries(args).every(
-    ([name, value]) => name === 'category_colors' || value === undefined,
-  );
-  return onlyColours && args.category_colors !== undefined && canManageTerms(caller, 'category');
-};
+/** The settings a request changes, by their stored names. */
+const changesOf = (args: ArgValues<typeof updateSettingsArgs>): SettingsChanges => ({
+  timezone: args.timezone,
+  siteName: args.site_name,
+  siteDescription: args.site_description,
+  currencySymbol: args.currency_symbol,
+  currencyPosition: args.currency_position,
+  currencyCode: args.currency_code,
+  categoryColors: args.category_colors,
+});
+
+const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) =>
+  mayChangeSettings(caller, changesOf(args));
 
 /** The site settings and who is calling, as the desktop UI needs them. */
 function presentSettings(store: CalendarStore, caller: Caller) {
@@ -34,18 +39,8 @@ function presentSettings(store: CalendarStore, caller: Caller) {
 }
 
 async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<ApiResponse> {
-  const { store, args } = request;
-  const next = {
-    ...store.settings,
-    ...(args.timezone !== undefined ? { timezone: args.timezone } : {}),
-    ...(args.site_name !== undefined ? { siteName: args.site_name } : {}),
-    ...(args.site_description !== undefined ? { siteDescription: args.site_description } : {}),
-    ...(args.currency_symbol !== undefined ? { currencySymbol: args.currency_symbol } : {}),
-    ...(args.currency_position !== undefined ? { currencyPosition: args.currency_position } : {}),
-    ...(args.currency_code !== undefined ? { currencyCode: args.currency_code } : {}),
-    ...(args.category_colors !== undefined ? { categoryColors: args.category_colors } : {}),
-  };
-  await store.mutate((tx) => tx.setSettings(next));
+  const { store, caller, now } = request;
+  await changeSettings(changesOf(request.args), { store, caller, now }).catch(refusedWrite);
   return { body: presentSettings(store, request.caller!) };
 }
 

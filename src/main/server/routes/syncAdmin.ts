@@ -156,8 +156,11 @@ export function syncAdminRoutes({
       adminEndpoint(['POST'], 'Preview a sync with a saved remote', async (request) => {
         const remote = { ...remoteOf(request), ...PREVIEW_LIMITS };
         const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
+        const caller = request.caller!;
         return {
-          body: await runSync({ store, clock, policy, decisions, dryRun: true, remote }).catch(remoteFailure),
+          body: await runSync({ store, caller, clock, policy, decisions, dryRun: true, remote }).catch(
+            remoteFailure,
+          ),
         };
       }),
     ]),
@@ -165,7 +168,7 @@ export function syncAdminRoutes({
       adminEndpoint(['POST'], 'Start a sync with a saved remote', (request) => {
         const remote = remoteOf(request);
         const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
-        return startJob({ store, clock, policy, decisions, remote });
+        return startJob({ store, caller: request.caller!, clock, policy, decisions, remote });
       }),
     ]),
     route('/sync-jobs', [
@@ -173,6 +176,7 @@ export function syncAdminRoutes({
         const body = parse(adHocSyncSchema, bodyOf(request));
         return startJob({
           store,
+          caller: request.caller!,
           clock,
           policy: body.policy,
           decisions: body.decisions,

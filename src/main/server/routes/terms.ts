@@ -1,11 +1,16 @@
 import type { TaxonomyKind } from '../../../shared/enums';
-import { conflictingTerm, createTerm, findTerm, termsOf, uniqueTermSlug } from '../../core/terms';
-import { nowUtc } from '../../core/posts';
-import { slugify } from '../../core/slugs';
-import { toPlainText } from '../../core/html';
+import {
+  addTerm,
+  changeTerm,
+  findTerm,
+  removeTerm,
+  termsOf,
+  type NewTerm,
+  type TermChanges,
+} from '../../core/terms';
 import type { StoredTerm } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
-import { ApiError } from '../errors';
+import { ApiError, refusedWrite } from '../errors';
 import { termArchiveArgs, termCreateArgs, termIdArgs, termUpdateArgs } from '../args/termArgs';
 import { presentTerm } from '../present/term';
 import { categoryArchiveSchema, tagArchiveSchema, termResponseSchema } from '../../../shared/schemas/records';
@@ -107,38 +112,6 @@ function archive(
   );
 }
 
-function termExists(term: StoredTerm, taxonomy: TaxonomyKind): never {
-  throw new ApiError(
-    400,
-    'term_exists',
-    // WordPress' wording: hierarchical taxonomies always say "with this parent", even at the top level.
-    taxonomy === 'category'
-      ? 'A term with the name provided already exists with this parent.'
-      : 'A term with the name provided already exists in this taxonomy.',
-    { term_id: term.id },
-  );
-}
-
-/**
- * `wp_insert_term`'s duplicate rule: a same-name term (same parent for categories) is a conflict unless the
- * client asked for a slug of its own that no sibling uses.
- */
-function createConflict(
-  store: CalendarStore,
-  taxonomy: TaxonomyKind,
-  name: string,
-  parent: number,
-  slug: string | undefined,
-): StoredTerm | undefined {
-  const nameMatch = conflictingTerm(store, taxonomy, name, parent);
-  if (!nameMatch) return undefined;
-  const wanted = slugify(slug ?? name);
-  if (slug === undefined || nameMatch.slug === wanted) return nameMatch;
-  const slugMatch = termsOf(store, taxonomy).find((term) => term.slug === wanted);
-  if (!slugMatch) return undefined;
-  return taxonomy === 'tag' ? nameMatch : slugMatch.parent === parent ? slugMatch : undefined;
-}
-
 function checkRaw(taxonomy: TaxonomyKind, raw: Record<string, unknown>) {
   if (taxonomy === 'tag' && raw.parent !== undefined) {
     throw new ApiError(
@@ -147,35 +120,6 @@ function checkRaw(taxonomy: TaxonomyKind, raw: Record<string, unknown>) {
       'Cannot set parent term, taxonomy is not hierarchical.',
     );
   }
-}
-
-/** `wp_update_term`: another term of the taxonomy already has the wanted slug. */
-function checkSlugFree(
-  store: CalendarStore,
-  taxonomy: TaxonomyKind,
-  slug: string | undefined,
-  selfId: number,
-) {
-  if (slug === undefined) return;
-  const wanted = slugify(slug);
-  if (termsOf(store, taxonomy).some((term) => term.slug === wanted && term.id !== selfId)) {
-    throw new ApiError(
-      400,
-      'duplicate_term_slug',
-      `The slug &#8220;${wanted}&#8221; is already in use by another term.`,
-    );
-  }
-}
-
-/** Whether `ancestor` is `id` itself or one of its ancestors. */
-function isSelfOrAncestor(store: CalendarStore, ancestor: number, id: number): boolean {
-  const seen = new Set<number>();
-  for (let current: number | undefined = id; current && !seen.has(current);) {
-    if (current === ancestor) return true;
-    seen.add(current);
-    current = store.terms.get(current)?.parent;
-  }
-  return false;
 }
 
 const single = (term: StoredTerm, request: BareRequest, status = 200): ApiResponse => ({
@@ -188,16 +132,14 @@ async function create(
   taxonomy: TaxonomyKind,
   request: ApiRequest<ReturnType<typeof termCreateArgs>>,
 ): Promise<ApiResponse> {
-  const { store, now } = request;
+  const { store, caller, now } = request;
   checkRaw(taxonomy, request.raw);
-  const args = request.args as { name: string; description?: string; slug?: string; parent?: number };
-  const parent = args.parent ?? 0;
-  const conflict = createConflict(store, taxonomy, toPlainText(args.name), parent, args.slug);
-  if (conflict) termExists(conflict, taxonomy);
-  // A taken slug is made unique on create (`wp_unique_term_slug`); only updates refuse it.
-  const term = await store.mutate((tx) =>
-    createTerm(tx, store, taxonomy, { ...args, parent }, request.recordLanguage, now),
-  );
+  const term = await addTerm(taxonomy, request.args as NewTerm, {
+    store,
+    caller,
+    now,
+    language: request.recordLanguage,
+  }).catch(refusedWrite);
   return {
     ...single(term, request, 201),
     headers: { ETag: termEtag(term), Location: `${request.links.nsRoot}${PLURAL[taxonomy]}/${term.id}` },
@@ -208,32 +150,14 @@ async function update(
   taxonomy: TaxonomyKind,
   request: ApiRequest<{ id: ReturnType<typeof termIdArgs>['id'] }>,
 ): Promise<ApiResponse> {
-  const { store, now } = request;
+  const { store, caller, now } = request;
   checkRaw(taxonomy, request.raw);
-  const current = store.terms.get(request.args.id!)!;
-  const args = request.args as { name?: string; description?: string; slug?: string; parent?: number };
-  const parent = args.parent ?? current.parent;
-  if (parent !== 0 && isSelfOrAncestor(store, current.id, parent)) {
-    throw new ApiError(400, 'rest_term_invalid', 'A category cannot be its own parent or ancestor.');
-  }
-  const name = args.name !== undefined ? toPlainText(args.name) : current.name;
-  const conflict = conflictingTerm(store, taxonomy, name, parent, current.id);
-  if (conflict && (args.name !== undefined || args.parent !== undefined)) termExists(conflict, taxonomy);
-  checkSlugFree(store, taxonomy, args.slug, current.id);
-  checkIfMatch(request.ctx, termEtag(current));
-  const term = await store.mutate((tx) => {
-    const updated: StoredTerm = {
-      ...current,
-      name,
-      description: args.description !== undefined ? toPlainText(args.description) : current.description,
-      slug: args.slug !== undefined ? uniqueTermSlug(store, taxonomy, args.slug, current.id) : current.slug,
-      parent: taxonomy === 'category' ? parent : 0,
-      modifiedUtc: nowUtc(now),
-      revision: current.revision + 1,
-    };
-    tx.putTerm(updated);
-    return updated;
-  });
+  const term = await changeTerm(request.args.id!, request.args as TermChanges, {
+    store,
+    caller,
+    now,
+    beforeWrite: (current) => checkIfMatch(request.ctx, termEtag(current)),
+  }).catch(refusedWrite);
   return single(term, request);
 }
 
@@ -241,28 +165,18 @@ async function remove(
   taxonomy: TaxonomyKind,
   request: ApiRequest<{ id: ReturnType<typeof termIdArgs>['id'] }>,
 ): Promise<ApiResponse> {
-  const { store, now } = request;
-  const term = store.terms.get(request.args.id!)!;
-  checkIfMatch(request.ctx, termEtag(term));
-  const before = presentTerm(term, request.env);
-  await store.mutate((tx) => {
-    const modified = nowUtc(now);
-    // Deleting a term removes it from its events; child categories move up to its parent (as WordPress).
-    for (const eventId of [...(store.eventIndex.byTerm.get(term.id) ?? [])]) {
-      const event = store.events.get(eventId)!;
-      tx.putEvent({
-        ...event,
-        categoryIds: event.categoryIds.filter((id) => id !== term.id),
-        tagIds: event.tagIds.filter((id) => id !== term.id),
-        modifiedUtc: modified,
-        revision: event.revision + 1,
-      });
-    }
-    for (const child of termsOf(store, taxonomy).filter((candidate) => candidate.parent === term.id)) {
-      tx.putTerm({ ...child, parent: term.parent, modifiedUtc: modified, revision: child.revision + 1 });
-    }
-    tx.deleteTerm(term.id);
-  });
+  const { store, caller, now } = request;
+  // The answer is the term as it was, counted before its events lose it.
+  let before: unknown;
+  await removeTerm(request.args.id!, {
+    store,
+    caller,
+    now,
+    beforeWrite: (current) => {
+      checkIfMatch(request.ctx, termEtag(current));
+      before = presentTerm(current, request.env);
+    },
+  }).catch(refusedWrite);
   return { body: before };
 }
 
