@@ -14,7 +14,7 @@ import { DEFAULT_CONCURRENCY, inPool } from './stages';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
 /** The client's credentials (the transport sends them). */
-export type { RemoteAuth } from './remoteTransport';
+export type { RemoteAuth } from '../../shared/schemas/sync';
 
 export interface RemoteOptions extends TransportOptions {
   /** REST root, e.g. `https://example.org/wp-json/`. */

@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { RemoteError } from './remoteErrors';
 import { htmlToText } from '../core/html';
-
-export type RemoteAuth = { token: string } | { user: string; password: string } | null;
+import type { RemoteAuth } from '../../shared/schemas/sync';
 
 /** How requests are sent: credentials, and how long and how often to try. */
 export interface TransportOptions {
