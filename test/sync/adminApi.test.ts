@@ -132,6 +132,33 @@ describe('admin API for the desktop Sync screen', () => {
     expect((await admin('sync-jobs', { method: 'POST', auth: {}, json: {} })).status).toBe(401);
   });
 
+  it('a sync job with the remote given in full is judged as `calendar-desk sync` judges its flags', async () => {
+    const refused = await admin('sync-jobs', {
+      method: 'POST',
+      json: { remote: 'ftp://example.org/wp-json/', auth: null, policy: 'sometimes' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { remote: 'use an http:// or https:// address', policy: expect.any(String) } },
+    });
+    const noPassword = await admin('sync-jobs', {
+      method: 'POST',
+      json: { remote: pair.remote.engine.apiRoot, auth: { user: 'admin', password: '' } },
+    });
+    expect(noPassword.status).toBe(400);
+    // Nothing was started by the refused requests: a good one runs at once.
+    const started = await admin('sync-jobs', {
+      method: 'POST',
+      json: { remote: pair.remote.engine.apiRoot, auth: null, dry_run: true },
+    });
+    expect(started.status).toBe(202);
+    expect(await waitForJob(started.body.id)).toMatchObject({
+      state: 'failed',
+      error: { code: 'REMOTE_NO_CREDENTIALS' },
+    });
+  });
+
   it('imports a file, all or nothing', async () => {
     const good = 'Event Name,Event Start Date,Event Start Time\nPicnic,2027-05-01,12:00\n';
     const imported = await admin('import', {

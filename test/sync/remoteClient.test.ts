@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryAfterMs } from '../../src/main/sync/remoteClient';
+import { backoffDelay, retryAfterMs } from '../../src/main/sync/remoteTransport';
 import { toRemoteRecord } from '../../src/main/sync/remoteRecords';
 
 describe('retry timing', () => {

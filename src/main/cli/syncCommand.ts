@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { Command, Option } from 'commander';
 import { NAMESPACE, TRIBE_NAMESPACE } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import { POLICIES, type ConflictPolicy } from '../sync/model';
 import type { RemoteAuth } from '../sync/remoteClient';
-import { exitStatusOf, runSync, type SyncReport } from '../sync/sync';
+import { adHocSyncOptions, exitStatusOf, runSync, type SyncReport } from '../sync/sync';
 import { progressReporter, reportLines } from './syncOutput';
 import type { OwnerServer } from './ownerServer';
 import type { SyncJobStatus } from '../sync/jobs';
 import { SyncStoppedError } from '../sync/executor';
 import { folderOwner } from '../core/users';
+import { adHocSyncSchema, type AdHocSyncRequest } from '../../shared/schemas/sync';
 
 /** A sync option the user got wrong: one line, exit 1. */
 export class SyncUsageError extends Error {
@@ -22,11 +22,6 @@ export const TOKEN_ENV = 'CALENDAR_DESK_REMOTE_TOKEN';
 
 /** Said wherever a secret can be given as a flag: the command line of a process is public on this computer. */
 const VISIBLE_TO_OTHERS = 'visible to other users of this computer (ps)';
-
-const remoteUrl = z
-  .string()
-  .url()
-  .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address');
 
 export interface SyncCliOptions {
   data?: string;
@@ -84,13 +79,30 @@ export async function remoteAuthOf(options: SyncCliOptions, env = process.env): 
   return { user: options.user, password };
 }
 
-/** What the sync endpoint of a running server takes: the same options, as JSON. */
-export interface SyncRequestBody {
-  remote: string;
-  namespace: string;
-  auth: RemoteAuth;
-  policy: ConflictPolicy;
-  dry_run: boolean;
+/**
+ * The flags as an ad-hoc sync request, judged by the schema `POST sync-jobs` judges it with: the same request
+ * runs here or, when the data folder is in use, in its server. The address is judged before any secret file
+ * is read.
+ */
+async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest> {
+  const url = adHocSyncSchema.shape.remote.safeParse(options.remote);
+  if (!url.success) {
+    throw new SyncUsageError(
+      `--remote: "${options.remote}" is not a web address (${url.error.issues[0]?.message}).`,
+    );
+  }
+  const request = adHocSyncSchema.safeParse({
+    remote: options.remote,
+    namespace: options.namespace,
+    auth: await remoteAuthOf(options),
+    policy: options.policy,
+    dry_run: options.dryRun === true,
+  });
+  if (!request.success) {
+    const issue = request.error.issues[0];
+    throw new SyncUsageError(`--${String(issue?.path[0]).replace('_', '-')}: ${issue?.message}.`);
+  }
+  return request.data;
 }
 
 export interface SyncCommandDeps {
@@ -111,7 +123,7 @@ const POLL_MS = 250;
  */
 async function syncThroughServer(
   server: OwnerServer,
-  body: SyncRequestBody,
+  body: AdHocSyncRequest,
   json: boolean,
 ): Promise<SyncReport> {
   if (!json)
@@ -176,13 +188,7 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       ].join('\n'),
     )
     .action(async (options: SyncCliOptions) => {
-      const url = remoteUrl.safeParse(options.remote);
-      if (!url.success) {
-        throw new SyncUsageError(
-          `--remote: "${options.remote}" is not a web address (${url.error.issues[0]?.message}).`,
-        );
-      }
-      const auth = await remoteAuthOf(options);
+      const request = await syncRequestOf(options);
       const progress = progressReporter(options.json === true);
       let report: SyncReport;
       try {
@@ -192,23 +198,10 @@ export function syncCommand(deps: SyncCommandDeps): Command {
             runSync({
               store,
               caller: folderOwner(store),
-              remote: { root: options.remote, namespace: options.namespace, auth },
-              policy: options.policy,
-              dryRun: options.dryRun === true,
+              ...adHocSyncOptions(request),
               onProgress: progress.onProgress,
             }),
-          (server) =>
-            syncThroughServer(
-              server,
-              {
-                remote: options.remote,
-                namespace: options.namespace,
-                auth,
-                policy: options.policy,
-                dry_run: options.dryRun === true,
-              },
-              options.json === true,
-            ),
+          (server) => syncThroughServer(server, request, options.json === true),
         );
       } catch (error) {
         // Tools reading --json get the failure as JSON too (the one-line message still goes to stderr).

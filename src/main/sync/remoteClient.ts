@@ -1,44 +1,28 @@
+/**
+ * The calls of the remote's REST API: what the remote is and what the account may do (verify), and the
+ * list/get/find/create/update/delete of events, venues, organizers and terms, picture uploads, and WordPress
+ * core's own routes where the plugin's fall short (texts, passwords). Each request goes through
+ * {@link RemoteTransport} (credentials, timeouts, retries, errors).
+ */
 import { z } from 'zod';
 import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
 import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
-import { htmlToText } from '../core/html';
+import { errorBody, RemoteTransport, type Answer, type TransportOptions } from './remoteTransport';
 import { DEFAULT_CONCURRENCY, inPool } from './stages';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
+/** The client's credentials (the transport sends them). */
+export type { RemoteAuth } from '../../shared/schemas/sync';
 
-export type RemoteAuth = { token: string } | { user: string; password: string } | null;
-
-export interface RemoteOptions {
+export interface RemoteOptions extends TransportOptions {
   /** REST root, e.g. `https://example.org/wp-json/`. */
   root: string;
   namespace: string;
-  auth: RemoteAuth;
-  /** Tries per request for network errors, 429 and 5xx (default 5). */
-  attempts?: number;
-  /** First backoff step in ms (default 500); doubles each try, with jitter. */
-  backoffMs?: number;
-  /** Longest wait honoured from a Retry-After header (default 60 s). */
-  maxRetryAfterMs?: number;
-  timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-  /** Told before each retry (progress output). */
-  onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-const errorBody = z.looseObject({
-  code: z.string(),
-  message: z.string().optional(),
-  data: z.unknown().optional(),
-});
 const rootIndex = z.looseObject({ namespaces: z.array(z.string()) });
 /** What an upload answers: WordPress' attachment (`source_url`) or Calendar Desk's `{id, url, extension}`. */
 const uploadedMedia = z
@@ -139,80 +123,17 @@ const primitiveCapability = (capability: string) => META_CAPABILITIES[capability
 /** WordPress roles whose events are published as sent. */
 const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 
-/** `Retry-After` in ms (seconds or an HTTP date), or null. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-/** Exponential backoff with full jitter around the step: base·2^attempt·[0.5, 1.5). */
-export function backoffDelay(attempt: number, baseMs: number, random = Math.random): number {
-  return Math.round(baseMs * 2 ** attempt * (0.5 + random()));
-}
-
-const isRetryableStatus = (status: number) => status === 429 || status >= 500;
-/**
- * The server in front of the site, not the site, answered: a gateway error (502/503/504) or a 5xx without a
- * JSON body. A 500 with WordPress' JSON error is the site's own answer about one record.
- */
-const isSiteDown = (answer: Answer) =>
-  [502, 503, 504].includes(answer.status) || (answer.status >= 500 && answer.body === undefined);
-
 /** A read of one record that found it gone: 404/410, or the plugin's 403 for an event in the trash. */
 const isGone = (answer: Answer) =>
   answer.status === 404 ||
   answer.status === 410 ||
   (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available');
 
-/** The remote REST API: verification, paged reads, writes with retries. */
-/**
- * What a failed connection means, in words (never a bare ENOTFOUND), and whether trying again soon can help.
- * Node's fetch puts the system error under `cause` (its `code`, or the TLS library's for certificates).
- */
-export function networkFailure(error: unknown): { code: string; words: string; permanent: boolean } {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK');
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return {
-      code,
-      words:
-        'no such address was found. Check the spelling of the address, and that this computer is online.',
-      permanent: code === 'ENOTFOUND',
-    };
-  }
-  if (code === 'ECONNREFUSED') {
-    return {
-      code,
-      words: 'nothing answers at that address (the connection was refused). Check the address and the port.',
-      permanent: true,
-    };
-  }
-  if (code === 'TIMEOUT' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { code, words: 'the site did not answer in time. Try again later.', permanent: false };
-  }
-  if (/CERT|SSL|TLS/i.test(code)) {
-    return {
-      code,
-      words:
-        'its security certificate is not valid, so the connection was not trusted. Check the address (http:// or https://).',
-      permanent: true,
-    };
-  }
-  return {
-    code,
-    words: `the connection failed (${cause?.message ?? (error as Error).message}). Check the address and your connection.`,
-    permanent: false,
-  };
-}
-
+/** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
 export class RemoteClient {
   readonly root: string;
   readonly nsRoot: string;
-  private readonly attempts: number;
-  private readonly backoffMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly http: RemoteTransport;
   /** Where pictures are uploaded, learnt from the index by {@link verify}; null when the remote has no such route. */
   mediaRoute: MediaRoute | null = null;
   /**
@@ -229,186 +150,12 @@ export class RemoteClient {
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
     this.nsRoot = `${this.root}${options.namespace.replace(/^\/|\/$/g, '')}/`;
-    this.attempts = options.attempts ?? 5;
-    this.backoffMs = options.backoffMs ?? 500;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
-
-  private authHeader(): Record<string, string> {
-    const auth = this.options.auth;
-    if (!auth) return {};
-    if ('token' in auth) return { Authorization: `Bearer ${auth.token}` };
-    return { Authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
-  }
-
-  /** One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON. */
-  private async once(
-    method: string,
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-    anonymous = false,
-  ): Promise<Answer> {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          Accept: 'application/json',
-          ...(anonymous ? {} : this.authHeader()),
-          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          ...headers,
-        },
-        // A Buffer is a file sent as is (a picture upload, its type in `headers`); anything else is JSON.
-        body: Buffer.isBuffer(body)
-          ? new Uint8Array(body)
-          : body !== undefined
-            ? JSON.stringify(body)
-            : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-        redirect: 'follow',
-      });
-    } catch (error) {
-      const failure = networkFailure(error);
-      throw new RemoteError(
-        'REMOTE_UNREACHABLE',
-        `Could not reach ${new URL(url).host}: ${failure.words}`,
-        null,
-        null,
-        { network: failure.code, permanent: failure.permanent },
-      );
-    }
-    const text = await response.text().catch(() => {
-      throw new RemoteError('REMOTE_UNREACHABLE', `The connection to ${url} broke while reading the answer.`);
-    });
-    if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };
-    try {
-      return { status: response.status, headers: response.headers, body: JSON.parse(text) };
-    } catch {
-      // A busy or broken server's error page (nginx's 502 while php-fpm is down): transient, not a wrong address.
-      if (isRetryableStatus(response.status)) {
-        return { status: response.status, headers: response.headers, body: undefined };
-      }
-      const html = /^\s*</.test(text);
-      throw new RemoteError(
-        'REMOTE_NOT_JSON',
-        `${url} answered HTTP ${response.status} with ${html ? 'an HTML page' : 'something'} instead of JSON: ` +
-          'this is not a REST API root (use the address ending in /wp-json/, and check that pretty permalinks are on).',
-        response.status,
-      );
-    }
-  }
-
-  /**
-   * A request retried on network errors, 429 and 5xx (honouring Retry-After). Only for requests that are safe
-   * to repeat; a create passes `retry: false` and handles an unknown outcome itself.
-   */
-  async request(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string>; retry?: boolean; anonymous?: boolean } = {},
-  ): Promise<Answer> {
-    const url = path.startsWith('http') ? path : `${this.nsRoot}${path}`;
-    const retry = options.retry ?? true;
-    for (let attempt = 0; ; attempt++) {
-      let answer: Answer | null = null;
-      let failure: RemoteError | null = null;
-      try {
-        answer = await this.once(method, url, options.body, options.headers, options.anonymous);
-      } catch (error) {
-        if (!(error instanceof RemoteError) || error.code !== 'REMOTE_UNREACHABLE') throw error;
-        failure = error;
-      }
-      // An address that does not exist or refuses connections will not do better in a few seconds: say so now.
-      if (failure?.data.permanent === true) throw failure;
-      const retryable = failure !== null || (answer !== null && isRetryableStatus(answer.status));
-      if (!retryable) return answer!;
-      if (!retry) {
-        if (answer?.status === 429) {
-          // Refused before doing anything: safe to try again even for a create.
-        } else {
-          throw new RemoteError(
-            'REMOTE_UNKNOWN_OUTCOME',
-            failure?.message ??
-              `${url} answered HTTP ${answer!.status}: the request may or may not have been done.`,
-            answer?.status ?? null,
-          );
-        }
-      }
-      if (attempt + 1 >= this.attempts) {
-        if (failure) throw failure;
-        if (isSiteDown(answer!)) {
-          throw new RemoteError(
-            'REMOTE_UNAVAILABLE',
-            `The site is not answering: ${url} answered HTTP ${answer!.status}${answer!.body === undefined ? ' with an error page' : ''} ${this.attempts} times in a row (it is down or overloaded); run it again in a few minutes.`,
-            answer!.status,
-          );
-        }
-        throw this.errorOf(answer!, url);
-      }
-      const asked = answer ? retryAfterMs(answer.headers.get('retry-after')) : null;
-      const waitMs =
-        asked !== null
-          ? Math.min(asked, this.options.maxRetryAfterMs ?? 60_000)
-          : backoffDelay(attempt, this.backoffMs);
-      this.options.onRetry?.({
-        attempt: attempt + 1,
-        waitMs,
-        reason: failure ? failure.message : `HTTP ${answer!.status}`,
-      });
-      await this.sleep(waitMs);
-    }
-  }
-
-  /** The error an unsuccessful answer stands for, with the remote's own code and message. */
-  errorOf(answer: Answer, url: string): RemoteError {
-    const parsed = errorBody.safeParse(answer.body);
-    const remoteCode = parsed.success ? parsed.data.code : null;
-    const data =
-      parsed.success && parsed.data.data && typeof parsed.data.data === 'object'
-        ? (parsed.data.data as Record<string, unknown>)
-        : {};
-    // WordPress names each invalid parameter and why under data.params.
-    const params =
-      data.params && typeof data.params === 'object'
-        ? ` ${Object.values(data.params as Record<string, unknown>)
-            .map(String)
-            .join(' ')}`
-        : '';
-    // WordPress writes some messages as HTML (`<strong>Error:</strong> …`): people read them as text.
-    const said =
-      parsed.success && parsed.data.message
-        ? htmlToText(`${parsed.data.message}${params}`)
-        : `HTTP ${answer.status}`;
-    if (answer.status === 401) {
-      const auth = this.options.auth;
-      const user = auth && 'user' in auth ? auth.user : null;
-      const advice =
-        remoteCode === 'invalid_username' && user
-          ? `The site has no user "${user}": give the login name of a WordPress account (--user).`
-          : remoteCode === 'incorrect_password' && user
-            ? `Give an application password of "${user}" (on the site: Users → Profile → Application Passwords), not the password used to log in.`
-            : 'Check the user name and application password (or the token).';
-      return new RemoteError(
-        'REMOTE_BAD_CREDENTIALS',
-        `The remote refused the credentials (${said}). ${advice}`,
-        401,
-        remoteCode,
-        data,
-      );
-    }
-    return new RemoteError(
-      'REMOTE_HTTP_ERROR',
-      `${said} (HTTP ${answer.status} from ${url})`,
-      answer.status,
-      remoteCode,
-      data,
-    );
+    this.http = new RemoteTransport(this.nsRoot, options);
   }
 
   /** The namespaces the REST root lists (read without credentials: a server that refuses wrong ones everywhere would hide what it is). */
   async namespaces(): Promise<string[]> {
-    const answer = await this.request('GET', this.root, { anonymous: true });
+    const answer = await this.http.request('GET', this.root, { anonymous: true });
     const index = rootIndex.safeParse(answer.body);
     if (answer.status >= 400 || !index.success) {
       throw new RemoteError(
@@ -461,10 +208,10 @@ export class RemoteClient {
       );
     }
     // Drafts are listed only to users who may edit events: the cheapest read that proves both login and role.
-    const probe = await this.request('GET', `events?per_page=1&status=draft`);
+    const probe = await this.http.request('GET', `events?per_page=1&status=draft`);
     const probeError = errorBody.safeParse(probe.body).data;
     if (probe.status === 401 && !probeError?.code.startsWith('rest_forbidden')) {
-      throw this.errorOf(probe, `${this.nsRoot}events`);
+      throw this.http.errorOf(probe, `${this.nsRoot}events`);
     }
     // Who may not edit events may not filter by status: 400 on `status` (this app), 401/403 (WordPress).
     const statusRefused = probe.status === 400 && JSON.stringify(probeError?.data ?? {}).includes('"status"');
@@ -475,7 +222,7 @@ export class RemoteClient {
         probe.status,
       );
     }
-    if (probe.status >= 400) throw this.errorOf(probe, `${this.nsRoot}events`);
+    if (probe.status >= 400) throw this.http.errorOf(probe, `${this.nsRoot}events`);
     if (index.data.namespaces.includes(WP_V2_NAMESPACE)) await this.checkWordPressRole();
   }
 
@@ -487,9 +234,9 @@ export class RemoteClient {
    */
   private async checkWordPressRole(): Promise<void> {
     const [answer, types, taxonomies] = await Promise.all([
-      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/users/me?context=edit`),
-      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/types?context=edit`),
-      this.request('GET', `${this.root}${WP_V2_NAMESPACE}/taxonomies?context=edit`),
+      this.http.request('GET', `${this.root}${WP_V2_NAMESPACE}/users/me?context=edit`),
+      this.http.request('GET', `${this.root}${WP_V2_NAMESPACE}/types?context=edit`),
+      this.http.request('GET', `${this.root}${WP_V2_NAMESPACE}/taxonomies?context=edit`),
     ]);
     const me = wordPressUser.safeParse(answer.body);
     if (answer.status !== 200 || !me.success) return;
@@ -548,10 +295,10 @@ export class RemoteClient {
           ? 'hide_empty=false&'
           : '';
     const url = `${collection}?${query}per_page=50&page=${page}`;
-    const answer = await this.request('GET', url);
+    const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
       if (page > 1 && answer.status === 400) return { records: [], totalPages: page - 1 };
-      throw this.errorOf(answer, `${this.nsRoot}${url}`);
+      throw this.http.errorOf(answer, `${this.nsRoot}${url}`);
     }
     const body = answer.body as Record<string, unknown> | undefined;
     const items = body?.[collection];
@@ -574,9 +321,9 @@ export class RemoteClient {
    */
   async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
     const path = `${COLLECTION[kind]}/${id}`;
-    const answer = await this.request('GET', path);
+    const answer = await this.http.request('GET', path);
     if (isGone(answer)) return null;
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
     const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
     return record.fields.status === 'trash' ? null : record;
   }
@@ -589,8 +336,8 @@ export class RemoteClient {
     if (slug === '') return null;
     if (kind === 'category' || kind === 'tag') {
       const path = `${COLLECTION[kind]}?slug=${encodeURIComponent(slug)}&hide_empty=false`;
-      const answer = await this.request('GET', path);
-      if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+      const answer = await this.http.request('GET', path);
+      if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
       const items = (answer.body as Record<string, unknown> | undefined)?.[COLLECTION[kind]];
       if (!Array.isArray(items)) {
         throw new RemoteError(
@@ -602,21 +349,21 @@ export class RemoteClient {
       return found ?? null;
     }
     const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
-    const answer = await this.request('GET', path);
+    const answer = await this.http.request('GET', path);
     // No such slug: the plugin answers 400 rest_invalid_param on `slug` (its check finds no post).
     const slugRefused =
       answer.status === 400 &&
       JSON.stringify(errorBody.safeParse(answer.body).data?.data ?? {}).includes('"slug"');
     if (isGone(answer) || slugRefused) return null;
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
     const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
     return record.fields.status === 'trash' || record.slug !== slug ? null : record;
   }
 
   /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */
   async create(kind: SyncKind, body: Record<string, unknown>): Promise<RemoteRecord> {
-    const answer = await this.request('POST', COLLECTION[kind], { body, retry: false });
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}`);
+    const answer = await this.http.request('POST', COLLECTION[kind], { body, retry: false });
+    if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}`);
     return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
   }
 
@@ -627,11 +374,11 @@ export class RemoteClient {
     ifMatch: string | null,
   ): Promise<RemoteRecord> {
     const path = `${COLLECTION[kind]}/${id}`;
-    const answer = await this.request('POST', path, {
+    const answer = await this.http.request('POST', path, {
       body,
       headers: ifMatch ? { 'If-Match': ifMatch } : {},
     });
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
     return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
   }
 
@@ -650,7 +397,7 @@ export class RemoteClient {
       );
     }
     const url = `${this.root}${route.path}`;
-    const answer = await this.request('POST', url, {
+    const answer = await this.http.request('POST', url, {
       body: bytes,
       headers: {
         'Content-Type': type,
@@ -666,7 +413,7 @@ export class RemoteClient {
       );
     }
     if (answer.status === 403) {
-      const error = this.errorOf(answer, url);
+      const error = this.http.errorOf(answer, url);
       throw new RemoteError(
         'REMOTE_INSUFFICIENT_ROLE',
         `The remote refused the picture upload (${error.message}): the remote user may not upload files. Use an author, editor or administrator account.`,
@@ -675,7 +422,7 @@ export class RemoteClient {
         error.data,
       );
     }
-    if (answer.status >= 400) throw this.errorOf(answer, url);
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
     const media = uploadedMedia.safeParse(answer.body);
     if (!media.success) {
       throw new RemoteError(
@@ -696,9 +443,9 @@ export class RemoteClient {
     if (!route) return null;
     const { base } = keptName(fileName, route.kind);
     const url = `${this.root}${route.path}?search=${encodeURIComponent(base)}&per_page=100`;
-    const answer = await this.request('GET', url);
+    const answer = await this.http.request('GET', url);
     if (route.kind === 'calendar-desk' && (answer.status === 404 || answer.status === 405)) return null;
-    if (answer.status >= 400) throw this.errorOf(answer, url);
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
     const items = mediaList.safeParse(answer.body);
     if (!items.success) {
       throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
@@ -728,9 +475,9 @@ export class RemoteClient {
     const body = Object.fromEntries(
       fields.map((field) => [field === 'description' ? 'content' : 'excerpt', '']),
     );
-    const answer = await this.request('POST', url, { body });
+    const answer = await this.http.request('POST', url, { body });
     if (answer.status >= 400) {
-      const error = this.errorOf(answer, url);
+      const error = this.http.errorOf(answer, url);
       throw new RemoteError(
         error.code,
         `The site kept the old ${fields.join(' and ')}: emptying it goes through ${url}, which refused (${error.message}). ` +
@@ -753,8 +500,8 @@ export class RemoteClient {
    */
   async storedTexts(kind: SyncKind, id: number): Promise<RemoteTexts> {
     const url = `${this.wordPressPostUrl(kind, id)}?context=edit`;
-    const answer = await this.request('GET', url);
-    if (answer.status >= 400) throw this.errorOf(answer, url);
+    const answer = await this.http.request('GET', url);
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
     const stored = storedPost.safeParse(answer.body);
     if (!stored.success) {
       throw new RemoteError(
@@ -773,9 +520,9 @@ export class RemoteClient {
   async mediaGone(remoteMediaId: number): Promise<boolean> {
     if (this.mediaRoute?.kind !== 'wordpress') return true;
     const url = `${this.root}${this.mediaRoute.path}/${remoteMediaId}`;
-    const answer = await this.request('GET', url);
+    const answer = await this.http.request('GET', url);
     if (answer.status === 404 || answer.status === 410) return true;
-    if (answer.status >= 400) throw this.errorOf(answer, url);
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
     return false;
   }
 
@@ -790,9 +537,11 @@ export class RemoteClient {
     status?: string,
   ): Promise<{ status: string; modifiedUtc: string | null }> {
     const url = this.wordPressPostUrl('event', id);
-    const answer = await this.request('POST', url, { body: { password, ...(status ? { status } : {}) } });
+    const answer = await this.http.request('POST', url, {
+      body: { password, ...(status ? { status } : {}) },
+    });
     if (answer.status >= 400) {
-      const error = this.errorOf(answer, url);
+      const error = this.http.errorOf(answer, url);
       if (answer.status !== 401 && answer.status !== 403) throw error;
       throw new RemoteError(
         'REMOTE_INSUFFICIENT_ROLE',
@@ -821,8 +570,10 @@ export class RemoteClient {
   /** Deletes (trashes) a record; one already gone counts as deleted. */
   async delete(kind: SyncKind, id: number, ifMatch: string | null): Promise<void> {
     const path = `${COLLECTION[kind]}/${id}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`;
-    const answer = await this.request('DELETE', path, { headers: ifMatch ? { 'If-Match': ifMatch } : {} });
+    const answer = await this.http.request('DELETE', path, {
+      headers: ifMatch ? { 'If-Match': ifMatch } : {},
+    });
     if (answer.status === 404 || answer.status === 410) return;
-    if (answer.status >= 400) throw this.errorOf(answer, `${this.nsRoot}${path}`);
+    if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
   }
 }

@@ -15,7 +15,7 @@ import { plan } from './planner';
 import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
 import { readRemote } from './remoteRead';
-import type { SyncReport } from '../../shared/schemas/sync';
+import type { AdHocSyncRequest, SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
   store: CalendarStore;
@@ -34,6 +34,18 @@ export interface SyncOptions {
 }
 
 export type { SyncReport } from '../../shared/schemas/sync';
+
+/** What a sync with the remote given in full asks for (`calendar-desk sync`, `POST sync-jobs`), as sync options. */
+export function adHocSyncOptions(
+  request: AdHocSyncRequest,
+): Pick<SyncOptions, 'remote' | 'policy' | 'decisions' | 'dryRun'> {
+  return {
+    remote: { root: request.remote, namespace: request.namespace, auth: request.auth },
+    policy: request.policy,
+    decisions: request.decisions,
+    dryRun: request.dry_run,
+  };
+}
 
 /** Exit status of a sync: 0 done, 2 conflicts wait for a decision (`ask`), 3 some records failed. */
 export function exitStatusOf(report: SyncReport, policy: ConflictPolicy): number {

@@ -26,6 +26,36 @@ export const syncRunSchema = z.object({
   decisions: decisionsSchema.default({}),
 });
 
+/** A remote's REST root (or, for a check, its site's address) as given: an http:// or https:// address. */
+export const remoteRootSchema = z
+  .string()
+  .url()
+  .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address');
+
+/** A remote's credentials given in full: a bearer token, or a user with an application password; null: none. */
+export const remoteAuthSchema = z
+  .union([
+    z.object({ token: z.string().min(1) }),
+    z.object({ user: z.string().min(1), password: z.string().min(1) }),
+  ])
+  .nullable();
+export type RemoteAuth = z.infer<typeof remoteAuthSchema>;
+
+/**
+ * A sync with a remote given in full rather than saved: what `calendar-desk sync` takes as flags, and sends as
+ * the body of `POST sync-jobs` when the data folder's server runs the sync.
+ */
+export const adHocSyncSchema = z.object({
+  remote: remoteRootSchema,
+  namespace: z.string().min(1).default(NAMESPACE),
+  auth: remoteAuthSchema,
+  policy: policySchema.default('ask'),
+  dry_run: z.boolean().default(false),
+  decisions: decisionsSchema.default({}),
+});
+/** An ad-hoc sync request, every default filled in. */
+export type AdHocSyncRequest = z.infer<typeof adHocSyncSchema>;
+
 /** A saved remote as the API shows it: never its secret, only whether one is saved. */
 export const remoteViewSchema = z.object({
   id: z.string(),
@@ -42,10 +72,7 @@ export type RemoteView = z.infer<typeof remoteViewSchema>;
 export const remoteInputSchema = z.object({
   id: z.string().min(1).max(64).optional(),
   name: z.string().max(200).default(''),
-  root: z
-    .string()
-    .url()
-    .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address'),
+  root: remoteRootSchema,
   namespace: z.string().min(1).default(NAMESPACE),
   auth_type: z.enum(['token', 'password', 'none']),
   user: z.string().default(''),

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { NAMESPACE } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
-import { POLICIES } from '../../sync/model';
-import { decisionsSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
-import { runSync } from '../../sync/sync';
+import { adHocSyncSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
+import { adHocSyncOptions, runSync } from '../../sync/sync';
 import { SyncJobs } from '../../sync/jobs';
 import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
 import { checkRemote, fieldOf } from '../../sync/remoteCheck';
@@ -15,22 +14,6 @@ import { ImportError } from '../../sync/exchange/errors';
 import { administrators } from './permissions';
 import { endpoint, type ApiResponse, type BareRequest, type RouteDef } from './table';
 
-const decisions = decisionsSchema.default({});
-const authSchema = z
-  .union([
-    z.object({ token: z.string().min(1) }),
-    z.object({ user: z.string().min(1), password: z.string().min(1) }),
-  ])
-  .nullable();
-/** `POST sync-jobs`: a sync with options given in full (what `calendar-desk sync` sends to the folder's server). */
-const adHocSyncSchema = z.object({
-  remote: z.string().url(),
-  namespace: z.string().min(1).default(NAMESPACE),
-  auth: authSchema,
-  policy: z.enum(POLICIES).default('ask'),
-  dry_run: z.boolean().default(false),
-  decisions,
-});
 const importSchema = z.object({ file_name: z.string().min(1), content: z.string() });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -174,15 +157,7 @@ export function syncAdminRoutes({
     route('/sync-jobs', [
       adminEndpoint(['POST'], 'Start a sync with a remote given in full', (request) => {
         const body = parse(adHocSyncSchema, bodyOf(request));
-        return startJob({
-          store,
-          caller: request.caller!,
-          clock,
-          policy: body.policy,
-          decisions: body.decisions,
-          dryRun: body.dry_run,
-          remote: { root: body.remote, namespace: body.namespace, auth: body.auth },
-        });
+        return startJob({ store, clock, caller: request.caller!, ...adHocSyncOptions(body) });
       }),
     ]),
     route('/sync-jobs/:id', [

@@ -1,0 +1,210 @@
+/**
+ * Carries out one planned operation (create, adopt, update, delete, accept, pull, unlink) with its checkpoint
+ * in the links: a create never duplicates (a lost answer is looked up, an existing term adopted), an update
+ * refused by If-Match becomes a late conflict, a pull writes the remote's version into the local calendar.
+ */
+import type { LocalRecord, Operation, RemoteRecord } from '../model';
+import { linkKey } from '../model';
+import { REMOTE_GONE, sentAgainWhenFound } from '../planner';
+import { RemoteError } from '../remoteClient';
+import { pullIntoLocal } from '../pull';
+import { linkFor, type ExecuteContext } from './context';
+import type { RunPictures } from './pictures';
+import { requestBody, takeEmptyTexts } from './requests';
+import { isRefusal, sendOnce } from './sendOnce';
+
+/** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
+export class LateConflictError extends Error {}
+
+/** The operations of one run, sharing its context and its pictures. */
+export class RunOperations {
+  constructor(
+    private readonly context: ExecuteContext,
+    private readonly pictures: RunPictures,
+  ) {}
+
+  /** Carries out one operation (its checkpoint included); answers whether it adopted a remote record. */
+  async perform(operation: Operation): Promise<'done' | 'adopted'> {
+    const { client, links, options, passwords, summary } = this.context;
+    const pictures = this.pictures;
+    const record = options.local.get(linkKey(operation.kind, operation.localId));
+    let outcome: 'done' | 'adopted' = 'done';
+    switch (operation.type) {
+      case 'create': {
+        const { remote, adopted, found } = await pictures.withPicture(record!, () =>
+          this.createOnce(record!),
+        );
+        if (!adopted) await pictures.rememberImage(record!, remote);
+        await links.put(
+          linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
+        );
+        if (adopted) {
+          // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
+          await this.update(record!, remote.id, true);
+          summary.adopted++;
+          outcome = 'adopted';
+        } else {
+          // Stored by a try whose answer was lost, perhaps part-way: sent again, as the planner does for the
+          // lost creates of an earlier run.
+          if (found && sentAgainWhenFound(operation.kind)) await this.update(record!, remote.id, true);
+          summary.created++;
+        }
+        break;
+      }
+      case 'adopt': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+        await pictures.adoptPicture(record!, remote);
+        await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
+        if (operation.thenUpdate || passwords.needsUpdate(record!))
+          await this.update(record!, operation.remoteId, true);
+        summary.adopted++;
+        outcome = 'adopted';
+        break;
+      }
+      case 'update':
+        await this.update(record!, operation.remoteId, operation.force);
+        summary.updated++;
+        break;
+      case 'delete': {
+        const link = links.get(operation.kind, operation.localId);
+        await client.delete(
+          operation.kind,
+          operation.remoteId,
+          operation.force ? null : (link?.remoteEtag ?? null),
+        );
+        await links.remove(operation.kind, operation.localId);
+        summary.deleted++;
+        break;
+      }
+      case 'accept': {
+        const remote = options.remote.get(linkKey(operation.kind, operation.remoteId));
+        const link = links.get(operation.kind, operation.localId)!;
+        await links.put(
+          remote
+            ? linkFor(operation.kind, operation.localId, record?.revision ?? null, remote)
+            : { ...link, pushedRevision: record?.revision ?? null, remoteHash: REMOTE_GONE },
+        );
+        break;
+      }
+      case 'pull':
+        await this.pull(operation);
+        summary.pulled++;
+        break;
+      case 'unlink':
+        if (links.get(operation.kind, operation.localId))
+          await links.remove(operation.kind, operation.localId);
+        break;
+    }
+    return outcome;
+  }
+
+  /**
+   * A create that never duplicates: an unknown outcome is looked up by slug before the next try (`found`: it
+   * was stored, the answer lost).
+   */
+  private async createOnce(
+    record: LocalRecord,
+  ): Promise<{ remote: RemoteRecord; adopted: boolean; found?: boolean }> {
+    const { client, links, passwords } = this.context;
+    const sent = await requestBody(this.context, this.pictures, record, true);
+    const protect = passwords.forCreate(record, sent);
+    await links.put({
+      kind: record.kind,
+      localId: record.id,
+      remoteId: null,
+      pushedRevision: null,
+      remoteModifiedUtc: null,
+      remoteEtag: null,
+      remoteHash: null,
+    });
+    const created = await sendOnce<{ remote: RemoteRecord; adopted: boolean; found?: boolean }>(
+      this.context,
+      {
+        send: async () => ({ remote: await client.create(record.kind, sent), adopted: false }),
+        // A term of that name is already there: it is adopted.
+        recover: async (error) => {
+          if (error.remoteCode !== 'term_exists') return null;
+          const termId = Number(error.data.term_id);
+          const existing = Number.isInteger(termId) ? await client.get(record.kind, termId) : null;
+          return existing ? { remote: existing, adopted: true } : null;
+        },
+        refused: isRefusal,
+        forget: () => links.remove(record.kind, record.id),
+        lookUp: async () => {
+          const found = await client.findBySlug(record.kind, record.slug);
+          return found ? { remote: found, adopted: false, found: true } : null;
+        },
+      },
+    );
+    if (!protect || created.adopted) return created;
+    // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
+    // gets its password and status.
+    await links.put(linkFor(record.kind, record.id, null, created.remote));
+    return { ...created, remote: await protect(created.remote) };
+  }
+
+  private async update(record: LocalRecord, remoteId: number, force: boolean): Promise<void> {
+    const { client, links, passwords } = this.context;
+    const link = links.get(record.kind, record.id);
+    try {
+      let emptied: ('description' | 'excerpt')[] = [];
+      let answer = await this.pictures.withPicture(record, async () => {
+        const sent = await requestBody(this.context, this.pictures, record);
+        await passwords.beforeUpdate(record, remoteId, sent);
+        // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
+        emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
+        return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
+      });
+      const stale = emptied.filter((field) => answer.fields[field] !== '');
+      if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
+      await passwords.afterUpdate(record, remoteId);
+      await this.pictures.rememberImage(record, answer);
+      await links.put(linkFor(record.kind, record.id, record.revision, answer));
+    } catch (error) {
+      if (error instanceof RemoteError && error.status === 412) {
+        this.context.lateConflicts.push({
+          kind: record.kind,
+          localId: record.id,
+          remoteId,
+          reason: 'both-changed',
+          title: String(
+            record.fields.title ?? record.fields.name ?? record.fields.venue ?? record.fields.organizer,
+          ),
+          diff: [],
+        });
+        throw new LateConflictError(
+          'Changed on the remote while the sync ran: run the sync again to see the conflict.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** The remote's version of a record written into the local calendar (`remote-wins`), and linked. */
+  private async pull(operation: Extract<Operation, { type: 'pull' }>): Promise<void> {
+    const { client, links, options } = this.context;
+    const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
+    // WordPress' plugin shows texts formatted: what the site stores is read from WordPress itself.
+    const stored =
+      client.isWordPress && remote.texts
+        ? { ...remote, texts: await client.storedTexts(operation.kind, operation.remoteId) }
+        : remote;
+    const byRemote = new Map(
+      links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+    );
+    const mediaByRemote = new Map(
+      links.allMedia().flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
+    );
+    const revision = await pullIntoLocal(
+      options.store,
+      operation.kind,
+      operation.localId,
+      stored,
+      (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+      options.now ?? new Date(),
+      options.caller,
+      (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
+    );
+    await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+  }
+}
