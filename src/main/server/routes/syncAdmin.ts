@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { NAMESPACE } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { adHocSyncSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
