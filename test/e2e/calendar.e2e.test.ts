@@ -358,6 +358,37 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       expect(updated.body.title).toBe('Published talk, now with a poster');
       const picture = await fetch(updated.body.image.url);
       expect(Buffer.from(await picture.arrayBuffer())).toEqual(PNG);
+
+      // Changed on both sides since: both versions are shown, nothing is overwritten until a version is
+      // chosen (a choice taken back counts as none), then the version chosen is published.
+      await fetch(`${origin}/wp-json/cal/events/v1/events/${localTalk.id}`, {
+        method: 'PATCH',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Published talk, room 2' }),
+      });
+      const there = await remote.api(`events/${talk.id}`, {
+        method: 'PATCH',
+        auth: remote.admin,
+        json: { title: 'Published talk, edited on the site' },
+      });
+      expect(there.status).toBe(200);
+      await page.getByTestId('dry-run').click();
+      const conflicts = page.getByTestId('sync-conflicts');
+      await expect.poll(() => conflicts.textContent()).toContain('Published talk, edited on the site');
+      expect(await conflicts.textContent()).toContain('Published talk, room 2');
+      const decision = conflicts.getByRole('combobox', { name: 'Decision' });
+      await decision.selectOption({ label: 'Take the website’s version' });
+      await decision.selectOption({ label: 'Decide…' });
+      await page.getByTestId('run-sync').click();
+      await expect.poll(() => page.getByTestId('summary-conflicts').textContent()).toBe('1');
+      expect((await remote.api(`events/${talk.id}`)).body.title).toBe('Published talk, edited on the site');
+      await screenshot(page, '10a-publish-conflict');
+
+      await decision.selectOption({ label: 'Keep this calendar’s version' });
+      await page.getByTestId('run-sync').click();
+      await expect.poll(() => page.getByTestId('summary-conflicts').textContent()).toBe('0');
+      expect((await remote.api(`events/${talk.id}`)).body.title).toBe('Published talk, room 2');
+      expect(await conflicts.count()).toBe(0);
     } finally {
       await remote.close();
     }

@@ -292,6 +292,44 @@ describe('the cost and its currency against the real API', () => {
     wrapper.unmount();
   });
 
+  it('the editor chooses an organizer and a category created from its pickers, and previews a typed picture once the field is left', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: { title: 'Open rehearsal', start_date: '2026-10-03 18:00', end_date: '2026-10-03 19:00' },
+    });
+    const { router, wrapper } = await openEditor(created.body.id);
+    await wrapper.get('[data-testid="add-organizer"]').setValue('Youth choir');
+    await wrapper.get('[data-testid="add-organizer"]').trigger('keydown.enter');
+    await wrapper.get('[data-testid="add-category"]').setValue('Rehearsals');
+    await wrapper.get('[data-testid="add-category"]').trigger('keydown.enter');
+    const checked = (list: string) =>
+      wrapper
+        .findAll(`#${list} input:checked`)
+        .map((box) => box.element.closest('label')?.textContent?.trim());
+    await vi.waitFor(() => expect(checked('event-organizers')).toEqual(['Youth choir']));
+    await vi.waitFor(() => expect(checked('event-categories')).toEqual(['Rehearsals']));
+
+    const picture = wrapper.get<HTMLInputElement>('#event-image');
+    // Typing (input events only, unlike setValue): nothing is fetched at each key press.
+    picture.element.value = 'https://example.org/poster.jpg';
+    await picture.trigger('input');
+    expect(wrapper.find('[data-testid="image-preview"]').exists()).toBe(false);
+    await picture.trigger('change');
+    expect(wrapper.get('[data-testid="image-preview"]').attributes('src')).toBe(
+      'https://example.org/poster.jpg',
+    );
+
+    await wrapper.get('form').trigger('submit');
+    await vi.waitFor(() => expect(router.currentRoute.value.path).toBe('/calendar'));
+    const saved = (await server.api(`events/${created.body.id}`)).body;
+    expect(saved.organizer.map((organizer: { organizer: string }) => organizer.organizer)).toEqual([
+      'Youth choir',
+    ]);
+    expect(saved.categories.map((category: { name: string }) => category.name)).toEqual(['Rehearsals']);
+    wrapper.unmount();
+  });
+
   it('Settings: an administrator changes the site currency', async () => {
     await signInTo(server);
     const wrapper = mount(SettingsView, {

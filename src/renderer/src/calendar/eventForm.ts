@@ -219,12 +219,15 @@ export const FIELD_OF_PARAM: Record<string, keyof EventForm> = {
   post_password: 'password',
 };
 
+/** The messages the editor shows, by form field (`form`: about the whole event). */
+export type EventFormErrors = Partial<Record<keyof EventForm | 'form', string>>;
+
 /** API field messages keyed by form field (unknown parameters under `form`), each worded by `word`. */
 export function formErrors(
   fields: Record<string, string>,
   word: (param: string, message: string) => string = (_param, message) => message,
-): Partial<Record<keyof EventForm | 'form', string>> {
-  const errors: Partial<Record<keyof EventForm | 'form', string>> = {};
+): EventFormErrors {
+  const errors: EventFormErrors = {};
   for (const [param, message] of Object.entries(fields)) {
     errors[FIELD_OF_PARAM[param] ?? 'form'] = word(param, message);
   }
@@ -233,6 +236,8 @@ export function formErrors(
 
 /** Where an event starts, as the start inputs hold it. */
 export type StartFields = Pick<EventForm, 'startDate' | 'startTime'>;
+/** When an event starts and ends, as the date and time inputs hold it. */
+export type WhenFields = Pick<EventForm, 'startDate' | 'startTime' | 'endDate' | 'endTime'>;
 
 /** A date and a time of the inputs as one wall-clock moment (time zones play no part: the length is on the clock). */
 function wallClock(date: string, time: string): DateTime | null {
@@ -247,7 +252,7 @@ function wallClock(date: string, time: string): DateTime | null {
  */
 export function endFollowingStart(
   before: StartFields,
-  form: EventForm,
+  form: WhenFields,
 ): Pick<EventForm, 'endDate' | 'endTime'> | null {
   const oldStart = wallClock(before.startDate, before.startTime);
   const newStart = wallClock(form.startDate, form.startTime);
