@@ -174,4 +174,18 @@ describe('admin API for the desktop Sync screen', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.data.problems).toEqual([{ line: 3, message: expect.stringMatching(/YYYY-MM-DD/) }]);
   });
+
+  it('writes the imported records as the administrator who imports them', async () => {
+    const second = await pair.local.userHeaders('second-admin', 'administrator');
+    const imported = await admin('import', {
+      method: 'POST',
+      auth: second,
+      json: { file_name: 'events.csv', content: 'Event Name,Event Start Date\nConcert,2027-05-02\n' },
+    });
+    expect(imported.status).toBe(200);
+    const [event] = [...pair.local.engine.store.events.values()];
+    const author = pair.local.engine.store.users.getByKey('second-admin');
+    expect(event.title).toBe('Concert');
+    expect(event.authorId).toBe(author!.id);
+  });
 });

@@ -8,6 +8,7 @@ import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { exportIcs } from '../../src/main/sync/exchange/ics';
 import { exportCsv } from '../../src/main/sync/exchange/csv';
 import { importFile } from '../../src/main/sync/exchange/importFile';
+import { folderOwner } from '../../src/main/core/users';
 import { ImportError } from '../../src/main/sync/exchange/errors';
 
 /** Exports carry the cost as typed and the currency it is shown in; imports bring both back. */
@@ -67,7 +68,13 @@ describe('currency in exports', () => {
 
   it('CSV: import keeps the cost as typed and takes the currency columns as the event currency', async () => {
     const target = await freshStore();
-    await importFile(target, 'events.csv', exportCsv(source.engine.store, 'events'), new Date());
+    await importFile(
+      target,
+      'events.csv',
+      exportCsv(source.engine.store, 'events'),
+      new Date(),
+      folderOwner(target),
+    );
     expect(byTitle(target, 'Reduced')).toMatchObject({
       cost: ['20€ / 10€ reduced'],
       currencySymbol: '€',
@@ -89,7 +96,7 @@ describe('currency in exports', () => {
       'After,2027-01-01,8,kr,after',
       'Before,2027-01-02,9,CHF,Before',
     ].join('\n');
-    await importFile(target, 'more.csv', aliases, new Date());
+    await importFile(target, 'more.csv', aliases, new Date(), folderOwner(target));
     expect(byTitle(target, 'After')).toMatchObject({ currencySymbol: 'kr', currencyPosition: 'postfix' });
     expect(byTitle(target, 'Before')).toMatchObject({ currencySymbol: 'CHF', currencyPosition: 'prefix' });
   });
@@ -101,7 +108,9 @@ describe('currency in exports', () => {
       'Digits,2027-01-01,8,1€,prefix',
       'Sideways,2027-01-02,9,€,sideways',
     ].join('\n');
-    const error = await importFile(target, 'bad.csv', csv, new Date()).catch((caught: unknown) => caught);
+    const error = await importFile(target, 'bad.csv', csv, new Date(), folderOwner(target)).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ImportError);
     expect((error as ImportError).problems).toEqual([
       { line: 2, message: expect.stringMatching(/Event Currency Symbol: .*without digits/) },
@@ -123,7 +132,7 @@ describe('currency in exports', () => {
     expect(property('No cost', 'x-calendar-desk-cost')).toBeNull();
 
     const target = await freshStore();
-    await importFile(target, 'calendar.ics', text, new Date());
+    await importFile(target, 'calendar.ics', text, new Date(), folderOwner(target));
     expect(byTitle(target, 'Reduced')).toMatchObject({ cost: ['20€ / 10€ reduced'], currencySymbol: '€' });
     expect(byTitle(target, 'Pounds')).toMatchObject({
       cost: ['12'],
@@ -140,7 +149,9 @@ describe('currency in exports', () => {
       'X-CALENDAR-DESK-CURRENCY-POSITION:middle',
     );
     const target = await freshStore();
-    const error = await importFile(target, 'bad.ics', text, new Date()).catch((caught: unknown) => caught);
+    const error = await importFile(target, 'bad.ics', text, new Date(), folderOwner(target)).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(
       /X-CALENDAR-DESK-CURRENCY-POSITION: currency_position is not one of prefix, postfix/,
@@ -151,7 +162,13 @@ describe('currency in exports', () => {
   it('JSON dump: the event currencies and the site default come back exactly', async () => {
     const store = source.engine.store;
     const target = await freshStore();
-    await importFile(target, 'calendar.json', JSON.stringify(exportDump(store, new Date())), new Date());
+    await importFile(
+      target,
+      'calendar.json',
+      JSON.stringify(exportDump(store, new Date())),
+      new Date(),
+      folderOwner(target),
+    );
     expect(target.settings).toMatchObject({
       currencySymbol: '€',
       currencyPosition: 'postfix',

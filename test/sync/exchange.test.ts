@@ -7,6 +7,7 @@ import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { exportIcs } from '../../src/main/sync/exchange/ics';
 import { exportCsv, EVENT_COLUMNS } from '../../src/main/sync/exchange/csv';
 import { importFile } from '../../src/main/sync/exchange/importFile';
+import { folderOwner } from '../../src/main/core/users';
 import { ImportError } from '../../src/main/sync/exchange/errors';
 import { saveRemotes, savedRemotes } from '../../src/main/sync/remotes';
 import { fileSecretBox } from '../../src/main/sync/secretBox';
@@ -93,7 +94,7 @@ describe('export and import', () => {
     expect(dump).not.toMatch(/"hash"/);
     expect(dump).not.toContain(savedRemotes(store)[0]!.secret!);
     const target = await freshStore();
-    await importFile(target, 'calendar.json', dump, new Date());
+    await importFile(target, 'calendar.json', dump, new Date(), folderOwner(target));
     const before = store.snapshot();
     const after = target.snapshot();
     for (const key of ['events', 'venues', 'organizers', 'terms', 'media', 'settings', 'counters'] as const) {
@@ -106,7 +107,9 @@ describe('export and import', () => {
       before.users.map((user) => [user.id, user.login, user.role]),
     );
     // New records after the restore never reuse an id.
-    await expect(importFile(target, 'calendar.json', dump, new Date())).rejects.toThrow(/already holds/);
+    await expect(importFile(target, 'calendar.json', dump, new Date(), folderOwner(target))).rejects.toThrow(
+      /already holds/,
+    );
   });
 
   it('iCalendar: VTIMEZONEs and escaped text, read back by an independent parser and by import', async () => {
@@ -126,7 +129,7 @@ describe('export and import', () => {
     expect(holiday.startDate.isDate).toBe(true);
 
     const target = await freshStore();
-    const result = await importFile(target, 'calendar.ics', text, new Date());
+    const result = await importFile(target, 'calendar.ics', text, new Date(), folderOwner(target));
     expect(result).toMatchObject({ format: 'ics', events: 3 });
     const imported = eventsOf(target);
     for (const event of eventsOf(source.engine.store)) {
@@ -173,8 +176,14 @@ describe('export and import', () => {
     expect(text.split('\n')[0]).toBe(EVENT_COLUMNS.join(','));
     expect(text).toContain('"Opera; night, with ""quotes"""');
     const target = await freshStore();
-    await importFile(target, 'venues.csv', exportCsv(source.engine.store, 'venues'), new Date());
-    const result = await importFile(target, 'events.csv', text, new Date());
+    await importFile(
+      target,
+      'venues.csv',
+      exportCsv(source.engine.store, 'venues'),
+      new Date(),
+      folderOwner(target),
+    );
+    const result = await importFile(target, 'events.csv', text, new Date(), folderOwner(target));
     expect(result).toMatchObject({ format: 'csv', events: 3 });
     expect(eventsOf(target).sort((a, b) => a.title.localeCompare(b.title))).toEqual(
       eventsOf(source.engine.store).sort((a, b) => a.title.localeCompare(b.title)),
@@ -199,7 +208,9 @@ describe('export and import', () => {
       ',2027-01-03,10:00,,,maybe',
       'Ends before it starts,2027-01-04,10:00,2027-01-03,10:00,FALSE',
     ].join('\n');
-    const error = await importFile(target, 'events.csv', csv, new Date()).catch((caught: unknown) => caught);
+    const error = await importFile(target, 'events.csv', csv, new Date(), folderOwner(target)).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ImportError);
     const lines = (error as ImportError).problems.map((problem) => problem.line);
     expect(lines).toEqual([3, 4, 4]);
@@ -212,6 +223,7 @@ describe('export and import', () => {
       'events.csv',
       [csv.split('\n')[0], csv.split('\n')[1], csv.split('\n')[4]].join('\n'),
       new Date(),
+      folderOwner(target),
     ).catch((caught: unknown) => caught);
     expect((ruleError as ImportError).problems.map((problem) => problem.line)).toEqual([3]);
     expect(target.events.size).toBe(0);

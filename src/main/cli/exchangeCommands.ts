@@ -12,6 +12,7 @@ import { CSV_KINDS, exportCsv, type CsvKind } from '../sync/exchange/csv';
 import { importFile, type ImportResult } from '../sync/exchange/importFile';
 import type { SyncCommandDeps } from './syncCommand';
 import { OwnerServerError } from './ownerServer';
+import { folderOwner } from '../core/users';
 
 /** The body limit of the folder's server (1 MiB, see server/middleware/body.ts). */
 const IMPORT_THROUGH_SERVER_MAX = 1024 * 1024;
@@ -140,7 +141,7 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
       const text = await readFile(file, 'utf8');
       const result = await deps.withStoreOrServer(
         deps.resolveDataFolder(options.data),
-        (store) => importFile(store, file, text, new Date()),
+        (store) => importFile(store, file, text, new Date(), folderOwner(store)),
         (server) => {
           // The server takes request bodies up to 1 MiB: a bigger file is imported with the folder free.
           const body = { file_name: basename(file), content: text };

@@ -175,7 +175,9 @@ export function syncAdminRoutes({
       adminEndpoint(['POST'], 'Import a CSV or iCalendar file', async (request) => {
         const body = parse(importSchema, bodyOf(request));
         try {
-          return { body: await importFile(store, body.file_name, body.content, request.now) };
+          return {
+            body: await importFile(store, body.file_name, body.content, request.now, request.caller!),
+          };
         } catch (error) {
           if (!(error instanceof ImportError)) throw error;
           throw new ApiError(400, 'import_invalid', error.message, { problems: error.problems });

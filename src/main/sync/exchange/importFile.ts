@@ -31,14 +31,6 @@ export function formatOf(file: string, text: string): ImportFormat {
   return 'csv';
 }
 
-/** The importing user: the folder's first administrator (imports are an administrator's act). */
-function importer(store: CalendarStore): Caller {
-  const admin = [...store.users.values()].find((user) => user.role === 'administrator');
-  if (!admin)
-    throw new ImportError('the data folder', [{ line: 0, message: 'the data folder has no administrator' }]);
-  return { userId: admin.id, login: admin.login, role: 'administrator' };
-}
-
 /**
  * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change:
  * either every record is imported, or none is and the error lists each problem with its line.
@@ -48,6 +40,8 @@ export async function importFile(
   file: string,
   text: string,
   now: Date,
+  /** Who imports: the records are written as this user, under the rules of the API's writes. */
+  caller: Caller,
 ): Promise<ImportResult> {
   const format = formatOf(file, text);
   if (format === 'json') {
@@ -71,7 +65,6 @@ export async function importFile(
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
-  const caller = importer(store);
   const counts = { events: 0, venues: 0, organizers: 0 };
   await store.mutate((tx) => {
     const context = { tx, store, caller, now, language: 'en' as const };
