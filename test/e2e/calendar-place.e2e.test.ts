@@ -453,6 +453,49 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     expect(await titles()).toContain('Cleaning');
   });
 
+  it('shows the month while its events are slow to come, then the events; a refused load says so and Try again loads them', async () => {
+    await openSeasonMonth();
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    const gala = page.locator('.fc-event', { hasText: 'Winter Gala' }).first();
+    const eventsApi = '**/wp-json/cal/events/v1/events?**';
+    // The calendar asks for its first events before drawing, to draw the month once with them; when they are
+    // late it does not wait for them: the grid comes first, saying it is loading.
+    await page.route(eventsApi, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await nav('Calendar');
+    await page.locator('.fc-daygrid-body').waitFor({ timeout: 2500 });
+    expect(await page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle);
+    expect(await gala.count()).toBe(0);
+    expect(await page.locator('.loading-pill').count()).toBe(1);
+    await gala.waitFor();
+    await page.unroute(eventsApi);
+
+    await nav('Events');
+    await page.locator('table.records').waitFor();
+    await page.route(eventsApi, (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): page',
+          data: { status: 400 },
+        }),
+      }),
+    );
+    await nav('Calendar');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Invalid parameter(s): page');
+    await page.unroute(eventsApi);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await gala.waitFor();
+    expect(await alert.count()).toBe(0);
+  });
+
   it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openSeasonMonth();

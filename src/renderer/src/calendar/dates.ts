@@ -3,6 +3,7 @@ import { DateTime, Interval } from 'luxon';
 import type { EventInput } from '@fullcalendar/core';
 import { recordName, type EventResponse } from '../api/records';
 import type { CategoryColors } from '../../../shared/schemas/settings';
+import type { CalendarViewName } from '../stores/preferences';
 
 /** The API's date-time format (site- or event-local wall clock). */
 export const API_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -129,6 +130,29 @@ export function rangeQuery(
   return {
     start: inZone(startIso).toFormat(API_FORMAT),
     end: inZone(endIso).minus({ seconds: 1 }).toFormat(API_FORMAT),
+  };
+}
+
+/** The calendar's weeks start on Monday (FullCalendar's `firstDay`: 0 is Sunday). */
+export const FIRST_DAY = 1;
+
+/**
+ * The days a view shows around `date` (`YYYY-MM-DD`, site time zone), as the same bounds {@link rangeQuery}
+ * makes of FullCalendar's range: the month grid's six whole weeks, the week from Monday, the day, the list's
+ * month. It lets the first period's events be asked for before FullCalendar exists to ask for them.
+ */
+export function visibleRange(view: CalendarViewName, date: string): { start: string; end: string } {
+  const day = DateTime.fromISO(date, { zone: 'utc' });
+  const weekStart = (from: DateTime) => from.minus({ days: (from.weekday - FIRST_DAY + 7) % 7 });
+  const [first, afterLast] = {
+    dayGridMonth: () => [weekStart(day.startOf('month')), weekStart(day.startOf('month')).plus({ weeks: 6 })],
+    timeGridWeek: () => [weekStart(day), weekStart(day).plus({ weeks: 1 })],
+    timeGridDay: () => [day, day.plus({ days: 1 })],
+    listMonth: () => [day.startOf('month'), day.startOf('month').plus({ months: 1 })],
+  }[view]();
+  return {
+    start: `${first.toISODate()} 00:00:00`,
+    end: `${afterLast.minus({ days: 1 }).toISODate()} 23:59:59`,
   };
 }
 
