@@ -349,6 +349,8 @@ describe('the cost and its currency against the real API', () => {
         currency_position: 'postfix',
         currency_code: 'PLN',
       });
+      // The screen has taken the answer (the code as the server normalised it): a new save may start.
+      expect((wrapper.get('#site-currency-code').element as HTMLInputElement).value).toBe('PLN');
     });
     await wrapper.get('#site-currency-code').setValue('euro');
     await wrapper.get('[data-testid="save-currency"]').trigger('click');
