@@ -55,7 +55,6 @@ function spacesOf(env: PresentEnv) {
   const root = env.links.nsRoot;
   return {
     heads: parts.space(`event ${root}`),
-    tails: parts.space('event tail'),
     terms: parts.space(`term ${root}`),
     venues: parts.space(`venue ${root}`),
     organizers: parts.space(`organizer ${root}`),
@@ -94,12 +93,17 @@ function headBytes(spaces: Spaces, event: StoredEvent, env: PresentEnv): Buffer 
   });
 }
 
-/** `],"custom_fields":[],"language":…,"ticketed":…}`: what follows the organizers. */
-function tailBytes(spaces: Spaces, event: StoredEvent): Buffer {
-  return spaces.tails.through(event.id, [event], () => {
-    const tail = JSON.stringify({ custom_fields: [], language: event.language, ticketed: event.ticketed });
-    return `],${tail.slice(1)}`;
-  });
+/** `],"custom_fields":[],"language":…,"ticketed":…}`: what follows the organizers (a few variants in all). */
+const TAILS = new Map<string, Buffer>();
+function tailBytes(event: StoredEvent): Buffer {
+  const key = `${event.language} ${event.ticketed}`;
+  let tail = TAILS.get(key);
+  if (!tail) {
+    const json = JSON.stringify({ custom_fields: [], language: event.language, ticketed: event.ticketed });
+    tail = bytes(`],${json.slice(1)}`);
+    TAILS.set(key, tail);
+  }
+  return tail;
 }
 
 /** Appends one event's JSON to `out`, from kept parts when the answer does not depend on the caller. */
@@ -128,7 +132,7 @@ function pushEvent(
     if (i > 0) out.push(COMMA);
     out.push(organizerBytes(spaces, organizers[i], env));
   }
-  out.push(tailBytes(spaces, event));
+  out.push(tailBytes(event));
 }
 
 function pushTerms(out: Buffer[], spaces: Spaces, ids: number[], env: PresentEnv): void {

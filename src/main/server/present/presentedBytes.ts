@@ -11,6 +11,9 @@
  * full, the oldest entries of the largest space go first, except those used since they were last looked at
  * (a second chance, which costs a hit nothing).
  */
+/** What an entry costs besides its bytes (the map slot, the entry, its sources, the Buffer object), roughly. */
+const ENTRY_OVERHEAD = 200;
+
 export class PresentedBytes {
   private readonly spaces = new Map<string, PartSpace>();
   private size = 0;
@@ -65,12 +68,12 @@ export class PartSpace {
     const bytes = Buffer.from(make(), 'utf8');
     if (entry) {
       this.entries.delete(id);
-      this.bytes -= entry.bytes.length;
-      this.owner.grew(-entry.bytes.length);
+      this.bytes -= sizeOf(entry.bytes);
+      this.owner.grew(-sizeOf(entry.bytes));
     }
     this.entries.set(id, { sources, bytes, used: false });
-    this.bytes += bytes.length;
-    this.owner.grew(bytes.length);
+    this.bytes += sizeOf(bytes);
+    this.owner.grew(sizeOf(bytes));
     return bytes;
   }
 
@@ -83,12 +86,14 @@ export class PartSpace {
         this.entries.set(id, entry);
         continue;
       }
-      this.bytes -= entry.bytes.length;
-      return entry.bytes.length;
+      this.bytes -= sizeOf(entry.bytes);
+      return sizeOf(entry.bytes);
     }
     return 0;
   }
 }
+
+const sizeOf = (bytes: Buffer) => bytes.length + ENTRY_OVERHEAD;
 
 function sameSources(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
