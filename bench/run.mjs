@@ -3,9 +3,14 @@
 //   - GET /events?per_page=50 (default and filtered by category + start_date) and GET /events/<id>: requests/s of
 //     the server, and the ratio to a bare Koa app serving the very same response bytes (both in their own
 //     process, autocannon in this one);
+//   - distinct filtered GET /events?per_page=50, every request a different window/page/category/tag/search (so
+//     the response cache cannot answer), against a bare Koa route that JSON.stringifies a page of the same
+//     size on every request (issue 17);
+//   - a mixed load arriving at a fixed rate (150 requests/s, every tenth a create or an update among distinct
+//     reads): latency percentiles from the planned send time;
 //   - durable create latency (p50/p99) with 16 concurrent writers;
 //   - start-up time to the first answered request, and resident memory (from /proc).
-// Writes bench/results/latest.json and prints a table with the targets of issue 3 marked met / not met.
+// Writes bench/results/latest.json and prints a table with the targets of issues 3 and 17 marked met / not met.
 // Speed is reported as ratios measured in one run on one machine: never assert on it in tests.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
@@ -26,6 +31,7 @@ import {
   waitIdle,
 } from './lib/proc.mjs';
 import { runLoad } from './lib/load.mjs';
+import { distinctQueries, openLoop } from './lib/distinct.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'bin', 'calendar-desk.js');
@@ -35,10 +41,14 @@ const BARE_KOA = join(root, 'bench', 'lib', 'bareKoa.mjs');
 
 const TARGETS = {
   events: 100_000,
-  listRatio: 0.7,
+  listRatio: 0.9,
+  distinctRatio: 1.0,
+  mixedRate: 150,
+  mixedWriteShare: 0.1,
+  mixedP99Ms: 50,
   createP50Ms: 10,
   createP99Ms: 50,
-  startMs: 2000,
+  startMs: 1000,
   rssMB: 600,
 };
 
@@ -51,6 +61,7 @@ const { values: args } = parseArgs({
     writers: { type: 'string', default: '16' },
     'create-amount': { type: 'string', default: '10000' },
     'create-seconds': { type: 'string', default: '15' },
+    'mixed-seconds': { type: 'string', default: '10' },
     'data-root': { type: 'string' },
     out: { type: 'string', default: join(root, 'bench', 'results', 'latest.json') },
     build: { type: 'boolean', default: true },
@@ -67,6 +78,7 @@ if (args.help) {
   --connections 10            concurrent connections of the read measurements
   --writers 16                concurrent connections of the create measurement
   --create-amount 10000       creates to send at most, within --create-seconds 15 (enough to include a compaction)
+  --mixed-seconds 10          seconds of the mixed load (150 requests/s, 10% writes)
   --data-root DIR             where the seeded data folders go (default: the system temp folder)
   --out FILE                  JSON result (default: bench/results/latest.json)
   --no-build                  do not rebuild out/ even when src/ is newer
@@ -91,6 +103,7 @@ const settings = {
   writers: positive('writers'),
   createAmount: positive('create-amount'),
   createSeconds: positive('create-seconds'),
+  mixedSeconds: positive('mixed-seconds'),
 };
 
 /** Newest modification time of the files under `folder`. */
@@ -228,9 +241,10 @@ async function benchSize(events, dataRoot) {
     cleanups.push(() => stopChild(server.child));
     const pid = server.child.pid;
     result.startup = server.startup;
+    result.startup.loadAverage = round(loadavg()[0], 2);
     log(
       `started: first answer after ${server.startup.toFirstAnswerMs} ms (status ${server.startup.firstStatus}),` +
-        ` RSS ${server.startup.memoryAtFirstAnswer?.rssMB ?? '?'} MB`,
+        ` RSS ${server.startup.memoryAtFirstAnswer?.rssMB ?? '?'} MB; load ${result.startup.loadAverage}`,
     );
 
     // Capture the responses the bare app will replay.
@@ -255,6 +269,15 @@ async function benchSize(events, dataRoot) {
       }
       fixtures.push(fixtureOf(target.url, response));
     }
+    // Distinct queries: the bare app serializes one page of them (50 events) again on every request.
+    const apiPath = new URL(server.apiRoot).pathname;
+    const distinct = distinctQueries({ basePath: `${apiPath}/events`, events });
+    let distinctCount = 0;
+    const nextDistinctPath = () => distinct.path(distinctCount++);
+    const pageUrl = `${new URL(server.apiRoot).origin}${distinct.path(distinct.capacity - 1)}`;
+    const page = await httpGet(pageUrl);
+    const pageFixture = { ...fixtureOf(pageUrl, page), url: `${apiPath}/events`, stringify: true };
+    fixtures.push(pageFixture);
     const fixtureFile = join(dataDir, 'bench-bare-fixtures.json');
     await writeFile(fixtureFile, JSON.stringify(fixtures));
     const bare = await spawnUntil([BARE_KOA, fixtureFile], {
@@ -293,18 +316,111 @@ async function benchSize(events, dataRoot) {
       entry.ratioToBareKoa = ratio(entry.server.requestsPerSecond, entry.bareKoa.requestsPerSecond);
       log(
         `${target.name}: ${entry.server.requestsPerSecond} req/s vs bare Koa ${entry.bareKoa.requestsPerSecond}` +
-          ` → ${entry.ratioToBareKoa}× (${target.bytes} bytes, p99 ${entry.server.latencyMs.p99} ms)`,
+          ` → ${entry.ratioToBareKoa}× (${target.bytes} bytes, p99 ${entry.server.latencyMs.p99} ms;` +
+          ` load ${entry.server.loadAverage})`,
       );
     }
     result.reads = reads;
     await waitIdle(pid);
     result.memoryAfterReads = memoryOf(pid);
+
+    // Distinct filtered lists: the server answers a new question every time; the bare route stringifies.
+    const distinctRequests = [{ setupRequest: (req) => ({ ...req, path: nextDistinctPath() }) }];
+    const distinctLoad = { connections: settings.connections, idle: [pid, bare.child.pid] };
+    const serverOrigin = new URL(server.apiRoot).origin;
+    const distinctEntry = {
+      connections: settings.connections,
+      barePage: {
+        path: pageFixture.url,
+        status: page.status,
+        responseBytes: page.body.length,
+        events: page.status === 200 ? JSON.parse(page.body.toString('utf8')).events.length : null,
+      },
+    };
+    await runLoad({
+      url: serverOrigin,
+      requests: distinctRequests,
+      ...distinctLoad,
+      duration: settings.warmupSeconds,
+    });
+    distinctEntry.server = await runLoad({
+      url: serverOrigin,
+      requests: distinctRequests,
+      ...distinctLoad,
+      duration: settings.durationSeconds,
+      pid,
+    });
+    distinctEntry.server.averageResponseBytes = Math.round(
+      distinctEntry.server.bytesPerSecond / distinctEntry.server.requestsPerSecond,
+    );
+    await runLoad({
+      url: bare.found,
+      requests: distinctRequests,
+      ...distinctLoad,
+      duration: settings.warmupSeconds,
+    });
+    distinctEntry.bareKoa = await runLoad({
+      url: bare.found,
+      requests: distinctRequests,
+      ...distinctLoad,
+      duration: settings.durationSeconds,
+      pid: bare.child.pid,
+    });
+    distinctEntry.requestsSent = distinctCount;
+    distinctEntry.allDistinct = distinctCount <= distinct.capacity;
+    distinctEntry.ratioToBareKoa = ratio(
+      distinctEntry.server.requestsPerSecond,
+      distinctEntry.bareKoa.requestsPerSecond,
+    );
+    result.distinct = distinctEntry;
+    log(
+      `distinct lists: ${distinctEntry.server.requestsPerSecond} req/s vs bare Koa stringifying ` +
+        `${distinctEntry.bareKoa.requestsPerSecond} → ${distinctEntry.ratioToBareKoa}× ` +
+        `(≈${distinctEntry.server.averageResponseBytes} bytes, p99 ${distinctEntry.server.latencyMs.p99} ms,` +
+        ` ${distinctEntry.server.non2xx} non-2xx; load ${distinctEntry.server.loadAverage})`,
+    );
+    await waitIdle(pid);
+    result.memoryAfterDistinct = memoryOf(pid);
+    log(`RSS after the distinct lists: ${result.memoryAfterDistinct?.rssMB ?? '?'} MB`);
     await cleanups.pop()(); // the bare app is done
 
-    // Durable creates: 16 writers, each request a new event (201 only once it is on disk).
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
     const createHeaders = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     let created = 0;
+
+    // Mixed load at a fixed arrival rate: distinct reads, every tenth request a create or an update.
+    const eventsPath = `${apiPath}/events`;
+    let writes = 0;
+    const mixed = await openLoop({
+      origin: serverOrigin,
+      rate: TARGETS.mixedRate,
+      seconds: settings.mixedSeconds,
+      next: (i) => {
+        if (i % Math.round(1 / TARGETS.mixedWriteShare) !== 5) {
+          return { method: 'GET', path: nextDistinctPath(), kind: 'read' };
+        }
+        const isCreate = writes++ % 2 === 0;
+        return {
+          method: 'POST',
+          path: isCreate ? eventsPath : `${eventsPath}/${sample.eventId}`,
+          headers: createHeaders,
+          body: isCreate
+            ? createBody(sample, ++created)
+            : JSON.stringify({ title: `Benchmark Update ${writes}` }),
+          kind: 'write',
+        };
+      },
+    });
+    result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed };
+    log(
+      `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +
+        `(reads p99 ${mixed.readLatencyMs.p99}, writes p99 ${mixed.writeLatencyMs.p99}; ` +
+        `${JSON.stringify(mixed.statusCodes)}, ${mixed.errors} errors, ${mixed.lateSends} late sends; ` +
+        `load ${mixed.loadAverage})`,
+    );
+    await waitIdle(pid);
+
+    // Durable creates: 16 writers, each request a new event (201 only once it is on disk).
     // One create first: a body the API refuses is reported instead of being measured 2000 times.
     const probe = await httpRequest(`${server.apiRoot}/events`, {
       method: 'POST',
@@ -345,7 +461,8 @@ async function benchSize(events, dataRoot) {
     }
     log(
       `create: p50 ${create.latencyMs.p50} ms, p99 ${create.latencyMs.p99} ms, ${create.requestsPerSecond} req/s` +
-        ` (${create.answered2xx} created, ${create.non2xx} non-2xx, ${create.errors} errors)`,
+        ` (${create.answered2xx} created, ${create.non2xx} non-2xx, ${create.errors} errors;` +
+        ` load ${create.loadAverage})`,
     );
     await waitIdle(pid);
     result.memoryAfterCreates = memoryOf(pid);
@@ -353,6 +470,7 @@ async function benchSize(events, dataRoot) {
     const stop = await cleanups.pop()();
     result.shutdown = { ms: stop.ms, exit: stop.code, killed: stop.killed };
     log(`stopped in ${stop.ms} ms (exit ${stop.code})`);
+    result.loadAverageAtEnd = loadavg().map((value) => round(value, 2));
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
     log(`failed: ${result.error}`);
@@ -368,7 +486,7 @@ function log(message) {
   console.log(message);
 }
 
-/** Every target of issue 3, judged on the largest size (the targets speak of 100k events). */
+/** Every target of issues 3 and 17, judged on the largest size (the targets speak of 100k events). */
 function judge(sizes) {
   const at = sizes.find((size) => size.events === TARGETS.events);
   const check = (name, target, value, met, unit = '') => ({
@@ -379,15 +497,33 @@ function judge(sizes) {
     status: value === null || value === undefined ? 'not measured' : met(value) ? 'met' : 'not met',
   });
   const rss = at
-    ? Math.max(at.startup?.memoryAtFirstAnswer?.rssMB ?? NaN, at.memoryAfterReads?.rssMB ?? NaN)
+    ? Math.max(
+        ...[at.startup?.memoryAtFirstAnswer, at.memoryAfterReads, at.memoryAfterDistinct].map(
+          (memory) => memory?.rssMB ?? -Infinity,
+        ),
+      )
     : undefined;
   return [
     check(
-      'Filtered list ≥ 0.7× bare Koa (same bytes)',
+      `Filtered list ≥ ${TARGETS.listRatio}× bare Koa (same bytes)`,
       `≥ ${TARGETS.listRatio}×`,
       at?.reads?.listFiltered?.ratioToBareKoa,
       (v) => v >= TARGETS.listRatio,
       '×',
+    ),
+    check(
+      'Distinct filtered lists vs bare Koa stringifying a page',
+      `≥ ${TARGETS.distinctRatio}×`,
+      at?.distinct?.server?.non2xx === 0 ? at.distinct.ratioToBareKoa : undefined,
+      (v) => v >= TARGETS.distinctRatio,
+      '×',
+    ),
+    check(
+      `Mixed load p99 (${TARGETS.mixedRate} req/s, ${TARGETS.mixedWriteShare * 100}% writes)`,
+      `≤ ${TARGETS.mixedP99Ms} ms`,
+      at?.mixed?.latencyMs?.p99,
+      (v) => v <= TARGETS.mixedP99Ms,
+      'ms',
     ),
     check(
       `Durable create p50 (${settings.writers} writers)`,
@@ -411,7 +547,7 @@ function judge(sizes) {
       'ms',
     ),
     check(
-      'RSS (at first answer / after reads)',
+      'RSS (at first answer / after reads / after distinct lists)',
       `≤ ${TARGETS.rssMB} MB`,
       Number.isFinite(rss) ? rss : undefined,
       (v) => v <= TARGETS.rssMB,
@@ -446,10 +582,13 @@ function summaryTable(sizes) {
       'list req/s (×bare)',
       'filtered req/s (×bare)',
       'single req/s (×bare)',
+      'distinct req/s (×stringify)',
+      'mixed p50/p99 ms',
       'create p50/p99 ms',
       'create/s',
       'start ms',
-      'RSS MB (start → end)',
+      'RSS MB (start → distinct → end)',
+      'load (1 min, start → end)',
     ],
   ];
   for (const size of sizes) {
@@ -459,12 +598,15 @@ function summaryTable(sizes) {
       reads(size.reads?.listDefault),
       reads(size.reads?.listFiltered),
       reads(size.reads?.single),
+      reads(size.distinct),
+      size.mixed ? `${size.mixed.latencyMs.p50} / ${size.mixed.latencyMs.p99}` : '–',
       create ? `${create.latencyMs.p50} / ${create.latencyMs.p99}` : size.error ? 'error' : '–',
       create ? create.requestsPerSecond : '–',
       size.startup?.toFirstAnswerMs ?? '–',
       size.startup?.memoryAtFirstAnswer
-        ? `${size.startup.memoryAtFirstAnswer.rssMB} → ${size.memoryAfterCreates?.rssMB ?? size.memoryAfterReads?.rssMB ?? '?'}`
+        ? `${size.startup.memoryAtFirstAnswer.rssMB} → ${size.memoryAfterDistinct?.rssMB ?? '?'} → ${size.memoryAfterCreates?.rssMB ?? '?'}`
         : '–',
+      `${size.loadAverageAtStart[0]} → ${size.loadAverageAtEnd?.[0] ?? '?'}`,
     ]);
   }
   return table(rows);

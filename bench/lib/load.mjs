@@ -1,4 +1,5 @@
 // Load generation with autocannon, in the benchmark's own process (the servers run in child processes).
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { cpuMsOf, round, waitIdle } from './proc.mjs';
 
@@ -42,6 +43,8 @@ export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
         bytesPerSecond: Math.round(result.throughput.average),
         seconds: round(wallMs / 1000, 2),
         connections: result.connections,
+        // The machine's 1-minute load average as the run ended: other work skews every absolute figure.
+        loadAverage: round(loadavg()[0], 2),
         serverCpuShare:
           cpuBefore !== null && cpuAfter !== null ? round((cpuAfter - cpuBefore) / wallMs, 2) : null,
       });

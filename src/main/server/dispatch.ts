@@ -13,6 +13,7 @@ import { docLanguageOf } from './i18n/descriptions';
 import { paginationLink } from './routes/paginate';
 import { anyone } from './routes/permissions';
 import type { ResponseCache } from './responseCache';
+import { JsonBytes } from './present/jsonBytes';
 import type { Endpoint, RouteDef } from './routes/table';
 
 export interface DispatchDeps {
@@ -197,12 +198,17 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
     // version since it was built and settled: it holds only changes that are on disk.
     if (cacheKey && ctx.method === 'GET' && ctx.status === 200 && store.version === version) {
       // Serialized once here; the cache hands out the same bytes until the store changes.
-      const body = Buffer.from(JSON.stringify(response.body), 'utf8');
+      const body = jsonBytesOf(response.body);
       cache!.set(cacheKey, { version, status: 200, headers, body });
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
       return;
     }
-    ctx.body = response.body;
+    if (response.body instanceof JsonBytes) ctx.type = 'application/json; charset=utf-8';
+    ctx.body = response.body instanceof JsonBytes ? response.body.bytes : response.body;
   };
 }
+
+/** An answer's JSON bytes (a list assembles its own: see present/eventListJson.ts). */
+const jsonBytesOf = (body: unknown): Buffer =>
+  body instanceof JsonBytes ? body.bytes : Buffer.from(JSON.stringify(body), 'utf8');

@@ -19,7 +19,9 @@ export class ResponseCache {
 
   constructor(
     private readonly maxEntries = 500,
-    private readonly maxBytes = 64 * 1024 * 1024,
+    // Lists are assembled from kept parts (present/eventListJson.ts): a whole answer is worth keeping only
+    // while it is asked again, so a few dozen pages of 50 events are enough.
+    private readonly maxBytes = 24 * 1024 * 1024,
   ) {}
 
   get(key: string, version: number): CachedResponse | undefined {

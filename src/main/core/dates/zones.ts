@@ -10,7 +10,8 @@ import { DateTime, FixedOffsetZone, IANAZone, Zone } from 'luxon';
 const OFFSET_ZONE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2})|(\.\d+))?$/i;
 
 const QUARTER_HOUR_MS = 15 * 60_000;
-const OFFSETS_PER_ZONE = 50_000;
+// About 11 years of quarter hours per zone: a calendar spanning years is converted without the memo thrashing.
+const OFFSETS_PER_ZONE = 400_000;
 
 /**
  * An IANA zone whose UTC offsets are remembered per quarter hour. Luxon asks Intl for every offset, which

@@ -20,16 +20,27 @@ interface EventOptions {
 /** WordPress orders terms by name, case-insensitively; one collator (building one per comparison is slow). */
 const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
 
-function embeddedTerms(ids: number[], env: PresentEnv) {
+/** The terms an event embeds, in WordPress' order (by name, then id). */
+export function embeddedTermsOf(ids: number[], env: Pick<PresentEnv, 'store'>): StoredTerm[] {
   return ids
     .map((id) => env.store.terms.get(id))
     .filter((term): term is StoredTerm => term !== undefined)
-    .sort((a, b) => NAME_ORDER.compare(a.name, b.name) || a.id - b.id)
-    .map((term) => presentEmbeddedTerm(term, env));
+    .sort((a, b) => NAME_ORDER.compare(a.name, b.name) || a.id - b.id);
+}
+
+/** The venue an event shows (none when it has none or it is in the trash). */
+export function shownVenueOf(event: StoredEvent, env: Pick<PresentEnv, 'store'>): StoredVenue | undefined {
+  const venueId = shownVenueId(env.store, event);
+  return venueId ? env.store.venues.get(venueId) : undefined;
+}
+
+/** The organizers an event shows, in its order. */
+export function shownOrganizersOf(event: StoredEvent, env: Pick<PresentEnv, 'store'>) {
+  return shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
 }
 
 /** `context=edit` by someone who may edit the event: the answer shows what was typed (as WordPress' `raw`). */
-function editsEvent(event: StoredEvent, env: PresentEnv): boolean {
+export function editsEvent(event: StoredEvent, env: PresentEnv): boolean {
   return env.editContext === true && canChangePost(env.caller, event, 'edit');
 }
 
@@ -43,17 +54,15 @@ export function canAccessProtected(
   return event.password === '' || password === event.password || editsEvent(event, env);
 }
 
-/** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
-export function presentEvent(event: StoredEvent, env: PresentEnv, options: EventOptions = {}) {
-  const single = options.single ?? false;
-  const venueId = shownVenueId(env.store, event);
-  const venue = venueId ? env.store.venues.get(venueId) : undefined;
-  const organizers = shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
-  const costValues = costDetailsValues(event.cost);
+/**
+ * The keys of an event record up to `featured`: they depend on the event, the site's settings, its image and
+ * the addresses only (what follows embeds other records). Shown as to a caller who does not edit the event.
+ */
+export function eventOwnFields(event: StoredEvent, env: PresentEnv) {
   const site = siteCurrency(env.store.settings);
   const costText = formatCost(event.cost, event.currencySymbol, event.currencyPosition, site);
   const url = permalink(event, env.links);
-  const body = {
+  return {
     id: event.id,
     global_id: globalId(event.id, env.links),
     global_id_lineage: [globalId(event.id, env.links)],
@@ -77,13 +86,12 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     timezone_abbr: event.timezone
       ? timezoneAbbr(event.timezone, sqlToDateTime(event.startLocal, event.timezone))
       : '',
-    // CONTRACT §2: stored as typed, shown formatted; an editor gets it back as typed to edit it.
-    cost: editsEvent(event, env) ? typedCost(event.cost) : costText,
+    cost: costText,
     cost_details: {
       currency_symbol: event.currencySymbol,
       currency_code: event.currencyCode ?? '',
       currency_position: event.currencyPosition,
-      values: costValues,
+      values: costDetailsValues(event.cost),
     },
     website: event.website ?? url,
     show_map: event.showMap,
@@ -91,8 +99,21 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     hide_from_listings: event.hideFromListings,
     sticky: event.sticky,
     featured: event.featured,
-    categories: embeddedTerms(event.categoryIds, env),
-    tags: embeddedTerms(event.tagIds, env),
+  };
+}
+
+/** An event record, key for key as the reference emits it (REFERENCE §3.1), plus `language` and `ticketed`. */
+export function presentEvent(event: StoredEvent, env: PresentEnv, options: EventOptions = {}) {
+  const single = options.single ?? false;
+  const venue = shownVenueOf(event, env);
+  const organizers = shownOrganizersOf(event, env);
+  const own = eventOwnFields(event, env);
+  const body = {
+    ...own,
+    // CONTRACT §2: stored as typed, shown formatted; an editor gets it back as typed to edit it.
+    cost: editsEvent(event, env) ? typedCost(event.cost) : own.cost,
+    categories: embeddedTermsOf(event.categoryIds, env).map((term) => presentEmbeddedTerm(term, env)),
+    tags: embeddedTermsOf(event.tagIds, env).map((term) => presentEmbeddedTerm(term, env)),
     venue: venue
       ? (presentVenue(venue as StoredVenue, env, { jsonLd: single }) as object)
       : ([] as unknown[]),
@@ -107,9 +128,9 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
   return {
     ...body,
     json_ld: eventJsonLd(event, env, {
-      text: costText.replace(/[^\d.,–\s]/g, '').trim(),
-      values: costValues,
-      currency: eventCurrency(event, site).code,
+      text: own.cost.replace(/[^\d.,–\s]/g, '').trim(),
+      values: own.cost_details.values,
+      currency: eventCurrency(event, siteCurrency(env.store.settings)).code,
     }),
   };
 }

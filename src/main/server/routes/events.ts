@@ -18,6 +18,8 @@ import {
 import { archiveStatuses, statusEcho } from '../args/common';
 import { isTruthy } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
+import { eventListBytes } from '../present/eventListJson';
+import { jsonWithArray } from '../present/jsonBytes';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
@@ -149,8 +151,12 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
       ? [['ml_language', String(request.raw.ml_language)] as [string, string]]
       : []),
   ];
-  const presented = items.map((event) => presentEvent(event, request.env, { password }));
-  return postArchive('event', presented, { total, page, perPage }, `${links.nsRoot}events/`, echo);
+  const archive = postArchive('event', items, { total, page, perPage }, `${links.nsRoot}events/`, echo);
+  // The page's JSON is assembled from each event's kept JSON (present/eventListJson.ts).
+  return {
+    ...archive,
+    body: jsonWithArray(archive.body, 'events', eventListBytes(items, request.env, password)),
+  };
 }
 
 /** The event an id route names, or the reference's 404/400 when there is none. */

@@ -1,0 +1,150 @@
+// Distinct questions, as a real client asks them: the calendar moves window by window, filters and searches
+// change, pages turn. No two requests of a run are the same, so the response cache cannot answer them.
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { round } from './proc.mjs';
+
+const DAY_MS = 86_400_000;
+/** Days the seed spreads events over, centred on today (bench/seedData.ts: 1095). */
+const SPAN_DAYS = 1080;
+/** Words of the seeded titles: each matches a few percent of the events. */
+const SEARCHES = ['night', 'club', 'market', 'park', 'tour', 'concert', 'reading', 'class'];
+const CATEGORIES = [
+  'music',
+  'theatre',
+  'workshops',
+  'family',
+  'sports',
+  'talks',
+  'exhibitions',
+  'food-drink',
+];
+const TAGS = ['free', 'outdoor', 'indoor', 'kids', 'accessible', 'weekend', 'evening', 'festival'];
+
+/** The shapes a request takes; windows are scaled so that every calendar size fills its pages alike. */
+const VARIANTS = [
+  { days: 7 },
+  { days: 31, page: 2 },
+  { days: 7, category: true },
+  { days: 31, category: true, page: 2 },
+  { days: 31, search: true },
+  { days: 14, tag: true },
+  { days: 14 },
+  { days: 31, page: 3 },
+  { days: 14, category: true },
+  { days: 92, search: true },
+  { days: 31, tag: true },
+  { days: 31 },
+];
+
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * `path(n)`: the n-th distinct `GET /events?per_page=50` path under `basePath`. Request n takes the day offset
+ * (n × 37) mod SPAN_DAYS (37 is prime to 1080: every offset once per cycle, spread over the years) and the
+ * variant of its cycle, so paths are distinct for n < SPAN_DAYS × VARIANTS.length (12,960).
+ */
+export function distinctQueries({ basePath, events, now = Date.now() }) {
+  const first = Math.floor(now / DAY_MS) * DAY_MS - (SPAN_DAYS / 2) * DAY_MS;
+  // The same density of events per window as at 100,000 events.
+  const scale = Math.max(1, 100_000 / events);
+  return {
+    capacity: SPAN_DAYS * VARIANTS.length,
+    path(n) {
+      const offset = (n * 37) % SPAN_DAYS;
+      const variant = VARIANTS[Math.floor(n / SPAN_DAYS) % VARIANTS.length];
+      const start = first + offset * DAY_MS;
+      const days = Math.min(SPAN_DAYS, Math.round(variant.days * scale));
+      const params = [
+        ['per_page', '50'],
+        ['start_date', day(start)],
+        ['end_date', day(start + days * DAY_MS)],
+      ];
+      if (variant.page) params.push(['page', String(variant.page)]);
+      if (variant.category) params.push(['categories', CATEGORIES[n % CATEGORIES.length]]);
+      if (variant.tag) params.push(['tags', TAGS[n % TAGS.length]]);
+      if (variant.search) params.push(['search', SEARCHES[n % SEARCHES.length]]);
+      return `${basePath}?${new URLSearchParams(params)}`;
+    },
+  };
+}
+
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+function latencySummary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / (sorted.length || 1);
+  return {
+    count: sorted.length,
+    p50: round(percentile(sorted, 50) ?? NaN),
+    p90: round(percentile(sorted, 90) ?? NaN),
+    p99: round(percentile(sorted, 99) ?? NaN),
+    max: round(sorted.at(-1) ?? NaN),
+    mean: round(mean, 2),
+  };
+}
+
+/**
+ * An open-loop load: request i is sent at `start + i / rate` whatever the answers before it did (autocannon's
+ * `overallRate` instead gives each connection a quota per second, sent in a burst at the start of each second,
+ * and waits for busy connections: neither is a fixed arrival rate). Latency counts from the planned send time,
+ * so a server that falls behind is charged for the queue it builds.
+ * `next(i)` returns `{ method, path, headers, body, kind }`.
+ */
+export async function openLoop({ origin, rate, seconds, next }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const total = Math.round(rate * seconds);
+  const latencies = { all: [], read: [], write: [] };
+  const statusCodes = {};
+  let errors = 0;
+  let lateSends = 0;
+  const started = performance.now();
+  const pending = [];
+  for (let i = 0; i < total; i++) {
+    const plannedAt = started + (i * 1000) / rate;
+    const wait = plannedAt - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (performance.now() - plannedAt > 5) lateSends++;
+    const spec = next(i);
+    pending.push(
+      new Promise((resolve) => {
+        const req = request(
+          `${origin}${spec.path}`,
+          { method: spec.method, headers: spec.headers, agent },
+          (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => {
+              const ms = performance.now() - plannedAt;
+              latencies.all.push(ms);
+              latencies[spec.kind].push(ms);
+              statusCodes[res.statusCode] = (statusCodes[res.statusCode] ?? 0) + 1;
+              resolve();
+            });
+          },
+        );
+        req.on('error', () => {
+          errors++;
+          resolve();
+        });
+        req.end(spec.body);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const wallMs = performance.now() - started;
+  agent.destroy();
+  return {
+    rate,
+    sent: total,
+    seconds: round(wallMs / 1000, 2),
+    statusCodes,
+    errors,
+    // Sends the generator itself started more than 5 ms late (a busy load generator, not the server).
+    lateSends,
+    loadAverage: round(loadavg()[0], 2),
+    latencyMs: latencySummary(latencies.all),
+    readLatencyMs: latencySummary(latencies.read),
+    writeLatencyMs: latencySummary(latencies.write),
+  };
+}
