@@ -532,13 +532,13 @@ describe('the Publish screen in each of its states', { timeout: 120_000 }, () =>
   });
 
   /**
-   * The Publish screen as it is now, at 1440 and at 390 px: axe's serious findings at both, and anything that
-   * scrolls sideways or sticks out of its card or dialog. `shown` is scrolled into view for the screenshots
+   * The Publish screen as it is now, at each of the widths: axe's serious findings, and anything that scrolls
+   * sideways or sticks out of its card or dialog. `shown` is scrolled into view for the screenshots
    * (test-results/e2e/publish-<width>-<state>.png).
    */
   async function problemsOf(state: string, shown?: Locator): Promise<string[]> {
     const found: string[] = [];
-    for (const width of [1440, 390]) {
+    for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await page.waitForLoadState('networkidle');
       await shown?.scrollIntoViewIfNeeded();
