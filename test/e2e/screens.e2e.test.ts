@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
 import { launchChromium, screenshot, watchProblems } from './browser';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
  * Every screen at 1440, 800 and 390 px: axe-core finds no serious or critical accessibility violation, and
- * nothing scrolls sideways. Screenshots land in test-results/e2e/screens-*.png, to be looked at.
+ * nothing scrolls sideways; the Publish screen in each of its states too (a second Calendar Desk as the site).
+ * Screenshots land in test-results/e2e/screens-*.png and publish-*.png, to be looked at.
  */
 /*
  * The page.evaluate callbacks below run in the browser. This file is type-checked without the DOM library
@@ -25,8 +27,10 @@ interface PageElement {
   scrollWidth: number;
   clientWidth: number;
   value: string;
+  parentElement: PageElement | null;
   closest(selector: string): PageElement | null;
   querySelector(selector: string): PageElement | null;
+  getBoundingClientRect(): { left: number; right: number; width: number; height: number };
 }
 declare const window: object;
 declare const document: {
@@ -118,6 +122,29 @@ async function horizontalOverflow(): Promise<string[]> {
   });
 }
 
+/**
+ * What sticks out of the card or dialog it is drawn in, on the screen `scope` (a box may overhang its card's
+ * padding without making anything scroll: the eye still sees it cut or spilling over the border).
+ */
+async function outsideTheirBox(scope: string): Promise<string[]> {
+  return page.evaluate((scopeSelector) => {
+    const describe = (element: PageElement) =>
+      `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join('')}`;
+    const found: string[] = [];
+    for (const element of document.querySelectorAll(`${scopeSelector} *`)) {
+      const box = element.parentElement?.closest('.card, dialog');
+      const rect = element.getBoundingClientRect();
+      if (!box || rect.width === 0 || rect.height === 0) continue;
+      const edges = box.getBoundingClientRect();
+      const span = (from: { left: number; right: number }) =>
+        `${Math.round(from.left)}–${Math.round(from.right)} px`;
+      if (rect.left < edges.left - 1 || rect.right > edges.right + 1)
+        found.push(`${describe(element)} (${span(rect)}) sticks out of ${describe(box)} (${span(edges)})`);
+    }
+    return found;
+  }, scope);
+}
+
 const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] = [
   {
     name: 'calendar-month',
@@ -140,7 +167,17 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
     path: '/#/trash',
     ready: () => page.getByText('Cancelled sectional rehearsal').waitFor(),
   },
-  { name: 'sync', path: '/#/sync', ready: () => page.getByTestId('new-remote').waitFor() },
+  {
+    name: 'sync',
+    path: '/#/sync',
+    // Not its Add button, which shows while the sites still load: the empty state (no site is saved yet when
+    // these sweeps run), or the list of sites. Its other states are checked one by one further down.
+    ready: () =>
+      page
+        .getByRole('heading', { name: 'No site yet' })
+        .or(page.getByRole('radiogroup', { name: 'Your sites' }))
+        .waitFor(),
+  },
   { name: 'settings', path: '/#/settings', ready: () => page.getByTestId('ui-language').waitFor() },
 ];
 
@@ -471,5 +508,132 @@ describe('notices', { timeout: 60_000 }, () => {
       await screenshot(page, `notices-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
+  });
+});
+
+describe('the Publish screen in each of its states', { timeout: 120_000 }, () => {
+  let remote: TestServer;
+  const LONG_TITLE_HERE =
+    'Season concert 1 with a rather long title: the Requiem, moved to the cathedral (the theatre is closed)';
+  const LONG_TITLE_THERE =
+    'Season concert 1 with a rather long title: Verdi’s Requiem with the children’s choir, edited there';
+  // Field values with nowhere to break a line: web addresses.
+  const LONG_WEBSITE_HERE = `https://example.org/${'season-2026-2027-concert-tickets-'.repeat(4)}here`;
+  const LONG_WEBSITE_THERE = `https://example.org/${'season-2026-2027-concert-tickets-'.repeat(4)}there`;
+
+  beforeAll(async () => {
+    remote = await startTestServer();
+    // Judged from here on: the unreachable site above answered 502 on purpose.
+    problems.length = 0;
+  });
+  afterAll(async () => {
+    await remote?.close();
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  /**
+   * The Publish screen as it is now, at each of the widths: axe's serious findings, and anything that scrolls
+   * sideways or sticks out of its card or dialog. `shown` is scrolled into view for the screenshots
+   * (test-results/e2e/publish-<width>-<state>.png).
+   */
+  async function problemsOf(state: string, shown?: Locator): Promise<string[]> {
+    const found: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.waitForLoadState('networkidle');
+      await shown?.scrollIntoViewIfNeeded();
+      await screenshot(page, `publish-${width}-${state}`);
+      for (const violation of await seriousViolations()) found.push(`${state} at ${width} px: ${violation}`);
+      for (const element of [...(await horizontalOverflow()), ...(await outsideTheirBox('.sync-screen'))])
+        found.push(`${state} at ${width} px: ${element}`);
+    }
+    return found;
+  }
+
+  it('the form to add a site, then the saved site', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/sync`);
+    await page.getByRole('heading', { name: 'No site yet' }).waitFor();
+    await page.getByTestId('new-remote').click();
+    await page
+      .locator('#remote-name')
+      .fill('Choir of Santa Maria Maggiore, the public website of the season');
+    await page.locator('#remote-root').fill(remote.engine.apiRoot);
+    await page.locator('#remote-auth').selectOption('token');
+    await page.locator('#remote-secret').fill(remote.engine.adminToken);
+    const found = await problemsOf('add-form', page.getByRole('dialog'));
+
+    await page.getByTestId('save-remote').click();
+    await page.getByRole('radiogroup', { name: 'Your sites' }).waitFor();
+    found.push(...(await problemsOf('saved-site')));
+    expect(found).toEqual([]);
+  });
+
+  it('the preview, then the report of a sync', async () => {
+    await page.getByTestId('dry-run').click();
+    const plan = page.getByTestId('sync-plan');
+    await expect.poll(() => plan.textContent()).toContain('Season concert 1 with a rather long title');
+    const found = await problemsOf('preview', plan);
+
+    await page.getByTestId('run-sync').click();
+    await page.getByTestId('sync-report').waitFor();
+    expect(await page.getByTestId('summary-failed').textContent()).toBe('0');
+    found.push(...(await problemsOf('report', page.getByTestId('sync-report'))));
+    expect(found).toEqual([]);
+  });
+
+  it('a conflict with long titles and long values, in the preview and in the report', async () => {
+    // The same concert changed here and on the other Calendar Desk since the sync.
+    const month = DateTime.now().setZone(ZONE).startOf('month');
+    // That concert is a draft (published as one), listed to an administrator only.
+    const listed = await remote.api(
+      `events?start_date=${month.toISODate()}&end_date=${month.endOf('month').toISODate()}&status=draft`,
+      { auth: remote.admin },
+    );
+    const there = (listed.body.events as { id: number; title: string }[]).find(
+      (event) => event.title === 'Season concert 1 with a rather long title',
+    );
+    expect(there).toBeDefined();
+    const here = await fetch(`${origin}/wp-json/cal/events/v1/events/${eventId}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: LONG_TITLE_HERE, website: LONG_WEBSITE_HERE }),
+    });
+    expect(here.status).toBe(200);
+    const edited = await remote.api(`events/${there!.id}`, {
+      method: 'PATCH',
+      auth: remote.admin,
+      json: { title: LONG_TITLE_THERE, website: LONG_WEBSITE_THERE },
+    });
+    expect(edited.status).toBe(200);
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId('dry-run').click();
+    const conflicts = page.getByTestId('sync-conflicts');
+    await expect.poll(() => conflicts.textContent()).toContain(LONG_WEBSITE_THERE);
+    expect(await conflicts.textContent()).toContain(LONG_TITLE_HERE);
+    const found = await problemsOf('preview-conflict', conflicts);
+
+    // Published with the decision left open: the report, and the conflict still asked.
+    await page.getByTestId('run-sync').click();
+    await expect.poll(() => page.getByTestId('summary-conflicts').textContent()).toBe('1');
+    await conflicts.waitFor();
+    found.push(...(await problemsOf('report-conflict', conflicts)));
+    expect(found).toEqual([]);
+  });
+
+  it('the dialogs to edit and to remove the site', async () => {
+    const site = page.getByRole('radiogroup', { name: 'Your sites' });
+    await site.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('dialog', { name: 'Edit site' }).waitFor();
+    const found = await problemsOf('edit-form', page.getByRole('dialog'));
+    await page.keyboard.press('Escape');
+
+    await site.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Remove this site?' }).waitFor();
+    found.push(...(await problemsOf('remove-dialog', page.getByRole('dialog'))));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(found).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });
