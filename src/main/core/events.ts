@@ -1,3 +1,4 @@
+import { newUid } from './uids';
 import type { DateTime } from 'luxon';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
@@ -210,6 +211,7 @@ export function eventRecord(
 ): StoredEvent {
   return {
     kind: 'event',
+    uid: newUid(),
     slug: '',
     description: '',
     excerpt: '',

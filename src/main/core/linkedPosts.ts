@@ -1,3 +1,4 @@
+import { newUid } from './uids';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
@@ -132,6 +133,7 @@ function newPostBase(input: VenueInput | OrganizerInput, context: WriteContext) 
   const created = nowUtc(context.now);
   return {
     id: context.tx.nextPostId(),
+    uid: newUid(),
     authorId: input.author ?? context.caller?.userId ?? 0,
     status: scaleBackStatus(context.caller, input.status as StoredVenue['status'] | undefined),
     language: context.language,

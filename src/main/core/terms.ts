@@ -1,3 +1,4 @@
+import { newUid } from './uids';
 import type { Language, TaxonomyKind } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredTerm } from '../store/schema';
@@ -108,6 +109,7 @@ export function createTerm(
   const name = toPlainText(input.name);
   const term: StoredTerm = {
     id: tx.nextTermId(),
+    uid: newUid(),
     taxonomy,
     name,
     slug: uniqueTermSlug(store, taxonomy, input.slug ?? name),
