@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+
+/** CONTRACT §2: every record of the five kinds has a `uid`, a UUID, read-only, stable. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const FOREIGN = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+let dataDir: string;
+let server: TestServer;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-uids-'));
+  server = await startTestServer({ dataDir });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Creates one record of each kind (the event with its own venue, organizer, category and tag). */
+async function createAll() {
+  const auth = server.admin;
+  const event = await server.api('events', {
+    method: 'POST',
+    auth,
+    json: eventBody('Choir rehearsal', 3, {
+      venue: { venue: 'Parish hall', city: 'Rome' },
+      organizer: { organizer: 'The choir', email: 'choir@example.test' },
+      categories: ['Music'],
+      tags: ['weekly'],
+      uid: FOREIGN,
+    }),
+  });
+  expect(event.status).toBe(201);
+  return event.body;
+}
+
+describe('record uids through the API', () => {
+  it('gives every new record its own UUID, which a client cannot choose, shown wherever the record is', async () => {
+    const event = await createAll();
+    const uids = [
+      event.uid,
+      event.venue.uid,
+      event.organizer[0].uid,
+      event.categories[0].uid,
+      event.tags[0].uid,
+    ];
+    for (const uid of uids) expect(uid).toMatch(UUID);
+    expect(new Set(uids).size).toBe(5);
+    expect(uids).not.toContain(FOREIGN);
+
+    // The same uid on each kind's own route as embedded in the event.
+    expect((await server.api(`events/${event.id}`)).body.uid).toBe(event.uid);
+    expect((await server.api(`venues/${event.venue.id}`)).body.uid).toBe(event.venue.uid);
+    expect((await server.api(`organizers/${event.organizer[0].id}`)).body.uid).toBe(event.organizer[0].uid);
+    expect((await server.api(`categories/${event.categories[0].id}`)).body.uid).toBe(event.categories[0].uid);
+    expect((await server.api(`tags/${event.tags[0].id}`)).body.uid).toBe(event.tags[0].uid);
+
+    // A second event is a different record.
+    const other = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Other', 4),
+    });
+    expect(other.body.uid).toMatch(UUID);
+    expect(other.body.uid).not.toBe(event.uid);
+  });
+
+  it('keeps the uid through updates, a uid sent by the client included, and across a restart', async () => {
+    const event = await createAll();
+    const updates: Array<[string, Record<string, unknown>]> = [
+      [`events/${event.id}`, { title: 'Renamed', uid: FOREIGN }],
+      [`venues/${event.venue.id}`, { city: 'Milan', uid: FOREIGN }],
+      [`organizers/${event.organizer[0].id}`, { phone: '123', uid: FOREIGN }],
+      [`categories/${event.categories[0].id}`, { description: 'Songs', uid: FOREIGN }],
+      [`tags/${event.tags[0].id}`, { description: 'Every week', uid: FOREIGN }],
+    ];
+    const before: string[] = [];
+    for (const [path, json] of updates) {
+      before.push((await server.api(path)).body.uid);
+      const updated = await server.api(path, { method: 'POST', auth: server.admin, json });
+      expect(updated.status, path).toBe(200);
+      expect(updated.body.uid, path).toBe(before.at(-1));
+    }
+
+    await server.close();
+    server = await startTestServer({ dataDir });
+    for (const [index, [path]] of updates.entries()) {
+      expect((await server.api(path)).body.uid, path).toBe(before[index]);
+    }
+  });
+});
