@@ -245,12 +245,24 @@ export function eventRecord(
   };
 }
 
-/** Creates an event from validated create arguments. */
-export function createEvent(input: EventInput, context: EventWriteContext): StoredEvent {
+/**
+ * The identity an imported event brings from its file (CONTRACT §2): its `uid`, or the foreign `.ics` UID kept
+ * beside a new one. Never an API argument: a client's `uid` is ignored.
+ */
+export type EventIdentity = Partial<Pick<StoredEvent, 'uid' | 'icsUid'>>;
+
+/** Creates an event from validated create arguments (with a new uid, unless an import brings its own). */
+export function createEvent(
+  input: EventInput,
+  context: EventWriteContext,
+  identity: EventIdentity = {},
+): StoredEvent {
   const { tx, store, now } = context;
   const created = nowUtc(now);
   const zone = input.timezone || store.settings.timezone;
   const base = eventRecord({
+    ...(identity.uid ? { uid: identity.uid } : {}),
+    ...(identity.icsUid ? { icsUid: identity.icsUid } : {}),
     id: 0,
     authorId: input.author ?? context.caller?.userId ?? 0,
     status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),

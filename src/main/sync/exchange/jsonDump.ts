@@ -3,6 +3,7 @@ import type { CalendarStore } from '../../store/store';
 import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
 import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
+import { withUids } from '../../store/migrations';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 
@@ -45,6 +46,17 @@ function lineOfIssue(text: string, path: PropertyKey[]): number {
   return index + 1;
 }
 
+/**
+ * A dump written before records had a uid gets them as an upgraded data file does (each record once, at this
+ * restore); a dump's own uids are kept exactly.
+ */
+function withDumpUids(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || !('data' in raw)) return raw;
+  const data = raw.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return raw;
+  return { ...raw, data: { ...data, ...withUids(data as Record<string, unknown>) } };
+}
+
 /** Reads and checks a dump; every problem is reported before anything changes. */
 export function parseDump(text: string, file: string): Dump {
   let raw: unknown;
@@ -55,7 +67,7 @@ export function parseDump(text: string, file: string): Dump {
     const line = position ? text.slice(0, Number(position)).split('\n').length : 0;
     throw new ImportError(file, [{ line, message: `not valid JSON (${(error as Error).message})` }]);
   }
-  const parsed = dumpSchema.safeParse(raw);
+  const parsed = dumpSchema.safeParse(withDumpUids(raw));
   if (!parsed.success) {
     const problems: ImportProblem[] = parsed.error.issues.map((issue) => ({
       line: lineOfIssue(text, issue.path),
