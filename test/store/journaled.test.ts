@@ -321,6 +321,38 @@ describe('the journaled store', () => {
     expect(reopened.notices.join(' ')).not.toMatch(/upgraded/);
     await reopened.close();
   });
+
+  it('gives a uid to records of journal batches written before the upgrade (an unclean stop, then a new version)', async () => {
+    const v2 = {
+      schemaVersion: 2,
+      journalSeq: 0,
+      counters: { post: 0, term: 2, user: 0 },
+      settings,
+      ...{ events: [], venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
+      terms: [withoutUid(term(1, 'Old'))],
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v2));
+    const json = JSON.stringify({
+      seq: 1,
+      ops: [
+        { t: 'put', c: 'terms', v: withoutUid(term(1, 'Renamed')) },
+        { t: 'put', c: 'terms', v: withoutUid(term(2, 'New')) },
+      ],
+    });
+    await writeFile(
+      join(dataDir, 'journal-000000000001.log'),
+      `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`,
+    );
+    const store = await open();
+    expect(tagNames(store)).toEqual(['Renamed', 'New']);
+    const given = [...store.terms.values()].map((stored) => stored.uid);
+    for (const uid of given) expect(uid).toMatch(UUID);
+    expect(new Set(given).size).toBe(2);
+    await store.close();
+    const reopened = await open();
+    expect([...reopened.terms.values()].map((stored) => stored.uid)).toEqual(given);
+    await reopened.close();
+  });
 });
 
 const NOW = '2026-01-01 10:00:00';
