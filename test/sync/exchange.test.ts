@@ -260,6 +260,25 @@ describe('record uids in exchange files (CONTRACT §2)', () => {
     expect(given.map(([id]) => id)).toEqual(uids(store).map(([id]) => id));
     for (const [, uid] of given) expect(uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(given.map(([, uid]) => uid)).size).toBe(given.length);
+
+    // Two records with one uid (a dump edited by hand): refused, naming both, and nothing restored.
+    const twice = structuredClone(dump);
+    twice.data.venues[0]!.uid = twice.data.events[0]!.uid;
+    const refused = await freshStore();
+    const error = await importFile(
+      refused,
+      'twice.json',
+      JSON.stringify(twice, null, 2),
+      new Date(),
+      folderOwner(refused),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImportError);
+    expect(String((error as Error).message)).toMatch(
+      new RegExp(
+        `venues id ${twice.data.venues[0]!.id}: uid ${twice.data.events[0]!.uid} is already the uid of events id ${twice.data.events[0]!.id}`,
+      ),
+    );
+    expect(refused.events.size + refused.venues.size).toBe(0);
   });
 
   it('iCalendar: the UID is the event uid, the same on every export, and kept by an import elsewhere', async () => {

@@ -3,7 +3,7 @@ import type { CalendarStore } from '../../store/store';
 import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
 import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
-import { withUids } from '../../store/migrations';
+import { UID_COLLECTIONS, withUids } from '../../store/migrations';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 
@@ -75,7 +75,28 @@ export function parseDump(text: string, file: string): Dump {
     }));
     throw new ImportError(file, problems);
   }
+  const repeated = repeatedUids(parsed.data.data, text);
+  if (repeated.length > 0) throw new ImportError(file, repeated);
   return parsed.data;
+}
+
+/** A uid names one record (CONTRACT §2): a dump (edited by hand, say) that gives two records the same one is refused. */
+function repeatedUids(data: Dump['data'], text: string): ImportProblem[] {
+  const seen = new Map<string, string>();
+  const problems: ImportProblem[] = [];
+  for (const name of UID_COLLECTIONS) {
+    for (const record of data[name]) {
+      const where = `${name} id ${record.id}`;
+      const first = seen.get(record.uid);
+      if (first) {
+        // The line of its second mention, good enough for the message (as lineOfIssue).
+        const at = text.indexOf(record.uid, text.indexOf(record.uid) + 1);
+        const line = at < 0 ? 0 : text.slice(0, at).split('\n').length;
+        problems.push({ line, message: `${where}: uid ${record.uid} is already the uid of ${first}` });
+      } else seen.set(record.uid, where);
+    }
+  }
+  return problems;
 }
 
 /**
