@@ -331,6 +331,19 @@ describe('record uids in exchange files (CONTRACT §2)', () => {
       '7kq2s9d0vq@google.com',
     ]);
 
+    // A UUID in capitals (another program's) becomes the uid in our form; the file's own spelling goes back out.
+    const shouting = foreign('Shouted').replace(
+      '7kq2s9d0vq@google.com',
+      '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    );
+    await importFile(target, 'caps.ics', shouting, new Date(), folderOwner(target));
+    await importFile(target, 'caps.ics', shouting, new Date(), folderOwner(target));
+    const shouted = [...target.events.values()].filter((event) => event.title === 'Shouted');
+    expect(shouted.map((event) => event.uid)).toEqual(['0f8fad5b-d9cb-469f-a165-70867728950e']);
+    expect(icsEvents(exportIcs(target, new Date())).map((event) => event.uid)).toContain(
+      '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    );
+
     // Our own export imported twice into the same folder: still one event per UID.
     const ours = exportIcs(source.engine.store, new Date());
     const again = await freshStore();

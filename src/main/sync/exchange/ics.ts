@@ -90,7 +90,10 @@ export const icsUidOf = (event: StoredEvent): string => event.icsUid ?? event.ui
  */
 export function identityOfIcsUid(uid: string): EventIdentity {
   if (!uid) return {};
-  return recordUid.safeParse(uid.toLowerCase()).success ? { uid: uid.toLowerCase() } : { icsUid: uid };
+  if (!recordUid.safeParse(uid).success) return { icsUid: uid };
+  // UIDs compare case-sensitively (RFC 5545): an upper-case UUID is stored in our form and written back as it came.
+  const lower = uid.toLowerCase();
+  return lower === uid ? { uid } : { uid: lower, icsUid: uid };
 }
 
 /**

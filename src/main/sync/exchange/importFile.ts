@@ -81,7 +81,7 @@ export async function importFile(
           const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
           if (uid) claimed.add(uid);
           const identity = identityOfIcsUid(uid);
-          const existing = known.get(identity.uid ?? identity.icsUid ?? '');
+          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
           if (existing) updateEvent(existing, row.input as EventInput, context);
           else createEvent(row.input as EventInput, context, identity);
         } else if (row.kind === 'venues') createVenue(row.input, context);
