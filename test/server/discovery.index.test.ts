@@ -93,7 +93,7 @@ const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
   // CONTRACT §2 "Cost and currency": the keys of cost_details are writable.
   '/events': {
     GET: 'geoloc_radius show_hidden',
-    POST: 'ticketed post_password currency_symbol currency_position currency_code',
+    POST: 'ticketed post_password currency_symbol currency_position currency_code uid',
   },
   '/events/(?P<id>\\d+)': {
     'POST,PUT,PATCH': 'ticketed post_password currency_symbol currency_position currency_code',

@@ -31,7 +31,6 @@ async function createAll() {
       organizer: { organizer: 'The choir', email: 'choir@example.test' },
       categories: ['Music'],
       tags: ['weekly'],
-      uid: FOREIGN,
     }),
   });
   expect(event.status).toBe(201);
@@ -39,7 +38,7 @@ async function createAll() {
 }
 
 describe('record uids through the API', () => {
-  it('gives every new record its own UUID, which a client cannot choose, shown wherever the record is', async () => {
+  it('gives every new record its own UUID, shown wherever the record is', async () => {
     const event = await createAll();
     const uids = [
       event.uid,
@@ -50,7 +49,6 @@ describe('record uids through the API', () => {
     ];
     for (const uid of uids) expect(uid).toMatch(UUID);
     expect(new Set(uids).size).toBe(5);
-    expect(uids).not.toContain(FOREIGN);
 
     // The same uid on each kind's own route as embedded in the event.
     expect((await server.api(`events/${event.id}`)).body.uid).toBe(event.uid);
@@ -91,5 +89,50 @@ describe('record uids through the API', () => {
     for (const [index, [path]] of updates.entries()) {
       expect((await server.api(path)).body.uid, path).toBe(before[index]);
     }
+  });
+
+  it('takes the uid of a new event from an administrator only (the sync from another Calendar Desk)', async () => {
+    const editor = await server.userHeaders('uid-editor', 'editor');
+    const ignored = await server.api('events', {
+      method: 'POST',
+      auth: editor,
+      json: eventBody('From an editor', 5, { uid: FOREIGN }),
+    });
+    expect(ignored.status).toBe(201);
+    expect(ignored.body.uid).toMatch(UUID);
+    expect(ignored.body.uid).not.toBe(FOREIGN);
+    // Not even checked for them: a read-only field sent back is no error.
+    const odd = await server.api('events', {
+      method: 'POST',
+      auth: editor,
+      json: eventBody('Also from an editor', 5, { uid: 'not a uuid' }),
+    });
+    expect(odd.status).toBe(201);
+
+    const kept = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Synced here', 5, { uid: FOREIGN.toUpperCase() }),
+    });
+    expect(kept.status).toBe(201);
+    expect(kept.body.uid).toBe(FOREIGN);
+
+    const taken = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Synced twice', 5, { uid: FOREIGN }),
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.body.code).toBe('rest_invalid_param');
+    expect(JSON.stringify(taken.body)).toContain(`already the uid of event ${kept.body.id}`);
+
+    const bad = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Bad uid', 5, { uid: 'abc@google.com' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('rest_invalid_param');
+    expect(bad.body.data.params.uid).toBe('uid must be a UUID.');
   });
 });

@@ -94,6 +94,16 @@ describe('sync: pushing to another instance', () => {
     expect(categories.find((c) => c.name === 'Jazz')!.parent).toBe(music.id);
   });
 
+  it('events keep their uid on the remote, so both calendars know them as one (CONTRACT §2)', async () => {
+    await seed();
+    await pair.sync();
+    const uidsOf = async (server: typeof pair.local) =>
+      Object.fromEntries((await allOf(server, 'events')).map((event) => [event.title, event.uid]));
+    const local = await uidsOf(pair.local);
+    expect(Object.keys(local).sort()).toEqual(['Concert', 'Old fair']);
+    expect(await uidsOf(pair.remote)).toEqual(local);
+  });
+
   it('a second push changes nothing and creates no duplicates', async () => {
     await seed();
     await pair.sync();

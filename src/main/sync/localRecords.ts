@@ -130,7 +130,8 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
       categories: event.categoryIds,
       tags: event.tagIds,
     },
-    send: eventCostToSend(event, store),
+    // Taken by a Calendar Desk on create (the same event on both, CONTRACT §2); WordPress ignores it.
+    send: { ...eventCostToSend(event, store), uid: event.uid },
     image: localImage(store, event.imageId),
     password: event.password,
   };
