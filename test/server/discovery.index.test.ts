@@ -104,7 +104,11 @@ const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
     DELETE: 'password',
     'POST,PUT,PATCH': 'ticketed post_password password currency_symbol currency_position currency_code',
   },
-  '/venues': { POST: 'geo_lat geo_lng' },
+  // CONTRACT §2: an administrator's sync from another Calendar Desk gives new records their uid.
+  '/venues': { POST: 'geo_lat geo_lng uid' },
+  '/organizers': { POST: 'uid' },
+  '/categories': { POST: 'uid' },
+  '/tags': { POST: 'uid' },
   '/venues/(?P<id>\\d+)': { 'POST,PUT,PATCH': 'geo_lat geo_lng' },
   '/venues/by-slug/(?P<slug>[^/]+)': { 'POST,PUT,PATCH': 'geo_lat geo_lng' },
 };

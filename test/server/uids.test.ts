@@ -122,9 +122,11 @@ describe('record uids through the API', () => {
       auth: server.admin,
       json: eventBody('Synced twice', 5, { uid: FOREIGN }),
     });
-    expect(taken.status).toBe(400);
-    expect(taken.body.code).toBe('rest_invalid_param');
-    expect(JSON.stringify(taken.body)).toContain(`already the uid of event ${kept.body.id}`);
+    // One in use is not taken (an event trashed on the remote and pushed again): two events would become one.
+    expect(taken.status).toBe(201);
+    expect(taken.body.uid).toMatch(UUID);
+    expect(taken.body.uid).not.toBe(FOREIGN);
+    expect((await server.api(`events/${kept.body.id}`)).body.uid).toBe(FOREIGN);
 
     const bad = await server.api('events', {
       method: 'POST',
@@ -134,5 +136,50 @@ describe('record uids through the API', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('rest_invalid_param');
     expect(bad.body.data.params.uid).toBe('uid must be a UUID.');
+  });
+
+  it('takes the uid of a new venue, organizer, category or tag from an administrator only, never on update', async () => {
+    const editor = await server.userHeaders('uid-editor-2', 'editor');
+    const kinds: Array<[string, (name: string) => Record<string, unknown>]> = [
+      ['venues', (name) => ({ venue: name })],
+      ['organizers', (name) => ({ organizer: name })],
+      ['categories', (name) => ({ name })],
+      ['tags', (name) => ({ name })],
+    ];
+    for (const [index, [collection, body]] of kinds.entries()) {
+      const wanted = `0f8fad5b-d9cb-469f-a165-7086772895${String(index).padStart(2, '0')}`;
+      const ignored = await server.api(collection, {
+        method: 'POST',
+        auth: editor,
+        json: { ...body(`${collection} by an editor`), uid: wanted },
+      });
+      expect(ignored.status, collection).toBe(201);
+      expect(ignored.body.uid, collection).not.toBe(wanted);
+
+      const kept = await server.api(collection, {
+        method: 'POST',
+        auth: server.admin,
+        json: { ...body(`${collection} synced`), uid: wanted },
+      });
+      expect(kept.status, collection).toBe(201);
+      expect(kept.body.uid, collection).toBe(wanted);
+
+      const taken = await server.api(collection, {
+        method: 'POST',
+        auth: server.admin,
+        json: { ...body(`${collection} synced again`), uid: wanted },
+      });
+      expect(taken.status, collection).toBe(201);
+      expect(taken.body.uid, collection).not.toBe(wanted);
+
+      // An update cannot change it, an administrator's neither.
+      const updated = await server.api(`${collection}/${ignored.body.id}`, {
+        method: 'POST',
+        auth: server.admin,
+        json: { uid: FOREIGN },
+      });
+      expect(updated.status, collection).toBe(200);
+      expect(updated.body.uid, collection).toBe(ignored.body.uid);
+    }
   });
 });

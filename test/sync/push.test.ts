@@ -94,13 +94,29 @@ describe('sync: pushing to another instance', () => {
     expect(categories.find((c) => c.name === 'Jazz')!.parent).toBe(music.id);
   });
 
-  it('events keep their uid on the remote, so both calendars know them as one (CONTRACT §2)', async () => {
+  it('records keep their uid on the remote, so both calendars know them as one (CONTRACT §2)', async () => {
     await seed();
     await pair.sync();
-    const uidsOf = async (server: typeof pair.local) =>
-      Object.fromEntries((await allOf(server, 'events')).map((event) => [event.title, event.uid]));
+    const uidsOf = async (server: typeof pair.local) => {
+      const named: Record<string, unknown> = {};
+      for (const collection of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+        for (const record of await allOf(server, collection)) {
+          named[`${collection} ${record.title ?? record.venue ?? record.organizer ?? record.name}`] =
+            record.uid;
+        }
+      }
+      return named;
+    };
     const local = await uidsOf(pair.local);
-    expect(Object.keys(local).sort()).toEqual(['Concert', 'Old fair']);
+    expect(Object.keys(local).sort()).toEqual([
+      'categories Jazz',
+      'categories Music',
+      'events Concert',
+      'events Old fair',
+      'organizers Alice',
+      'tags Free',
+      'venues Town hall',
+    ]);
     expect(await uidsOf(pair.remote)).toEqual(local);
   });
 

@@ -1,4 +1,4 @@
-import { newUid } from './uids';
+import { givenUid, newUid } from './uids';
 import type { DateTime } from 'luxon';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
@@ -305,25 +305,10 @@ export async function addEvent(
   call: WriteCall & { language: Language },
 ): Promise<StoredEvent> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return call.store.mutate((tx) =>
-    createEvent(input, { ...call, tx }, keptUid(input.uid, call.caller, call.store)),
-  );
-}
-
-/**
- * The uid a create may bring (CONTRACT §2, extension): an administrator's, as a sync from another Calendar Desk
- * sends it so the event stays the same record on both; anyone else's is ignored, as the read-only field it is.
- * One already in use is a 400: it would make two events one.
- */
-function keptUid(uid: string | undefined, caller: MaybeCaller, store: CalendarStore): EventIdentity {
-  if (!uid || caller?.role !== 'administrator') return {};
-  const lower = uid.toLowerCase();
-  for (const event of store.events.values()) {
-    if (event.uid === lower) {
-      throw new EventRuleError('uid', `uid ${lower} is already the uid of event ${event.id}.`);
-    }
-  }
-  return { uid: lower };
+  return call.store.mutate((tx) => {
+    const uid = givenUid(input.uid, call.caller, call.store.events.values());
+    return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+  });
 }
 
 /** Patches the event `id` (which exists) for a caller who may edit it. */

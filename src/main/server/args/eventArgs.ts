@@ -13,9 +13,10 @@ import {
   publicationDateArgs,
   statusFilterArg,
   timezoneCheck,
+  uidArg,
+  withoutUid,
 } from './common';
 import { linkedPostEntryCheck } from './linkedPostArgs';
-import { recordUid } from '../../store/schema';
 import {
   idList,
   nonEmptyString,
@@ -272,24 +273,8 @@ export const eventCreateArgs = {
     in: 'body',
     extension: true,
   }),
-  // Checked for administrators only: anyone else's uid is ignored (core/events `addEvent`), never a 400.
-  uid: arg(
-    untyped(),
-    {
-      description:
-        "Administrators only: the new event's uid, a UUID not in use (a sync from another Calendar Desk keeps the event's uid); ignored for others",
-      type: 'string',
-      format: 'uuid',
-      in: 'body',
-      extension: true,
-    },
-    (value, { caller }) =>
-      caller?.role !== 'administrator' || recordUid.safeParse(value).success || 'uid must be a UUID.',
-  ),
+  uid: uidArg(),
 };
-
-/** The create arguments an update takes too: all but `uid`, which is given once. */
-const { uid: _givenOnce, ...eventFieldArgs } = eventCreateArgs;
 
 const clearable = <S extends z.ZodType>(schema: S) => z.union([schema, z.literal(''), z.null()]);
 
@@ -298,7 +283,7 @@ const clearable = <S extends z.ZodType>(schema: S) => z.union([schema, z.literal
  * CONTRACT §3), and optional texts clearable with `''` or `null`.
  */
 export const eventUpdateArgs = {
-  ...optionalAll(eventFieldArgs),
+  ...optionalAll(withoutUid(eventCreateArgs)),
   description: arg(clearable(wpString()), {
     description: 'The event description',
     type: 'string',
