@@ -27,6 +27,10 @@ import { generateToken, hashSecret } from '../src/main/core/credentials';
 import { slugify } from '../src/main/core/slugs';
 import { ADMIN_TOKEN_FILE } from '../src/main/core/users';
 
+/** A record's uid that is the same on every seeding (a valid version 4 UUID built from the kind and id). */
+const seedUid = (kind: 'post' | 'term', id: number) =>
+  `${kind === 'post' ? '00000000' : '00000001'}-0000-4000-8000-${id.toString(16).padStart(12, '0')}`;
+
 /** The data file's name inside the data folder (the product's documented file). */
 export const SEED_DATA_FILE = 'calendar.json';
 
@@ -358,6 +362,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
     termSlugs[taxonomy].add(slug);
     const record: StoredTerm = {
       id: ++termId,
+      uid: seedUid('term', termId),
       taxonomy,
       name,
       slug,
@@ -385,6 +390,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
     const geo = random.chance(0.7);
     venues.push({
       id: ++postId,
+      uid: seedUid('post', postId),
       authorId: 1,
       status: 'publish',
       slug: venueSlug(name, `venue-${postId}`),
@@ -424,6 +430,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
     const created = utcAt(now.getTime() - random.int(300, 900) * DAY_MS);
     organizers.push({
       id: ++postId,
+      uid: seedUid('post', postId),
       authorId: 1,
       status: 'publish',
       slug: organizerSlug(name, `organizer-${postId}`),
@@ -531,6 +538,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
     const cost = random.weighted(costs);
     events.push({
       id,
+      uid: seedUid('post', id),
       kind: 'event',
       authorId: random.weighted([
         [1, 70],

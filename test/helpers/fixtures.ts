@@ -45,6 +45,7 @@ export const VENUE_WITH_ADDRESS_KEYS = [
   'global_id',
   'global_id_lineage',
   'language',
+  'uid',
 ];
 
 /** A real 1×1 PNG, for picture uploads. */

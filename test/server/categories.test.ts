@@ -52,6 +52,7 @@ const KEYS = [
   'url',
   'urls',
   'language',
+  'uid',
 ];
 
 describe('category records and writes', () => {

@@ -93,7 +93,7 @@ const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
   // CONTRACT §2 "Cost and currency": the keys of cost_details are writable.
   '/events': {
     GET: 'geoloc_radius show_hidden',
-    POST: 'ticketed post_password currency_symbol currency_position currency_code',
+    POST: 'ticketed post_password currency_symbol currency_position currency_code uid',
   },
   '/events/(?P<id>\\d+)': {
     'POST,PUT,PATCH': 'ticketed post_password currency_symbol currency_position currency_code',
@@ -104,7 +104,11 @@ const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
     DELETE: 'password',
     'POST,PUT,PATCH': 'ticketed post_password password currency_symbol currency_position currency_code',
   },
-  '/venues': { POST: 'geo_lat geo_lng' },
+  // CONTRACT §2: an administrator's sync from another Calendar Desk gives new records their uid.
+  '/venues': { POST: 'geo_lat geo_lng uid' },
+  '/organizers': { POST: 'uid' },
+  '/categories': { POST: 'uid' },
+  '/tags': { POST: 'uid' },
   '/venues/(?P<id>\\d+)': { 'POST,PUT,PATCH': 'geo_lat geo_lng' },
   '/venues/by-slug/(?P<slug>[^/]+)': { 'POST,PUT,PATCH': 'geo_lat geo_lng' },
 };

@@ -194,6 +194,7 @@ describe('POST /events: the created record', () => {
       'custom_fields',
       // Ours (CONTRACT §2).
       'language',
+      'uid',
       'ticketed',
     ]);
     const id = event.id;
@@ -271,6 +272,7 @@ describe('POST /events: the created record', () => {
       'id',
       'urls',
       'language',
+      'uid',
     ]);
     expect(music).toMatchObject({
       name: 'Music',
@@ -323,6 +325,7 @@ describe('POST /events: the created record', () => {
       'global_id',
       'global_id_lineage',
       'language',
+      'uid',
     ]);
     expect(event.organizer[0]).toMatchObject({
       organizer: 'Sample Organizer',

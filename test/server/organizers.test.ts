@@ -35,7 +35,7 @@ async function createOrganizer(json: Record<string, unknown>, auth = server.admi
 }
 
 const HEADER = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url'];
-const TAIL = ['global_id', 'global_id_lineage', 'language'];
+const TAIL = ['global_id', 'global_id_lineage', 'language', 'uid'];
 
 describe('organizer records', () => {
   it('creates with 201 and the key order of samples 16/40 (empty values omitted, json_ld on GET only)', async () => {

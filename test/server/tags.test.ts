@@ -21,7 +21,19 @@ const term = (result: ApiResult, status = 200) => expectRecord(termResponseSchem
 
 const post = (path: string, json: unknown, auth?: Record<string, string>) => postAs(server, path, json, auth);
 
-const KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls', 'language'];
+const KEYS = [
+  'id',
+  'count',
+  'description',
+  'name',
+  'slug',
+  'taxonomy',
+  'meta',
+  'url',
+  'urls',
+  'language',
+  'uid',
+];
 
 describe('tag writes (samples 50-52)', () => {
   it('creates with 201, Location and the shape of sample 50 (no parent key)', async () => {

@@ -111,7 +111,7 @@ describe('POST /venues (create)', () => {
       'geo_lat',
       'geo_lng',
     ];
-    const tail = ['show_map', 'show_map_link', 'global_id', 'global_id_lineage', 'language'];
+    const tail = ['show_map', 'show_map_link', 'global_id', 'global_id_lineage', 'language', 'uid'];
     expect(Object.keys(created)).toEqual([...order, ...tail]);
     expect(created).toMatchObject({
       description: '<p>All the fields</p>',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Memory } from 'lowdb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -243,6 +244,7 @@ async function applyOperation(store: CalendarStore, op: Operation, writes: Promi
       tx.putEvent(makeEvent(tx.nextPostId(), op.fields));
       tx.putTerm({
         id: tx.nextTermId(),
+        uid: randomUUID(),
         taxonomy: 'category',
         name: 'never',
         slug: 'never',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { DurableJsonFile } from '../../src/main/store/durableJsonFile';
 import { CalendarStore, DATA_FILE_NAME, DataFileInvalidError } from '../../src/main/store/store';
 import type { Settings, StoredTerm } from '../../src/main/store/schema';
 import { migrate, MIGRATIONS } from '../../src/main/store/migrations';
+import { eventRecord } from '../../src/main/core/events';
 
 const settings: Settings = { siteName: 'Test', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
 let dataDir: string;
@@ -15,6 +17,7 @@ const open = (options: Partial<Parameters<typeof CalendarStore.open>[0]> = {}) =
 
 const term = (id: number, name: string): StoredTerm => ({
   id,
+  uid: randomUUID(),
   taxonomy: 'tag',
   name,
   slug: name.toLowerCase(),
@@ -263,7 +266,7 @@ describe('the journaled store', () => {
       events: [],
       venues: [],
       organizers: [],
-      terms: [term(1, 'Old')],
+      terms: [withoutUid(term(1, 'Old'))],
       media: [],
       users: [],
       tokens: [],
@@ -272,11 +275,93 @@ describe('the journaled store', () => {
     await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v1));
     const store = await open();
     expect(tagNames(store)).toEqual(['Old']);
-    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 2/);
-    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(2);
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 3/);
+    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(3);
     await store.close();
   });
+
+  it('gives every record of a schema version 2 file a uid once, and keeps it on the next start', async () => {
+    const event = eventRecord({
+      id: 1,
+      authorId: 0,
+      status: 'publish',
+      language: 'en',
+      dateUtc: NOW,
+      timezone: 'UTC',
+    });
+    const v2 = {
+      schemaVersion: 2,
+      journalSeq: 0,
+      counters: { post: 1, term: 2, user: 0 },
+      settings,
+      events: [withoutUid(event)],
+      venues: [],
+      organizers: [],
+      terms: [withoutUid(term(1, 'Old')), withoutUid(term(2, 'Older'))],
+      media: [],
+      users: [],
+      tokens: [],
+      syncLinks: {},
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v2));
+    const store = await open();
+    const uids = () => [...store.events.values(), ...store.terms.values()].map((record) => record.uid);
+    const given = uids();
+    expect(given).toHaveLength(3);
+    for (const uid of given) expect(uid).toMatch(UUID);
+    expect(new Set(given).size).toBe(3);
+    const onDisk = JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8'));
+    expect([...onDisk.events, ...onDisk.terms].map((record: { uid: string }) => record.uid)).toEqual(given);
+    await store.close();
+
+    const reopened = await open();
+    expect([...reopened.events.values(), ...reopened.terms.values()].map((record) => record.uid)).toEqual(
+      given,
+    );
+    expect(reopened.notices.join(' ')).not.toMatch(/upgraded/);
+    await reopened.close();
+  });
+
+  it('gives a uid to records of journal batches written before the upgrade (an unclean stop, then a new version)', async () => {
+    const v2 = {
+      schemaVersion: 2,
+      journalSeq: 0,
+      counters: { post: 0, term: 2, user: 0 },
+      settings,
+      ...{ events: [], venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
+      terms: [withoutUid(term(1, 'Old'))],
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v2));
+    const json = JSON.stringify({
+      seq: 1,
+      ops: [
+        { t: 'put', c: 'terms', v: withoutUid(term(1, 'Renamed')) },
+        { t: 'put', c: 'terms', v: withoutUid(term(2, 'New')) },
+      ],
+    });
+    await writeFile(
+      join(dataDir, 'journal-000000000001.log'),
+      `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`,
+    );
+    const store = await open();
+    expect(tagNames(store)).toEqual(['Renamed', 'New']);
+    const given = [...store.terms.values()].map((stored) => stored.uid);
+    for (const uid of given) expect(uid).toMatch(UUID);
+    expect(new Set(given).size).toBe(2);
+    await store.close();
+    const reopened = await open();
+    expect([...reopened.terms.values()].map((stored) => stored.uid)).toEqual(given);
+    await reopened.close();
+  });
 });
+
+const NOW = '2026-01-01 10:00:00';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A record as files written before uids held it. */
+const withoutUid = <T extends { uid: string }>(record: T): Omit<T, 'uid'> => {
+  const { uid: _uid, ...rest } = record;
+  return rest;
+};
 
 describe('migrations', () => {
   it('are ordered, each one version forward', () => {

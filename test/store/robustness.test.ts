@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, open as openFile, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ const open = (options: Partial<Parameters<typeof CalendarStore.open>[0]> = {}) =
   CalendarStore.open({ dataDir, initialSettings: settings, lock: false, ...options });
 const term = (id: number, name: string): StoredTerm => ({
   id,
+  uid: randomUUID(),
   taxonomy: 'tag',
   name,
   slug: name,

@@ -231,3 +231,124 @@ describe('export and import', () => {
     expect(target.version).toBeGreaterThanOrEqual(version);
   });
 });
+
+describe('record uids in exchange files (CONTRACT §2)', () => {
+  const icsEvents = (text: string) =>
+    new ICAL.Component(ICAL.parse(text))
+      .getAllSubcomponents('vevent')
+      .map((component) => new ICAL.Event(component));
+
+  it('JSON: a dump keeps every uid; a dump written before uids gets them once, at the restore', async () => {
+    const store = source.engine.store;
+    const dump = exportDump(store, new Date());
+    const target = await freshStore();
+    await importFile(target, 'calendar.json', JSON.stringify(dump), new Date(), folderOwner(target));
+    const uids = (of: CalendarStore) =>
+      [...of.events.values(), ...of.venues.values(), ...of.organizers.values(), ...of.terms.values()].map(
+        (record) => [record.id, record.uid],
+      );
+    expect(uids(target)).toEqual(uids(store));
+    expect(new Set(uids(store).map(([, uid]) => uid)).size).toBe(uids(store).length);
+
+    const old = structuredClone(dump) as unknown as { data: Record<string, Array<Record<string, unknown>>> };
+    for (const kind of ['events', 'venues', 'organizers', 'terms']) {
+      for (const record of old.data[kind]!) delete record.uid;
+    }
+    const restored = await freshStore();
+    await importFile(restored, 'old.json', JSON.stringify(old), new Date(), folderOwner(restored));
+    const given = uids(restored);
+    expect(given.map(([id]) => id)).toEqual(uids(store).map(([id]) => id));
+    for (const [, uid] of given) expect(uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(given.map(([, uid]) => uid)).size).toBe(given.length);
+
+    // Two records with one uid (a dump edited by hand): refused, naming both, and nothing restored.
+    const twice = structuredClone(dump);
+    twice.data.venues[0]!.uid = twice.data.events[0]!.uid;
+    const refused = await freshStore();
+    const error = await importFile(
+      refused,
+      'twice.json',
+      JSON.stringify(twice, null, 2),
+      new Date(),
+      folderOwner(refused),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImportError);
+    expect(String((error as Error).message)).toMatch(
+      new RegExp(
+        `venues id ${twice.data.venues[0]!.id}: uid ${twice.data.events[0]!.uid} is already the uid of events id ${twice.data.events[0]!.id}`,
+      ),
+    );
+    expect(refused.events.size + refused.venues.size).toBe(0);
+  });
+
+  it('iCalendar: the UID is the event uid, the same on every export, and kept by an import elsewhere', async () => {
+    const store = source.engine.store;
+    const first = icsEvents(exportIcs(store, new Date()));
+    const second = icsEvents(exportIcs(store, new Date(Date.now() + 60_000)));
+    const byTitle = new Map([...store.events.values()].map((event) => [event.title, event.uid]));
+    expect(first.map((event) => [event.summary, event.uid])).toEqual(
+      first.map((event) => [event.summary, byTitle.get(event.summary)]),
+    );
+    expect(second.map((event) => event.uid)).toEqual(first.map((event) => event.uid));
+
+    const target = await freshStore();
+    await importFile(target, 'calendar.ics', exportIcs(store, new Date()), new Date(), folderOwner(target));
+    expect(new Map([...target.events.values()].map((event) => [event.title, event.uid]))).toEqual(byTitle);
+  });
+
+  it('iCalendar: importing the same file again updates its events instead of adding them twice', async () => {
+    const foreign = (summary: string) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Example//Other calendar//EN',
+        'BEGIN:VEVENT',
+        'UID:7kq2s9d0vq@google.com',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270510T180000Z',
+        'DTEND:20270510T200000Z',
+        `SUMMARY:${summary}`,
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    const target = await freshStore();
+    await importFile(target, 'other.ics', foreign('Board meeting'), new Date(), folderOwner(target));
+    const [imported] = [...target.events.values()];
+    expect(imported!.uid).toMatch(/^[0-9a-f-]{36}$/);
+    await importFile(
+      target,
+      'other.ics',
+      foreign('Board meeting (moved room)'),
+      new Date(),
+      folderOwner(target),
+    );
+    expect([...target.events.values()].map((event) => [event.id, event.uid, event.title])).toEqual([
+      [imported!.id, imported!.uid, 'Board meeting (moved room)'],
+    ]);
+    // Exported back, the event keeps the other calendar's UID, so that calendar recognises it too.
+    expect(icsEvents(exportIcs(target, new Date())).map((event) => event.uid)).toEqual([
+      '7kq2s9d0vq@google.com',
+    ]);
+
+    // A UUID in capitals (another program's) becomes the uid in our form; the file's own spelling goes back out.
+    const shouting = foreign('Shouted').replace(
+      '7kq2s9d0vq@google.com',
+      '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    );
+    await importFile(target, 'caps.ics', shouting, new Date(), folderOwner(target));
+    await importFile(target, 'caps.ics', shouting, new Date(), folderOwner(target));
+    const shouted = [...target.events.values()].filter((event) => event.title === 'Shouted');
+    expect(shouted.map((event) => event.uid)).toEqual(['0f8fad5b-d9cb-469f-a165-70867728950e']);
+    expect(icsEvents(exportIcs(target, new Date())).map((event) => event.uid)).toContain(
+      '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    );
+
+    // Our own export imported twice into the same folder: still one event per UID.
+    const ours = exportIcs(source.engine.store, new Date());
+    const again = await freshStore();
+    await importFile(again, 'calendar.ics', ours, new Date(), folderOwner(again));
+    await importFile(again, 'calendar.ics', ours, new Date(), folderOwner(again));
+    expect(again.events.size).toBe(source.engine.store.events.size);
+  });
+});

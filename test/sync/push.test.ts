@@ -94,6 +94,32 @@ describe('sync: pushing to another instance', () => {
     expect(categories.find((c) => c.name === 'Jazz')!.parent).toBe(music.id);
   });
 
+  it('records keep their uid on the remote, so both calendars know them as one (CONTRACT §2)', async () => {
+    await seed();
+    await pair.sync();
+    const uidsOf = async (server: typeof pair.local) => {
+      const named: Record<string, unknown> = {};
+      for (const collection of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+        for (const record of await allOf(server, collection)) {
+          named[`${collection} ${record.title ?? record.venue ?? record.organizer ?? record.name}`] =
+            record.uid;
+        }
+      }
+      return named;
+    };
+    const local = await uidsOf(pair.local);
+    expect(Object.keys(local).sort()).toEqual([
+      'categories Jazz',
+      'categories Music',
+      'events Concert',
+      'events Old fair',
+      'organizers Alice',
+      'tags Free',
+      'venues Town hall',
+    ]);
+    expect(await uidsOf(pair.remote)).toEqual(local);
+  });
+
   it('a second push changes nothing and creates no duplicates', async () => {
     await seed();
     await pair.sync();

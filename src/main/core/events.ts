@@ -1,3 +1,4 @@
+import { givenUid, newUid } from './uids';
 import type { DateTime } from 'luxon';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
@@ -45,6 +46,8 @@ export interface EventInput {
   venue?: unknown;
   organizer?: unknown;
   post_password?: string;
+  /** Create only: the uid an administrator's sync brings from another Calendar Desk (see `addEvent`). */
+  uid?: string;
 }
 
 export interface EventWriteContext {
@@ -210,6 +213,7 @@ export function eventRecord(
 ): StoredEvent {
   return {
     kind: 'event',
+    uid: newUid(),
     slug: '',
     description: '',
     excerpt: '',
@@ -243,12 +247,24 @@ export function eventRecord(
   };
 }
 
-/** Creates an event from validated create arguments. */
-export function createEvent(input: EventInput, context: EventWriteContext): StoredEvent {
+/**
+ * The identity an imported event brings from its file (CONTRACT §2): its `uid`, or the foreign `.ics` UID kept
+ * beside a new one. Never an API argument: a client's `uid` is ignored.
+ */
+export type EventIdentity = Partial<Pick<StoredEvent, 'uid' | 'icsUid'>>;
+
+/** Creates an event from validated create arguments (with a new uid, unless an import brings its own). */
+export function createEvent(
+  input: EventInput,
+  context: EventWriteContext,
+  identity: EventIdentity = {},
+): StoredEvent {
   const { tx, store, now } = context;
   const created = nowUtc(now);
   const zone = input.timezone || store.settings.timezone;
   const base = eventRecord({
+    ...(identity.uid ? { uid: identity.uid } : {}),
+    ...(identity.icsUid ? { icsUid: identity.icsUid } : {}),
     id: 0,
     authorId: input.author ?? context.caller?.userId ?? 0,
     status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
@@ -289,7 +305,10 @@ export async function addEvent(
   call: WriteCall & { language: Language },
 ): Promise<StoredEvent> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return call.store.mutate((tx) => createEvent(input, { ...call, tx }));
+  return call.store.mutate((tx) => {
+    const uid = givenUid(input.uid, call.caller, call.store.events.values());
+    return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+  });
 }
 
 /** Patches the event `id` (which exists) for a caller who may edit it. */

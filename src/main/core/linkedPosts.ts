@@ -1,3 +1,4 @@
+import { givenUid, newUid } from './uids';
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
@@ -11,6 +12,8 @@ import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from
 /** Arguments of a venue write, as validated (every key optional on update). */
 export interface VenueInput {
   venue?: string;
+  /** Create only: the uid an administrator's sync brings from another Calendar Desk (core/uids `givenUid`). */
+  uid?: string;
   author?: number;
   date?: string | number;
   date_utc?: string | number;
@@ -34,6 +37,8 @@ export interface VenueInput {
 
 export interface OrganizerInput {
   organizer?: string;
+  /** Create only: the uid an administrator's sync brings from another Calendar Desk (core/uids `givenUid`). */
+  uid?: string;
   author?: number;
   date?: string | number;
   date_utc?: string | number;
@@ -128,10 +133,13 @@ export function applyOrganizerInput(
 }
 
 /** Post fields shared by a new venue or organizer. */
-function newPostBase(input: VenueInput | OrganizerInput, context: WriteContext) {
+function newPostBase(kind: LinkedKind, input: VenueInput | OrganizerInput, context: WriteContext) {
   const created = nowUtc(context.now);
+  const existing = kind === 'venue' ? context.store.venues.values() : context.store.organizers.values();
+  const uid = givenUid(input.uid, context.caller, existing) ?? newUid();
   return {
     id: context.tx.nextPostId(),
+    uid,
     authorId: input.author ?? context.caller?.userId ?? 0,
     status: scaleBackStatus(context.caller, input.status as StoredVenue['status'] | undefined),
     language: context.language,
@@ -196,7 +204,7 @@ export function createVenue(input: VenueInput, context: WriteContext): StoredVen
     tx.putVenue(updated);
     return updated;
   }
-  const base = newPostBase(input, context);
+  const base = newPostBase('venue', input, context);
   const empty: StoredVenue = {
     ...base,
     kind: 'venue',
@@ -236,7 +244,7 @@ export function createOrganizer(input: OrganizerInput, context: WriteContext): S
     return updated;
   }
   const empty: StoredOrganizer = {
-    ...newPostBase(input, context),
+    ...newPostBase('organizer', input, context),
     kind: 'organizer',
     slug: '',
     name: '',

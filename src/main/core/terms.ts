@@ -1,3 +1,4 @@
+import { givenUid, newUid } from './uids';
 import type { Language, TaxonomyKind } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredTerm } from '../store/schema';
@@ -91,6 +92,8 @@ export function uniqueTermSlug(
 
 export interface NewTerm {
   name: string;
+  /** Create only: the uid an administrator's sync brings from another Calendar Desk (see `addTerm`). */
+  uid?: string;
   slug?: string;
   description?: string;
   parent?: number;
@@ -108,6 +111,7 @@ export function createTerm(
   const name = toPlainText(input.name);
   const term: StoredTerm = {
     id: tx.nextTermId(),
+    uid: input.uid ?? newUid(),
     taxonomy,
     name,
     slug: uniqueTermSlug(store, taxonomy, input.slug ?? name),
@@ -236,7 +240,10 @@ export async function addTerm(
   const conflict = createConflict(store, taxonomy, toPlainText(input.name), parent, input.slug);
   if (conflict) termExists(conflict, taxonomy);
   // A taken slug is made unique on create (`wp_unique_term_slug`); only updates refuse it.
-  return store.mutate((tx) => createTerm(tx, store, taxonomy, { ...input, parent }, call.language, call.now));
+  const uid = givenUid(input.uid, caller, store.terms.values());
+  return store.mutate((tx) =>
+    createTerm(tx, store, taxonomy, { ...input, parent, uid }, call.language, call.now),
+  );
 }
 
 /** The sent fields of a term update (absent: unchanged). */

@@ -1,4 +1,5 @@
-import { SCHEMA_VERSION } from './schema';
+import { randomUUID } from 'node:crypto';
+import { recordUid, SCHEMA_VERSION } from './schema';
 
 /** One step forward: turns a file of `version - 1` into a file of `version`. */
 export interface Migration {
@@ -14,7 +15,47 @@ export const MIGRATIONS: Migration[] = [
     describe: 'journal: the file records the last journal batch folded into it',
     migrate: (data) => ({ ...data, schemaVersion: 2, journalSeq: 0 }),
   },
+  {
+    version: 3,
+    describe: 'every event, venue, organizer, category and tag gets a stable uid (CONTRACT §2)',
+    migrate: (data) => ({ ...data, ...withUids(data), schemaVersion: 3 }),
+  },
 ];
+
+/** The collections whose records carry a `uid`. */
+export const UID_COLLECTIONS = ['events', 'venues', 'organizers', 'terms'] as const;
+export const isUidCollection = (name: string): name is (typeof UID_COLLECTIONS)[number] =>
+  (UID_COLLECTIONS as readonly string[]).includes(name);
+
+/**
+ * The record collections of `data` with a new UUID on every record that has no valid one; records that have
+ * one keep it. Written back at once by the caller (the upgraded data file, a restored dump), so each record
+ * gets its uid exactly once.
+ */
+export function withUids(data: Record<string, unknown>): Record<string, unknown> {
+  const collections: Record<string, unknown> = {};
+  for (const name of UID_COLLECTIONS) {
+    const records = data[name];
+    if (!Array.isArray(records)) continue;
+    collections[name] = records.map((record: unknown) =>
+      record !== null &&
+      typeof record === 'object' &&
+      !recordUid.safeParse((record as { uid?: unknown }).uid).success
+        ? { ...record, uid: randomUUID() }
+        : record,
+    );
+  }
+  return collections;
+}
+
+/**
+ * A record from a journal batch written before records had a uid (the program stopped before folding it into
+ * the data file, then was upgraded): it keeps the uid the upgraded file gave it, or gets a new one.
+ */
+export function recordWithUid<T extends object>(record: T, current: { uid: string } | undefined): T {
+  if (recordUid.safeParse((record as { uid?: unknown }).uid).success) return record;
+  return { ...record, uid: current?.uid ?? randomUUID() };
+}
 
 export class MigrationError extends Error {
   readonly code = 'MIGRATION_FAILED';

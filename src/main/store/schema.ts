@@ -7,13 +7,19 @@ import { categoryColorsSchema } from '../../shared/schemas/settings';
  * presenters. Every date is a `Y-m-d H:i:s` string; `*Utc` ones are in UTC, `*Local` ones are wall-clock
  * time in the record's own time zone.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const sqlDate = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 const id = z.number().int().nonnegative();
+/**
+ * A record's stable identity across data folders (CONTRACT §2): a UUID given once at creation (or by the
+ * version 3 migration), never changed, kept by dumps, `.ics` files and sync. Ids are per folder; this is not.
+ */
+export const recordUid = z.uuid();
 
 const postBase = {
   id: id,
+  uid: recordUid,
   authorId: id,
   status: z.enum(POST_STATUSES),
   slug: z.string(),
@@ -58,6 +64,12 @@ export const storedEventSchema = z.object({
   tagIds: z.array(id),
   venueId: id,
   organizerIds: z.array(id),
+  /**
+   * The UID an imported `.ics` file gave the event when it was not a UUID (`abc@google.com`): re-importing
+   * that file finds this event by it, and the `.ics` export writes it back so the other calendar recognises
+   * its event. Absent for events made here or imported with a UUID (that UUID is then the `uid`).
+   */
+  icsUid: z.string().optional(),
 });
 
 export const storedVenueSchema = z.object({
@@ -90,6 +102,7 @@ export const storedOrganizerSchema = z.object({
 
 export const storedTermSchema = z.object({
   id: id,
+  uid: recordUid,
   taxonomy: z.enum(TAXONOMIES),
   name: z.string(),
   slug: z.string(),

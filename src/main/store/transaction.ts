@@ -1,5 +1,6 @@
 import type { Collection } from './collection';
 import type { EventIndex } from './eventIndex';
+import { isUidCollection, recordWithUid } from './migrations';
 import type {
   Settings,
   StoredEvent,
@@ -143,7 +144,11 @@ export class Transactions {
           users: tx.putUser,
           tokens: tx.putToken,
         };
-        put[op.c](op.v as never);
+        // Batches journaled before records had a uid (an upgrade after an unclean stop) keep the file's uid.
+        const value = isUidCollection(op.c)
+          ? recordWithUid(op.v, this.records[op.c].get(op.v.id as number))
+          : op.v;
+        put[op.c](value as never);
       }
     }
   }

@@ -21,6 +21,7 @@ export function localTerm(term: StoredTerm): LocalRecord {
     deleted: false,
     fields: { name: term.name, slug: term.slug, description: term.description },
     refs: term.taxonomy === 'category' ? { parent: term.parent } : {},
+    send: { uid: term.uid },
   };
 }
 
@@ -53,6 +54,7 @@ export function localVenue(venue: StoredVenue, store: CalendarStore): LocalRecor
         : {}),
     },
     refs: {},
+    send: { uid: venue.uid },
     image: localImage(store, venue.imageId),
   };
 }
@@ -74,6 +76,7 @@ export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore)
       email: organizer.email,
     },
     refs: {},
+    send: { uid: organizer.uid },
     image: localImage(store, organizer.imageId),
   };
 }
@@ -130,7 +133,8 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
       categories: event.categoryIds,
       tags: event.tagIds,
     },
-    send: eventCostToSend(event, store),
+    // Taken by a Calendar Desk on create (the same record on both, CONTRACT §2); WordPress ignores it.
+    send: { ...eventCostToSend(event, store), uid: event.uid },
     image: localImage(store, event.imageId),
     password: event.password,
   };

@@ -37,6 +37,11 @@ export const costDetailsSchema = z
 
 const termUrls = z.strictObject({ self: z.string(), collection: z.string(), up: z.string().optional() });
 const language = z.enum(LANGUAGES);
+const uid = z
+  .uuid()
+  .describe(
+    "The record's identity across calendars (CONTRACT §2): read-only, kept by exports, imports and sync; an event's .ics UID",
+  );
 const jsonLd = z.record(z.string(), z.unknown()).describe('schema.org data (single reads only)');
 
 export const embeddedTermSchema = z
@@ -53,6 +58,7 @@ export const embeddedTermSchema = z
     id: z.number().int(),
     urls: termUrls,
     language,
+    uid,
   })
   .meta({ id: 'EmbeddedTerm', description: 'A category or tag as embedded in an event' });
 
@@ -69,6 +75,7 @@ export const termResponseSchema = z
     url: z.string(),
     urls: termUrls,
     language,
+    uid,
     _links: z.record(z.string(), z.unknown()).optional().describe('Single-term responses only'),
   })
   .meta({ id: 'Term', description: 'An event category or event tag as /categories and /tags return it' });
@@ -110,6 +117,7 @@ export const venueResponseSchema = z
     global_id: z.string(),
     global_id_lineage: z.array(z.string()),
     language,
+    uid,
   })
   .meta({
     id: 'Venue',
@@ -131,6 +139,7 @@ export const organizerResponseSchema = z
     global_id: z.string(),
     global_id_lineage: z.array(z.string()),
     language,
+    uid,
   })
   .meta({ id: 'Organizer', description: 'An organizer; empty fields are left out' });
 
@@ -181,6 +190,7 @@ export const eventResponseSchema = z
     organizer: z.array(organizerResponseSchema),
     custom_fields: z.array(z.unknown()),
     language,
+    uid,
     ticketed: nullableFlag,
     json_ld: jsonLd.optional(),
   })

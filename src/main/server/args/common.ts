@@ -5,6 +5,7 @@ import { isValidTimezone } from '../../core/dates/zones';
 import { canEditPosts, canUploadFiles } from '../../core/capabilities';
 import { arg, type CheckContext, type CheckResult } from './define';
 import { IMAGE_EXTENSIONS, urlExtension } from '../../core/media';
+import { recordUid } from '../../store/schema';
 import {
   listToArray,
   nonEmptyString,
@@ -131,3 +132,28 @@ export const requiredName = (description: string) =>
 export const timezoneCheck = (value: string) => value === '' || isValidTimezone(value);
 
 export { nonEmptyString, positiveInt, wpInteger, wpString, untyped };
+
+/**
+ * `uid` on a create (CONTRACT §2, extension): checked for administrators only, whose sync from another Calendar
+ * Desk sends it; anyone else's is ignored by core (`givenUid`), never a 400.
+ */
+export const uidArg = () =>
+  arg(
+    untyped(),
+    {
+      description:
+        "Administrators only: the new record's uid, a UUID (a sync from another Calendar Desk keeps it); ignored for others and when another record has it",
+      type: 'string',
+      format: 'uuid',
+      in: 'body',
+      extension: true,
+    },
+    (value, { caller }) =>
+      caller?.role !== 'administrator' || recordUid.safeParse(value).success || 'uid must be a UUID.',
+  );
+
+/** The create arguments an update takes too: all but `uid`, which a record is given once. */
+export function withoutUid<Spec extends { uid: unknown }>(spec: Spec): Omit<Spec, 'uid'> {
+  const { uid: _givenOnce, ...rest } = spec;
+  return rest;
+}

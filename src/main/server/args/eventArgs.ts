@@ -13,6 +13,8 @@ import {
   publicationDateArgs,
   statusFilterArg,
   timezoneCheck,
+  uidArg,
+  withoutUid,
 } from './common';
 import { linkedPostEntryCheck } from './linkedPostArgs';
 import {
@@ -271,6 +273,7 @@ export const eventCreateArgs = {
     in: 'body',
     extension: true,
   }),
+  uid: uidArg(),
 };
 
 const clearable = <S extends z.ZodType>(schema: S) => z.union([schema, z.literal(''), z.null()]);
@@ -280,7 +283,7 @@ const clearable = <S extends z.ZodType>(schema: S) => z.union([schema, z.literal
  * CONTRACT §3), and optional texts clearable with `''` or `null`.
  */
 export const eventUpdateArgs = {
-  ...optionalAll(eventCreateArgs),
+  ...optionalAll(withoutUid(eventCreateArgs)),
   description: arg(clearable(wpString()), {
     description: 'The event description',
     type: 'string',

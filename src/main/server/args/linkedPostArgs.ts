@@ -11,6 +11,8 @@ import {
   publicationDateArgs,
   requiredName,
   statusFilterArg,
+  uidArg,
+  withoutUid,
 } from './common';
 import { looseScalar, nonEmptyString, wpInteger, wpString } from './wpTypes';
 import { linkedEntries, normaliseInlineKeys } from '../../core/linkedEntries';
@@ -76,6 +78,7 @@ export const venueCreateArgs = {
   image: imageArg('venue'),
   geo_lat: coordinate('The venue latitude (decimal degrees)', 90, 'geo_lng'),
   geo_lng: coordinate('The venue longitude (decimal degrees)', 180, 'geo_lat'),
+  uid: uidArg(),
 };
 
 /** `POST /organizers` (REFERENCE §2.4). */
@@ -89,11 +92,12 @@ export const organizerCreateArgs = {
   website: websiteArg('The organizer website'),
   email: clearableText('The organizer e-mail address'),
   image: imageArg('organizer'),
+  uid: uidArg(),
 };
 
 /** Updates: all optional (the name, when sent, must still be non-empty). */
-export const venueUpdateArgs = optionalAll(venueCreateArgs);
-export const organizerUpdateArgs = optionalAll(organizerCreateArgs);
+export const venueUpdateArgs = optionalAll(withoutUid(venueCreateArgs));
+export const organizerUpdateArgs = optionalAll(withoutUid(organizerCreateArgs));
 
 /** `GET /venues`, `GET /organizers` (REFERENCE §2.3, §2.4). */
 export const linkedPostArchiveArgs = (plural: 'venues' | 'organizers') => {

@@ -1,7 +1,7 @@
 import type { TaxonomyKind } from '../../../shared/enums';
 import { findTerm } from '../../core/terms';
 import { arg, optionalAll, type CheckContext } from './define';
-import { pageArg, perPageArg } from './common';
+import { pageArg, perPageArg, uidArg, withoutUid } from './common';
 import { nonEmptyString, termRefList, wpBoolean, wpInteger } from './wpTypes';
 
 const NAMES = { category: 'event category', tag: 'event tag' } as const;
@@ -112,10 +112,11 @@ export function termCreateArgs(taxonomy: TaxonomyKind) {
           ),
         }
       : {}),
+    uid: uidArg(),
   };
 }
 
-export const termUpdateArgs = (taxonomy: TaxonomyKind) => optionalAll(termCreateArgs(taxonomy));
+export const termUpdateArgs = (taxonomy: TaxonomyKind) => optionalAll(withoutUid(termCreateArgs(taxonomy)));
 
 export function termIdArgs(taxonomy: TaxonomyKind) {
   return {

@@ -84,6 +84,8 @@ export const it: Record<string, string> = {
   'The event tag ID or name': "L'ID o il nome del tag dell'evento",
   'The event venue IDs or data': "Gli ID o i dati del luogo dell'evento",
   'The event organizer IDs or data': "Gli ID o i dati degli organizzatori dell'evento",
+  "Administrators only: the new record's uid, a UUID (a sync from another Calendar Desk keeps it); ignored for others and when another record has it":
+    "Solo amministratori: l'uid del nuovo record, un UUID (una sincronizzazione da un altro Calendar Desk lo mantiene); ignorato per gli altri e quando un altro record lo ha già",
   'The password that protects the event ("" removes it)':
     'La password che protegge l\'evento ("" la rimuove)',
   'the event post ID': "l'ID del post dell'evento",

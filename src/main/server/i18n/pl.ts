@@ -83,6 +83,8 @@ export const pl: Record<string, string> = {
   'The event tag ID or name': 'Identyfikator lub nazwa tagu wydarzenia',
   'The event venue IDs or data': 'Identyfikatory lub dane miejsca wydarzenia',
   'The event organizer IDs or data': 'Identyfikatory lub dane organizatorów wydarzenia',
+  "Administrators only: the new record's uid, a UUID (a sync from another Calendar Desk keeps it); ignored for others and when another record has it":
+    'Tylko administratorzy: uid nowego rekordu, UUID (synchronizacja z innego Calendar Desk go zachowuje); pomijany dla innych i gdy ma go już inny rekord',
   'The password that protects the event ("" removes it)': 'Hasło chroniące wydarzenie ("" je usuwa)',
   'the event post ID': 'identyfikator wpisu wydarzenia',
   'The event password': 'Hasło wydarzenia',

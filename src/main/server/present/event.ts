@@ -120,6 +120,7 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     organizer: organizers.map((organizer) => presentOrganizer(organizer, env, { jsonLd: single })),
     custom_fields: [] as unknown[],
     language: event.language,
+    uid: event.uid,
     ticketed: event.ticketed,
   };
   if (!canAccessProtected(event, env, options.password)) return blankProtected(body);

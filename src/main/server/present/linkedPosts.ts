@@ -48,6 +48,7 @@ export function presentVenue(venue: StoredVenue, env: PresentEnv, options: Linke
     global_id: globalId(venue.id, env.links),
     global_id_lineage: [globalId(venue.id, env.links)],
     language: venue.language,
+    uid: venue.uid,
   };
   return locked ? blankProtected(body) : body;
 }
@@ -76,6 +77,7 @@ export function presentOrganizer(
     global_id: globalId(organizer.id, env.links),
     global_id_lineage: [globalId(organizer.id, env.links)],
     language: organizer.language,
+    uid: organizer.uid,
   };
   return locked ? blankProtected(body) : body;
 }

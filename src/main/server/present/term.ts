@@ -36,6 +36,7 @@ export function presentEmbeddedTerm(term: StoredTerm, env: PresentEnv) {
     id: term.id,
     urls: termUrls(term, env),
     language: term.language,
+    uid: term.uid,
   };
 }
 
@@ -57,6 +58,7 @@ export function presentTerm(
     url: termLink(term, env),
     urls: termUrls(term, env),
     language: term.language,
+    uid: term.uid,
   };
   if (!options.withLinks) return body;
   return { ...body, _links: termLinks(term, env) };

@@ -3,8 +3,8 @@ import { DateTime } from 'luxon';
 import ICAL from 'ical.js';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
-import type { EventInput } from '../../core/events';
+import { recordUid, type StoredEvent } from '../../store/schema';
+import type { EventIdentity, EventInput } from '../../core/events';
 import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import type { ImportProblem } from './errors';
@@ -79,6 +79,24 @@ function location(store: CalendarStore, event: StoredEvent): string | null {
 }
 
 /**
+ * An event's `.ics` UID: its `uid`, or the UID the file it was imported from gave it (`abc@google.com`), so the
+ * calendar it came from recognises it when our export goes back there.
+ */
+export const icsUidOf = (event: StoredEvent): string => event.icsUid ?? event.uid;
+
+/**
+ * Who a VEVENT's UID says the event is: a UUID is taken as the event's `uid` (our own exports, another Calendar
+ * Desk); any other UID is kept as `icsUid` beside a new uid. Either way re-importing the file finds the event.
+ */
+export function identityOfIcsUid(uid: string): EventIdentity {
+  if (!uid) return {};
+  if (!recordUid.safeParse(uid).success) return { icsUid: uid };
+  // UIDs compare case-sensitively (RFC 5545): an upper-case UUID is stored in our form and written back as it came.
+  const lower = uid.toLowerCase();
+  return lower === uid ? { uid } : { uid: lower, icsUid: uid };
+}
+
+/**
  * The calendar as iCalendar (RFC 5545): one VEVENT per event that is not trashed, in its own time zone with
  * the matching VTIMEZONE; ical-generator does the escaping and line folding.
  */
@@ -93,7 +111,8 @@ export function exportIcs(store: CalendarStore, now: Date): string {
     const zoned = vtimezone(event.timezone) !== null;
     const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
     calendar.createEvent({
-      id: `event-${event.id}@calendar-desk`,
+      // The same UID every time, so calendars that subscribe or re-import recognise the event (CONTRACT §2).
+      id: icsUidOf(event),
       stamp: now,
       start: sqlToDate(event.startUtc),
       end: sqlToDate(event.endUtc),
@@ -143,6 +162,8 @@ function veventLine(text: string, index: number): number {
 export interface IcsEvent {
   line: number;
   input: EventInput;
+  /** The VEVENT's UID ('' when it has none). */
+  uid: string;
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -194,7 +215,8 @@ export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportPr
       ...(vevent.location ? { venue: { venue: vevent.location.split(',')[0]!.trim() } } : {}),
       ...costInput(component, line, problems),
     };
-    events.push({ line, input });
+    const uid = component.getFirstPropertyValue('uid');
+    events.push({ line, input, uid: typeof uid === 'string' ? uid.trim() : '' });
   }
   return { events, problems };
 }

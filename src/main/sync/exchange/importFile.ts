@@ -1,11 +1,12 @@
 import { extname } from 'node:path';
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
-import { createEvent, type EventInput } from '../../core/events';
+import { createEvent, updateEvent, type EventInput } from '../../core/events';
+import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { importDump, parseDump } from './jsonDump';
-import { parseIcs } from './ics';
+import { icsUidOf, identityOfIcsUid, parseIcs } from './ics';
 import { parseCsv, type CsvInput } from './csv';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
@@ -57,6 +58,7 @@ export async function importFile(
               kind: 'events' as const,
               line: event.line,
               input: event.input,
+              uid: event.uid,
             })),
             problems,
           };
@@ -69,10 +71,20 @@ export async function importFile(
   await store.mutate((tx) => {
     const context = { tx, store, caller, now, language: 'en' as const };
     const problems: ImportProblem[] = [];
-    for (const row of parsed.inputs as CsvInput[]) {
+    const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+    const claimed = new Set<string>();
+    for (const row of parsed.inputs as Array<CsvInput & { uid?: string }>) {
       try {
-        if (row.kind === 'events') createEvent(row.input as EventInput, context);
-        else if (row.kind === 'venues') createVenue(row.input, context);
+        if (row.kind === 'events') {
+          // The UID names the event: the one already here is updated (re-importing a file duplicates
+          // nothing). A UID repeated in the file (an override of a repeating event) makes a separate event.
+          const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+          if (uid) claimed.add(uid);
+          const identity = identityOfIcsUid(uid);
+          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
+          if (existing) updateEvent(existing, row.input as EventInput, context);
+          else createEvent(row.input as EventInput, context, identity);
+        } else if (row.kind === 'venues') createVenue(row.input, context);
         else createOrganizer(row.input, context);
         counts[row.kind]++;
       } catch (error) {
@@ -84,6 +96,13 @@ export async function importFile(
     if (problems.length > 0) throw new ImportError(file, problems);
   });
   return { format, ...counts, records: counts.events + counts.venues + counts.organizers };
+}
+
+/** The events here by the `.ics` UID an export writes for them (see `icsUidOf`). */
+function eventsByIcsUid(store: CalendarStore): Map<string, StoredEvent> {
+  const byUid = new Map<string, StoredEvent>();
+  for (const event of store.events.values()) byUid.set(icsUidOf(event), event);
+  return byUid;
 }
 
 function countsOf(store: CalendarStore) {

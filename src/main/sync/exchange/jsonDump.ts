@@ -3,6 +3,7 @@ import type { CalendarStore } from '../../store/store';
 import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
 import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
+import { UID_COLLECTIONS, withUids } from '../../store/migrations';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 
@@ -45,6 +46,17 @@ function lineOfIssue(text: string, path: PropertyKey[]): number {
   return index + 1;
 }
 
+/**
+ * A dump written before records had a uid gets them as an upgraded data file does (each record once, at this
+ * restore); a dump's own uids are kept exactly.
+ */
+function withDumpUids(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || !('data' in raw)) return raw;
+  const data = raw.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return raw;
+  return { ...raw, data: { ...data, ...withUids(data as Record<string, unknown>) } };
+}
+
 /** Reads and checks a dump; every problem is reported before anything changes. */
 export function parseDump(text: string, file: string): Dump {
   let raw: unknown;
@@ -55,7 +67,7 @@ export function parseDump(text: string, file: string): Dump {
     const line = position ? text.slice(0, Number(position)).split('\n').length : 0;
     throw new ImportError(file, [{ line, message: `not valid JSON (${(error as Error).message})` }]);
   }
-  const parsed = dumpSchema.safeParse(raw);
+  const parsed = dumpSchema.safeParse(withDumpUids(raw));
   if (!parsed.success) {
     const problems: ImportProblem[] = parsed.error.issues.map((issue) => ({
       line: lineOfIssue(text, issue.path),
@@ -63,7 +75,28 @@ export function parseDump(text: string, file: string): Dump {
     }));
     throw new ImportError(file, problems);
   }
+  const repeated = repeatedUids(parsed.data.data, text);
+  if (repeated.length > 0) throw new ImportError(file, repeated);
   return parsed.data;
+}
+
+/** A uid names one record (CONTRACT §2): a dump (edited by hand, say) that gives two records the same one is refused. */
+function repeatedUids(data: Dump['data'], text: string): ImportProblem[] {
+  const seen = new Map<string, string>();
+  const problems: ImportProblem[] = [];
+  for (const name of UID_COLLECTIONS) {
+    for (const record of data[name]) {
+      const where = `${name} id ${record.id}`;
+      const first = seen.get(record.uid);
+      if (first) {
+        // The line of its second mention, good enough for the message (as lineOfIssue).
+        const at = text.indexOf(record.uid, text.indexOf(record.uid) + 1);
+        const line = at < 0 ? 0 : text.slice(0, at).split('\n').length;
+        problems.push({ line, message: `${where}: uid ${record.uid} is already the uid of ${first}` });
+      } else seen.set(record.uid, where);
+    }
+  }
+  return problems;
 }
 
 /**
