@@ -93,17 +93,15 @@ function headBytes(spaces: Spaces, event: StoredEvent, env: PresentEnv): Buffer 
   });
 }
 
-/** `],"custom_fields":[],"language":…,"ticketed":…}`: what follows the organizers (a few variants in all). */
-const TAILS = new Map<string, Buffer>();
+/** `],"custom_fields":[],"language":…,"uid":…,"ticketed":…}`: what follows the organizers (small; the uid is the event's own). */
 function tailBytes(event: StoredEvent): Buffer {
-  const key = `${event.language} ${event.ticketed}`;
-  let tail = TAILS.get(key);
-  if (!tail) {
-    const json = JSON.stringify({ custom_fields: [], language: event.language, ticketed: event.ticketed });
-    tail = bytes(`],${json.slice(1)}`);
-    TAILS.set(key, tail);
-  }
-  return tail;
+  const json = JSON.stringify({
+    custom_fields: [],
+    language: event.language,
+    uid: event.uid,
+    ticketed: event.ticketed,
+  });
+  return bytes(`],${json.slice(1)}`);
 }
 
 /** Appends one event's JSON to `out`, from kept parts when the answer does not depend on the caller. */
