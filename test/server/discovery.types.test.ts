@@ -59,6 +59,8 @@ function loadComponents(document: Json) {
     JSON.stringify(document.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'),
   );
   ajv = new Ajv2020({ strict: true, allErrors: true });
+  // The document's one named format: record uids (CONTRACT §2).
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   ajv.addSchema({ $id: DOC_ID, $defs: rewritten });
 }
 
