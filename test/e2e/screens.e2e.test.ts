@@ -316,7 +316,10 @@ describe('small windows and the keyboard', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
 
-    // The calendar's arrows show a focus ring (FullCalendar's own style removes it).
+    // The calendar's arrows show a focus ring (FullCalendar's own style removes it). Checked once the screen
+    // has settled: the filters' lists load after the first events are drawn, and a busy machine may still be
+    // drawing them.
+    await page.waitForLoadState('networkidle');
     await page.locator('.fc-prev-button').focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
