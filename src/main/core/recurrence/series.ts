@@ -245,10 +245,12 @@ function changeWholeSeries(
   const rekey = (local: string) => shiftLocal(local, delta);
   if (lines.length === 0) return endSeries(head, target, after, fields, context);
 
+  // The edited event takes all of `after` (its own slug too); the others take the changed fields.
+  const edited = (event: StoredEvent) => (event.id === target.id ? after : event);
   // The head follows (the series lives on it) unless it was changed on its own and is not what was edited.
   const headFollows = !head.override || head.id === target.id;
   const newHead: StoredEvent = {
-    ...head,
+    ...edited(head),
     ...(headFollows ? fields : { timezone: after.timezone }),
     allDay: after.allDay,
     recurrence: lines,
@@ -277,7 +279,7 @@ function changeWholeSeries(
     } else if (occurrence.override) {
       if (key !== occurrence.recurrenceId) tx.putEvent(touched({ ...occurrence, recurrenceId: key }, now));
     } else {
-      const next = { ...occurrence, ...fields, recurrenceId: key };
+      const next = { ...edited(occurrence), ...fields, recurrenceId: key };
       const moved = { ...next, ...timesAt(key, duration, next.timezone) };
       if (JSON.stringify(moved) !== JSON.stringify(occurrence)) tx.putEvent(touched(moved, now));
     }
