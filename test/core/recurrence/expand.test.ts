@@ -120,6 +120,35 @@ const CASES: Case[] = [
     ...rome('2026-01-01 08:00:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=1,100,-1;COUNT=6'),
   },
 
+  {
+    name: 'daily on weekdays, start on a Friday',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;BYDAY=MO,WE;COUNT=5'),
+  },
+  {
+    name: 'daily on the Sundays of March',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;BYMONTH=3;BYDAY=SU;COUNT=6'),
+  },
+  { name: 'weekly in December only', ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=WEEKLY;BYMONTH=12;COUNT=6') },
+  {
+    name: 'monthly on the fifth Friday (months without one skipped)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=5FR;COUNT=4'),
+  },
+  {
+    name: 'monthly on the first Saturday of January and July',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTH=1,7;BYDAY=1SA;COUNT=4'),
+  },
+  {
+    name: 'yearly on day 366 (leap years)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=366;COUNT=2'),
+  },
+  {
+    name: 'a rule that never happens leaves the start alone (30 February)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYMONTH=2'),
+  },
+  {
+    name: 'a rule that never happens (first day of the month on a fifth Monday)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=5MO'),
+  },
   // Added and removed dates
   {
     name: 'EXDATE in the zone, in UTC and as a list',
@@ -238,6 +267,28 @@ describe('expandSeries', () => {
     const starts = expandSeries(daily, { untilLocal: '9000-01-01 00:00:00' });
     expect(starts).toHaveLength(MAX_OCCURRENCES);
     expect(starts.at(-1)).toBe('2039-09-09 09:00:00');
+  });
+
+  it('answers at once for a rule that never happens, however far the window', () => {
+    // Every February 30th, and a fifth Monday on the 1st: ical.js alone searched until the year 20000 (4 s).
+    for (const rule of ['RRULE:FREQ=YEARLY;BYMONTH=2', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=5MO']) {
+      const began = Date.now();
+      const never = rome('2026-01-30 19:30:00', rule);
+      expect(expandSeries(never, { untilLocal: '2200-01-01 00:00:00' })).toEqual(['2026-01-30 19:30:00']);
+      expect(Date.now() - began).toBeLessThan(1000);
+    }
+  });
+
+  it('on a fall-back repeat, has the wall clock the independent expander has; the instant is the earlier one', () => {
+    // 02:30 happens twice in Rome on 25 October 2026. dateutil with pytz takes the second (01:30 UTC); the app
+    // reads a repeated wall clock as its first instant, as PHP does (toUtcSql), so only the instant differs.
+    const series = rome('2026-10-23 02:30:00', 'RRULE:FREQ=DAILY;COUNT=5');
+    const ours = asStarts(series, expandSeries(series, { untilLocal: UNTIL }));
+    const theirs = independentStarts(series, UNTIL);
+    expect(ours.map((start) => start.slice(0, 19))).toEqual(theirs.map((start) => start.slice(0, 19)));
+    expect(ours[2]).toBe('2026-10-25 02:30:00|2026-10-25 00:30:00');
+    expect(theirs[2]).toBe('2026-10-25 02:30:00|2026-10-25 01:30:00');
+    expect(ours.filter((start, i) => start !== theirs[i])).toHaveLength(1);
   });
 
   it('is empty when the window ends before the start', () => {

@@ -87,7 +87,7 @@ describe('parseRecurrenceLines refuses what a series cannot represent, saying wh
     ],
     [
       'RRULE:FREQ=WEEKLY;BYDAY=2TU',
-      'Line 1: BYDAY=2TU numbers a weekday of the month or year: use FREQ=MONTHLY or YEARLY.',
+      'Line 1: BYDAY=2TU numbers a weekday of the month: use FREQ=MONTHLY (or YEARLY with BYMONTH).',
     ],
     [
       'RRULE:FREQ=WEEKLY;BYDAY=TUE',
@@ -95,7 +95,19 @@ describe('parseRecurrenceLines refuses what a series cannot represent, saying wh
     ],
     [
       'RRULE:FREQ=MONTHLY;BYDAY=6TU',
-      "Line 1: BYDAY=6TU: a weekday's position must be from 1 to 5 or -1 to -5.",
+      "Line 1: BYDAY=6TU: a weekday's position in a month must be from 1 to 5 or -1 to -5.",
+    ],
+    [
+      'RRULE:FREQ=YEARLY;BYDAY=20MO',
+      'Line 1: BYDAY=20MO numbers a weekday of the whole year, which is not supported: add BYMONTH to number it within a month (BYMONTH=3;BYDAY=-1SU is the last Sunday of March).',
+    ],
+    [
+      'RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1',
+      'Line 1: BYSETPOS is supported with FREQ=MONTHLY only (such as the last weekday of each month).',
+    ],
+    [
+      'RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU;BYSETPOS=1',
+      'Line 1: BYSETPOS is supported with FREQ=MONTHLY only',
     ],
     ['RRULE:FREQ=WEEKLY;BYMONTHDAY=1', 'Line 1: BYMONTHDAY cannot be used with FREQ=WEEKLY.'],
     ['RRULE:FREQ=MONTHLY;BYMONTHDAY=32', 'Line 1: BYMONTHDAY=32 must list days from 1 to 31'],

@@ -89,7 +89,7 @@ function wholeNumber(name: string, text: string, max: number): void {
 }
 
 /** Checks one rule part; returns its normal text. */
-function checkRulePart(name: string, text: string, freq: string): string {
+function checkRulePart(name: string, text: string, freq: string, hasMonths: boolean): string {
   const numbered = (max: number, signed: boolean, what: string) => {
     const numbers = signedNumbers(text, max, signed);
     if (!numbers) throw new LineError(`${name}=${text} must list ${what}.`);
@@ -121,33 +121,45 @@ function checkRulePart(name: string, text: string, freq: string): string {
         'BYWEEKNO (weeks of the year) is not supported: use BYMONTH with BYDAY, or list the dates as RDATE.',
       );
     case 'BYSETPOS':
-      return numbered(366, true, 'positions such as 1, 2 or -1 (the last)');
+      // ical.js 2.2.1 applies BYSETPOS right only within a month (it ignores it for DAILY and WEEKLY, and picks
+      // per month in YEARLY): refused elsewhere rather than expanded wrongly.
+      if (freq !== 'MONTHLY')
+        throw new LineError(
+          'BYSETPOS is supported with FREQ=MONTHLY only (such as the last weekday of each month).',
+        );
+      return numbered(31, true, 'positions such as 1, 2 or -1 (the last)');
     case 'WKST':
       if (!WEEKDAYS.includes(text)) throw new LineError(`WKST=${text} is not a weekday (use MO, TU, … SU).`);
       return text;
     case 'BYDAY':
-      return checkByDay(text, freq);
+      return checkByDay(text, freq, hasMonths);
   }
   if (TIME_OF_DAY_PARTS.includes(name))
     throw new LineError(`${name} is not supported: a series repeats at the time of its first event.`);
   throw new LineError(`${name}=${text} is not a part of a repetition rule.`);
 }
 
-/** BYDAY: `MO,WE`, or with a position in the month or year (`2TU`, `-1FR`) for MONTHLY and YEARLY rules. */
-function checkByDay(text: string, freq: string): string {
+/**
+ * BYDAY: `MO,WE`, or with a position in the month (`2TU`, `-1FR`) for MONTHLY rules and YEARLY rules with
+ * BYMONTH. A position in the whole year (YEARLY;BYDAY=20MO) is refused: ical.js 2.2.1 expands it wrongly.
+ */
+function checkByDay(text: string, freq: string, hasMonths: boolean): string {
   const items = text.split(',').map((item) => /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item));
   if (items.some((m) => m === null))
     throw new LineError(`BYDAY=${text} is not a list of weekdays such as MO,WE or 2TU or -1FR.`);
   const positioned = items.filter((m) => m![1] !== undefined);
   if (positioned.length > 0 && freq !== 'MONTHLY' && freq !== 'YEARLY')
-    throw new LineError(`BYDAY=${text} numbers a weekday of the month or year: use FREQ=MONTHLY or YEARLY.`);
-  const limit = freq === 'MONTHLY' ? 5 : 53;
+    throw new LineError(
+      `BYDAY=${text} numbers a weekday of the month: use FREQ=MONTHLY (or YEARLY with BYMONTH).`,
+    );
+  if (positioned.length > 0 && freq === 'YEARLY' && !hasMonths)
+    throw new LineError(
+      `BYDAY=${text} numbers a weekday of the whole year, which is not supported: add BYMONTH to number it within a month (BYMONTH=3;BYDAY=-1SU is the last Sunday of March).`,
+    );
   for (const m of positioned) {
     const n = Number(m![1]);
-    if (n === 0 || Math.abs(n) > limit)
-      throw new LineError(
-        `BYDAY=${text}: a weekday's position must be from 1 to ${limit} or -1 to -${limit}.`,
-      );
+    if (n === 0 || Math.abs(n) > 5)
+      throw new LineError(`BYDAY=${text}: a weekday's position in a month must be from 1 to 5 or -1 to -5.`);
   }
   return items.map((m) => (m![1] === undefined ? '' : String(Number(m![1]))) + m![2]).join(',');
 }
@@ -173,7 +185,8 @@ function parseRule(value: string): Extract<RecurrenceLine, { kind: 'RRULE' }> {
   if (given.has('COUNT') && given.has('UNTIL'))
     throw new LineError('a rule ends either after COUNT times or on an UNTIL date, not both.');
   const parts = new Map<string, string>([['FREQ', freq]]);
-  for (const [name, text] of given) if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq));
+  for (const [name, text] of given)
+    if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq, given.has('BYMONTH')));
   if (
     parts.has('BYSETPOS') &&
     ![...parts.keys()].some((name) => name.startsWith('BY') && name !== 'BYSETPOS')
