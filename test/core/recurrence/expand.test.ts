@@ -149,6 +149,50 @@ const CASES: Case[] = [
     name: 'a rule that never happens (first day of the month on a fifth Monday)',
     ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=5MO'),
   },
+  {
+    name: 'monthly on Friday the 13th',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=13;BYDAY=FR;COUNT=4'),
+  },
+  {
+    name: 'monthly on the second and last of Mondays and Tuesdays',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=2,-1;COUNT=6'),
+  },
+  {
+    name: 'monthly on a Monday or Friday among the last two days',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=-1,-2;BYDAY=MO,FR;COUNT=6'),
+  },
+  {
+    name: 'monthly on the first Sunday, as BYMONTHDAY=1..7',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=SU;BYMONTHDAY=1,2,3,4,5,6,7;COUNT=4'),
+  },
+  {
+    name: 'every other month on the second-to-last Wednesday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;INTERVAL=2;BYDAY=-2WE;COUNT=5'),
+  },
+  {
+    name: 'yearly on the Mondays of January and June',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYMONTH=1,6;BYDAY=MO;COUNT=6'),
+  },
+  {
+    name: 'yearly on day 100 when it is a Monday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=100;BYDAY=MO;COUNT=2'),
+  },
+  {
+    name: 'every 10 days, weekends only',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;INTERVAL=10;BYDAY=SA,SU;COUNT=6'),
+  },
+  {
+    name: 'every third week on Saturday, weeks from Sunday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=WEEKLY;INTERVAL=3;BYDAY=SA;WKST=SU;COUNT=4'),
+  },
+  {
+    name: 'all-day, monthly on the last weekday',
+    ...allDay('2026-01-30 00:00:00', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=12'),
+  },
+  {
+    name: 'all-day, yearly on the last Sunday of March and October',
+    ...allDay('2026-03-29 00:00:00', 'RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU;COUNT=6'),
+  },
   // Added and removed dates
   {
     name: 'EXDATE in the zone, in UTC and as a list',

@@ -89,7 +89,10 @@ function wholeNumber(name: string, text: string, max: number): void {
 }
 
 /** Checks one rule part; returns its normal text. */
-function checkRulePart(name: string, text: string, freq: string, hasMonths: boolean): string {
+function checkRulePart(name: string, text: string, freq: string, given: ReadonlyMap<string, string>): string {
+  const hasMonths = given.has('BYMONTH');
+  const hasMonthDays = given.has('BYMONTHDAY');
+  const hasWeekdays = given.has('BYDAY');
   const numbered = (max: number, signed: boolean, what: string) => {
     const numbers = signedNumbers(text, max, signed);
     if (!numbers) throw new LineError(`${name}=${text} must list ${what}.`);
@@ -111,9 +114,17 @@ function checkRulePart(name: string, text: string, freq: string, hasMonths: bool
       return numbered(12, false, 'months from 1 to 12');
     case 'BYMONTHDAY':
       if (freq === 'WEEKLY') throw new LineError('BYMONTHDAY cannot be used with FREQ=WEEKLY.');
+      // ical.js 2.2.1 ignores negative days in DAILY rules; MONTHLY says the same thing and expands right.
+      if (freq === 'DAILY' && text.includes('-'))
+        throw new LineError(
+          `BYMONTHDAY=${text}: with FREQ=DAILY days count from the month's start only; for the last day use FREQ=MONTHLY;BYMONTHDAY=-1.`,
+        );
       return numbered(31, true, "days from 1 to 31 (or -1 to -31, counting back from the month's end)");
     case 'BYYEARDAY':
       if (freq !== 'YEARLY') throw new LineError('BYYEARDAY can only be used with FREQ=YEARLY.');
+      // ical.js 2.2.1 finds nothing for these combinations.
+      if (hasMonths || hasMonthDays)
+        throw new LineError('BYYEARDAY cannot be combined with BYMONTH or BYMONTHDAY: use one or the other.');
       return numbered(366, true, 'days of the year from 1 to 366 (or -1 to -366)');
     case 'BYWEEKNO':
       // ical.js 2.2.1 expands week numbers wrongly (every week after the first match): refused until it is right.
@@ -121,11 +132,11 @@ function checkRulePart(name: string, text: string, freq: string, hasMonths: bool
         'BYWEEKNO (weeks of the year) is not supported: use BYMONTH with BYDAY, or list the dates as RDATE.',
       );
     case 'BYSETPOS':
-      // ical.js 2.2.1 applies BYSETPOS right only within a month (it ignores it for DAILY and WEEKLY, and picks
-      // per month in YEARLY): refused elsewhere rather than expanded wrongly.
-      if (freq !== 'MONTHLY')
+      // ical.js 2.2.1 applies BYSETPOS right only to the weekdays of a month (it ignores it for DAILY, WEEKLY and
+      // BYMONTHDAY, and picks per month in YEARLY): refused elsewhere rather than expanded wrongly.
+      if (freq !== 'MONTHLY' || !hasWeekdays)
         throw new LineError(
-          'BYSETPOS is supported with FREQ=MONTHLY only (such as the last weekday of each month).',
+          'BYSETPOS is supported with FREQ=MONTHLY and BYDAY only (such as BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1, the last weekday of each month).',
         );
       return numbered(31, true, 'positions such as 1, 2 or -1 (the last)');
     case 'WKST':
@@ -186,12 +197,7 @@ function parseRule(value: string): Extract<RecurrenceLine, { kind: 'RRULE' }> {
     throw new LineError('a rule ends either after COUNT times or on an UNTIL date, not both.');
   const parts = new Map<string, string>([['FREQ', freq]]);
   for (const [name, text] of given)
-    if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq, given.has('BYMONTH')));
-  if (
-    parts.has('BYSETPOS') &&
-    ![...parts.keys()].some((name) => name.startsWith('BY') && name !== 'BYSETPOS')
-  )
-    throw new LineError('BYSETPOS picks among the dates of another BY… part (such as BYDAY=MO,TU,WE,TH,FR).');
+    if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq, given));
   checkPossibleMonthDays(parts);
   const ordered = new Map(
     RULE_PARTS.filter((name) => parts.has(name)).map((name) => [name, parts.get(name)!]),
