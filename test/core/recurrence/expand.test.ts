@@ -352,6 +352,38 @@ describe('expandSeries', () => {
     ]);
   });
 
+  it('adds an RDATE date at the series time of day, and ignores added dates before the start', () => {
+    const series = rome('2026-10-06 19:30:00', 'RDATE;VALUE=DATE:20261009', 'RDATE:20261001T120000Z');
+    expect(expandSeries(series, { untilLocal: UNTIL })).toEqual([
+      '2026-10-06 19:30:00',
+      '2026-10-09 19:30:00',
+    ]);
+  });
+
+  it('reads date-times of an all-day series as their dates in its zone', () => {
+    // 23:30 UTC on 10 October is already 11 October in Rome.
+    const series = allDay('2026-10-06 00:00:00', 'RRULE:FREQ=DAILY;COUNT=8', 'EXDATE:20261010T233000Z');
+    expect(expandSeries(series, { untilLocal: UNTIL })).toEqual([
+      '2026-10-06 00:00:00',
+      '2026-10-07 00:00:00',
+      '2026-10-08 00:00:00',
+      '2026-10-09 00:00:00',
+      '2026-10-10 00:00:00',
+      '2026-10-12 00:00:00',
+      '2026-10-13 00:00:00',
+    ]);
+  });
+
+  it('refuses a malformed start, window or zone (a caller bug, not a user error)', () => {
+    expect(() => expandSeries({ ...weekly, startLocal: '2026-10-06T19:30' }, { untilLocal: UNTIL })).toThrow(
+      /startLocal "2026-10-06T19:30" is not Y-m-d H:i:s/,
+    );
+    expect(() => expandSeries(weekly, { untilLocal: '2027' })).toThrow(/untilLocal/);
+    expect(() => expandSeries({ ...weekly, timezone: 'Mars/Olympus' }, { untilLocal: UNTIL })).toThrow(
+      /not a time zone/,
+    );
+  });
+
   it('keeps the whole UNTIL day when UNTIL is a date on a timed series', () => {
     const series = rome('2026-10-06 19:30:00', 'RRULE:FREQ=WEEKLY;UNTIL=20261020');
     expect(expandSeries(series, { untilLocal: UNTIL })).toEqual([

@@ -360,5 +360,5 @@ export const recurrenceLinesSchema = z
     return z.NEVER;
   })
   .describe(
-    'The repetition of a series as RFC 5545 lines: RRULE (FREQ DAILY, WEEKLY, MONTHLY or YEARLY), RDATE (added dates) and EXDATE (removed dates), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8", "EXDATE;TZID=Europe/Rome:20261215T193000"]; [] for a single event',
+    `The repetition of a series as RFC 5545 lines: RRULE (FREQ DAILY, WEEKLY, MONTHLY or YEARLY), RDATE (added dates) and EXDATE (removed dates), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8", "EXDATE;TZID=Europe/Rome:20261215T193000"]; [] for a single event. At most ${MAX_RECURRENCE_LINES} lines of ${MAX_RECURRENCE_LINE_LENGTH} characters; stored in normal form (upper case, FREQ first).`,
   );

@@ -50,7 +50,8 @@ function explicitParts(parts: ReadonlyMap<string, string>, startLocal: Wall): Ma
 }
 
 const numbers = (list: string | undefined) => (list === undefined ? null : list.split(',').map(Number));
-const WEEKDAY_NUMBERS: Record<string, number> = { SU: 1, MO: 2, TU: 3, WE: 4, TH: 5, FR: 6, SA: 7 }; // ical.js' dayOfWeek()
+// As ical.js' dayOfWeek() numbers them.
+const WEEKDAY_NUMBERS: Record<string, number> = { SU: 1, MO: 2, TU: 3, WE: 4, TH: 5, FR: 6, SA: 7 };
 
 /**
  * A check that an occurrence ical.js yields really has the month, day of the month and weekday its rule asks
