@@ -160,6 +160,8 @@ export const settingsSchema = z.object({
   currencyCode: z.string().optional(),
   /** Colours picked per category id (absent in files written before there were any). */
   categoryColors: categoryColorsSchema.optional(),
+  /** How many months of past events the subscribable feeds keep (absent = 3; see core/feeds/select.ts). */
+  feedPastMonths: z.number().int().min(0).max(120).optional(),
 });
 
 export const dataFileSchema = z.object({

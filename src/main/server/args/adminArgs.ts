@@ -6,7 +6,7 @@ import {
   currencySymbolSchema,
 } from '../../../shared/schemas/currency';
 import { arg } from './define';
-import { wpString } from './wpTypes';
+import { wpInteger, wpString } from './wpTypes';
 import { isValidTimezone } from '../../core/dates/zones';
 import { categoryColorsSchema } from '../../../shared/schemas/settings';
 
@@ -89,6 +89,17 @@ export const updateSettingsArgs = {
       description:
         'Colours of categories in the calendar, by category id ({"12": "#2f6fdf"}); replaces the whole map',
       type: 'object',
+      in: 'body',
+      extension: true,
+    },
+  ),
+  feed_past_months: arg(
+    wpInteger().refine((months) => months >= 0 && months <= 120, {
+      error: '%s must be a number of months from 0 to 120.',
+    }),
+    {
+      description: 'How many months of past events the subscribable calendar feeds keep (default 3)',
+      type: 'integer',
       in: 'body',
       extension: true,
     },

@@ -5,6 +5,7 @@ import { updateSettingsArgs } from '../args/adminArgs';
 import type { ArgValues } from '../args/define';
 import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
+import { feedPastMonths } from '../../core/feeds/select';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
@@ -17,6 +18,7 @@ const changesOf = (args: ArgValues<typeof updateSettingsArgs>): SettingsChanges 
   currencyPosition: args.currency_position,
   currencyCode: args.currency_code,
   categoryColors: args.category_colors,
+  feedPastMonths: args.feed_past_months,
 });
 
 const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) =>
@@ -34,6 +36,7 @@ function presentSettings(store: CalendarStore, caller: Caller) {
     currency_position: currency.position,
     currency_code: currency.code,
     category_colors: categoryColors ?? {},
+    feed_past_months: feedPastMonths(store.settings),
     user: { login: caller.login, role: caller.role },
   };
 }
