@@ -150,6 +150,10 @@ describe('calendar feeds', () => {
     expect(churchFeed).toContain('LOCATION:St Mary & Paul\\, Lucca');
     const unknown = feeds.calendar!.http.replace('calendar.ics', 'category/nothing-here.ics');
     expect((await fetch(unknown)).status).toBe(404);
+    // Feeds are read-only.
+    const post = await fetch(feeds.calendar!.http, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('answers 304 to If-None-Match, and a new ETag after a change', async () => {

@@ -105,6 +105,7 @@ export function feedRoutes(
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
+      ctx.type = 'text/plain; charset=utf-8';
       ctx.body = 'Method not allowed: calendar feeds are read with GET.';
       return;
     }
