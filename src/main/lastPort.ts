@@ -41,6 +41,6 @@ export function addressChangeNotice(
   return (
     `The calendar's address changed from http://${host}:${previous} to http://${host}:${now}` +
     `${taken ? ` (port ${previous} is in use by another program)` : ''}. Calendar apps subscribed to its ` +
-    'feeds need the new addresses: see Settings, Calendar feeds, or run `calendar-desk feeds`.'
+    'feeds need the new addresses: see Settings, Calendar feeds (or run: calendar-desk feeds).'
   );
 }

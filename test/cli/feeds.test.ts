@@ -40,6 +40,7 @@ interface FeedsJson {
   calendar: { http: string; webcal: string } | null;
   categories: { name: string; http: string; webcal: string }[];
   venues: { name: string; http: string; webcal: string }[];
+  address_notice: string | null;
 }
 
 async function feedsJson(dataDir: string, ...extra: string[]): Promise<FeedsJson> {
@@ -133,6 +134,8 @@ describe('the address across restarts', () => {
       );
       const now = await feedsJson(dataDir);
       expect(portOf(now.calendar!.http)).toBe(moved);
+      // Settings, Calendar feeds shows the same sentence (from the admin answer the command printed).
+      expect(now.address_notice).toContain(`changed from http://127.0.0.1:${port}`);
       await stop(third);
     } finally {
       await new Promise((resolve) => squatter.close(resolve));

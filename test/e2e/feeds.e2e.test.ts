@@ -1,10 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
 import { launchChromium, screenshot, watchProblems } from './browser';
+import { LAST_PORT_FILE } from '../../src/main/lastPort';
 
 /**
  * The Settings screen's "Calendar feeds" section and the Publish screen's website subscribe links, in
@@ -22,6 +24,8 @@ let page: Page;
 let problems: string[];
 let origin: string;
 let token: string;
+let squatter: Server;
+let takenPort: number;
 
 async function call(path: string, method: string, body: unknown): Promise<{ id: number }> {
   const response = await fetch(`${origin}/wp-json/${path}`, {
@@ -36,7 +40,13 @@ async function call(path: string, method: string, body: unknown): Promise<{ id: 
 beforeAll(async () => {
   await ensureBuilt();
   home = await mkdtemp(join(tmpdir(), 'calendar-desk-feeds-e2e-'));
-  serve = await startServe(['--port', '0', '--data', join(home, 'data')], isolatedEnv(home));
+  // The folder last served on a port another program holds now: the calendar moves, and says so.
+  squatter = createServer();
+  await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+  takenPort = (squatter.address() as AddressInfo).port;
+  await mkdir(join(home, 'data'), { recursive: true, mode: 0o700 });
+  await writeFile(join(home, 'data', LAST_PORT_FILE), JSON.stringify({ port: takenPort }));
+  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
   origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
   token = (await readFile(serve.tokenFile, 'utf8')).trim();
   const concerts = await call('cal/events/v1/categories', 'POST', { name: 'Concerts' });
@@ -72,6 +82,7 @@ afterAll(async () => {
   await browser?.close();
   if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
   await serve?.exited;
+  await new Promise((resolve) => squatter?.close(resolve));
   await rm(home, { recursive: true, force: true });
 });
 
@@ -99,6 +110,11 @@ describe('Settings, Calendar feeds', () => {
       .toMatch(/Concerts\s+webcal:\/\/.+\/category\/concerts\.ics[\s\S]*Rehearsals/);
     expect(await section.getByTestId('feed-venues').innerText()).toMatch(
       /Teatro Verdi\s+webcal:\/\/.+\/venue\/teatro-verdi\.ics/,
+    );
+
+    // The address moved since the last start: the section says so, naming both ports.
+    expect(await section.getByTestId('address-notice').innerText()).toContain(
+      `changed from http://127.0.0.1:${takenPort} to ${origin}`,
     );
 
     await section.getByRole('button', { name: 'Copy' }).first().click();
