@@ -79,7 +79,7 @@ function renderFeed(
     '',
   );
   const stamp = lastChange ? new Date(`${lastChange.replace(' ', 'T')}Z`) : new Date(0);
-  return exportIcs(store, stamp, { events, name, urlOf: (event) => pages.get(event.id) ?? null });
+  return exportIcs(store, stamp, events, { name, urlOf: (event) => pages.get(event.id) ?? null });
 }
 
 const matchesTag = (header: string, etag: string) =>

@@ -96,10 +96,8 @@ export function identityOfIcsUid(uid: string): EventIdentity {
   return lower === uid ? { uid } : { uid: lower, icsUid: uid };
 }
 
-/** What a caller other than the export may change (the subscribable feeds: core/feeds). */
+/** What a caller other than the export may change (the subscribable feeds: server/routes/feeds.ts). */
 export interface IcsExportOptions {
-  /** The events to write (default: every event not in the trash). */
-  events?: Iterable<StoredEvent>;
   /** The calendar's name (default: the site name). */
   name?: string;
   /** The event's `URL` (default: its website). */
@@ -108,15 +106,21 @@ export interface IcsExportOptions {
 
 /**
  * The calendar as iCalendar (RFC 5545): one VEVENT per event that is not trashed, in its own time zone with
- * the matching VTIMEZONE; ical-generator does the escaping and line folding.
+ * the matching VTIMEZONE; ical-generator does the escaping and line folding. `events` (default: all) picks
+ * what is written.
  */
-export function exportIcs(store: CalendarStore, now: Date, options: IcsExportOptions = {}): string {
+export function exportIcs(
+  store: CalendarStore,
+  now: Date,
+  events: Iterable<StoredEvent> = store.events.values(),
+  options: IcsExportOptions = {},
+): string {
   const calendar = ical({
     name: options.name ?? store.settings.siteName,
     prodId: { company: 'Calendar Desk', product: 'calendar-desk', language: 'EN' },
     timezone: { name: null, generator: vtimezone },
   });
-  for (const event of options.events ?? store.events.values()) {
+  for (const event of events) {
     if (event.status === 'trash') continue;
     const zoned = vtimezone(event.timezone) !== null;
     const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
