@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -13,13 +13,18 @@ import { extendAllSeries } from './core/recurrence/series';
 
 /** How often repeating events without an end are extended to the horizon while the server runs. */
 const SERIES_EXTENSION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+import { FeedSecret } from './core/feeds/secret';
+import { addressChangeNotice, DEFAULT_PORT, readLastPort, recordLastPort } from './lastPort';
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
 process.env.TZ = 'UTC';
 
 export interface EngineOptions {
   dataDir: string;
-  /** 0 picks a free port. */
+  /**
+   * Exactly this port (0 picks a free one). Omitted: the port this data folder last served on (else 8787),
+   * or a free one when that is taken; the engine then says the address changed (see `addressNotice`).
+   */
   port?: number;
   host?: string;
   /** Site time zone of a brand-new data folder. */
@@ -50,6 +55,10 @@ export interface Engine {
   notices: string[];
   /** Settles once the repeating events were extended to the horizon after this start (how many events were made). */
   seriesExtended: Promise<number>;
+  /** Said when the address is not the one of the last start (subscribed calendar apps must be told). */
+  addressNotice: string | null;
+  /** The secret of the calendar feeds' addresses (undefined when its file could not be read or written). */
+  feedSecret?: FeedSecret;
   close(): Promise<void>;
 }
 
@@ -94,8 +103,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   let server: Server | undefined;
   let extension: NodeJS.Timeout | undefined;
   let closing = false;
+  let addressNotice: string | null = null;
   try {
     const adminToken = await ensureAdminAccess(store, clock);
+    const feedSecret = await openFeedSecret(options.dataDir, clock, options.log);
     // Time passed since the last start: series without an end reach the horizon again, in the background from
     // the start on and every few hours.
     const extendSeries = () =>
@@ -112,6 +123,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       config: { rendererDir: options.rendererDir },
       log: options.log,
       secretBox: options.secretBox,
+      feedSecret,
+      addressNotice: () => addressNotice,
     });
     // Before serving, while no upload can be under way. Not after a start that restored a backup or skipped
     // damaged changes: records may still name pictures whose media record is what was lost.
@@ -122,13 +135,31 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     }
     const handle = app.callback();
     // Koa answers a failed request itself (ctx.onerror), so the promise of each request is not awaited.
-    server = await listen((request, response) => void handle(request, response), options.port ?? 8787, host);
+    const handler = (request: IncomingMessage, response: ServerResponse) => void handle(request, response);
+    const lastPort = await readLastPort(options.dataDir);
+    let portTaken = false;
+    if (options.port !== undefined) server = await listen(handler, options.port, host);
+    else {
+      // The address calendar apps subscribed to stays the same unless another program took the port.
+      server = await listen(handler, lastPort ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
+        if (!(error instanceof EngineError && error.code === 'PORT_IN_USE')) throw error;
+        portTaken = true;
+        return listen(handler, 0, host);
+      });
+    }
     // Serving already: what the default listing does not need is indexed between requests.
     store.completeIndexesSoon();
     const seriesExtended = extendSeries();
     const port = (server.address() as AddressInfo).port;
-    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const hostInUrl = host.includes(':') ? `[${host}]` : host;
+    const origin = `http://${hostInUrl}:${port}`;
     await store.folderLock?.setApiRoot(`${origin}/wp-json/`);
+    addressNotice = addressChangeNotice(hostInUrl, lastPort, port, portTaken);
+    if (addressNotice) options.log?.(addressNotice);
+    if (lastPort !== port && !store.readOnly)
+      await recordLastPort(options.dataDir, port).catch((error: Error) =>
+        console.error(`calendar-desk: could not record the port for the next start: ${error.message}`),
+      );
     const running = server;
     return {
       store,
@@ -139,6 +170,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       adminTokenFile: join(options.dataDir, ADMIN_TOKEN_FILE),
       notices: store.notices,
       seriesExtended,
+      addressNotice,
+      feedSecret,
       async close() {
         closing = true;
         clearInterval(extension);
@@ -154,6 +187,22 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     server?.close();
     await store.close();
     throw error;
+  }
+}
+
+/** The feeds' secret; a folder where it cannot be kept (read-only disk, damaged file) serves no feed. */
+async function openFeedSecret(
+  dataDir: string,
+  clock: () => Date,
+  log?: (message: string) => void,
+): Promise<FeedSecret | undefined> {
+  try {
+    return await FeedSecret.open(dataDir, clock());
+  } catch (error) {
+    const message = `Calendar feeds are off: ${(error as Error).message}`;
+    if (log) log(message);
+    else console.error(`calendar-desk: ${message}`);
+    return undefined;
   }
 }
 

@@ -18,6 +18,8 @@ import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
 import { exchangeCommands } from './exchangeCommands';
+import { feedsCommand, FeedsUsageError } from './feedsCommand';
+import { FeedSecretError } from '../core/feeds/secret';
 import { ImportError } from '../sync/exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
@@ -123,7 +125,10 @@ export function buildProgram(): Command {
     .command('serve')
     .description('run the API (and the web UI) in the foreground until Ctrl+C')
     .addOption(
-      new Option('--port <port>', 'port on 127.0.0.1 (0 = any free port)').default(8787).argParser(parsePort),
+      new Option(
+        '--port <port>',
+        'port on 127.0.0.1 (default: 8787 the first time, then the port this data folder last used; 0 = any free port)',
+      ).argParser(parsePort),
     )
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .addOption(dataOption())
@@ -132,7 +137,7 @@ export function buildProgram(): Command {
         process.env.CALENDAR_DESK_TIMEZONE ?? newFolderZone,
       ),
     )
-    .action(async (options: { port: number; host: string; data?: string; timezone: string }) => {
+    .action(async (options: { port?: number; host: string; data?: string; timezone: string }) => {
       const dataDir = resolveDataFolder(options.data);
       const engine = await startEngine({
         dataDir,
@@ -142,6 +147,7 @@ export function buildProgram(): Command {
         rendererDir: rendererDir(),
       });
       for (const notice of engine.store.notices) console.error(`calendar-desk: ${notice}`);
+      if (engine.addressNotice) console.error(`calendar-desk: ${engine.addressNotice}`);
       // (Why it is read-only is the notice above.)
       console.log(
         engine.store.readOnly
@@ -152,6 +158,7 @@ export function buildProgram(): Command {
       // The token rides in the fragment: browsers never send it to the server, so no log or Referer sees it.
       console.log(`  Web UI:      ${engine.origin}/#/signin?token=${encodeURIComponent(engine.adminToken)}`);
       console.log(`  Data folder: ${dataDir}`);
+      console.log('  Feeds:       calendar-desk feeds lists the addresses calendar apps subscribe to');
       console.log(
         `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,
       );
@@ -270,6 +277,7 @@ export function buildProgram(): Command {
     });
 
   program.addCommand(syncCommand({ resolveDataFolder, withStoreOrServer }));
+  program.addCommand(feedsCommand({ resolveDataFolder, withStoreOrServer }));
   for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
     program.addCommand(command);
   return program;
@@ -284,6 +292,8 @@ function isUserFacing(error: unknown): boolean {
     error instanceof OwnerServerError ||
     error instanceof UserError ||
     error instanceof SyncUsageError ||
+    error instanceof FeedsUsageError ||
+    error instanceof FeedSecretError ||
     error instanceof ImportError ||
     error instanceof RemoteError ||
     error instanceof SyncStoppedError ||

@@ -14,6 +14,7 @@ export type SettingsChanges = Partial<
     | 'currencyCode'
     | 'categoryColors'
     | 'recurrenceHorizonMonths'
+    | 'feedPastMonths'
   >
 >;
 

@@ -70,7 +70,7 @@ export async function runDesktopApp(
   try {
     engine = await startEngine({
       dataDir,
-      port: 0,
+      // No port: the one this folder last used (the feeds' addresses stay valid), else 8787, else a free one.
       host: '127.0.0.1',
       timezone: knownZone(options.timezone, isValidTimezone),
       rendererDir: join(options.mainDir, '..', 'renderer'),
@@ -82,6 +82,8 @@ export async function runDesktopApp(
     return null;
   }
   const { origin } = engine;
+  // Also shown in Settings, Calendar feeds (the feeds' admin answer carries it).
+  if (engine.addressNotice) console.error(`calendar-desk: ${engine.addressNotice}`);
   const openExternal = (url: string) => shell.openExternal(url);
 
   installSecurity(electron.session.defaultSession, origin);

@@ -21,6 +21,8 @@ import type { SecretBox } from '../sync/secretBox';
 import { ResponseCache } from './responseCache';
 import { registerRoutes } from './dispatch';
 import type { ApiState } from './state';
+import type { FeedSecret } from '../core/feeds/secret';
+import { feedRoutes } from './routes/feeds';
 
 export type { ApiState } from './state';
 
@@ -38,6 +40,10 @@ export interface AppDeps {
   log?: (message: string) => void;
   /** Seals the secrets of saved sync remotes (the desktop shell passes one backed by safeStorage). */
   secretBox?: SecretBox;
+  /** The secret of the calendar feeds' addresses (omitted: no feed answers). */
+  feedSecret?: FeedSecret;
+  /** Whether this start's address differs from the last one (known once listening: read when asked). */
+  addressNotice?: () => string | null;
 }
 
 const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-json(?:/.*)?)$`, 'i');
@@ -55,6 +61,8 @@ export function createApp({
   config = {},
   log,
   secretBox,
+  feedSecret,
+  addressNotice,
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
@@ -102,7 +110,11 @@ export function createApp({
   });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
   const adminRouter = new Router<ApiState>({ sensitive: false, strict: false });
-  registerRoutes(adminRouter, adminRoutes({ store, clock, secretBox }), { store, clock, identify });
+  registerRoutes(adminRouter, adminRoutes({ store, clock, secretBox, feedSecret, addressNotice }), {
+    store,
+    clock,
+    identify,
+  });
   api.use(`/${ADMIN_NAMESPACE}`, adminRouter.routes());
   // WordPress' own wp/v2 read routes for categories and tags, which term answers link to (public reads).
   const wpV2Router = new Router<ApiState>({ sensitive: false, strict: false });
@@ -117,7 +129,9 @@ export function createApp({
     await next();
     if (ctx.status === 404 && ctx.body === undefined && API_PATH.test(ctx.path)) throw NO_ROUTE();
   });
-  // The public record pages that `url` points to, and the renderer (CONTRACT §2).
+  // The subscribable calendar feeds (CONTRACT §7), then the public record pages that `url` points to, and
+  // the renderer (CONTRACT §2).
+  app.use(feedRoutes(store, feedSecret, clock));
   for (const middleware of siteRoutes(store, config.rendererDir)) app.use(middleware);
   return app;
 }

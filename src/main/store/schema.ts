@@ -176,6 +176,8 @@ export const settingsSchema = z.object({
   categoryColors: categoryColorsSchema.optional(),
   /** How far ahead repeating events without an end are created, in months (absent: 24). */
   recurrenceHorizonMonths: z.number().int().min(1).max(120).optional(),
+  /** How many months of past events the subscribable feeds keep (absent = 3; see core/feeds/select.ts). */
+  feedPastMonths: z.number().int().min(0).max(120).optional(),
 });
 
 export const dataFileSchema = z.object({

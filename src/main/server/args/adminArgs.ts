@@ -109,6 +109,17 @@ export const updateSettingsArgs = {
       extension: true,
     },
   ),
+  feed_past_months: arg(
+    wpInteger().refine((months) => months >= 0 && months <= 120, {
+      error: '%s must be a number of months from 0 to 120.',
+    }),
+    {
+      description: 'How many months of past events the subscribable calendar feeds keep (default 3)',
+      type: 'integer',
+      in: 'body',
+      extension: true,
+    },
+  ),
 };
 
 /** `GET /calendar-desk/v1/media`: part of a stored file name. */

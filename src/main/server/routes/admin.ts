@@ -10,6 +10,8 @@ import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
+import { feedAdminRoutes } from './feeds';
+import type { FeedSecret } from '../../core/feeds/secret';
 
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
 function presentUser(store: CalendarStore, user: StoredUser) {
@@ -98,16 +100,22 @@ export function adminRoutes({
   store,
   clock,
   secretBox,
+  feedSecret,
+  addressNotice,
 }: {
   store: CalendarStore;
   clock: () => Date;
   /** Seals saved remote secrets; default: a key file in the data folder (see sync/secretBox.ts). */
   secretBox?: SecretBox;
+  /** The calendar feeds' secret (see core/feeds/secret.ts). */
+  feedSecret?: FeedSecret;
+  addressNotice?: () => string | null;
 }): RouteDef[] {
   return [
     ...settingsRoutes(),
     ...mediaRoutes(),
     ...userRoutes(store, clock),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
+    ...feedAdminRoutes(feedSecret, addressNotice),
   ];
 }

@@ -6,6 +6,7 @@ import type { ArgValues } from '../args/define';
 import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
 import { DEFAULT_HORIZON_MONTHS, extendAllSeries } from '../../core/recurrence/series';
+import { feedPastMonths } from '../../core/feeds/select';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
@@ -19,6 +20,7 @@ const changesOf = (args: ArgValues<typeof updateSettingsArgs>): SettingsChanges 
   currencyCode: args.currency_code,
   categoryColors: args.category_colors,
   recurrenceHorizonMonths: args.recurrence_horizon_months,
+  feedPastMonths: args.feed_past_months,
 });
 
 const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) =>
@@ -37,6 +39,7 @@ function presentSettings(store: CalendarStore, caller: Caller) {
     currency_code: currency.code,
     category_colors: categoryColors ?? {},
     recurrence_horizon_months: store.settings.recurrenceHorizonMonths ?? DEFAULT_HORIZON_MONTHS,
+    feed_past_months: feedPastMonths(store.settings),
     user: { login: caller.login, role: caller.role },
   };
 }

@@ -96,17 +96,31 @@ export function identityOfIcsUid(uid: string): EventIdentity {
   return lower === uid ? { uid } : { uid: lower, icsUid: uid };
 }
 
+/** What a caller other than the export may change (the subscribable feeds: server/routes/feeds.ts). */
+export interface IcsExportOptions {
+  /** The calendar's name (default: the site name). */
+  name?: string;
+  /** The event's `URL` (default: its website). */
+  urlOf?: (event: StoredEvent) => string | null;
+}
+
 /**
  * The calendar as iCalendar (RFC 5545): one VEVENT per event that is not trashed, in its own time zone with
- * the matching VTIMEZONE; ical-generator does the escaping and line folding.
+ * the matching VTIMEZONE; ical-generator does the escaping and line folding. `events` (default: all) picks
+ * what is written.
  */
-export function exportIcs(store: CalendarStore, now: Date): string {
+export function exportIcs(
+  store: CalendarStore,
+  now: Date,
+  events: Iterable<StoredEvent> = store.events.values(),
+  options: IcsExportOptions = {},
+): string {
   const calendar = ical({
-    name: store.settings.siteName,
+    name: options.name ?? store.settings.siteName,
     prodId: { company: 'Calendar Desk', product: 'calendar-desk', language: 'EN' },
     timezone: { name: null, generator: vtimezone },
   });
-  for (const event of store.events.values()) {
+  for (const event of events) {
     if (event.status === 'trash') continue;
     const zoned = vtimezone(event.timezone) !== null;
     const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
@@ -134,7 +148,7 @@ export function exportIcs(store: CalendarStore, now: Date): string {
       summary: htmlToText(event.title),
       description: htmlToText(event.description) || null,
       location: location(store, event),
-      url: event.website,
+      url: options.urlOf ? options.urlOf(event) : event.website,
       categories: event.categoryIds
         .map((id) => store.terms.get(id)?.name)
         .filter((name): name is string => name !== undefined)

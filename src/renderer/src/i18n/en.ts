@@ -434,6 +434,37 @@ export const en = {
     search: 'Search time zones (city or region)',
     universal: 'Universal',
   },
+  feeds: {
+    title: 'Calendar feeds',
+    intro:
+      'Calendar apps on this computer (Thunderbird, Apple Calendar, GNOME Calendar) can subscribe to these addresses and stay up to date. They hold published events only: the past {months} month(s) and everything ahead.',
+    localOnly:
+      'They answer on this computer only, while Calendar Desk runs. For phones, use your website’s links on the Publish screen.',
+    pastMonths: 'Months of past events',
+    whole: 'Whole calendar',
+    byCategory: 'By category',
+    byVenue: 'By venue',
+    subscribe: 'Subscribe',
+    off: 'The feeds are off: their addresses were revoked.',
+    regenerate: 'New addresses',
+    turnOn: 'Make addresses',
+    revoke: 'Revoke',
+    regenerateTitle: 'Give the feeds new addresses?',
+    regenerateMessage:
+      'Calendar apps subscribed to the current addresses stop getting updates until they subscribe to the new ones.',
+    revokeTitle: 'Revoke the feed addresses?',
+    revokeMessage:
+      'Every feed address stops answering. Calendar apps subscribed to them stop getting updates.',
+    regenerated: 'The feeds have new addresses.',
+    revoked: 'The feed addresses were revoked.',
+    pastSaved: 'Feeds now keep {months} month(s) of past events.',
+    websiteTitle: 'Subscribe links of {site}',
+    websiteIntro:
+      'Public links of your website for phones and newsletters (they show what is published there).',
+    websiteCalendar: 'All events',
+    googleCalendar: 'Google Calendar',
+    copyLink: 'Copy',
+  },
 };
 
 export type Messages = typeof en;

@@ -437,4 +437,33 @@ export const it: Messages = {
     search: 'Cerca un fuso orario (città o regione)',
     universal: 'Universale',
   },
+  feeds: {
+    title: 'Feed del calendario',
+    intro:
+      'Le app di calendario di questo computer (Thunderbird, Apple Calendar, GNOME Calendar) possono abbonarsi a questi indirizzi e restare aggiornate. Contengono solo eventi pubblicati: gli ultimi {months} mesi e tutti i futuri.',
+    localOnly:
+      'Rispondono solo su questo computer, mentre Calendar Desk è aperto. Per i telefoni usa i link del tuo sito nella schermata Pubblica.',
+    pastMonths: 'Mesi di eventi passati',
+    whole: 'Tutto il calendario',
+    byCategory: 'Per categoria',
+    byVenue: 'Per luogo',
+    subscribe: 'Abbonati',
+    off: 'I feed sono disattivati: i loro indirizzi sono stati revocati.',
+    regenerate: 'Nuovi indirizzi',
+    turnOn: 'Crea gli indirizzi',
+    revoke: 'Revoca',
+    regenerateTitle: 'Dare nuovi indirizzi ai feed?',
+    regenerateMessage:
+      'Le app abbonate agli indirizzi attuali non ricevono più aggiornamenti finché non si abbonano ai nuovi.',
+    revokeTitle: 'Revocare gli indirizzi dei feed?',
+    revokeMessage: 'Nessun indirizzo dei feed risponde più. Le app abbonate non ricevono più aggiornamenti.',
+    regenerated: 'I feed hanno nuovi indirizzi.',
+    revoked: 'Gli indirizzi dei feed sono stati revocati.',
+    pastSaved: 'I feed ora tengono {months} mesi di eventi passati.',
+    websiteTitle: 'Link di abbonamento di {site}',
+    websiteIntro: 'Link pubblici del tuo sito per telefoni e newsletter (mostrano ciò che vi è pubblicato).',
+    websiteCalendar: 'Tutti gli eventi',
+    googleCalendar: 'Google Calendar',
+    copyLink: 'Copia',
+  },
 };

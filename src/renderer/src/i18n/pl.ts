@@ -442,4 +442,35 @@ export const pl: Messages = {
     search: 'Szukaj strefy czasowej (miasto lub region)',
     universal: 'Uniwersalne',
   },
+  feeds: {
+    title: 'Kanały kalendarza',
+    intro:
+      'Aplikacje kalendarza na tym komputerze (Thunderbird, Apple Calendar, GNOME Calendar) mogą subskrybować te adresy i być na bieżąco. Zawierają tylko opublikowane wydarzenia: ostatnie {months} mies. i wszystkie przyszłe.',
+    localOnly:
+      'Odpowiadają tylko na tym komputerze, gdy Calendar Desk działa. Na telefony użyj linków swojej strony na ekranie Publikuj.',
+    pastMonths: 'Miesiące minionych wydarzeń',
+    whole: 'Cały kalendarz',
+    byCategory: 'Według kategorii',
+    byVenue: 'Według miejsca',
+    subscribe: 'Subskrybuj',
+    off: 'Kanały są wyłączone: ich adresy zostały unieważnione.',
+    regenerate: 'Nowe adresy',
+    turnOn: 'Utwórz adresy',
+    revoke: 'Unieważnij',
+    regenerateTitle: 'Nadać kanałom nowe adresy?',
+    regenerateMessage:
+      'Aplikacje subskrybujące obecne adresy przestaną dostawać aktualizacje, dopóki nie zasubskrybują nowych.',
+    revokeTitle: 'Unieważnić adresy kanałów?',
+    revokeMessage:
+      'Żaden adres kanału nie będzie odpowiadał. Subskrybujące aplikacje przestaną dostawać aktualizacje.',
+    regenerated: 'Kanały mają nowe adresy.',
+    revoked: 'Adresy kanałów zostały unieważnione.',
+    pastSaved: 'Kanały zawierają teraz {months} mies. minionych wydarzeń.',
+    websiteTitle: 'Linki subskrypcji strony {site}',
+    websiteIntro:
+      'Publiczne linki Twojej strony dla telefonów i newsletterów (pokazują to, co tam opublikowano).',
+    websiteCalendar: 'Wszystkie wydarzenia',
+    googleCalendar: 'Google Calendar',
+    copyLink: 'Kopiuj',
+  },
 };

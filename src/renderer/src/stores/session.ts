@@ -20,6 +20,8 @@ export interface SiteSettings extends SiteCurrency {
   timezone: string;
   /** Colours picked per category id (the others keep their default colour). */
   category_colors: CategoryColors;
+  /** Months of past events the calendar feeds keep. */
+  feed_past_months: number;
   user: { login: string; role: string };
 }
 
@@ -102,7 +104,12 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   async function updateSettings(
-    patch: Partial<Pick<SiteSettings, 'timezone' | 'site_name' | 'category_colors' | keyof SiteCurrency>>,
+    patch: Partial<
+      Pick<
+        SiteSettings,
+        'timezone' | 'site_name' | 'category_colors' | 'feed_past_months' | keyof SiteCurrency
+      >
+    >,
   ): Promise<void> {
     const { data } = await api().request<SiteSettings>('PUT', 'settings', {
       namespace: ADMIN_NAMESPACE,
