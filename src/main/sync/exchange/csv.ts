@@ -155,10 +155,10 @@ const list = (value: string) =>
 
 /** The event columns, by importer key; dates are read afterwards (they need the row's zone). */
 const eventRow = z.object({
-  event_name: required('the event name'),
+  event_name: required('Event Name'),
   event_description: cell,
   event_excerpt: cell,
-  event_start_date: required('the start date'),
+  event_start_date: required('Event Start Date'),
   event_start_time: cell,
   event_end_date: cell,
   event_end_time: cell,
@@ -193,7 +193,7 @@ const eventRow = z.object({
   event_ping_status: flag,
 });
 const venueRow = z.object({
-  venue_name: required('the venue name'),
+  venue_name: required('Venue Name'),
   venue_description: cell,
   venue_country: cell,
   venue_address: cell,
@@ -206,7 +206,7 @@ const venueRow = z.object({
   featured_image: httpAddress('the featured image'),
 });
 const organizerRow = z.object({
-  organizer_name: required('the organizer name'),
+  organizer_name: required('Organizer Name'),
   organizer_description: cell,
   organizer_email: cell,
   organizer_website: cell,
