@@ -241,36 +241,33 @@ function rowSchedule(
   dates: CsvDates,
 ): { start: string; end: string } | CellProblem[] {
   const zone = isValidTimezone(row.event_timezone) ? row.event_timezone : dates.zone;
-  const read = (dayKey: EventKey, day: string, timeKey: EventKey, clock: string, fallback: string) => {
+  // A cell is a date (and time) the way the API reads one; a problem names the cell the text came from.
+  const read = (dayKey: EventKey, timeKey: EventKey): string | CellProblem => {
+    const day = row[dayKey];
+    const clock = allDay ? '' : row[timeKey];
     if (csvWallClock(day, '', zone, dates) === null)
       return {
         key: dayKey,
         message: `"${day}" is not a date (write it as 2026-06-05, 06/05/2026 or "next friday")`,
       };
-    const wall = csvWallClock(day, allDay ? '' : clock || fallback, zone, dates);
+    const wall = csvWallClock(day, clock, zone, dates);
     return (
       wall ?? { key: timeKey, message: `"${clock}" is not a time of day (write it as 19:30 or 7:30 pm)` }
     );
   };
-  const start = read(
-    'event_start_date',
-    row.event_start_date,
-    'event_start_time',
-    row.event_start_time,
-    '00:00:00',
-  );
+  const start = read('event_start_date', 'event_start_time');
+  // The end's empty cells are the start's: the same day, the start time.
   const end = read(
     row.event_end_date ? 'event_end_date' : 'event_start_date',
-    row.event_end_date || row.event_start_date,
-    'event_end_time',
-    row.event_end_time,
-    allDay ? '' : row.event_start_time || '00:00:00',
+    row.event_end_time ? 'event_end_time' : 'event_start_time',
   );
-  const problems = [start, end].filter((value): value is CellProblem => typeof value !== 'string');
-  if (problems.length > 0) return problems.filter((p, i) => i === 0 || p.key !== problems[0]!.key);
+  if (typeof start !== 'string' || typeof end !== 'string') {
+    const problems = [start, end].filter((value): value is CellProblem => typeof value !== 'string');
+    return problems.filter((problem, index) => index === 0 || problem.key !== problems[0]!.key);
+  }
   return {
-    start: allDay ? `${(start as string).slice(0, 10)} 00:00:00` : (start as string),
-    end: allDay ? `${(end as string).slice(0, 10)} 23:59:59` : (end as string),
+    start: allDay ? `${start.slice(0, 10)} 00:00:00` : start,
+    end: allDay ? `${end.slice(0, 10)} 23:59:59` : end,
   };
 }
 
@@ -394,7 +391,9 @@ export function parseCsv(
   }
   // Each column by the importer key its header names (unknown columns are left out, as the importer does).
   const keys = headers.map((header) => keyOfHeader(kind, header));
-  const headerOf = (key: string) => headers[keys.indexOf(key)] ?? key;
+  // A problem names the column as the file's header does (else as we write it: the column is missing).
+  const headerOf = (key: string) =>
+    headers[keys.indexOf(key)] ?? COLUMNS_OF[kind].find((c) => c.key === key)?.header ?? key;
   const dates = csvDates(options);
   const inputs: CsvInput[] = [];
   const problems: ImportProblem[] = [];
