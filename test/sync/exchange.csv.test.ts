@@ -299,5 +299,22 @@ describe('re-importing a CSV', () => {
       '2027-05-08 19:30:00',
       '2027-05-08 22:15:00',
     ]);
+
+    // A shorter file (name and start only) matches too and keeps the flags and zone it does not mention; its
+    // missing end is the start, as in the original's importer.
+    const short = await importFile(
+      target,
+      'short.csv',
+      'Event Name,Event Start Date,Event Start Time\nCONCERT,2027-05-08,19:30\n',
+      new Date(),
+      folderOwner(target),
+    );
+    expect(short.matched!.map((match) => [match.id, match.changed])).toEqual([[updated.id, true]]);
+    const kept = target.events.get(updated.id)!;
+    expect([kept.hideFromListings, kept.timezone, kept.endLocal]).toEqual([
+      true,
+      'America/New_York',
+      '2027-05-08 19:30:00',
+    ]);
   });
 });

@@ -286,8 +286,9 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
     end_date: schedule.end,
     timezone: optional(row.event_timezone, row.event_timezone),
     all_day: allDay,
-    hide_from_listings: isYes(row.event_hide),
-    sticky: isYes(row.event_sticky),
+    // An empty cell leaves the flag as it is (a new event: off), so a re-import of a shorter file keeps it.
+    hide_from_listings: optional(row.event_hide, isYes(row.event_hide)),
+    sticky: optional(row.event_sticky, isYes(row.event_sticky)),
     featured: optional(row.feature_event, isYes(row.feature_event)),
     show_map_link: optional(row.event_show_map_link, isYes(row.event_show_map_link)),
     show_map: optional(row.event_show_map, isYes(row.event_show_map)),
