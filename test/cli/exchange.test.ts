@@ -131,6 +131,16 @@ describe('calendar-desk export / import', () => {
     expect(await startsOf(monthFirst)).toEqual(['2027-05-06 19:30:00']);
   });
 
+  it('--help says venues and organizers go into WordPress before events, and offers --day-first', async () => {
+    const exportHelp = await runCli(['export', '--help'], env);
+    expect(exportHelp.code).toBe(0);
+    expect(exportHelp.stdout.replace(/\s+/g, ' ')).toMatch(
+      /import the venues and the organizers first: the importer links an event only to venues and organizers that are already on the site/,
+    );
+    const importHelp = await runCli(['import', '--help'], env);
+    expect(importHelp.stdout).toMatch(/--day-first .*5 June/);
+  });
+
   it('a bad file changes nothing and names its lines (exit 1)', async () => {
     const dataDir = await seededFolder();
     const bad = join(home, 'bad.csv');
