@@ -106,6 +106,41 @@ describe('calendar-desk export / import', () => {
     expect(await titles(fromCsv)).toEqual(['Book fair', 'Film night']);
   });
 
+  it('--day-first reads 05/06/2027 as 5 June, without it 6 May; importing again matches instead of adding', async () => {
+    const csv = join(home, 'dates.csv');
+    await writeFile(csv, 'Event Name,Event Start Date,Event Start Time\nChoir,05/06/2027,19:30\n');
+    const startsOf = async (dataDir: string) => {
+      const exported = await runCli(['export', '--format', 'json', '--data', dataDir], env);
+      return JSON.parse(exported.stdout)
+        .data.events.filter((event: { title: string }) => event.title === 'Choir')
+        .map((event: { startLocal: string }) => event.startLocal);
+    };
+    const dayFirst = await seededFolder();
+    const first = await runCli(['import', csv, '--day-first', '--data', dayFirst], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).not.toMatch(/matched/);
+    expect(await startsOf(dayFirst)).toEqual(['2027-06-05 19:30:00']);
+    const again = await runCli(['import', csv, '--day-first', '--data', dayFirst], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/1 row\(s\) matched .*: 0 updated, 1 unchanged/);
+    expect(again.stdout).toMatch(/line 2: event #\d+ "Choir" unchanged/);
+    expect(await startsOf(dayFirst)).toEqual(['2027-06-05 19:30:00']);
+
+    const monthFirst = await seededFolder();
+    expect((await runCli(['import', csv, '--data', monthFirst], env)).code).toBe(0);
+    expect(await startsOf(monthFirst)).toEqual(['2027-05-06 19:30:00']);
+  });
+
+  it('--help says venues and organizers go into WordPress before events, and offers --day-first', async () => {
+    const exportHelp = await runCli(['export', '--help'], env);
+    expect(exportHelp.code).toBe(0);
+    expect(exportHelp.stdout.replace(/\s+/g, ' ')).toMatch(
+      /import the venues and the organizers first: the importer links an event only to venues and organizers that are already on the site/,
+    );
+    const importHelp = await runCli(['import', '--help'], env);
+    expect(importHelp.stdout).toMatch(/--day-first .*5 June/);
+  });
+
   it('a bad file changes nothing and names its lines (exit 1)', async () => {
     const dataDir = await seededFolder();
     const bad = join(home, 'bad.csv');
@@ -125,9 +160,14 @@ describe('calendar-desk export / import', () => {
     await writeFile(csv, 'Event Name,Event Start Date,Event Start Time\nConcert,2027-02-02,21:00\n');
     const imported = await runCli(['import', csv, '--data', dataDir], env);
     expect(imported.code).toBe(0);
+    // The day-first option reaches the server too.
+    const dayFirst = join(home, 'day-first.csv');
+    await writeFile(dayFirst, 'Event Name,Event Start Date,Event Start Time\nRecital,03/04/2027,20:00\n');
+    expect((await runCli(['import', dayFirst, '--day-first', '--data', dataDir], env)).code).toBe(0);
     const exported = await runCli(['export', '--format', 'csv', '--data', dataDir], env);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^Concert,/m);
+    expect(exported.stdout).toMatch(/^Recital,,,2027-04-03,20:00:00,/m);
 
     remote = await startTestServer();
     const synced = await runCli(
@@ -136,7 +176,7 @@ describe('calendar-desk export / import', () => {
     );
     expect(synced.stderr).toMatch(/syncing through it/);
     expect(synced.stdout).toMatch(
-      /Summary: created 5, updated 0, deleted 0, adopted 0, pulled 0, pictures uploaded 0, conflicts 0, failed 0/,
+      /Summary: created 6, updated 0, deleted 0, adopted 0, pulled 0, pictures uploaded 0, conflicts 0, failed 0/,
     );
     expect(synced.code).toBe(0);
   });

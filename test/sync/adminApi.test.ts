@@ -169,10 +169,37 @@ describe('admin API for the desktop Sync screen', () => {
     expect(imported.body).toMatchObject({ format: 'csv', events: 1 });
     const bad = await admin('import', {
       method: 'POST',
-      json: { file_name: 'events.csv', content: `${good}Broken,tomorrow,12:00\n` },
+      json: { file_name: 'events.csv', content: `${good}Broken,someday,12:00\n` },
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.data.problems).toEqual([{ line: 3, message: expect.stringMatching(/YYYY-MM-DD/) }]);
+    expect(bad.body.data.problems).toEqual([
+      { line: 3, message: expect.stringMatching(/^Event Start Date: "someday" is not a date/) },
+    ]);
+    // The same file again: the row is the event already here (title + start), reported, not added twice.
+    const again = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'events.csv', content: good },
+    });
+    expect(again.body.matched).toEqual([
+      { line: 2, kind: 'event', id: expect.any(Number), name: 'Picnic', changed: false },
+    ]);
+    expect(pair.local.engine.store.events.size).toBe(1);
+    const dayFirst = await admin('import', {
+      method: 'POST',
+      json: {
+        file_name: 'events.csv',
+        content: 'Event Name,Event Start Date\nFair,03/04/2027\n',
+        day_first: true,
+      },
+    });
+    expect(dayFirst.status).toBe(200);
+    const fair = [...pair.local.engine.store.events.values()].find((event) => event.title === 'Fair');
+    expect(fair?.startLocal).toBe('2027-04-03 00:00:00');
+    const wrongOption = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'events.csv', content: good, day_first: 'yes' },
+    });
+    expect(wrongOption.status).toBe(400);
   });
 
   it('writes the imported records as the administrator who imports them', async () => {

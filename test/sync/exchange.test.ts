@@ -204,7 +204,7 @@ describe('export and import', () => {
     const csv = [
       'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,All Day Event',
       'Good one,2027-01-01,10:00,2027-01-01,11:00,FALSE',
-      'Bad date,01/02/2027,10:00,,,FALSE',
+      'Bad date,31/31/2027,10:00,,,FALSE',
       ',2027-01-03,10:00,,,maybe',
       'Ends before it starts,2027-01-04,10:00,2027-01-03,10:00,FALSE',
     ].join('\n');
@@ -214,7 +214,7 @@ describe('export and import', () => {
     expect(error).toBeInstanceOf(ImportError);
     const lines = (error as ImportError).problems.map((problem) => problem.line);
     expect(lines).toEqual([3, 4, 4]);
-    expect((error as Error).message).toMatch(/line 3: Event Start Date: a date is written YYYY-MM-DD/);
+    expect((error as Error).message).toMatch(/line 3: Event Start Date: "31\/31\/2027" is not a date/);
     expect(target.events.size).toBe(0);
 
     // Rule errors found while applying (end before start) also take the whole file back.

@@ -10,6 +10,7 @@ import { exportDump } from '../sync/exchange/jsonDump';
 import { exportIcs } from '../sync/exchange/ics';
 import { CSV_KINDS, exportCsv, type CsvKind } from '../sync/exchange/csv';
 import { importFile, type ImportResult } from '../sync/exchange/importFile';
+import type { ImportMatch } from '../sync/exchange/csvMatch';
 import type { SyncCommandDeps } from './syncCommand';
 import { OwnerServerError } from './ownerServer';
 import { folderOwner } from '../core/users';
@@ -99,11 +100,35 @@ async function writeInto(file: string, text: string): Promise<void> {
   }
 }
 
+/** What a CSV re-import matched: the rows that were already here, updated (or left as they were). */
+export function matchedReport(matched: ImportMatch[]): string {
+  const updated = matched.filter((match) => match.changed).length;
+  const shown = matched
+    .slice(0, 20)
+    .map(
+      (match) =>
+        `  line ${match.line}: ${match.kind} #${match.id} "${match.name}" ${match.changed ? 'updated' : 'unchanged'}`,
+    );
+  const more = matched.length > 20 ? [`  … and ${matched.length - 20} more`] : [];
+  return [
+    `${matched.length} row(s) matched what is already here (events by title and start, venues and organizers by ` +
+      `name): ${updated} updated, ${matched.length - updated} unchanged, none added twice.`,
+    ...shown,
+    ...more,
+  ].join('\n');
+}
+
 /** `calendar-desk export` and `calendar-desk import`. */
 export function exchangeCommands(deps: SyncCommandDeps): Command[] {
   const exportCommand = new Command('export')
     .description(
       'write the calendar as a JSON dump (restorable), iCalendar (.ics) or CSV (the original plugin importer columns)',
+    )
+    .addHelpText(
+      'after',
+      '\nCSV for a WordPress site (Events → Import → CSV): export --kind venues, --kind organizers and --kind events,\n' +
+        'and import the venues and the organizers first: the importer links an event only to venues and organizers\n' +
+        'that are already on the site (by their exact name). Every column is pre-selected on its import screen.',
     )
     .addOption(
       new Option('--format <format>', 'json, ics or csv')
@@ -134,17 +159,22 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
       'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing',
     )
     .argument('<file>', 'file to import (.json, .ics or .csv)')
+    .option(
+      '--day-first',
+      'CSV: read 05/06/2026 as 5 June (day/month/year); without it, as 6 May (month first, as WordPress does)',
+    )
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
-    .action(async (file: string, options: { data?: string }) => {
+    .action(async (file: string, options: { data?: string; dayFirst?: boolean }) => {
       const text = await readFile(file, 'utf8');
+      const dayFirst = options.dayFirst === true;
       const result = await deps.withStoreOrServer(
         deps.resolveDataFolder(options.data),
-        (store) => importFile(store, file, text, new Date(), folderOwner(store)),
+        (store) => importFile(store, file, text, new Date(), folderOwner(store), { dayFirst }),
         (server) => {
           // The server takes request bodies up to 1 MiB: a bigger file is imported with the folder free.
-          const body = { file_name: basename(file), content: text };
+          const body = { file_name: basename(file), content: text, ...(dayFirst ? { day_first: true } : {}) };
           if (Buffer.byteLength(JSON.stringify(body)) > IMPORT_THROUGH_SERVER_MAX) {
             throw new OwnerServerError(
               `The data folder is in use by the server at ${server.apiRoot}, and ${file} is too big to send to it ` +
@@ -159,6 +189,7 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
           ? `Restored ${result.records} record(s) from ${file}.`
           : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s).`,
       );
+      if (result.matched?.length) console.log(matchedReport(result.matched));
     });
   return [exportCommand, importCommand];
 }

@@ -13,7 +13,12 @@ import { ImportError } from '../../sync/exchange/errors';
 import { administrators } from './permissions';
 import { endpoint, type ApiResponse, type BareRequest, type RouteDef } from './table';
 
-const importSchema = z.object({ file_name: z.string().min(1), content: z.string() });
+const importSchema = z.object({
+  file_name: z.string().min(1),
+  content: z.string(),
+  /** CSV: `05/06/2026` is 5 June (day first); without it, 6 May as PHP's strtotime reads it. */
+  day_first: z.boolean().optional(),
+});
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value ?? {});
@@ -176,7 +181,9 @@ export function syncAdminRoutes({
         const body = parse(importSchema, bodyOf(request));
         try {
           return {
-            body: await importFile(store, body.file_name, body.content, request.now, request.caller!),
+            body: await importFile(store, body.file_name, body.content, request.now, request.caller!, {
+              dayFirst: body.day_first,
+            }),
           };
         } catch (error) {
           if (!(error instanceof ImportError)) throw error;

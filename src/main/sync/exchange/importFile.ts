@@ -7,7 +7,8 @@ import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { importDump, parseDump } from './jsonDump';
 import { icsUidOf, identityOfIcsUid, parseIcs } from './ics';
-import { parseCsv, type CsvInput } from './csv';
+import { csvDates, parseCsv, type CsvInput } from './csv';
+import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
 
@@ -18,6 +19,13 @@ export interface ImportResult {
   organizers: number;
   /** Records of every kind a JSON dump restored. */
   records: number;
+  /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
+  matched?: ImportMatch[];
+}
+
+export interface ImportOptions {
+  /** CSV: `05/06/2026` is 5 June (day/month/year); without it, 6 May (month first, as PHP's strtotime). */
+  dayFirst?: boolean;
 }
 
 /** The format of a file: by its extension, else by its first bytes. */
@@ -43,8 +51,10 @@ export async function importFile(
   now: Date,
   /** Who imports: the records are written as this user, under the rules of the API's writes. */
   caller: Caller,
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   const format = formatOf(file, text);
+  const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
   if (format === 'json') {
     const { records } = await importDump(store, parseDump(text, file), file);
     return { format, records, ...countsOf(store) };
@@ -63,11 +73,14 @@ export async function importFile(
             problems,
           };
         })()
-      : parseCsv(text);
+      : parseCsv(text, dates);
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
   const counts = { events: 0, venues: 0, organizers: 0 };
+  // CSV rows are matched against the records as they were before the import (title + start, as the original).
+  const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
+  const matched: ImportMatch[] = [];
   await store.mutate((tx) => {
     const context = { tx, store, caller, now, language: 'en' as const };
     const problems: ImportProblem[] = [];
@@ -75,7 +88,9 @@ export async function importFile(
     const claimed = new Set<string>();
     for (const row of parsed.inputs as Array<CsvInput & { uid?: string }>) {
       try {
-        if (row.kind === 'events') {
+        const match = matchCsv?.(row);
+        if (match) matched.push(writeCsvMatch(match, row, context));
+        else if (row.kind === 'events') {
           // The UID names the event: the one already here is updated (re-importing a file duplicates
           // nothing). A UID repeated in the file (an override of a repeating event) makes a separate event.
           const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
@@ -95,7 +110,8 @@ export async function importFile(
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
   });
-  return { format, ...counts, records: counts.events + counts.venues + counts.organizers };
+  const records = counts.events + counts.venues + counts.organizers;
+  return { format, ...counts, records, ...(format === 'csv' ? { matched } : {}) };
 }
 
 /** The events here by the `.ics` UID an export writes for them (see `icsUidOf`). */
