@@ -13,13 +13,16 @@ import { syncKindSchema } from './sync';
  *
  * - Every durable change of an event, venue, organizer, category or tag takes the next number of one
  *   sequence. The feed lists, in ascending `seq`, each record changed since the cursor once, at its latest
- *   change (`upsert`, with the record as `GET /events/{id}` & co present it to an editor, trashed ones with
- *   `status: "trash"`), and each record deleted for good since then as a tombstone (`delete`: kind, id, uid).
- * - Without `since`: every record that exists now (no tombstones), in the same order and pages: a full read.
+ *   change (`upsert`, with the record as `GET /events/{id}?context=edit` & co present it to an editor,
+ *   trashed ones with `status: "trash"`), and each record deleted for good since then as a tombstone
+ *   (`delete`: kind, id, uid).
+ * - Without `since`: every record that exists now, in the same order and pages: a full read. Its later pages
+ *   (read with `since`) may hold tombstones of records deleted meanwhile.
+ * - A cursor older than the kept tombstones (90 days, at most 10,000), of another calendar, or ahead of this
+ *   one (an older copy of its data put back) answers 410 `calendar_desk_cursor_expired`: read everything
+ *   again (no `since`).
  * - `cursor` is opaque: send it back as `since`. With `more: true`, ask again with it for the next page;
  *   with `more: false` it is where to continue the next time.
- * - A cursor older than the kept tombstones (or of another calendar, or damaged by a restored backup)
- *   answers 410 `calendar_desk_cursor_expired`: read everything again (no `since`).
  * - A `delete` of a record the reader does not know is to be ignored.
  */
 
@@ -30,9 +33,10 @@ const utcDate = z
   .describe('Y-m-d H:i:s, UTC');
 
 /** The opaque position in a calendar's change feed: `<feed id>:<seq>`. */
+export const CHANGE_CURSOR_PATTERN = /^[0-9a-f-]{36}:\d{1,15}$/;
 export const changeCursorSchema = z
   .string()
-  .regex(/^[0-9a-f-]{36}:\d{1,15}$/, 'not a change cursor: send back the cursor a changes answer gave')
+  .regex(CHANGE_CURSOR_PATTERN, 'not a change cursor: send back the cursor a changes answer gave')
   .describe('Opaque: the cursor a previous answer gave');
 
 const changeBase = {
@@ -42,7 +46,11 @@ const changeBase = {
   modified_utc: utcDate.describe('When the record was last changed (for a delete: when it was deleted)'),
 };
 
-/** Upsert of one kind: `record` as the single GET of that kind presents it (no json_ld), `etag` its ETag. */
+/**
+ * Upsert of one kind: `record` as the single GET of that kind presents it with `context=edit` to an editor
+ * (content of password-protected records, costs as typed), without json_ld (embedded ones included); `etag`
+ * is the ETag that GET answers.
+ */
 const upsertOf = <K extends z.ZodType, R extends z.ZodType>(kind: K, record: R) =>
   z.strictObject({
     ...changeBase,
