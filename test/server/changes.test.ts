@@ -173,7 +173,7 @@ describe('the change feed', () => {
   });
 
   it('reads everything without a cursor, page by page, then continues with what changed meanwhile', async () => {
-    const created = [];
+    const created: Array<{ id: number; uid: string }> = [];
     for (const name of ['a', 'b', 'c']) created.push(await create('tags', { name }));
     const venue = await create('venues', { venue: 'Library' });
     const event = await create('events', eventBody('Reading', 1, { venue: venue.id }));
