@@ -6,7 +6,14 @@ import { crc32 } from 'node:zlib';
 import type { Adapter } from 'lowdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventRecord } from '../../src/main/core/events';
-import { CalendarStore, DATA_FILE_NAME, type OpenStoreOptions } from '../../src/main/store/store';
+import {
+  CalendarStore,
+  DATA_FILE_NAME,
+  type OpenStoreOptions,
+  type StoreOp,
+} from '../../src/main/store/store';
+import { JournaledPersistence } from '../../src/main/store/persistence';
+import type { JournalEntry } from '../../src/main/store/journal';
 import type { DataFile, Settings, StoredEvent, StoredTerm } from '../../src/main/store/schema';
 
 /** The store's change feed (CONTRACT §7): numbers, tombstones and their pruning, across crashes and upgrades. */
@@ -179,6 +186,25 @@ describe('the change feed of the store', () => {
     await store.close();
   });
 
+  it('a replay keeps the numbers readers saw, also after a failed write left a gap', async () => {
+    const persistence = new FlakyJournal(dataDir);
+    const store = await open({ persistence });
+    const tag = await addTag(store, 'a');
+    persistence.failing = true;
+    await expect(addTag(store, 'lost')).rejects.toThrow(/could not write/);
+    persistence.failing = false;
+    await store.mutate((tx) => tx.putTerm({ ...tag, name: 'a2', revision: 2 }));
+    // A reader saw the tag at change 3 and keeps that cursor.
+    expect(summary(store)).toEqual(['3 upsert tag 1']);
+
+    // No close(): as after SIGKILL. The replayed change keeps its 3, so the next one is 4, after the cursor.
+    const crashed = await open();
+    expect(summary(crashed)).toEqual(['3 upsert tag 1']);
+    await crashed.mutate((tx) => tx.putTerm({ ...tag, name: 'a3', revision: 3 }));
+    expect(summary(crashed, 3)).toEqual(['4 upsert tag 1']);
+    await crashed.close();
+  });
+
   it('starts with every record of a schema version 3 file, terms first and events last, once', async () => {
     const v3 = {
       schemaVersion: 3,
@@ -257,5 +283,15 @@ class FlakyMemory implements Adapter<DataFile> {
   async write(data: DataFile) {
     if (this.failing) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     this.data = structuredClone(data);
+  }
+}
+
+/** The real journal, with a switch that makes commits fail (a full disk). */
+class FlakyJournal extends JournaledPersistence<StoreOp> {
+  failing = false;
+
+  override async commit(entry: JournalEntry<StoreOp>): Promise<void> {
+    if (this.failing) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    await super.commit(entry);
   }
 }
