@@ -135,7 +135,7 @@ describe('the change feed of the store', () => {
   it('prunes tombstones beyond the limits in the same write, and a replay prunes exactly the same', async () => {
     const tombstones = { count: 3, days: 90 };
     const store = await open({ tombstones });
-    const tags = [];
+    const tags: StoredTerm[] = [];
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) tags.push(await addTag(store, name));
     for (const [index, tag] of tags.slice(0, 5).entries()) {
       await store.mutate((tx) => tx.deleteTerm(tag.id, `2026-11-2${index} 10:00:00`));

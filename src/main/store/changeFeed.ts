@@ -1,5 +1,5 @@
 import { wallClockSeconds, wallClockText } from './eventIndex';
-import type { ChangeFeedState, FeedKind, Tombstone } from './schema';
+import { FEED_KINDS, type ChangeFeedState, type FeedKind, type Tombstone } from './schema';
 
 /** How long deletions stay in the feed: the newest `count`, and none older than `days` before the newest. */
 export interface TombstoneLimits {
@@ -21,15 +21,18 @@ export interface FeedItem extends FeedEntry {
   tombstone?: Tombstone;
 }
 
-const keyOf = (kind: FeedKind, id: number) => `${kind}:${id}`;
+/** A record's key in the feed's maps: its id and kind in one number (numbers hash faster than strings). */
+const keyOf = (kind: FeedKind, id: number) => id * 8 + FEED_KINDS.indexOf(kind);
+const kindOf = (key: number) => FEED_KINDS[key % 8];
+const idOf = (key: number) => Math.floor(key / 8);
 
-/** Index of the first element whose seq is greater than `seq` (the array is in ascending seq). */
-function firstAfter(items: readonly { seq: number }[], seq: number): number {
+/** Position of the first of `count` items in ascending seq (`seqAt` reads one) whose seq is greater than `seq`. */
+function firstAfter(count: number, seqAt: (at: number) => number, seq: number): number {
   let low = 0;
-  let high = items.length;
+  let high = count;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (items[middle].seq <= seq) low = middle + 1;
+    if (seqAt(middle) <= seq) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -49,9 +52,13 @@ export class ChangeFeed {
   seq = 0;
   /** The newest pruned tombstone: a reader who saw less than this may have missed a deletion. */
   horizon = 0;
-  /** Latest change of each existing record, ascending; entries no longer in `current` are stale. */
-  private entries: FeedEntry[] = [];
-  private readonly current = new Map<string, number>();
+  /**
+   * Latest change of each existing record, ascending: `seqs[i]` is the change, `keys[i]` the record. An entry
+   * whose record is at another change in `current` (or gone) is stale.
+   */
+  private seqs: number[] = [];
+  private keys: number[] = [];
+  private readonly current = new Map<number, number>();
   private tombs: Tombstone[] = [];
 
   /** How long deletions are kept (tests shorten it). */
@@ -61,9 +68,17 @@ export class ChangeFeed {
     this.id = state.id;
     this.seq = state.seq;
     this.horizon = state.horizon;
-    this.entries = state.live.map(([seq, kind, id]) => ({ seq, kind, id }));
+    const count = state.live.length;
+    this.seqs = new Array<number>(count);
+    this.keys = new Array<number>(count);
     this.current.clear();
-    for (const entry of this.entries) this.current.set(keyOf(entry.kind, entry.id), entry.seq);
+    for (let at = 0; at < count; at++) {
+      const [seq, kind, id] = state.live[at];
+      const key = keyOf(kind, id);
+      this.seqs[at] = seq;
+      this.keys[at] = key;
+      this.current.set(key, seq);
+    }
     this.tombs = [...state.tombstones];
   }
 
@@ -73,9 +88,7 @@ export class ChangeFeed {
       id: this.id,
       seq: this.seq,
       horizon: this.horizon,
-      live: this.entries
-        .filter((entry) => this.isLive(entry))
-        .map((entry) => [entry.seq, entry.kind, entry.id]),
+      live: this.liveAt().map((at) => [this.seqs[at], kindOf(this.keys[at]), idOf(this.keys[at])]),
       tombstones: [...this.tombs],
     };
   }
@@ -103,14 +116,19 @@ export class ChangeFeed {
       return;
     }
     this.current.set(key, seq);
-    const last = this.entries.at(-1);
-    if (!last || last.seq < seq) this.entries.push({ seq, kind, id });
-    else {
+    const count = this.seqs.length;
+    if (count === 0 || this.seqs[count - 1] < seq) {
+      this.seqs.push(seq);
+      this.keys.push(key);
+    } else {
       // Taking a change back brings a record back to an older seq: its entry may still be there.
-      const at = firstAfter(this.entries, seq);
-      if (this.entries[at - 1]?.seq !== seq) this.entries.splice(at, 0, { seq, kind, id });
+      const at = this.firstEntryAfter(seq);
+      if (this.seqs[at - 1] !== seq) {
+        this.seqs.splice(at, 0, seq);
+        this.keys.splice(at, 0, key);
+      }
     }
-    if (this.entries.length - this.current.size > Math.max(1024, this.current.size)) this.dropStale();
+    if (this.seqs.length - this.current.size > Math.max(1024, this.current.size)) this.dropStale();
   }
 
   /**
@@ -118,7 +136,7 @@ export class ChangeFeed {
    * so a replay prunes exactly the same). Returns the step that takes it back.
    */
   addTombstone(tombstone: Tombstone): () => void {
-    const at = firstAfter(this.tombs, tombstone.seq);
+    const at = this.firstTombAfter(tombstone.seq);
     this.tombs.splice(at, 0, tombstone);
     const since = wallClockSeconds(tombstone.deletedUtc);
     const cutoff = since === null ? '' : wallClockText(Math.max(0, since - this.limits.days * 86_400));
@@ -141,9 +159,9 @@ export class ChangeFeed {
 
   /** The highest seq a reader can have seen: what it reads next starts after it. */
   latest(): number {
-    let at = this.entries.length - 1;
-    while (at >= 0 && !this.isLive(this.entries[at])) at--;
-    return Math.max(this.entries[at]?.seq ?? 0, this.tombs.at(-1)?.seq ?? 0, this.horizon);
+    let at = this.seqs.length - 1;
+    while (at >= 0 && !this.isLive(at)) at--;
+    return Math.max(this.seqs[at] ?? 0, this.tombs.at(-1)?.seq ?? 0, this.horizon);
   }
 
   /**
@@ -151,17 +169,18 @@ export class ChangeFeed {
    * existing record (no tombstones: the reader starts from nothing).
    */
   read(after: number | null, limit: number): { items: FeedItem[]; more: boolean } {
-    let entry = after === null ? 0 : firstAfter(this.entries, after);
-    let tomb = after === null ? this.tombs.length : firstAfter(this.tombs, after);
+    let entry = after === null ? 0 : this.firstEntryAfter(after);
+    let tomb = after === null ? this.tombs.length : this.firstTombAfter(after);
     const items: FeedItem[] = [];
     for (;;) {
-      while (entry < this.entries.length && !this.isLive(this.entries[entry])) entry++;
-      const nextEntry = this.entries[entry];
+      while (entry < this.seqs.length && !this.isLive(entry)) entry++;
+      const hasEntry = entry < this.seqs.length;
       const nextTomb = this.tombs[tomb];
-      if (!nextEntry && !nextTomb) return { items, more: false };
+      if (!hasEntry && !nextTomb) return { items, more: false };
       if (items.length === limit) return { items, more: true };
-      if (nextEntry && (!nextTomb || nextEntry.seq < nextTomb.seq)) {
-        items.push(nextEntry);
+      if (hasEntry && (!nextTomb || this.seqs[entry] < nextTomb.seq)) {
+        const key = this.keys[entry];
+        items.push({ seq: this.seqs[entry], kind: kindOf(key), id: idOf(key) });
         entry++;
       } else {
         items.push({ seq: nextTomb.seq, kind: nextTomb.kind, id: nextTomb.id, tombstone: nextTomb });
@@ -170,11 +189,29 @@ export class ChangeFeed {
     }
   }
 
-  private isLive(entry: FeedEntry): boolean {
-    return this.current.get(keyOf(entry.kind, entry.id)) === entry.seq;
+  private firstEntryAfter(seq: number): number {
+    return firstAfter(this.seqs.length, (at) => this.seqs[at], seq);
+  }
+
+  private firstTombAfter(seq: number): number {
+    return firstAfter(this.tombs.length, (at) => this.tombs[at].seq, seq);
+  }
+
+  /** Whether the entry at `at` is its record's latest change. */
+  private isLive(at: number): boolean {
+    return this.current.get(this.keys[at]) === this.seqs[at];
+  }
+
+  /** Positions of the live entries. */
+  private liveAt(): number[] {
+    const positions: number[] = [];
+    for (let at = 0; at < this.seqs.length; at++) if (this.isLive(at)) positions.push(at);
+    return positions;
   }
 
   private dropStale() {
-    this.entries = this.entries.filter((entry) => this.isLive(entry));
+    const live = this.liveAt();
+    this.seqs = live.map((at) => this.seqs[at]);
+    this.keys = live.map((at) => this.keys[at]);
   }
 }
