@@ -121,9 +121,11 @@ export class ChangeFeed {
       this.seqs.push(seq);
       this.keys.push(key);
     } else {
-      // Taking a change back brings a record back to an older seq: its entry may still be there.
+      // Taking a change back brings a record back to an older seq, whose entry may still be there; a number
+      // taken back with a change that failed half-way is given again, and its entry is this record's now.
       const at = this.firstEntryAfter(seq);
-      if (this.seqs[at - 1] !== seq) {
+      if (this.seqs[at - 1] === seq) this.keys[at - 1] = key;
+      else {
         this.seqs.splice(at, 0, seq);
         this.keys.splice(at, 0, key);
       }
