@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Memory } from 'lowdb';
 import { describe, expect, it } from 'vitest';
+import { readChanges } from '../../src/main/core/changes';
 import { eventRecord } from '../../src/main/core/events';
 import { CalendarStore, type Transaction } from '../../src/main/store/store';
 import type { DataFile, FeedKind, Settings } from '../../src/main/store/schema';
@@ -149,6 +150,17 @@ describe('the change feed (property)', () => {
             .items.map((item) => `${item.seq} upsert ${item.kind}:${item.id}`);
           expect(full).toEqual(expected({ ...model, deletions: [] }, 0));
           expect(store.changeFeed.latest()).toBe(model.seq);
+          // The same full read as the API pages it: every existing record once, no tombstone.
+          const paged: string[] = [];
+          let since: string | undefined;
+          for (let page = 0; page < 100; page++) {
+            const read = readChanges(store, since, limit);
+            paged.push(...read.changes.map((change) => `${change.seq} ${change.action} ${change.kind}`));
+            since = read.cursor;
+            if (!read.more) break;
+          }
+          expect(paged).toEqual(full.map((text) => text.replace(/:\d+$/, '')));
+          expect(readChanges(store, since, limit).changes).toEqual([]);
 
           const reopened = await memoryStore(adapter);
           expect(readPaged(reopened, after, limit)).toEqual(expected(model, after));

@@ -1,4 +1,5 @@
 import type { FeedKind, StoredPost, StoredTerm, Tombstone } from '../store/schema';
+import type { FeedPosition } from '../store/changeFeed';
 import type { CalendarStore } from '../store/store';
 
 /**
@@ -24,37 +25,44 @@ export interface ChangesRead {
   more: boolean;
 }
 
-/** The cursor a reader sends back: this calendar's feed, and the last change it has seen. */
-const cursorOf = (store: CalendarStore, seq: number) => `${store.changeFeed.id}:${seq}`;
+/**
+ * The cursor a reader sends back: this calendar's feed, the last change it has seen, and in the middle of a
+ * full read the last deletion it needs no more (see FeedPosition).
+ */
+function cursorOf(store: CalendarStore, { records, deletions }: FeedPosition): string {
+  const id = store.changeFeed.id;
+  return deletions > records ? `${id}:${records}:${deletions}` : `${id}:${records}`;
+}
 
 const RESYNC =
   'Read everything again: ask for the changes without "since", then continue from the cursor that answer gives.';
 
 /**
- * The last change a cursor (well formed: `<feed id>:<seq>`, see shared/schemas/changes.ts) has seen, or
+ * Where a cursor (well formed: `<feed id>:<seq>[:<seq>]`, see shared/schemas/changes.ts) has read to, or
  * CursorExpired saying why the feed cannot continue from it.
  */
-function seenThrough(store: CalendarStore, cursor: string): number {
+function positionOf(store: CalendarStore, cursor: string): FeedPosition {
   const feed = store.changeFeed;
-  const at = cursor.lastIndexOf(':');
-  if (cursor.slice(0, at) !== feed.id) {
+  const [id, records, deletions = records] = cursor.split(':');
+  if (id !== feed.id) {
     throw new CursorExpired(
       `This cursor was not given by this calendar (it belongs to another data folder, or one replaced since). ${RESYNC}`,
     );
   }
-  const seq = Number(cursor.slice(at + 1));
-  if (seq > feed.seq) {
+  const position = { records: Number(records), deletions: Number(deletions) };
+  const seen = Math.max(position.records, position.deletions);
+  if (seen > feed.seq) {
     throw new CursorExpired(
       `This cursor is ahead of this calendar: its data was put back to an older state since. ${RESYNC}`,
     );
   }
-  if (seq < feed.horizon) {
+  if (seen < feed.horizon) {
     throw new CursorExpired(
       `This cursor is too old: records deleted since then are no longer remembered (deletions are kept for ` +
         `${feed.limits.days} days, at most ${feed.limits.count}). ${RESYNC}`,
     );
   }
-  return seq;
+  return position;
 }
 
 /** The record a feed entry names (it exists: the feed follows the store's records). */
@@ -68,13 +76,19 @@ function recordOf(store: CalendarStore, kind: FeedKind, id: number): StoredPost 
  * read, which later reads continue from). Throws CursorExpired for a cursor the feed cannot continue from.
  */
 export function readChanges(store: CalendarStore, since: string | undefined, limit: number): ChangesRead {
-  const after = since === undefined ? null : seenThrough(store, since);
-  const { items, more } = store.changeFeed.read(after, limit);
+  const feed = store.changeFeed;
+  const after = since === undefined ? null : positionOf(store, since);
+  const { items, more } = feed.read(after, limit);
   const changes = items.map(({ seq, kind, id, tombstone }): FeedChange => {
     if (tombstone) return { seq, kind, action: 'delete', tombstone };
     return { seq, kind, action: 'upsert', record: recordOf(store, kind, id) };
   });
-  const last = changes.at(-1)?.seq;
-  const cursor = more ? last! : Math.max(after ?? 0, store.changeFeed.latest());
-  return { changes, cursor: cursorOf(store, cursor), more };
+  if (!more) {
+    const done = Math.max(after?.records ?? 0, after?.deletions ?? 0, feed.latest());
+    return { changes, cursor: cursorOf(store, { records: done, deletions: done }), more };
+  }
+  const last = changes.at(-1)!.seq;
+  // A full read skips the deletions made before it began, also on its later pages.
+  const deletions = Math.max(after?.deletions ?? feed.latest(), last);
+  return { changes, cursor: cursorOf(store, { records: last, deletions }), more };
 }

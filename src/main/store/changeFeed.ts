@@ -9,6 +9,15 @@ export interface TombstoneLimits {
 
 export const DEFAULT_TOMBSTONE_LIMITS: TombstoneLimits = { count: 10_000, days: 90 };
 
+/**
+ * How far a reader has read: records changed up to `records`, deletions up to `deletions`. The two differ in
+ * the middle of a full read, which needs no deletion from before it began (those records were not there).
+ */
+export interface FeedPosition {
+  records: number;
+  deletions: number;
+}
+
 /** One record's latest change. */
 export interface FeedEntry {
   seq: number;
@@ -170,9 +179,11 @@ export class ChangeFeed {
    * Up to `limit` changes after `after`, in ascending seq, and whether more follow. Without `after`: every
    * existing record (no tombstones: the reader starts from nothing).
    */
-  read(after: number | null, limit: number): { items: FeedItem[]; more: boolean } {
-    let entry = after === null ? 0 : this.firstEntryAfter(after);
-    let tomb = after === null ? this.tombs.length : this.firstTombAfter(after);
+  read(after: FeedPosition | number | null, limit: number): { items: FeedItem[]; more: boolean } {
+    const from = typeof after === 'number' ? { records: after, deletions: after } : after;
+    let entry = from === null ? 0 : this.firstEntryAfter(from.records);
+    let tomb =
+      from === null ? this.tombs.length : this.firstTombAfter(Math.max(from.records, from.deletions));
     const items: FeedItem[] = [];
     for (;;) {
       while (entry < this.seqs.length && !this.isLive(entry)) entry++;

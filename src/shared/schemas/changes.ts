@@ -17,7 +17,7 @@ import { syncKindSchema } from './sync';
  *   trashed ones with `status: "trash"`), and each record deleted for good since then as a tombstone
  *   (`delete`: kind, id, uid).
  * - Without `since`: every record that exists now, in the same order and pages: a full read. Its later pages
- *   (read with `since`) may hold tombstones of records deleted meanwhile.
+ *   (read with `since`) hold tombstones only of records deleted after it began.
  * - A cursor older than the kept tombstones (90 days, at most 10,000), of another calendar, or ahead of this
  *   one (an older copy of its data put back) answers 410 `calendar_desk_cursor_expired`: read everything
  *   again (no `since`).
@@ -32,8 +32,8 @@ const utcDate = z
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
   .describe('Y-m-d H:i:s, UTC');
 
-/** The opaque position in a calendar's change feed: `<feed id>:<seq>`. */
-export const CHANGE_CURSOR_PATTERN = /^[0-9a-f-]{36}:\d{1,15}$/;
+/** The opaque position in a calendar's change feed: `<feed id>:<seq>`, in a full read `<feed id>:<seq>:<seq>`. */
+export const CHANGE_CURSOR_PATTERN = /^[0-9a-f-]{36}:\d{1,15}(:\d{1,15})?$/;
 export const changeCursorSchema = z
   .string()
   .regex(CHANGE_CURSOR_PATTERN, 'not a change cursor: send back the cursor a changes answer gave')
