@@ -41,7 +41,12 @@ describe('opening the data file', () => {
     const store = await open();
     expect(store.events.size).toBe(0);
     await store.close();
-    expect(JSON.parse(await readFile(dataFile(), 'utf8'))).toEqual(emptyDataFile(settings));
+    const empty = emptyDataFile(settings);
+    // The change feed's id is new for every calendar.
+    expect(JSON.parse(await readFile(dataFile(), 'utf8'))).toEqual({
+      ...empty,
+      changeFeed: { ...empty.changeFeed, id: store.changeFeed.id },
+    });
   });
 
   it('refuses a file that is not JSON', () => expectInvalid('{"schemaVersion": 1, "events": [', /JSON/));

@@ -43,7 +43,7 @@ describe('the journaled store', () => {
     const first = await open();
     const fileBefore = await readFile(join(dataDir, DATA_FILE_NAME), 'utf8');
     await Promise.all(['a', 'b', 'c'].map((name) => addTag(first, name)));
-    await first.mutate((tx) => tx.deleteTerm(2));
+    await first.mutate((tx) => tx.deleteTerm(2, '2026-11-22 00:00:00'));
     expect(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).toBe(fileBefore);
 
     // No close(): as after SIGKILL, the next start must find everything in the journal.
@@ -275,8 +275,8 @@ describe('the journaled store', () => {
     await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v1));
     const store = await open();
     expect(tagNames(store)).toEqual(['Old']);
-    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 3/);
-    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(3);
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 4/);
+    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(4);
     await store.close();
   });
 

@@ -87,6 +87,13 @@ export function canReadPost(caller: MaybeCaller, post: OwnedPost): boolean {
   return caps.has('edit_others');
 }
 
+/**
+ * May read every post whatever its author and status (`read_private_posts` and `edit_others_posts`):
+ * administrators and editors. The change feed needs it, since it shows every record as it changes.
+ */
+export const canReadEveryPost = (caller: MaybeCaller) =>
+  hasPostCap(caller, 'read_private') && hasPostCap(caller, 'edit_others');
+
 /** Term management: categories need `publish_tribe_events`, tags `manage_categories` (REFERENCE §5.8). */
 export function canManageTerms(caller: MaybeCaller, taxonomy: TaxonomyKind): boolean {
   if (!caller || !canEditPosts(caller)) return false;

@@ -311,7 +311,7 @@ export async function removeTerm(id: number, call: RecordWriteCall<StoredTerm>):
     for (const child of termsOf(store, term.taxonomy).filter((candidate) => candidate.parent === term.id)) {
       tx.putTerm({ ...child, parent: term.parent, modifiedUtc: modified, revision: child.revision + 1 });
     }
-    tx.deleteTerm(term.id);
+    tx.deleteTerm(term.id, modified);
   });
   return term;
 }

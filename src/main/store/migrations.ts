@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { recordUid, SCHEMA_VERSION } from './schema';
+import { emptyChangeFeed, recordUid, SCHEMA_VERSION, type FeedKind } from './schema';
 
 /** One step forward: turns a file of `version - 1` into a file of `version`. */
 export interface Migration {
@@ -20,7 +20,34 @@ export const MIGRATIONS: Migration[] = [
     describe: 'every event, venue, organizer, category and tag gets a stable uid (CONTRACT §2)',
     migrate: (data) => ({ ...data, ...withUids(data), schemaVersion: 3 }),
   },
+  {
+    version: 4,
+    describe: 'the change feed (calendar-desk/v1/changes) starts with every record as it is',
+    migrate: (data) => ({ ...data, changeFeed: changeFeedOf(data), schemaVersion: 4 }),
+  },
 ];
+
+/**
+ * A new change feed holding every record of `data`, numbered in dependency order (terms, venues, organizers,
+ * events), so that a reader of the whole feed meets what an event refers to before the event.
+ */
+function changeFeedOf(data: Record<string, unknown>) {
+  const feed = emptyChangeFeed();
+  const kinds: Array<[string, (record: { taxonomy?: unknown }) => FeedKind]> = [
+    ['terms', (term) => (term.taxonomy === 'category' ? 'category' : 'tag')],
+    ['venues', () => 'venue'],
+    ['organizers', () => 'organizer'],
+    ['events', () => 'event'],
+  ];
+  for (const [name, kindOf] of kinds) {
+    const records = data[name];
+    if (!Array.isArray(records)) continue;
+    for (const record of records as Array<{ id: number; taxonomy?: unknown }>) {
+      feed.live.push([++feed.seq, kindOf(record), record.id]);
+    }
+  }
+  return feed;
+}
 
 /** The collections whose records carry a `uid`. */
 export const UID_COLLECTIONS = ['events', 'venues', 'organizers', 'terms'] as const;

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { LANGUAGES, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
+import { LANGUAGES, POST_KINDS, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
 import { categoryColorsSchema } from '../../shared/schemas/settings';
 
 /**
@@ -7,7 +8,7 @@ import { categoryColorsSchema } from '../../shared/schemas/settings';
  * presenters. Every date is a `Y-m-d H:i:s` string; `*Utc` ones are in UTC, `*Local` ones are wall-clock
  * time in the record's own time zone.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const sqlDate = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 const id = z.number().int().nonnegative();
@@ -137,6 +138,39 @@ export const storedMediaSchema = z.object({
   dateUtc: sqlDate,
 });
 
+/** The kinds of record the change feed follows: each term's taxonomy, and the three post kinds. */
+export const FEED_KINDS = [...TAXONOMIES, ...POST_KINDS] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+const feedKind = z.enum(FEED_KINDS);
+const changeSeq = z.number().int().positive();
+
+/** A record deleted for good, as the change feed keeps it for a while (see store/changeFeed.ts). */
+export const tombstoneSchema = z.object({
+  seq: changeSeq,
+  kind: feedKind,
+  id: id,
+  uid: recordUid,
+  deletedUtc: sqlDate,
+});
+
+/**
+ * The change feed (CONTRACT §7, `calendar-desk/v1/changes`): every change of an event, venue, organizer,
+ * category or tag takes the next `seq`; `live` says at which one each existing record last changed, and
+ * `tombstones` the records deleted for good lately. A reader's cursor older than `horizon` (the newest
+ * tombstone pruned) may have missed a deletion: it must read everything again.
+ */
+export const changeFeedSchema = z.object({
+  /** Names this calendar's sequence: a cursor of another calendar (or data folder) is not valid here. */
+  id: z.uuid(),
+  /** The last number given. */
+  seq: z.number().int().nonnegative(),
+  horizon: z.number().int().nonnegative(),
+  /** `[seq, kind, id]` of every existing record, ascending seq. */
+  live: z.array(z.tuple([changeSeq, feedKind, id])),
+  /** Ascending seq. */
+  tombstones: z.array(tombstoneSchema),
+});
+
 const secretHash = z.object({ salt: z.string(), hash: z.string() });
 
 export const storedAppPasswordSchema = secretHash.extend({
@@ -195,6 +229,7 @@ export const dataFileSchema = z.object({
   tokens: z.array(storedTokenSchema),
   /** State of the sync engine: per remote, its description and one entry per linked record (see sync/linkState.ts). */
   syncLinks: z.record(z.string(), z.unknown()),
+  changeFeed: changeFeedSchema,
 });
 
 /**
@@ -209,6 +244,7 @@ export const dataFileShapeSchema = dataFileSchema.extend({
   media: z.array(z.any()),
   users: z.array(z.any()),
   tokens: z.array(z.any()),
+  changeFeed: changeFeedSchema.extend({ live: z.array(z.any()) }),
 }) as unknown as typeof dataFileSchema;
 
 export type StoredEvent = z.infer<typeof storedEventSchema>;
@@ -221,6 +257,8 @@ export type StoredUser = z.infer<typeof storedUserSchema>;
 export type StoredAppPassword = z.infer<typeof storedAppPasswordSchema>;
 export type StoredToken = z.infer<typeof storedTokenSchema>;
 export type Settings = z.infer<typeof settingsSchema>;
+export type Tombstone = z.infer<typeof tombstoneSchema>;
+export type ChangeFeedState = z.infer<typeof changeFeedSchema>;
 export type DataFile = z.infer<typeof dataFileSchema>;
 
 export function emptyDataFile(settings: Settings): DataFile {
@@ -237,5 +275,11 @@ export function emptyDataFile(settings: Settings): DataFile {
     users: [],
     tokens: [],
     syncLinks: {},
+    changeFeed: emptyChangeFeed(),
   };
+}
+
+/** The change feed of a calendar that has had no change yet: a sequence of its own. */
+export function emptyChangeFeed(): ChangeFeedState {
+  return { id: randomUUID(), seq: 0, horizon: 0, live: [], tombstones: [] };
 }

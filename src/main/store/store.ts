@@ -18,6 +18,7 @@ import {
   type Persistence,
 } from './persistence';
 import { Collection } from './collection';
+import { ChangeFeed, type TombstoneLimits } from './changeFeed';
 import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
@@ -67,6 +68,8 @@ export interface OpenStoreOptions {
   journal?: JournaledOptions;
   /** Replaces the persistence altogether (tests inject failures this way). */
   persistence?: Persistence<StoreOp>;
+  /** How long the change feed keeps deletions (default: store/changeFeed.ts). */
+  tombstones?: TombstoneLimits;
 }
 
 /** Events indexed per slice of the background build (a few milliseconds of work). */
@@ -88,6 +91,8 @@ export class CalendarStore {
   readonly users = new Collection<StoredUser>((user) => user.login.toLowerCase());
   readonly tokens = new Map<string, StoredToken>();
   readonly eventIndex = new EventIndex();
+  /** Which change each record is at, and recent deletions: `calendar-desk/v1/changes` reads it. */
+  readonly changeFeed = new ChangeFeed();
   /** What the user should be told about this start (a restored backup, a discarded torn write, a migration). */
   readonly notices: string[] = [];
   /** The collections above and the values replaced whole: after `hydrate`, changed only by `transactions`. */
@@ -104,6 +109,7 @@ export class CalendarStore {
     settings: undefined as unknown as Settings, // set by load(), before the store is handed out
     counters: { post: 0, term: 0, user: 0 },
     syncLinks: {},
+    changeFeed: this.changeFeed,
   };
   private readonly transactions = new Transactions(this.records);
   private readonly commits: CommitQueue;
@@ -115,7 +121,9 @@ export class CalendarStore {
     readonly dataDir: string,
     private readonly persistence: Persistence<StoreOp>,
     private readonly lock: FolderLock | null,
+    tombstoneLimits?: TombstoneLimits,
   ) {
+    if (tombstoneLimits) this.changeFeed.limits = tombstoneLimits;
     this.commits = new CommitQueue({
       dataDir,
       persistence,
@@ -154,7 +162,12 @@ export class CalendarStore {
    * (data file plus journal) is read as it is.
    */
   private static async openReadOnly(options: OpenStoreOptions, refusal: StorageRefusal) {
-    const store = new CalendarStore(options.dataDir, new ReadOnlyPersistence<StoreOp>(options.dataDir), null);
+    const store = new CalendarStore(
+      options.dataDir,
+      new ReadOnlyPersistence<StoreOp>(options.dataDir),
+      null,
+      options.tombstones,
+    );
     const { what, todo } = explainRefusal(refusal, options.dataDir);
     store.readOnly = `${what}; ${todo}, then restart Calendar Desk`;
     await store.load(options.initialSettings);
@@ -175,7 +188,7 @@ export class CalendarStore {
     try {
       // Ours now: a snapshot a crash interrupted (as big as the calendar) must not pile up over the crashes.
       if (lock) await removeAbandonedCopies(options.dataDir, () => true);
-      const store = new CalendarStore(options.dataDir, persistence, lock);
+      const store = new CalendarStore(options.dataDir, persistence, lock, options.tombstones);
       const replayed = await store.load(options.initialSettings);
       // Batches replayed from the journal are folded into the data file in the background, right away.
       if (replayed) store.commits.compactNow();
@@ -286,6 +299,7 @@ export class CalendarStore {
     this.records.settings = data.settings;
     this.records.counters = { ...data.counters };
     this.records.syncLinks = data.syncLinks;
+    this.changeFeed.reset(data.changeFeed);
     for (const event of data.events) {
       this.events.put(event);
       this.eventSlugs.set(event.slug, event.id);
@@ -341,6 +355,7 @@ export class CalendarStore {
       users: this.users.toArray(),
       tokens: [...this.tokens.values()],
       syncLinks: { ...this.records.syncLinks },
+      changeFeed: this.changeFeed.state(),
     };
   }
 

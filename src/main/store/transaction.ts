@@ -1,7 +1,10 @@
+import type { PostKind } from '../../shared/enums';
+import type { ChangeFeed } from './changeFeed';
 import type { Collection } from './collection';
 import type { EventIndex } from './eventIndex';
 import { isUidCollection, recordWithUid } from './migrations';
 import type {
+  FeedKind,
   Settings,
   StoredEvent,
   StoredMedia,
@@ -10,14 +13,28 @@ import type {
   StoredToken,
   StoredUser,
   StoredVenue,
+  Tombstone,
 } from './schema';
 
 type CollectionName = 'events' | 'venues' | 'organizers' | 'terms' | 'media' | 'users' | 'tokens';
+/** The collections the change feed follows. */
+type FeedCollection = 'events' | 'venues' | 'organizers' | 'terms';
+type PostCollection = Exclude<FeedCollection, 'terms'>;
 
-/** One change as the journal records it: a whole record put, a record deleted, or a setting. */
+const POST_COLLECTION: Record<PostKind, PostCollection> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+};
+
+/**
+ * One change as the journal records it: a whole record put, a record deleted, or a setting. Puts and deletes
+ * of the records the change feed follows carry their change number (`s`) and tombstone (`tomb`); batches
+ * written before the feed existed have neither, and replay gives them the next numbers.
+ */
 export type StoreOp =
-  | { t: 'put'; c: CollectionName; v: { id: number | string } }
-  | { t: 'del'; c: 'terms' | 'tokens'; id: number | string }
+  | { t: 'put'; c: CollectionName; v: { id: number | string }; s?: number }
+  | { t: 'del'; c: FeedCollection | 'tokens'; id: number | string; tomb?: Tombstone }
   | { t: 'settings'; v: Settings }
   | { t: 'sync'; k: string; v: unknown }
   | { t: 'counters'; v: Counters };
@@ -39,7 +56,13 @@ export interface Transaction {
   putVenue(venue: StoredVenue): void;
   putOrganizer(organizer: StoredOrganizer): void;
   putTerm(term: StoredTerm): void;
-  deleteTerm(id: number): void;
+  /** Deletes a category or tag for good; the change feed keeps a tombstone dated `deletedUtc`. */
+  deleteTerm(id: number, deletedUtc: string): void;
+  /**
+   * Deletes an event, venue or organizer for good (moving one to the trash is a put); the change feed keeps
+   * a tombstone dated `deletedUtc`.
+   */
+  deletePost(kind: PostKind, id: number, deletedUtc: string): void;
   putMedia(media: StoredMedia): void;
   putUser(user: StoredUser): void;
   putToken(token: StoredToken): void;
@@ -63,6 +86,7 @@ export interface StoreRecords {
   settings: Settings;
   counters: Counters;
   syncLinks: Record<string, unknown>;
+  readonly changeFeed: ChangeFeed;
 }
 
 /** What one change did: its result, the ops the journal will hold, and the steps that take it back. */
@@ -102,13 +126,16 @@ export class Transactions {
   }
 
   /**
-   * Takes back changes whose write failed: `undo` runs last step first. Counters never go back: readers may
-   * have seen the ids they handed out.
+   * Takes back changes whose write failed: `undo` runs last step first. Counters (and the change feed's
+   * number) never go back: readers may have seen the ids they handed out.
    */
   takeBack(undo: (() => void)[]): void {
     const counters = { ...this.records.counters };
+    const { changeFeed } = this.records;
+    const changeSeq = changeFeed.seq;
     for (const step of [...undo].reverse()) step();
     this.records.counters = counters;
+    changeFeed.seq = changeSeq;
   }
 
   /** Replays one journal op through the same code paths as a live change. */
@@ -131,15 +158,16 @@ export class Transactions {
         tx.setSyncState(op.k, op.v);
         return;
       case 'del':
-        if (op.c === 'terms') tx.deleteTerm(op.id as number);
-        else tx.deleteToken(op.id as string);
+        if (op.c === 'tokens') tx.deleteToken(op.id as string);
+        else this.deleteRecord(op.c, op.id as number, op.tomb ?? null);
         return;
       case 'put': {
         const put: Record<CollectionName, (value: never) => void> = {
-          events: tx.putEvent,
-          venues: tx.putVenue,
-          organizers: tx.putOrganizer,
-          terms: tx.putTerm,
+          events: (event: StoredEvent) => this.putEventAt(event, op.s),
+          venues: (venue: StoredVenue) => this.putFollowed(this.records.venues, 'venues', venue, op.s),
+          organizers: (organizer: StoredOrganizer) =>
+            this.putFollowed(this.records.organizers, 'organizers', organizer, op.s),
+          terms: (term: StoredTerm) => this.putFollowed(this.records.terms, 'terms', term, op.s),
           media: tx.putMedia,
           users: tx.putUser,
           tokens: tx.putToken,
@@ -168,6 +196,90 @@ export class Transactions {
         else collection.delete(record.id);
       },
       { t: 'put', c: name, v: record },
+    );
+  }
+
+  /**
+   * Gives a change of a followed record its number in the change feed (`seq` when replayed, else the next
+   * one); taking it back puts the record back at the number it had.
+   */
+  private numberChange(kind: FeedKind, id: number, seq: number | undefined): number {
+    const feed = this.records.changeFeed;
+    const previous = feed.seqOf(kind, id);
+    const last = feed.seq;
+    const number = seq ?? feed.next();
+    feed.raise(number);
+    feed.setSeq(kind, id, number);
+    this.undoable(() => {
+      feed.setSeq(kind, id, previous);
+      feed.seq = last;
+    });
+    return number;
+  }
+
+  /** Puts a venue, organizer or term, numbering the change in the feed. */
+  private putFollowed<T extends StoredVenue | StoredOrganizer | StoredTerm>(
+    collection: Collection<T>,
+    name: Exclude<FeedCollection, 'events'>,
+    record: T,
+    seq?: number,
+  ) {
+    const s = this.numberChange(feedKindOf(name, record), record.id, seq);
+    const previous = collection.put(record);
+    this.undoable(
+      () => {
+        if (previous) collection.put(previous);
+        else collection.delete(record.id);
+      },
+      { t: 'put', c: name, v: record, s },
+    );
+  }
+
+  private putEventAt(event: StoredEvent, seq?: number) {
+    const s = this.numberChange('event', event.id, seq);
+    const previous = this.records.events.get(event.id);
+    this.indexEvent(event);
+    this.undoable(
+      () => {
+        if (previous) this.indexEvent(previous);
+        else this.unindexEvent(event);
+      },
+      { t: 'put', c: 'events', v: event, s },
+    );
+  }
+
+  /**
+   * Deletes a followed record for good and keeps its tombstone (`tombstone` when replayed; batches from
+   * before the feed get one dated at the record's last change). Nothing happens when it does not exist.
+   */
+  private deleteRecord(name: FeedCollection, id: number, tombstone: Tombstone | null, deletedUtc = '') {
+    const { changeFeed: feed } = this.records;
+    const record = name === 'events' ? this.records.events.get(id) : this.records[name].get(id);
+    if (!record) return;
+    const kind = feedKindOf(name, record);
+    const last = feed.seq;
+    const tomb = tombstone ?? {
+      seq: feed.next(),
+      kind,
+      id,
+      uid: record.uid,
+      deletedUtc: deletedUtc || record.modifiedUtc,
+    };
+    feed.raise(tomb.seq);
+    const previousSeq = feed.seqOf(kind, id);
+    if (name === 'events') this.unindexEvent(record as StoredEvent);
+    else (this.records[name] as Collection<typeof record>).delete(id);
+    feed.setSeq(kind, id, undefined);
+    const untomb = feed.addTombstone(tomb);
+    this.undoable(
+      () => {
+        untomb();
+        feed.seq = last;
+        feed.setSeq(kind, id, previousSeq);
+        if (name === 'events') this.indexEvent(record as StoredEvent);
+        else (this.records[name] as Collection<typeof record>).put(record);
+      },
+      { t: 'del', c: name, id, tomb },
     );
   }
 
@@ -209,25 +321,12 @@ export class Transactions {
       };
       this.undoable(() => (this.records.counters = previous));
     },
-    putEvent: (event) => {
-      const previous = this.records.events.get(event.id);
-      this.indexEvent(event);
-      this.undoable(
-        () => {
-          if (previous) this.indexEvent(previous);
-          else this.unindexEvent(event);
-        },
-        { t: 'put', c: 'events', v: event },
-      );
-    },
-    putVenue: (venue) => this.putIn(this.records.venues, 'venues', venue),
-    putOrganizer: (organizer) => this.putIn(this.records.organizers, 'organizers', organizer),
-    putTerm: (term) => this.putIn(this.records.terms, 'terms', term),
-    deleteTerm: (id) => {
-      const { terms } = this.records;
-      const previous = terms.delete(id);
-      if (previous) this.undoable(() => terms.put(previous), { t: 'del', c: 'terms', id });
-    },
+    putEvent: (event) => this.putEventAt(event),
+    putVenue: (venue) => this.putFollowed(this.records.venues, 'venues', venue),
+    putOrganizer: (organizer) => this.putFollowed(this.records.organizers, 'organizers', organizer),
+    putTerm: (term) => this.putFollowed(this.records.terms, 'terms', term),
+    deleteTerm: (id, deletedUtc) => this.deleteRecord('terms', id, null, deletedUtc),
+    deletePost: (kind, id, deletedUtc) => this.deleteRecord(POST_COLLECTION[kind], id, null, deletedUtc),
     putMedia: (media) => this.putIn(this.records.media, 'media', media),
     putUser: (user) => this.putIn(this.records.users, 'users', user),
     putToken: (token) => {
@@ -267,4 +366,10 @@ export class Transactions {
       );
     },
   };
+}
+
+/** The feed's kind of a record of a followed collection (a term's is its taxonomy). */
+function feedKindOf(name: FeedCollection, record: StoredEvent | StoredVenue | StoredOrganizer | StoredTerm) {
+  if (name === 'terms') return (record as StoredTerm).taxonomy;
+  return ({ events: 'event', venues: 'venue', organizers: 'organizer' } as const)[name];
 }

@@ -6,9 +6,14 @@ import {
   currencySymbolSchema,
 } from '../../../shared/schemas/currency';
 import { arg } from './define';
-import { wpInteger, wpString } from './wpTypes';
+import { positiveInt, wpInteger, wpString } from './wpTypes';
 import { isValidTimezone } from '../../core/dates/zones';
 import { categoryColorsSchema } from '../../../shared/schemas/settings';
+import {
+  CHANGE_CURSOR_PATTERN,
+  CHANGES_DEFAULT_LIMIT,
+  CHANGES_MAX_LIMIT,
+} from '../../../shared/schemas/changes';
 
 /** Arguments of the admin namespace (`calendar-desk/v1`), validated like the public API's. */
 
@@ -129,5 +134,26 @@ export const mediaSearchArgs = {
     type: 'string',
     in: 'query',
     required: true,
+  }),
+};
+
+/** `GET /calendar-desk/v1/changes` (see shared/schemas/changes.ts). */
+export const changesArgs = {
+  since: arg(
+    wpString().regex(CHANGE_CURSOR_PATTERN, {
+      error:
+        '%s is not a change cursor: send back the cursor an earlier answer gave, or leave it out to read everything.',
+    }),
+    {
+      description: 'The cursor an earlier answer gave; without it, every record (a full read)',
+      type: 'string',
+      in: 'query',
+    },
+  ),
+  limit: arg(positiveInt(), {
+    description: `The most changes to return (at most ${CHANGES_MAX_LIMIT})`,
+    type: 'integer',
+    default: CHANGES_DEFAULT_LIMIT,
+    in: 'query',
   }),
 };

@@ -8,6 +8,7 @@ import { fileSecretBox } from '../../sync/secretBox';
 import { syncAdminRoutes } from './syncAdmin';
 import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
+import { changesRoutes } from './changes';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
@@ -93,7 +94,8 @@ function userRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
 }
 
 /**
- * The admin namespace `calendar-desk/v1`: users, settings, pictures, sync remotes and jobs, imports. Not
+ * The admin namespace `calendar-desk/v1`: users, settings, pictures, sync remotes and jobs, imports, the
+ * change feed. Not
  * listed in the public indexes. Each endpoint declares who may call it (mostly administrators only).
  */
 export function adminRoutes({
@@ -117,5 +119,6 @@ export function adminRoutes({
     ...userRoutes(store, clock),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
     ...feedAdminRoutes(feedSecret, addressNotice),
+    ...changesRoutes,
   ];
 }

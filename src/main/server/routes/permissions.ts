@@ -3,6 +3,7 @@ import {
   canChangePost,
   canEditPosts,
   canManageTerms,
+  canReadEveryPost,
   canUploadFiles,
   hasPostCap,
   type OwnedPost,
@@ -25,6 +26,9 @@ export const signedIn: Permission = ({ caller }) => caller !== null;
 
 /** The admin namespace: administrators only. */
 export const administrators: Permission = ({ caller }) => caller?.role === 'administrator';
+
+/** Those who may read every post, drafts and private ones included: administrators and editors. */
+export const everyPostReaders: Permission = ({ caller }) => canReadEveryPost(caller);
 
 /** `upload_files`: authors and up. */
 export const uploaders: Permission = ({ caller }) => canUploadFiles(caller);

@@ -15,7 +15,7 @@ import { termArchiveArgs, termCreateArgs, termIdArgs, termUpdateArgs } from '../
 import { presentTerm } from '../present/term';
 import { categoryArchiveSchema, tagArchiveSchema, termResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, termArchive } from './paginate';
-import { checkIfMatch } from './etag';
+import { checkIfMatch, etagOf } from './etag';
 import { anyone, termManagers } from './permissions';
 import {
   endpoint,
@@ -28,7 +28,7 @@ import {
 
 const PLURAL = { category: 'categories', tag: 'tags' } as const;
 
-const termEtag = (term: StoredTerm) => `"term-${term.id}-${term.revision}"`;
+const termEtag = (term: StoredTerm) => etagOf('term', term);
 
 type Orderable = (term: StoredTerm, store: CalendarStore) => string | number;
 const ORDER_BY: Record<string, Orderable> = {

@@ -9,19 +9,25 @@ export const DUMP_FORMAT = 'calendar-desk-dump';
 
 /**
  * A full dump: everything the data file holds except secrets (application passwords, tokens, saved remote
- * passwords) and journal state.
+ * passwords), journal state and the change feed (this calendar's own history of changes).
  */
 export const dumpSchema = z.object({
   format: z.literal(DUMP_FORMAT),
   version: z.literal(1),
   exportedUtc: z.string(),
-  data: dataFileSchema.omit({ schemaVersion: true, journalSeq: true, tokens: true }),
+  data: dataFileSchema.omit({ schemaVersion: true, journalSeq: true, tokens: true, changeFeed: true }),
 });
 export type Dump = z.infer<typeof dumpSchema>;
 
 /** The calendar as a JSON dump that {@link importDump} restores exactly (ids, sync links, users without secrets). */
 export function exportDump(store: CalendarStore, now: Date): Dump {
-  const { schemaVersion: _version, journalSeq: _seq, tokens: _tokens, ...data } = store.snapshot();
+  const {
+    schemaVersion: _version,
+    journalSeq: _seq,
+    tokens: _tokens,
+    changeFeed: _feed,
+    ...data
+  } = store.snapshot();
   return {
     format: DUMP_FORMAT,
     version: 1,
@@ -119,7 +125,7 @@ export async function importDump(
       },
     ]);
   }
-  const data: Omit<DataFile, 'schemaVersion' | 'journalSeq' | 'tokens'> = dump.data;
+  const data: Omit<DataFile, 'schemaVersion' | 'journalSeq' | 'tokens' | 'changeFeed'> = dump.data;
   await store.mutate((tx) => {
     tx.raiseCounters(data.counters);
     tx.setSettings(data.settings);
