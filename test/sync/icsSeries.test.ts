@@ -1,0 +1,358 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import ICAL from 'ical.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import type { CalendarStore } from '../../src/main/store/store';
+import type { StoredEvent } from '../../src/main/store/schema';
+import { freshStores } from './freshStores';
+import { exportIcs } from '../../src/main/sync/exchange/ics';
+import { exportDump } from '../../src/main/sync/exchange/jsonDump';
+import { importFile } from '../../src/main/sync/exchange/importFile';
+import { ImportError } from '../../src/main/sync/exchange/errors';
+import { folderOwner } from '../../src/main/core/users';
+
+// Series in .ics files and dumps (issue 13 item 5, issue 15 item 3): one VEVENT with its rules plus one per
+// changed date, read back by an independent RFC 5545 expander; re-imports match by UID and RECURRENCE-ID.
+
+/** The tests' clock: series are created up to 24 months after it. */
+const NOW = new Date('2026-09-01T10:00:00Z');
+/** The default horizon from NOW (24 months): the independent expansion is compared up to it. */
+const HORIZON = '2028-09-01';
+
+const stores = freshStores();
+let source: TestServer;
+
+beforeEach(async () => {
+  source = await startTestServer({ clock: () => new Date(NOW) });
+});
+afterEach(async () => {
+  await source.close();
+  await stores.closeAll();
+});
+
+const importInto = (store: CalendarStore, file: string, text: string) =>
+  importFile(store, file, text, NOW, folderOwner(store));
+
+/** Every live event of the calendar as a reader sees it: UTC start, title (sorted like the expander's rows). */
+const occurrencesOf = (store: CalendarStore) =>
+  [...store.events.values()]
+    .filter((event) => event.status !== 'trash')
+    .map((event) => `${event.allDay ? `${event.startLocal} all-day` : event.startUtc}|${event.title}`)
+    .sort();
+
+/** The independent expansion of an .ics text: 'START|SUMMARY|UID' rows, START in UTC. */
+function independentRows(text: string, from = '2026-01-01', to = HORIZON): string[] {
+  const script = fileURLToPath(new URL('../helpers/expandIcsFile.py', import.meta.url));
+  const run = spawnSync('/usr/bin/python3', [script, from, to], { input: text, encoding: 'utf8' });
+  if (run.error || run.status !== 0) {
+    throw new Error(
+      `The independent expander did not run (${run.error?.message ?? run.stderr.trim()}). ` +
+        'Install it: apt-get install python3-icalendar python3-recurring-ical-events (used through /usr/bin/python3).',
+    );
+  }
+  return run.stdout.split('\n').filter(Boolean);
+}
+
+const vevents = (text: string) => new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent');
+
+/**
+ * An export without what differs from one calendar to another: stamps, modification times, the calendar's
+ * name.
+ */
+const comparable = (text: string) =>
+  text
+    .replace(/\r\n /g, '')
+    .split('\r\n')
+    .filter((line) => !/^(DTSTAMP|LAST-MODIFIED|NAME|X-WR-CALNAME)[:;]/.test(line));
+
+/**
+ * A choir's season through the API: weekly Tuesday rehearsals 19:30 Rome time across the October clock change,
+ * one cancelled, one moved and renamed; and an all-day yearly festival with its second year changed.
+ */
+async function choirSeason(server: TestServer) {
+  const { api, admin } = server;
+  const created = await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Rehearsal',
+      start_date: '2026-10-06 19:30:00',
+      end_date: '2026-10-06 21:30:00',
+      timezone: 'Europe/Rome',
+      status: 'publish',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=TU'],
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const head = created.body.id as number;
+  const rest = await api(`events?post_parent=${head}&per_page=50`, { auth: admin });
+  const byStart = [...rest.body.events].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id));
+  const removed = await api(`events/${byStart[1].id}?scope=this`, { method: 'DELETE', auth: admin });
+  expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+  const moved = await api(`events/${byStart[3].id}`, {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Rehearsal with the orchestra',
+      start_date: '2026-11-03 20:00:00',
+      end_date: '2026-11-03 23:00:00',
+      scope: 'this',
+    },
+  });
+  expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  const festival = await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Summer festival',
+      start_date: '2027-06-21',
+      end_date: '2027-06-21',
+      all_day: true,
+      status: 'publish',
+      recurrence: ['RRULE:FREQ=YEARLY;COUNT=3'],
+    },
+  });
+  expect(festival.status, JSON.stringify(festival.body)).toBe(201);
+  const years = await api(`events?post_parent=${festival.body.id}&per_page=50`, { auth: admin });
+  const second = [...years.body.events].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id))[0];
+  const renamed = await api(`events/${second.id}`, {
+    method: 'POST',
+    auth: admin,
+    json: { title: 'Summer festival (tenth edition)', scope: 'this' },
+  });
+  expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+  return { head: server.engine.store.events.get(head)! };
+}
+
+describe('.ics export of a series', () => {
+  it('writes one VEVENT with its rules and one per changed date; an independent expander finds our events', async () => {
+    const { head } = await choirSeason(source);
+    const store = source.engine.store;
+    const text = exportIcs(store, NOW);
+    const components = vevents(text);
+    // Two series: two VEVENTs with rules, two changed dates; no expanded copies.
+    expect(components).toHaveLength(4);
+    const rehearsals = components.filter((component) => component.getFirstPropertyValue('uid') === head.uid);
+    expect(rehearsals).toHaveLength(2);
+    const master = rehearsals.find((component) => !component.hasProperty('recurrence-id'))!;
+    expect(String(master.getFirstPropertyValue('rrule'))).toBe('FREQ=WEEKLY;COUNT=8;BYDAY=TU');
+    expect(master.getFirstProperty('exdate')!.getParameter('tzid')).toBe('Europe/Rome');
+    expect(String(master.getFirstPropertyValue('exdate'))).toBe('2026-10-20T19:30:00');
+    const override = rehearsals.find((component) => component.hasProperty('recurrence-id'))!;
+    expect(override.getFirstProperty('recurrence-id')!.getParameter('tzid')).toBe('Europe/Rome');
+    expect(String(override.getFirstPropertyValue('recurrence-id'))).toBe('2026-11-03T19:30:00');
+    // An occurrence's own uid is ours alone: the file names it by the series' UID and RECURRENCE-ID.
+    const occurrenceUids = [...store.events.values()].filter((e) => e.parentId === head.id).map((e) => e.uid);
+    for (const uid of occurrenceUids) expect(text).not.toContain(uid);
+    expect(text).toContain('RECURRENCE-ID;VALUE=DATE:20280621');
+
+    const rows = independentRows(text);
+    expect(rows.map((row) => row.split('|').slice(0, 2).join('|'))).toEqual(occurrencesOf(store));
+    // 19:30 in Rome is 17:30 UTC before the October change and 18:30 after it.
+    expect(rows).toContain(`2026-10-13 17:30:00|Rehearsal|${head.uid}`);
+    expect(rows.filter((row) => row.startsWith('2026-10-20'))).toEqual([]);
+    expect(rows).toContain(`2026-11-10 18:30:00|Rehearsal|${head.uid}`);
+    expect(rows).toContain(`2026-11-03 19:00:00|Rehearsal with the orchestra|${head.uid}`);
+  });
+
+  it('writes the series of any of its events when given a selection of events', async () => {
+    const { head } = await choirSeason(source);
+    const store = source.engine.store;
+    const oneOccurrence = [...store.events.values()].filter((event) => event.parentId === head.id).slice(-1);
+    const text = exportIcs(store, NOW, oneOccurrence);
+    expect(vevents(text).map((component) => component.getFirstPropertyValue('uid'))).toEqual([
+      head.uid,
+      head.uid,
+    ]);
+  });
+});
+
+describe('.ics import of a series', () => {
+  it('export → import → export is the same file; importing it again changes nothing', async () => {
+    await choirSeason(source);
+    const text = exportIcs(source.engine.store, NOW);
+    const target = await stores.open();
+    const first = await importInto(target, 'season.ics', text);
+    expect(first).toMatchObject({ format: 'ics', events: 2, matched: 0, unchanged: 0 });
+    expect(occurrencesOf(target)).toEqual(occurrencesOf(source.engine.store));
+    expect(comparable(exportIcs(target, NOW))).toEqual(comparable(text));
+
+    const version = target.version;
+    const snapshot = target.snapshot();
+    const again = await importInto(target, 'season.ics', text);
+    expect(again).toMatchObject({ events: 2, matched: 2, unchanged: 2 });
+    expect(target.version).toBe(version);
+    expect(target.snapshot()).toEqual(snapshot);
+  });
+
+  it('imports a Google Calendar file: weekly rule with EXDATEs and a changed date, as one series', async () => {
+    const google = [
+      'BEGIN:VCALENDAR',
+      'PRODID:-//Google Inc//Google Calendar 70.9054//EN',
+      'VERSION:2.0',
+      'CALSCALE:GREGORIAN',
+      'X-WR-TIMEZONE:Europe/Rome',
+      'BEGIN:VEVENT',
+      'DTSTART;TZID=Europe/Rome:20270105T193000',
+      'DTEND;TZID=Europe/Rome:20270105T213000',
+      'RRULE:FREQ=WEEKLY;WKST=MO;UNTIL=20270302T183000Z;BYDAY=TU',
+      'EXDATE;TZID=Europe/Rome:20270119T193000',
+      'EXDATE;TZID=Europe/Rome:20270209T193000',
+      'DTSTAMP:20261120T090000Z',
+      'UID:7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
+      'CREATED:20261101T100000Z',
+      'LAST-MODIFIED:20261110T100000Z',
+      'SEQUENCE:1',
+      'STATUS:CONFIRMED',
+      'SUMMARY:Choir rehearsal',
+      'TRANSP:OPAQUE',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'DTSTART;TZID=Europe/Rome:20270126T200000',
+      'DTEND;TZID=Europe/Rome:20270126T223000',
+      'DTSTAMP:20261120T090000Z',
+      'UID:7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
+      'RECURRENCE-ID;TZID=Europe/Rome:20270126T193000',
+      'SEQUENCE:2',
+      'STATUS:CONFIRMED',
+      'SUMMARY:Choir rehearsal (dress rehearsal)',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const target = await stores.open();
+    const result = await importInto(target, 'google.ics', google);
+    expect(result).toMatchObject({ events: 1, matched: 0 });
+    const events = [...target.events.values()];
+    const head = events.find((event) => event.parentId === 0)!;
+    expect(head.icsUid).toBe('7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com');
+    expect(events.every((event) => event.id === head.id || event.parentId === head.id)).toBe(true);
+    expect(events.map((event) => [event.startLocal, event.title, event.override ?? false]).sort()).toEqual([
+      ['2027-01-05 19:30:00', 'Choir rehearsal', false],
+      ['2027-01-12 19:30:00', 'Choir rehearsal', false],
+      ['2027-01-26 20:00:00', 'Choir rehearsal (dress rehearsal)', true],
+      ['2027-02-02 19:30:00', 'Choir rehearsal', false],
+      ['2027-02-16 19:30:00', 'Choir rehearsal', false],
+      ['2027-02-23 19:30:00', 'Choir rehearsal', false],
+      ['2027-03-02 19:30:00', 'Choir rehearsal', false],
+    ]);
+    // Re-imported: matched by UID and RECURRENCE-ID, nothing written.
+    const version = target.version;
+    expect(await importInto(target, 'google.ics', google)).toMatchObject({ matched: 1, unchanged: 1 });
+    expect(target.version).toBe(version);
+    // Google's next export, the changed date renamed again: only that occurrence changes.
+    const before = new Map(events.map((event) => [event.id, event.revision]));
+    const renamed = google.replace('(dress rehearsal)', '(general rehearsal)');
+    expect(await importInto(target, 'google.ics', renamed)).toMatchObject({ matched: 1, unchanged: 0 });
+    const changed = [...target.events.values()].filter((event) => event.revision !== before.get(event.id));
+    expect(changed.map((event) => event.title)).toEqual(['Choir rehearsal (general rehearsal)']);
+    // Back out, the series keeps Google's UID on both VEVENTs, and an independent reader agrees.
+    const exported = exportIcs(target, NOW);
+    expect(vevents(exported).map((component) => component.getFirstPropertyValue('uid'))).toEqual([
+      '7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
+      '7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
+    ]);
+    expect(independentRows(exported).map((row) => row.split('|').slice(0, 2).join('|'))).toEqual(
+      occurrencesOf(target),
+    );
+  });
+
+  const rehearsalFile = (...extra: string[][]) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Example//Other calendar//EN',
+      'BEGIN:VEVENT',
+      'UID:weekly@example.org',
+      'DTSTAMP:20261120T090000Z',
+      'DTSTART;TZID=Europe/Rome:20270105T193000',
+      'DTEND;TZID=Europe/Rome:20270105T213000',
+      'RRULE:FREQ=WEEKLY;COUNT=4',
+      'SUMMARY:Rehearsal',
+      'END:VEVENT',
+      ...extra.flatMap((vevent) => ['BEGIN:VEVENT', 'DTSTAMP:20261120T090000Z', ...vevent, 'END:VEVENT']),
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+
+  it('a changed date the rule does not give becomes an added date (RDATE) of the series, changed', async () => {
+    const target = await stores.open();
+    const text = rehearsalFile([
+      'UID:weekly@example.org',
+      'RECURRENCE-ID;TZID=Europe/Rome:20270108T193000',
+      'DTSTART;TZID=Europe/Rome:20270108T180000',
+      'DTEND;TZID=Europe/Rome:20270108T200000',
+      'SUMMARY:Extra rehearsal',
+    ]);
+    await importInto(target, 'extra.ics', text);
+    const head = [...target.events.values()].find((event) => event.parentId === 0)!;
+    expect(head.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=4', 'RDATE;TZID=Europe/Rome:20270108T193000']);
+    const extra = [...target.events.values()].find((event) => event.recurrenceId === '2027-01-08 19:30:00')!;
+    expect([extra.startLocal, extra.title, extra.override]).toEqual([
+      '2027-01-08 18:00:00',
+      'Extra rehearsal',
+      true,
+    ]);
+    expect(target.events.size).toBe(5);
+  });
+
+  it('refuses, with the line, what a series cannot hold, and imports nothing of the file', async () => {
+    const target = await stores.open();
+    const refused = async (text: string) => {
+      const error = await importInto(target, 'other.ics', text).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ImportError);
+      expect(target.events.size).toBe(0);
+      return (error as ImportError).problems;
+    };
+    expect(
+      await refused(rehearsalFile().replace('RRULE:FREQ=WEEKLY;COUNT=4', 'RRULE:FREQ=HOURLY;COUNT=4')),
+    ).toEqual([{ line: 9, message: expect.stringMatching(/^RRULE: FREQ=HOURLY repeats within a day/) }]);
+    expect(
+      await refused(
+        rehearsalFile().replace(
+          'RRULE:FREQ=WEEKLY;COUNT=4',
+          'RRULE:FREQ=WEEKLY;COUNT=4\r\nEXRULE:FREQ=MONTHLY',
+        ),
+      ),
+    ).toEqual([{ line: 10, message: expect.stringMatching(/^EXRULE: EXRULE is not supported/) }]);
+    expect(
+      await refused(rehearsalFile().replaceAll('TZID=Europe/Rome', 'TZID=W. Europe Standard Time')),
+    ).toEqual([{ line: 7, message: expect.stringMatching(/time zone W\. Europe Standard Time is not one/) }]);
+    const lone = rehearsalFile([
+      'UID:someone-else@example.org',
+      'RECURRENCE-ID;TZID=Europe/Rome:20270112T193000',
+      'DTSTART;TZID=Europe/Rome:20270112T200000',
+      'SUMMARY:Moved',
+    ]);
+    expect(await refused(lone)).toEqual([
+      { line: 15, message: expect.stringMatching(/^RECURRENCE-ID changes one date of a repeating event/) },
+    ]);
+    const removedAndChanged = rehearsalFile([
+      'UID:weekly@example.org',
+      'RECURRENCE-ID;TZID=Europe/Rome:20270112T193000',
+      'DTSTART;TZID=Europe/Rome:20270112T200000',
+      'SUMMARY:Moved',
+    ]).replace(
+      'RRULE:FREQ=WEEKLY;COUNT=4',
+      'RRULE:FREQ=WEEKLY;COUNT=4\r\nEXDATE;TZID=Europe/Rome:20270112T193000',
+    );
+    expect(await refused(removedAndChanged)).toEqual([
+      { line: 16, message: expect.stringMatching(/removed from its series by an EXDATE and changed/) },
+    ]);
+  });
+});
+
+describe('JSON dump of a series', () => {
+  it('restores every event of a series exactly: head, lines, occurrences, overrides, uids', async () => {
+    await choirSeason(source);
+    const store = source.engine.store;
+    const target = await stores.open();
+    await importInto(target, 'calendar.json', JSON.stringify(exportDump(store, NOW)));
+    const series = (of: CalendarStore) =>
+      [...of.events.values()].filter((event: StoredEvent) => event.recurrenceId !== undefined);
+    expect(series(store).length).toBeGreaterThan(8);
+    expect(series(target)).toEqual(series(store));
+    expect(exportIcs(target, NOW)).toEqual(exportIcs(store, NOW));
+  });
+});
