@@ -157,7 +157,10 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
       console.log(
         result.format === 'json'
           ? `Restored ${result.records} record(s) from ${file}.`
-          : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s).`,
+          : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s)` +
+              (result.matched
+                ? ` (${result.matched} event(s) already here matched by UID, ${result.unchanged} of them unchanged).`
+                : '.'),
       );
     });
   return [exportCommand, importCommand];
