@@ -11,6 +11,9 @@ import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { importFile } from '../../src/main/sync/exchange/importFile';
 import { ImportError } from '../../src/main/sync/exchange/errors';
 import { folderOwner } from '../../src/main/core/users';
+import { icsRecurrenceLines, type SeriesClock } from '../../src/main/sync/exchange/icsSeries';
+import { expandSeries } from '../../src/main/core/recurrence/expand';
+import { toUtcSql } from '../../src/main/core/dates/sqlDates';
 
 // Series in .ics files and dumps (issue 13 item 5, issue 15 item 3): one VEVENT with its rules plus one per
 // changed date, read back by an independent RFC 5545 expander; re-imports match by UID and RECURRENCE-ID.
@@ -122,6 +125,31 @@ async function choirSeason(server: TestServer) {
     json: { title: 'Summer festival (tenth edition)', scope: 'this' },
   });
   expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+  // A monthly board meeting whose first date moved on its own: the series' VEVENT keeps its original start.
+  const board = await api('events', {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Board meeting',
+      start_date: '2026-10-05 18:00:00',
+      end_date: '2026-10-05 19:00:00',
+      timezone: 'America/New_York',
+      status: 'publish',
+      recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1MO;COUNT=6'],
+    },
+  });
+  expect(board.status, JSON.stringify(board.body)).toBe(201);
+  const movedHead = await api(`events/${board.body.id}`, {
+    method: 'POST',
+    auth: admin,
+    json: {
+      title: 'Board meeting (annual)',
+      start_date: '2026-10-07 17:00:00',
+      end_date: '2026-10-07 20:00:00',
+      scope: 'this',
+    },
+  });
+  expect(movedHead.status, JSON.stringify(movedHead.body)).toBe(200);
   return { head: server.engine.store.events.get(head)! };
 }
 
@@ -131,8 +159,8 @@ describe('.ics export of a series', () => {
     const store = source.engine.store;
     const text = exportIcs(store, NOW);
     const components = vevents(text);
-    // Two series: two VEVENTs with rules, two changed dates; no expanded copies.
-    expect(components).toHaveLength(4);
+    // Three series: three VEVENTs with rules, three changed dates; no expanded copies.
+    expect(components).toHaveLength(6);
     const rehearsals = components.filter((component) => component.getFirstPropertyValue('uid') === head.uid);
     expect(rehearsals).toHaveLength(2);
     const master = rehearsals.find((component) => !component.hasProperty('recurrence-id'))!;
@@ -154,6 +182,14 @@ describe('.ics export of a series', () => {
     expect(rows.filter((row) => row.startsWith('2026-10-20'))).toEqual([]);
     expect(rows).toContain(`2026-11-10 18:30:00|Rehearsal|${head.uid}`);
     expect(rows).toContain(`2026-11-03 19:00:00|Rehearsal with the orchestra|${head.uid}`);
+    expect(rows.filter((row) => row.includes('|Board meeting')).map((row) => row.slice(0, 19))).toEqual([
+      '2026-10-07 21:00:00',
+      '2026-11-02 23:00:00',
+      '2026-12-07 23:00:00',
+      '2027-01-04 23:00:00',
+      '2027-02-01 23:00:00',
+      '2027-03-01 23:00:00',
+    ]);
   });
 
   it('writes the series of any of its events when given a selection of events', async () => {
@@ -168,20 +204,80 @@ describe('.ics export of a series', () => {
   });
 });
 
+describe('.ics lines of a series', () => {
+  /** A one-VEVENT calendar of a series with the lines as the export writes them. */
+  const seriesFile = (clock: SeriesClock, lines: string[]) => {
+    const compact = clock.startLocal.replace(/[- :]/g, '').replace(/^(\d{8})/, '$1T');
+    return [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Calendar Desk//tests//EN',
+      'BEGIN:VEVENT',
+      'UID:lines@calendar-desk.test',
+      'DTSTAMP:20260101T000000Z',
+      clock.allDay
+        ? `DTSTART;VALUE=DATE:${compact.slice(0, 8)}`
+        : `DTSTART;TZID=${clock.timezone}:${compact}`,
+      'SUMMARY:Series',
+      ...icsRecurrenceLines(lines, clock),
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  };
+  const cases: Array<[string, SeriesClock, string[]]> = [
+    [
+      'dates on a timed series (an EXDATE date removes that day), UTC and other-zone values',
+      { timezone: 'Europe/Rome', allDay: false, startLocal: '2027-03-24 19:30:00', zoned: true },
+      [
+        'RRULE:FREQ=DAILY;COUNT=10',
+        'EXDATE;VALUE=DATE:20270326',
+        'EXDATE:20270329T173000Z',
+        'EXDATE;TZID=America/New_York:20270330T133000',
+        'RDATE;VALUE=DATE:20270410',
+      ],
+    ],
+    [
+      'UNTIL as a date, across the March change',
+      { timezone: 'Europe/Rome', allDay: false, startLocal: '2027-03-02 19:30:00', zoned: true },
+      ['RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270330'],
+    ],
+    [
+      // The last date itself (inclusive); the expander misreads a UTC UNTIL after a clock change, so before it.
+      'UNTIL as a wall clock',
+      { timezone: 'Europe/Rome', allDay: false, startLocal: '2027-01-01 19:30:00', zoned: true },
+      ['RRULE:FREQ=WEEKLY;BYDAY=FR;UNTIL=20270305T193000'],
+    ],
+    [
+      'an all-day series with removed and added dates',
+      { timezone: 'UTC', allDay: true, startLocal: '2027-01-31 00:00:00', zoned: true },
+      ['RRULE:FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=6', 'EXDATE;VALUE=DATE:20270430', 'RDATE;VALUE=DATE:20270515'],
+    ],
+  ];
+  it.each(cases)('%s: the independent expander finds our dates', (_name, clock, lines) => {
+    const ours = expandSeries({ ...clock, lines }, { untilLocal: '2028-12-31 23:59:59' }).map((local) =>
+      clock.allDay ? `${local} all-day` : toUtcSql(local, clock.timezone),
+    );
+    const theirs = independentRows(seriesFile(clock, lines), '2027-01-01', '2029-01-01');
+    expect(theirs.map((row) => row.split('|')[0])).toEqual(ours);
+    expect(ours.length).toBeGreaterThan(3);
+  });
+});
+
 describe('.ics import of a series', () => {
   it('export → import → export is the same file; importing it again changes nothing', async () => {
     await choirSeason(source);
     const text = exportIcs(source.engine.store, NOW);
     const target = await stores.open();
     const first = await importInto(target, 'season.ics', text);
-    expect(first).toMatchObject({ format: 'ics', events: 2, matched: 0, unchanged: 0 });
+    expect(first).toMatchObject({ format: 'ics', events: 3, matched: 0, unchanged: 0 });
     expect(occurrencesOf(target)).toEqual(occurrencesOf(source.engine.store));
     expect(comparable(exportIcs(target, NOW))).toEqual(comparable(text));
 
     const version = target.version;
     const snapshot = target.snapshot();
     const again = await importInto(target, 'season.ics', text);
-    expect(again).toMatchObject({ events: 2, matched: 2, unchanged: 2 });
+    expect(again).toMatchObject({ events: 3, matched: 3, unchanged: 3 });
     expect(target.version).toBe(version);
     expect(target.snapshot()).toEqual(snapshot);
   });
@@ -247,8 +343,18 @@ describe('.ics import of a series', () => {
     expect(await importInto(target, 'google.ics', renamed)).toMatchObject({ matched: 1, unchanged: 0 });
     const changed = [...target.events.values()].filter((event) => event.revision !== before.get(event.id));
     expect(changed.map((event) => event.title)).toEqual(['Choir rehearsal (general rehearsal)']);
+    // The series renamed in Google: every date follows but the one changed on its own.
+    const retitled = renamed.replace('SUMMARY:Choir rehearsal\r\n', 'SUMMARY:Chamber choir rehearsal\r\n');
+    expect(await importInto(target, 'google.ics', retitled)).toMatchObject({ matched: 1, unchanged: 0 });
+    expect(new Set([...target.events.values()].map((event) => event.title))).toEqual(
+      new Set(['Chamber choir rehearsal', 'Choir rehearsal (general rehearsal)']),
+    );
+    expect(target.events.size).toBe(7);
     // Back out, the series keeps Google's UID on both VEVENTs, and an independent reader agrees.
     const exported = exportIcs(target, NOW);
+    const beforeOwn = target.snapshot().events;
+    expect(await importInto(target, 'ours.ics', exported)).toMatchObject({ matched: 1, unchanged: 1 });
+    expect(target.snapshot().events).toEqual(beforeOwn);
     expect(vevents(exported).map((component) => component.getFirstPropertyValue('uid'))).toEqual([
       '7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
       '7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
@@ -327,6 +433,15 @@ describe('.ics import of a series', () => {
     ]);
     expect(await refused(lone)).toEqual([
       { line: 15, message: expect.stringMatching(/^RECURRENCE-ID changes one date of a repeating event/) },
+    ]);
+    const beyondHorizon = rehearsalFile([
+      'UID:weekly@example.org',
+      'RECURRENCE-ID;TZID=Europe/Rome:20300108T193000',
+      'DTSTART;TZID=Europe/Rome:20300108T200000',
+      'SUMMARY:Far away',
+    ]).replace('RRULE:FREQ=WEEKLY;COUNT=4', 'RRULE:FREQ=WEEKLY');
+    expect(await refused(beyondHorizon)).toEqual([
+      { line: 15, message: expect.stringMatching(/^the date 2030-01-08 19:30:00 .* not among the events/) },
     ]);
     const removedAndChanged = rehearsalFile([
       'UID:weekly@example.org',

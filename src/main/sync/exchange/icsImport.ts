@@ -10,6 +10,7 @@ import { lineOf, veventTexts, type IcsVeventText } from './icsText';
 
 /** A changed occurrence of a series in the file: a VEVENT with the series' UID and a RECURRENCE-ID. */
 export interface IcsOverride {
+  /** The line of its RECURRENCE-ID. */
   line: number;
   /** Its original start, 'Y-m-d H:i:s' wall clock in the series' zone (the occurrence's `recurrenceId`). */
   recurrenceId: string;
@@ -146,7 +147,7 @@ function attachOverride(
     master.added.push(clockLine('RDATE'));
   }
   const input = eventInputOf(component, vevent, problems);
-  if (input) master.event.overrides.push({ line: vevent?.line ?? 0, recurrenceId, input });
+  if (input) master.event.overrides.push({ line: at, recurrenceId, input });
 }
 
 /**

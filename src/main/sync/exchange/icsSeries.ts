@@ -94,53 +94,57 @@ function wallOfValue(value: DateValue, tzid: string | null, series: SeriesClock)
   return sql;
 }
 
+/** An RRULE's UNTIL as RFC 5545 §3.3.10 wants it: a date for an all-day series, else a UTC date-time. */
+function icsUntil(until: DateValue, series: SeriesClock): string {
+  if (series.allDay) return until.date.replaceAll('-', '');
+  if (until.utc) return formatDateValue(until);
+  const wall = wallOfValue(until, null, series) ?? `${until.date} 23:59:59`;
+  return `${toUtcSql(wall, series.timezone)
+    .replace(/[- :]/g, '')
+    .replace(/^(\d{8})/, '$1T')}Z`;
+}
+
 /**
- * A series' stored lines as the export writes them. RRULE as stored, but UNTIL in UTC for a timed series and a
- * date for an all-day one (RFC 5545 §3.3.10); RDATE and EXDATE as wall clocks of the series' zone. An EXDATE
- * date on a timed series removes that day's occurrences: the export names them one by one, as readers
- * expect values of the start's type.
+ * A series' stored lines as the export writes them, line for line (so that an import of the export stores the
+ * same lines): RRULE as stored but for UNTIL ({@link icsUntil}); RDATE and EXDATE as wall clocks of the
+ * series' zone. An EXDATE date on a timed series removes that day's occurrences: the export names them, as
+ * readers expect values of the start's type.
  */
 export function icsRecurrenceLines(lines: readonly string[], series: SeriesClock): string[] {
   const parsed = readRecurrenceLines(lines);
-  const out: string[] = [];
-  const removed: string[] = [];
-  const removedDays = new Set<string>();
-  for (const line of parsed) {
+  const removedDays = parsed.flatMap((line) =>
+    line.kind === 'EXDATE' && !series.allDay
+      ? line.values.filter((v) => v.time === null).map((v) => v.date)
+      : [],
+  );
+  const occurrencesOnRemovedDays =
+    removedDays.length === 0
+      ? []
+      : expandSeries(
+          {
+            ...series,
+            allDay: false,
+            lines: lines.filter((line) => !line.toUpperCase().startsWith('EXDATE')),
+          },
+          { untilLocal: `${removedDays.sort().at(-1)!} 23:59:59` },
+        );
+  return parsed.flatMap((line) => {
     if (line.kind === 'RRULE') {
-      const parts = [...line.parts].map(([name, text]) => {
-        if (name !== 'UNTIL' || !line.until) return `${name}=${text}`;
-        const until = line.until;
-        if (series.allDay) return `UNTIL=${until.date.replaceAll('-', '')}`;
-        if (until.utc) return `UNTIL=${formatDateValue(until)}`;
-        const wall = wallOfValue(until, null, series) ?? `${until.date} 23:59:59`;
-        return `UNTIL=${toUtcSql(wall, series.timezone)
-          .replace(/[- :]/g, '')
-          .replace(/^(\d{8})/, '$1T')}Z`;
-      });
-      out.push(`RRULE:${parts.join(';')}`);
-      continue;
+      const parts = [...line.parts].map(([name, text]) =>
+        name === 'UNTIL' && line.until ? `UNTIL=${icsUntil(line.until, series)}` : `${name}=${text}`,
+      );
+      return [`RRULE:${parts.join(';')}`];
     }
-    const walls: string[] = [];
-    for (const value of line.values) {
+    const walls = line.values.flatMap((value) => {
       const wall = wallOfValue(value, line.tzid, series);
-      if (wall !== null) walls.push(series.allDay ? `${wall.slice(0, 10)} 00:00:00` : wall);
-      else if (series.allDay) walls.push(`${value.date} 00:00:00`);
-      else if (line.kind === 'RDATE') walls.push(`${value.date} ${series.startLocal.slice(11)}`);
-      else removedDays.add(value.date);
-    }
-    if (line.kind === 'RDATE' && walls.length > 0) out.push(icsDateLine('RDATE', walls, series));
-    else removed.push(...walls);
-  }
-  if (removedDays.size > 0) {
-    const kept = lines.filter((line) => !line.toUpperCase().startsWith('EXDATE'));
-    const last = [...removedDays].sort().at(-1)!;
-    const pattern = { startLocal: series.startLocal, timezone: series.timezone, allDay: false, lines: kept };
-    for (const wall of expandSeries(pattern, { untilLocal: `${last} 23:59:59` }))
-      if (removedDays.has(wall.slice(0, 10))) removed.push(wall);
-  }
-  const exdates = [...new Set(removed)].sort();
-  if (exdates.length > 0) out.push(icsDateLine('EXDATE', exdates, series));
-  return out;
+      if (wall !== null) return [series.allDay ? `${wall.slice(0, 10)} 00:00:00` : wall];
+      if (series.allDay) return [`${value.date} 00:00:00`];
+      if (line.kind === 'RDATE') return [`${value.date} ${series.startLocal.slice(11)}`];
+      return occurrencesOnRemovedDays.filter((start) => start.startsWith(value.date));
+    });
+    const unique = [...new Set(walls)];
+    return unique.length > 0 ? [icsDateLine(line.kind, unique, series)] : [];
+  });
 }
 
 /** The clock of a stored series head. */
