@@ -469,5 +469,25 @@ describe('JSON dump of a series', () => {
     expect(series(store).length).toBeGreaterThan(8);
     expect(series(target)).toEqual(series(store));
     expect(exportIcs(target, NOW)).toEqual(exportIcs(store, NOW));
+
+    // A dump edited by hand with lines no series can hold, or lines on an occurrence: refused, nothing restored.
+    const edited = exportDump(store, NOW);
+    const head = edited.data.events.find((event) => event.recurrence?.[0]?.includes('WEEKLY'))!;
+    head.recurrence = ['RRULE:FREQ=HOURLY;COUNT=3'];
+    const occurrence = edited.data.events.find((event) => event.parentId === head.id)!;
+    occurrence.recurrence = ['RRULE:FREQ=DAILY'];
+    const refused = await stores.open();
+    const error = await importInto(refused, 'edited.json', JSON.stringify(edited, null, 2)).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^events id ${head.id}: recurrence: Line 1: FREQ=HOURLY repeats within a day`),
+      ),
+      `events id ${occurrence.id}: recurrence is kept on the first event of a series only (parentId 0, with its recurrenceId).`,
+    ]);
+    expect((error as ImportError).problems.every((problem) => problem.line > 0)).toBe(true);
+    expect(refused.events.size).toBe(0);
   });
 });
