@@ -12,6 +12,7 @@ interface EventRecord {
   id: number;
   uid: string;
   title: string;
+  slug: string;
   status: string;
   start_date: string;
   end_date: string;
@@ -95,8 +96,15 @@ describe('repeating events (series) through the API', () => {
     expect((await read(head.id)).title).toBe('Rehearsal A');
     expect((await read(rest[2].id)).title).toBe('Rehearsal A');
 
-    const all = await change(rest[4].id, { title: 'Rehearsal A (tenors)', scope: 'all' });
+    const all = await change(rest[4].id, {
+      title: 'Rehearsal A (tenors)',
+      slug: 'tenors-rehearsal',
+      scope: 'all',
+    });
     expect(all.status, JSON.stringify(all.body)).toBe(200);
+    // The slug sent is the edited event's own (slugs are unique); the others keep theirs.
+    expect(all.body.slug).toBe('tenors-rehearsal');
+    expect((await read(head.id)).slug).toBe(head.slug);
     const titles = [await read(head.id), ...(await occurrencesOf(head.id))].map((event) => event.title);
     // The occurrence changed on its own keeps its title.
     expect(titles).toEqual([
@@ -156,6 +164,48 @@ describe('repeating events (series) through the API', () => {
     ]);
     expect(second.every((event) => event.title === 'Rehearsal C (winter)')).toBe(true);
     expect(second.every((event) => event.recurrence[0] === 'RRULE:FREQ=WEEKLY;COUNT=4;BYDAY=TU')).toBe(true);
+  });
+
+  it('moves this and the following occurrences to a new time, the earlier ones staying (scope following)', async () => {
+    const head = await rehearsals('Rehearsal H');
+    const rest = await occurrencesOf(head.id);
+    const moved = await change(rest[2].id, {
+      start_date: '2026-10-27 20:00:00',
+      end_date: '2026-10-27 21:00:00',
+      scope: 'following',
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect([head, ...(await occurrencesOf(head.id))].map((event) => event.start_date)).toEqual([
+      '2026-10-06 19:30:00',
+      '2026-10-13 19:30:00',
+      '2026-10-20 19:30:00',
+    ]);
+    expect((await occurrencesOf(rest[2].id)).map((event) => [event.start_date, event.end_date])).toEqual(
+      ['03', '10', '17', '24'].map((day) => [`2026-11-${day} 20:00:00`, `2026-11-${day} 21:00:00`]),
+    );
+    expect(moved.body.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=5;BYDAY=TU']);
+    expect(moved.body.recurrence_id).toBe('2026-10-27 20:00:00');
+  });
+
+  it('repeats all-day events by date', async () => {
+    const head = await createEvent(
+      server,
+      at('Market day', '2026-10-01', '2026-10-01', {
+        all_day: true,
+        status: 'publish',
+        recurrence: ['RRULE:FREQ=MONTHLY;COUNT=3'],
+      }),
+    );
+    const rest = await occurrencesOf(head.id);
+    expect(rest.map((event) => [event.start_date, event.end_date])).toEqual([
+      ['2026-11-01 00:00:00', '2026-11-01 23:59:59'],
+      ['2026-12-01 00:00:00', '2026-12-01 23:59:59'],
+    ]);
+    expect((await remove(rest[0].id)).status).toBe(200);
+    expect((await read(head.id)).recurrence).toEqual([
+      'RRULE:FREQ=MONTHLY;COUNT=3',
+      'EXDATE;VALUE=DATE:20261101',
+    ]);
   });
 
   it('re-derives the occurrences when the rule changes, keeping the changed ones whose date remains', async () => {
@@ -343,6 +393,7 @@ describe('series over time and on disk', () => {
     // A month later (the server restarted then), the series reaches 1 December: 5 Mondays of November more.
     now = Date.parse('2026-10-01T10:00:00Z');
     await restart();
+    await server.engine.seriesExtended;
     expect(await countOf(head.id)).toBe(12);
 
     // A longer horizon takes effect at once.

@@ -96,7 +96,10 @@ describe('record schemas', () => {
   });
 });
 
-/** Our additions to the original's records (CONTRACT §2): `language` on every record and term, `ticketed`. */
+/**
+ * Our additions to the original's records (CONTRACT §2): `language` on every record and term, `ticketed`, and on
+ * events their series (`recurrence`, `recurrence_id`: issue 13).
+ */
 function withOurAdditions(value: Json): Json {
   if (Array.isArray(value)) return value.map(withOurAdditions);
   if (value === null || typeof value !== 'object') return value;
@@ -107,7 +110,11 @@ function withOurAdditions(value: Json): Json {
     record.language = 'en';
     record.uid = '5b3f0a52-51c1-4c1e-9d0c-3c2f8f1b6a10';
   }
-  if ('start_date_details' in record) record.ticketed = false;
+  if ('start_date_details' in record) {
+    record.ticketed = false;
+    record.recurrence = [];
+    record.recurrence_id = null;
+  }
   return record;
 }
 
@@ -150,9 +157,11 @@ describe('the original’s recorded records (test/fixtures/original)', () => {
     expect(new Set(checked)).toEqual(new Set(Object.keys(BY_ID)));
   });
 
-  test('without our additions they do not (language, ticketed and uid are required)', () => {
+  test('without our additions they do not (language, ticketed, uid and the series fields are required)', () => {
     const single = sampleBodies().find(([file]) => file.startsWith('10-'))![1];
     const issues = eventResponseSchema.safeParse(single).error!.issues.map((issue) => issue.path.join('.'));
-    expect(issues).toEqual(expect.arrayContaining(['language', 'ticketed', 'uid']));
+    expect(issues).toEqual(
+      expect.arrayContaining(['language', 'ticketed', 'uid', 'recurrence', 'recurrence_id']),
+    );
   });
 });
