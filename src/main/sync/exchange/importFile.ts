@@ -2,7 +2,13 @@ import { extname } from 'node:path';
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
 import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
-import { changeInSeries, inSeries, seriesHeadOf, seriesOccurrences } from '../../core/recurrence/series';
+import {
+  changeInSeries,
+  guardedTransaction,
+  inSeries,
+  seriesHeadOf,
+  seriesOccurrences,
+} from '../../core/recurrence/series';
 import { shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
 import { ImportChanges, NothingChanged } from './importChanges';
 import type { StoredEvent } from '../../store/schema';
@@ -131,8 +137,10 @@ function importIcsEvent(
   // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
   const input: EventInput =
     existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
+  // Changes go through the API's series writes, with their checks (the importer may change each event).
+  const changing = guardedTransaction(context, 'edit');
   const event = existing
-    ? changeInSeries(existing, seriesEditOf(existing, input), 'all', context)
+    ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
     : createEvent(input, context, identity);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
   for (const override of row.overrides) {
@@ -149,7 +157,7 @@ function importIcsEvent(
       });
       continue;
     }
-    changeInSeries(occurrence, override.input, 'this', context);
+    changeInSeries(occurrence, override.input, 'this', changing);
   }
 }
 
