@@ -403,6 +403,23 @@ describe('.ics import of a series', () => {
     expect(target.events.size).toBe(5);
   });
 
+  it('an event imported before as a single one (its rules then dropped) becomes the series, and back', async () => {
+    const target = await stores.open();
+    const single = rehearsalFile().replace('RRULE:FREQ=WEEKLY;COUNT=4\r\n', '');
+    await importInto(target, 'weekly.ics', single);
+    const [first] = [...target.events.values()];
+    expect(await importInto(target, 'weekly.ics', rehearsalFile())).toMatchObject({
+      matched: 1,
+      unchanged: 0,
+    });
+    expect(target.events.get(first!.id)!.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=4']);
+    expect([...target.events.values()].filter((event) => event.parentId === first!.id)).toHaveLength(3);
+    // The file's event no longer repeats: the series here becomes a single event again.
+    await importInto(target, 'weekly.ics', single);
+    const live = [...target.events.values()].filter((event) => event.status !== 'trash');
+    expect(live.map((event) => [event.id, event.recurrence ?? []])).toEqual([[first!.id, []]]);
+  });
+
   it('refuses, with the line, what a series cannot hold, and imports nothing of the file', async () => {
     const target = await stores.open();
     const refused = async (text: string) => {
