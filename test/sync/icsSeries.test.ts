@@ -75,10 +75,20 @@ const comparable = (text: string) =>
  */
 async function choirSeason(server: TestServer) {
   const { api, admin } = server;
-  const created = await api('events', {
-    method: 'POST',
-    auth: admin,
-    json: {
+  /** A write through the API as the administrator, checked to answer `status`; its body. */
+  const write = async (path: string, json: Record<string, unknown>, status: number) => {
+    const result = await api(path, { method: 'POST', auth: admin, json });
+    expect(result.status, JSON.stringify(result.body)).toBe(status);
+    return result.body;
+  };
+  /** The occurrences of a series but its first, by original start. */
+  const restOf = async (headId: number) => {
+    const rest = await api(`events?post_parent=${headId}&per_page=50`, { auth: admin });
+    return [...rest.body.events].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id));
+  };
+  const rehearsal = await write(
+    'events',
+    {
       title: 'Rehearsal',
       start_date: '2026-10-06 19:30:00',
       end_date: '2026-10-06 21:30:00',
@@ -86,28 +96,20 @@ async function choirSeason(server: TestServer) {
       status: 'publish',
       recurrence: ['RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=TU'],
     },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const head = created.body.id as number;
-  const rest = await api(`events?post_parent=${head}&per_page=50`, { auth: admin });
-  const byStart = [...rest.body.events].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id));
+    201,
+  );
+  const byStart = await restOf(rehearsal.id);
   const removed = await api(`events/${byStart[1].id}?scope=this`, { method: 'DELETE', auth: admin });
   expect(removed.status, JSON.stringify(removed.body)).toBe(200);
-  const moved = await api(`events/${byStart[3].id}`, {
-    method: 'POST',
-    auth: admin,
-    json: {
-      title: 'Rehearsal with the orchestra',
-      start_date: '2026-11-03 20:00:00',
-      end_date: '2026-11-03 23:00:00',
-      scope: 'this',
-    },
-  });
-  expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-  const festival = await api('events', {
-    method: 'POST',
-    auth: admin,
-    json: {
+  const movedTo = { start_date: '2026-11-03 20:00:00', end_date: '2026-11-03 23:00:00' };
+  await write(
+    `events/${byStart[3].id}`,
+    { title: 'Rehearsal with the orchestra', ...movedTo, scope: 'this' },
+    200,
+  );
+  const festival = await write(
+    'events',
+    {
       title: 'Summer festival',
       start_date: '2027-06-21',
       end_date: '2027-06-21',
@@ -115,21 +117,14 @@ async function choirSeason(server: TestServer) {
       status: 'publish',
       recurrence: ['RRULE:FREQ=YEARLY;COUNT=3'],
     },
-  });
-  expect(festival.status, JSON.stringify(festival.body)).toBe(201);
-  const years = await api(`events?post_parent=${festival.body.id}&per_page=50`, { auth: admin });
-  const second = [...years.body.events].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id))[0];
-  const renamed = await api(`events/${second.id}`, {
-    method: 'POST',
-    auth: admin,
-    json: { title: 'Summer festival (tenth edition)', scope: 'this' },
-  });
-  expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    201,
+  );
+  const [second] = await restOf(festival.id);
+  await write(`events/${second.id}`, { title: 'Summer festival (tenth edition)', scope: 'this' }, 200);
   // A monthly board meeting whose first date moved on its own: the series' VEVENT keeps its original start.
-  const board = await api('events', {
-    method: 'POST',
-    auth: admin,
-    json: {
+  const board = await write(
+    'events',
+    {
       title: 'Board meeting',
       start_date: '2026-10-05 18:00:00',
       end_date: '2026-10-05 19:00:00',
@@ -137,20 +132,11 @@ async function choirSeason(server: TestServer) {
       status: 'publish',
       recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1MO;COUNT=6'],
     },
-  });
-  expect(board.status, JSON.stringify(board.body)).toBe(201);
-  const movedHead = await api(`events/${board.body.id}`, {
-    method: 'POST',
-    auth: admin,
-    json: {
-      title: 'Board meeting (annual)',
-      start_date: '2026-10-07 17:00:00',
-      end_date: '2026-10-07 20:00:00',
-      scope: 'this',
-    },
-  });
-  expect(movedHead.status, JSON.stringify(movedHead.body)).toBe(200);
-  return { head: server.engine.store.events.get(head)! };
+    201,
+  );
+  const movedHead = { start_date: '2026-10-07 17:00:00', end_date: '2026-10-07 20:00:00' };
+  await write(`events/${board.id}`, { title: 'Board meeting (annual)', ...movedHead, scope: 'this' }, 200);
+  return { head: server.engine.store.events.get(rehearsal.id)! };
 }
 
 describe('.ics export of a series', () => {
