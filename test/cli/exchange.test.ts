@@ -141,6 +141,53 @@ describe('calendar-desk export / import', () => {
     expect(importHelp.stdout).toMatch(/--day-first .*5 June/);
   });
 
+  it('a repeating event from an .ics imports as one series; again, it is matched and left unchanged', async () => {
+    const dataDir = join(home, `data-${++folders}`);
+    const file = join(home, 'rehearsals.ics');
+    await writeFile(
+      file,
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Google Inc//Google Calendar 70.9054//EN',
+        'BEGIN:VEVENT',
+        'UID:rehearsals@google.com',
+        'DTSTAMP:20261120T090000Z',
+        'DTSTART;TZID=Europe/Rome:20270105T193000',
+        'DTEND;TZID=Europe/Rome:20270105T213000',
+        'RRULE:FREQ=WEEKLY;COUNT=4',
+        'EXDATE;TZID=Europe/Rome:20270112T193000',
+        'SUMMARY:Rehearsal',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:rehearsals@google.com',
+        'DTSTAMP:20261120T090000Z',
+        'RECURRENCE-ID;TZID=Europe/Rome:20270119T193000',
+        'DTSTART;TZID=Europe/Rome:20270119T200000',
+        'DTEND;TZID=Europe/Rome:20270119T220000',
+        'SUMMARY:Dress rehearsal',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    );
+    const first = await runCli(['import', file, '--data', dataDir], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/Imported from .*: 1 event\(s\), 0 venue\(s\), 0 organizer\(s\)\.$/m);
+    expect(await titles(dataDir)).toEqual(['Dress rehearsal', 'Rehearsal', 'Rehearsal']);
+    const again = await runCli(['import', file, '--data', dataDir], env);
+    expect(again.stdout).toMatch(/1 event\(s\) already here matched by UID, 1 of them unchanged/);
+    expect(await titles(dataDir)).toEqual(['Dress rehearsal', 'Rehearsal', 'Rehearsal']);
+    const exported = await runCli(['export', '--format', 'ics', '--data', dataDir], env);
+    const vevents = new ICAL.Component(ICAL.parse(exported.stdout)).getAllSubcomponents('vevent');
+    expect(
+      vevents.map((vevent) => [vevent.getFirstPropertyValue('uid'), vevent.hasProperty('rrule')]),
+    ).toEqual([
+      ['rehearsals@google.com', true],
+      ['rehearsals@google.com', false],
+    ]);
+  });
+
   it('a bad file changes nothing and names its lines (exit 1)', async () => {
     const dataDir = await seededFolder();
     const bad = join(home, 'bad.csv');

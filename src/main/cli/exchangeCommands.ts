@@ -187,7 +187,10 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
       console.log(
         result.format === 'json'
           ? `Restored ${result.records} record(s) from ${file}.`
-          : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s).`,
+          : `Imported from ${file}: ${result.events} event(s), ${result.venues} venue(s), ${result.organizers} organizer(s)` +
+              (result.matchedByUid
+                ? ` (${result.matchedByUid} event(s) already here matched by UID, ${result.unchangedByUid} of them unchanged).`
+                : '.'),
       );
       if (result.matched?.length) console.log(matchedReport(result.matched));
     });

@@ -5,7 +5,7 @@ import type { StoredEvent } from '../../store/schema';
 import { exportIcs } from '../../sync/exchange/ics';
 import { publishedEventPages } from '../../sync/publishedPages';
 import type { FeedSecret } from '../../core/feeds/secret';
-import { feedEvents, feedWindowStartUtc, type FeedScope } from '../../core/feeds/select';
+import { feedEvents, feedWindowStartUtc, isFeedPublic, type FeedScope } from '../../core/feeds/select';
 import { feedsOverview } from '../../core/feeds/addresses';
 import { htmlToText } from '../../core/html';
 import { findTerm } from '../../core/terms';
@@ -79,7 +79,11 @@ function renderFeed(
     '',
   );
   const stamp = lastChange ? new Date(`${lastChange.replace(' ', 'T')}Z`) : new Date(0);
-  return exportIcs(store, stamp, events, { name, urlOf: (event) => pages.get(event.id) ?? null });
+  return exportIcs(store, stamp, events, {
+    name,
+    urlOf: (event) => pages.get(event.id) ?? null,
+    includes: isFeedPublic,
+  });
 }
 
 const matchesTag = (header: string, etag: string) =>

@@ -1,12 +1,22 @@
 import { extname } from 'node:path';
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
-import { createEvent, updateEvent, type EventInput } from '../../core/events';
+import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
+import {
+  changeInSeries,
+  guardedTransaction,
+  inSeries,
+  seriesHeadOf,
+  seriesOccurrences,
+} from '../../core/recurrence/series';
+import { shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
+import { ImportChanges, NothingChanged } from './importChanges';
 import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { importDump, parseDump } from './jsonDump';
-import { icsUidOf, identityOfIcsUid, parseIcs } from './ics';
+import { icsUidOf, identityOfIcsUid } from './ics';
+import { parseIcs, type IcsEvent } from './icsImport';
 import { csvDates, parseCsv, type CsvInput } from './csv';
 import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
 
@@ -19,6 +29,10 @@ export interface ImportResult {
   organizers: number;
   /** Records of every kind a JSON dump restored. */
   records: number;
+  /** `.ics` events already here (by UID; a series' changed dates by RECURRENCE-ID too), updated by the file. */
+  matchedByUid?: number;
+  /** Of the events matched by UID, those the file left as they were. */
+  unchangedByUid?: number;
   /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
   matched?: ImportMatch[];
 }
@@ -64,12 +78,7 @@ export async function importFile(
       ? (() => {
           const { events, problems } = parseIcs(text);
           return {
-            inputs: events.map((event) => ({
-              kind: 'events' as const,
-              line: event.line,
-              input: event.input,
-              uid: event.uid,
-            })),
+            inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
             problems,
           };
         })()
@@ -77,47 +86,119 @@ export async function importFile(
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
-  const counts = { events: 0, venues: 0, organizers: 0 };
+  const counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
   const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
-  await store.mutate((tx) => {
-    const context = { tx, store, caller, now, language: 'en' as const };
-    const problems: ImportProblem[] = [];
-    const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-    const claimed = new Set<string>();
-    for (const row of parsed.inputs as Array<CsvInput & { uid?: string }>) {
-      try {
-        const match = matchCsv?.(row);
-        if (match) matched.push(writeCsvMatch(match, row, context));
-        else if (row.kind === 'events') {
-          // The UID names the event: the one already here is updated (re-importing a file duplicates
-          // nothing). A UID repeated in the file (an override of a repeating event) makes a separate event.
-          const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-          if (uid) claimed.add(uid);
-          const identity = identityOfIcsUid(uid);
-          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-          if (existing) updateEvent(existing, row.input as EventInput, context);
-          else createEvent(row.input as EventInput, context, identity);
-        } else if (row.kind === 'venues') createVenue(row.input, context);
-        else createOrganizer(row.input, context);
-        counts[row.kind]++;
-      } catch (error) {
-        const field = (error as { field?: string }).field;
-        problems.push({ line: row.line, message: `${field ? `${field}: ` : ''}${(error as Error).message}` });
+  try {
+    await store.mutate((tx) => {
+      const changes = new ImportChanges(store);
+      const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+      const problems: ImportProblem[] = [];
+      const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+      const claimed = new Set<string>();
+      for (const row of parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>) {
+        changes.startEntry();
+        try {
+          const match = 'overrides' in row ? undefined : matchCsv?.(row);
+          if (match) matched.push(writeCsvMatch(match, row, context));
+          else if (row.kind === 'events' && 'overrides' in row) {
+            // The UID names the event: the one already here is updated (re-importing a file duplicates
+            // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
+            const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+            if (uid) claimed.add(uid);
+            const identity = identityOfIcsUid(uid);
+            const existing = known.get(identity.icsUid ?? identity.uid ?? '');
+            importIcsEvent(row, existing, identity, context, problems);
+            if (existing) {
+              counts.matchedByUid++;
+              if (!changes.entryChanged()) counts.unchangedByUid++;
+            }
+          } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
+          else if (row.kind === 'venues') createVenue(row.input, context);
+          else createOrganizer(row.input, context);
+          counts[row.kind]++;
+        } catch (error) {
+          const field = (error as { field?: string }).field;
+          problems.push({
+            line: row.line,
+            message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
+          });
+        }
       }
-    }
-    // Throwing inside the change takes every row of it back out: nothing is half-imported.
-    if (problems.length > 0) throw new ImportError(file, problems);
-  });
+      // Throwing inside the change takes every row of it back out: nothing is half-imported.
+      if (problems.length > 0) throw new ImportError(file, problems);
+      changes.finish(tx);
+    });
+  } catch (error) {
+    // Every record already as the file has it: nothing was written.
+    if (!(error instanceof NothingChanged)) throw error;
+  }
   const records = counts.events + counts.venues + counts.organizers;
   return { format, ...counts, records, ...(format === 'csv' ? { matched } : {}) };
+}
+
+/**
+ * One VEVENT (with its changed dates, for a series) into the calendar: the event of its UID here is updated,
+ * else it is created. A series' changed dates are changes of the matching occurrence alone (scope `this`).
+ */
+function importIcsEvent(
+  row: IcsEvent,
+  existing: StoredEvent | undefined,
+  identity: EventIdentity,
+  context: EventWriteContext,
+  problems: ImportProblem[],
+): void {
+  const { store } = context;
+  // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
+  const input: EventInput =
+    existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
+  // Changes go through the API's series writes, with their checks (the importer may change each event).
+  const changing = guardedTransaction(context, 'edit');
+  const event = existing
+    ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
+    : createEvent(input, context, identity);
+  const head = seriesHeadOf(store, store.events.get(event.id)!);
+  for (const override of row.overrides) {
+    const occurrence =
+      head &&
+      [head, ...seriesOccurrences(store, head)].find((one) => one.recurrenceId === override.recurrenceId);
+    if (!occurrence || occurrence.status === 'trash') {
+      problems.push({
+        line: override.line,
+        message:
+          `the date ${override.recurrenceId} of this repeating event is not among the events Calendar Desk has ` +
+          'created for it (it creates them up to the horizon in Settings, 24 months ahead by default): ' +
+          'lengthen the horizon, or remove this VEVENT.',
+      });
+      continue;
+    }
+    changeInSeries(occurrence, override.input, 'this', changing);
+  }
+}
+
+/**
+ * The series fields of a VEVENT as an edit of the series here (scope `all` from its head). The head may have
+ * been changed on its own (moved): its dates are given as the file's move of the series moves them, so the
+ * series moves by what the file changed, not by the head's own change.
+ */
+function seriesEditOf(existing: StoredEvent, input: EventInput): EventInput {
+  if (!inSeries(existing) || existing.startLocal === existing.recurrenceId || !input.recurrence?.length)
+    return input;
+  const start = String(input.start_date);
+  const startLocal = shiftLocal(existing.startLocal, wallMs(start) - wallMs(existing.recurrenceId!));
+  return {
+    ...input,
+    start_date: startLocal,
+    end_date: shiftLocal(startLocal, wallMs(String(input.end_date)) - wallMs(start)),
+  };
 }
 
 /** The events here by the `.ics` UID an export writes for them (see `icsUidOf`). */
 function eventsByIcsUid(store: CalendarStore): Map<string, StoredEvent> {
   const byUid = new Map<string, StoredEvent>();
-  for (const event of store.events.values()) byUid.set(icsUidOf(event), event);
+  // An occurrence of a series is known by its series' UID and its original start, not by its own uid.
+  for (const event of store.events.values()) if (event.parentId === 0) byUid.set(icsUidOf(event), event);
   return byUid;
 }
 

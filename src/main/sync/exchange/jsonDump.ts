@@ -4,6 +4,7 @@ import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
 import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
 import { UID_COLLECTIONS, withUids } from '../../store/migrations';
+import { parseRecurrenceLines } from '../../core/recurrence/lines';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 
@@ -81,9 +82,39 @@ export function parseDump(text: string, file: string): Dump {
     }));
     throw new ImportError(file, problems);
   }
-  const repeated = repeatedUids(parsed.data.data, text);
-  if (repeated.length > 0) throw new ImportError(file, repeated);
+  const problems = [...repeatedUids(parsed.data.data, text), ...seriesProblems(parsed.data.data, text)];
+  if (problems.length > 0) throw new ImportError(file, problems);
   return parsed.data;
+}
+
+/** The line of the first mention of a record's uid (good enough for messages, as lineOfIssue). */
+function lineOfUid(text: string, uid: string, mention = 0): number {
+  let at = -1;
+  for (let seen = 0; seen <= mention; seen++) at = text.indexOf(uid, at + 1);
+  return at < 0 ? 0 : text.slice(0, at).split('\n').length;
+}
+
+/**
+ * Series as the calendar keeps them (issue 13): `recurrence` lines the API would accept, on the head of a
+ * series only (`parentId` 0, with its `recurrenceId`), and each occurrence under an event of the dump. A dump
+ * edited by hand that breaks this is refused, rather than restored into series no edit could change.
+ */
+function seriesProblems(data: Dump['data'], text: string): ImportProblem[] {
+  const problems: ImportProblem[] = [];
+  const ids = new Set(data.events.map((event) => event.id));
+  for (const event of data.events) {
+    const where = (message: string) =>
+      problems.push({ line: lineOfUid(text, event.uid), message: `events id ${event.id}: ${message}` });
+    if (event.recurrence !== undefined) {
+      const checked = parseRecurrenceLines(event.recurrence);
+      if (!checked.ok) where(`recurrence: ${checked.message}`);
+      if (event.parentId !== 0 || event.recurrenceId === undefined)
+        where('recurrence is kept on the first event of a series only (parentId 0, with its recurrenceId).');
+    } else if (event.recurrenceId !== undefined && event.parentId !== 0 && !ids.has(event.parentId)) {
+      where(`an occurrence of a series whose first event (id ${event.parentId}) is not in the dump.`);
+    }
+  }
+  return problems;
 }
 
 /** A uid names one record (CONTRACT §2): a dump (edited by hand, say) that gives two records the same one is refused. */
@@ -96,8 +127,7 @@ function repeatedUids(data: Dump['data'], text: string): ImportProblem[] {
       const first = seen.get(record.uid);
       if (first) {
         // The line of its second mention, good enough for the message (as lineOfIssue).
-        const at = text.indexOf(record.uid, text.indexOf(record.uid) + 1);
-        const line = at < 0 ? 0 : text.slice(0, at).split('\n').length;
+        const line = lineOfUid(text, record.uid, 1);
         problems.push({ line, message: `${where}: uid ${record.uid} is already the uid of ${first}` });
       } else seen.set(record.uid, where);
     }

@@ -1,0 +1,88 @@
+import type { CalendarStore, Transaction } from '../../store/store';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
+import type { EventWriteContext } from '../../core/events';
+
+/*
+ * Re-importing a file must change nothing that the file does not change (issue 15 item 3): the event writes
+ * an import makes bump revisions and modification times even when they put a record back as it was. This
+ * watches the records an import writes, so that it can tell which ones it really changed and give the others
+ * back their stored version (same revision, same time): an import that changes nothing writes nothing.
+ */
+
+type Kind = 'events' | 'venues' | 'organizers';
+type Tracked = StoredEvent | StoredVenue | StoredOrganizer;
+
+/** The bookkeeping of a write, which does not make a record different. */
+const BOOKKEEPING = new Set(['revision', 'modifiedUtc']);
+
+/** Equal records, apart from their revision and modification time (absent and undefined keys alike). */
+function sameRecord(a: Tracked, b: Tracked): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if (BOOKKEEPING.has(key)) continue;
+    const left = (a as unknown as Record<string, unknown>)[key];
+    const right = (b as unknown as Record<string, unknown>)[key];
+    if (JSON.stringify(left) !== JSON.stringify(right)) return false;
+  }
+  return true;
+}
+
+/** Thrown to take back an import that changed nothing: no store write at all. */
+export class NothingChanged extends Error {}
+
+export class ImportChanges {
+  /** Each record as it was before the import first wrote it (undefined: new), by `kind:id`. */
+  private readonly originals = new Map<string, { kind: Kind; before: Tracked | undefined }>();
+  private touched = new Set<string>();
+
+  constructor(private readonly store: CalendarStore) {}
+
+  /** `context` with a transaction that notes the first version of every event, venue and organizer it writes. */
+  watch(context: EventWriteContext): EventWriteContext {
+    const { tx } = context;
+    const note = (kind: Kind, record: Tracked) => {
+      const key = `${kind}:${record.id}`;
+      if (!this.originals.has(key))
+        this.originals.set(key, { kind, before: this.store[kind].get(record.id) });
+      this.touched.add(key);
+    };
+    const watched: Transaction = {
+      ...tx,
+      putEvent: (event) => (note('events', event), tx.putEvent(event)),
+      putVenue: (venue) => (note('venues', venue), tx.putVenue(venue)),
+      putOrganizer: (organizer) => (note('organizers', organizer), tx.putOrganizer(organizer)),
+    };
+    return { ...context, tx: watched };
+  }
+
+  /** Starts a new entry of the file: {@link entryChanged} answers for the writes since. */
+  startEntry(): void {
+    this.touched = new Set();
+  }
+
+  /** True when the writes since {@link startEntry} left some record different from before the import. */
+  entryChanged(): boolean {
+    return [...this.touched].some((key) => this.differs(key));
+  }
+
+  private differs(key: string): boolean {
+    const { kind, before } = this.originals.get(key)!;
+    const now = this.store[kind].get(Number(key.slice(kind.length + 1)));
+    return !before || !now || !sameRecord(before, now);
+  }
+
+  /**
+   * At the end of the import: records written back as they were get their stored version again; when no
+   * record changed at all, NothingChanged is thrown to take the whole change back (nothing is written).
+   */
+  finish(tx: Transaction): void {
+    const unchanged = [...this.originals.keys()].filter((key) => !this.differs(key));
+    if (unchanged.length === this.originals.size) throw new NothingChanged();
+    for (const key of unchanged) {
+      const { kind, before } = this.originals.get(key)!;
+      if (kind === 'events') tx.putEvent(before as StoredEvent);
+      else if (kind === 'venues') tx.putVenue(before as StoredVenue);
+      else tx.putOrganizer(before as StoredOrganizer);
+    }
+  }
+}
