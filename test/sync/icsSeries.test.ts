@@ -256,14 +256,14 @@ describe('.ics import of a series', () => {
     const text = exportIcs(source.engine.store, NOW);
     const target = await stores.open();
     const first = await importInto(target, 'season.ics', text);
-    expect(first).toMatchObject({ format: 'ics', events: 3, matched: 0, unchanged: 0 });
+    expect(first).toMatchObject({ format: 'ics', events: 3, matchedByUid: 0, unchangedByUid: 0 });
     expect(occurrencesOf(target)).toEqual(occurrencesOf(source.engine.store));
     expect(comparable(exportIcs(target, NOW))).toEqual(comparable(text));
 
     const version = target.version;
     const snapshot = target.snapshot();
     const again = await importInto(target, 'season.ics', text);
-    expect(again).toMatchObject({ events: 3, matched: 3, unchanged: 3 });
+    expect(again).toMatchObject({ events: 3, matchedByUid: 3, unchangedByUid: 3 });
     expect(target.version).toBe(version);
     expect(target.snapshot()).toEqual(snapshot);
   });
@@ -305,7 +305,7 @@ describe('.ics import of a series', () => {
     ].join('\r\n');
     const target = await stores.open();
     const result = await importInto(target, 'google.ics', google);
-    expect(result).toMatchObject({ events: 1, matched: 0 });
+    expect(result).toMatchObject({ events: 1, matchedByUid: 0 });
     const events = [...target.events.values()];
     const head = events.find((event) => event.parentId === 0)!;
     expect(head.icsUid).toBe('7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com');
@@ -321,17 +321,26 @@ describe('.ics import of a series', () => {
     ]);
     // Re-imported: matched by UID and RECURRENCE-ID, nothing written.
     const version = target.version;
-    expect(await importInto(target, 'google.ics', google)).toMatchObject({ matched: 1, unchanged: 1 });
+    expect(await importInto(target, 'google.ics', google)).toMatchObject({
+      matchedByUid: 1,
+      unchangedByUid: 1,
+    });
     expect(target.version).toBe(version);
     // Google's next export, the changed date renamed again: only that occurrence changes.
     const before = new Map(events.map((event) => [event.id, event.revision]));
     const renamed = google.replace('(dress rehearsal)', '(general rehearsal)');
-    expect(await importInto(target, 'google.ics', renamed)).toMatchObject({ matched: 1, unchanged: 0 });
+    expect(await importInto(target, 'google.ics', renamed)).toMatchObject({
+      matchedByUid: 1,
+      unchangedByUid: 0,
+    });
     const changed = [...target.events.values()].filter((event) => event.revision !== before.get(event.id));
     expect(changed.map((event) => event.title)).toEqual(['Choir rehearsal (general rehearsal)']);
     // The series renamed in Google: every date follows but the one changed on its own.
     const retitled = renamed.replace('SUMMARY:Choir rehearsal\r\n', 'SUMMARY:Chamber choir rehearsal\r\n');
-    expect(await importInto(target, 'google.ics', retitled)).toMatchObject({ matched: 1, unchanged: 0 });
+    expect(await importInto(target, 'google.ics', retitled)).toMatchObject({
+      matchedByUid: 1,
+      unchangedByUid: 0,
+    });
     expect(new Set([...target.events.values()].map((event) => event.title))).toEqual(
       new Set(['Chamber choir rehearsal', 'Choir rehearsal (general rehearsal)']),
     );
@@ -339,7 +348,10 @@ describe('.ics import of a series', () => {
     // Back out, the series keeps Google's UID on both VEVENTs, and an independent reader agrees.
     const exported = exportIcs(target, NOW);
     const beforeOwn = target.snapshot().events;
-    expect(await importInto(target, 'ours.ics', exported)).toMatchObject({ matched: 1, unchanged: 1 });
+    expect(await importInto(target, 'ours.ics', exported)).toMatchObject({
+      matchedByUid: 1,
+      unchangedByUid: 1,
+    });
     expect(target.snapshot().events).toEqual(beforeOwn);
     expect(vevents(exported).map((component) => component.getFirstPropertyValue('uid'))).toEqual([
       '7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
@@ -395,8 +407,8 @@ describe('.ics import of a series', () => {
     await importInto(target, 'weekly.ics', single);
     const [first] = [...target.events.values()];
     expect(await importInto(target, 'weekly.ics', rehearsalFile())).toMatchObject({
-      matched: 1,
-      unchanged: 0,
+      matchedByUid: 1,
+      unchangedByUid: 0,
     });
     expect(target.events.get(first!.id)!.recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=4']);
     expect([...target.events.values()].filter((event) => event.parentId === first!.id)).toHaveLength(3);
