@@ -9,6 +9,10 @@ import { createApp } from './server/app';
 import { setAsideOrphanedUploads } from './core/media';
 import type { SecretBox } from './sync/secretBox';
 import { isValidTimezone } from './core/dates/zones';
+import { extendAllSeries } from './core/recurrence/series';
+
+/** How often repeating events without an end are extended to the horizon while the server runs. */
+const SERIES_EXTENSION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
 process.env.TZ = 'UTC';
@@ -86,8 +90,17 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     },
   });
   let server: Server | undefined;
+  let extension: NodeJS.Timeout | undefined;
   try {
     const adminToken = await ensureAdminAccess(store, clock);
+    // Time passed since the last start: series without an end reach the horizon again, now and every few hours.
+    const extendSeries = () =>
+      extendAllSeries(store, clock()).catch((error: Error) =>
+        console.error(`calendar-desk: could not extend the repeating events: ${error.message}`),
+      );
+    await extendSeries();
+    extension = setInterval(() => void extendSeries(), SERIES_EXTENSION_INTERVAL_MS);
+    extension.unref();
     const app = createApp({
       store,
       clock,
@@ -120,6 +133,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       adminTokenFile: join(options.dataDir, ADMIN_TOKEN_FILE),
       notices: store.notices,
       async close() {
+        clearInterval(extension);
         await new Promise<void>((resolve) => {
           running.close(() => resolve());
           running.closeAllConnections();
@@ -128,6 +142,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       },
     };
   } catch (error) {
+    clearInterval(extension);
     server?.close();
     await store.close();
     throw error;

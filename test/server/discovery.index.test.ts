@@ -93,16 +93,20 @@ const OUR_EXTRA_ARGS: Record<string, Record<string, string>> = {
   // CONTRACT §2 "Cost and currency": the keys of cost_details are writable.
   '/events': {
     GET: 'geoloc_radius show_hidden',
-    POST: 'ticketed post_password currency_symbol currency_position currency_code uid',
+    POST: 'ticketed post_password currency_symbol currency_position currency_code uid recurrence',
   },
+  // Issue 13: repeating events (series) take their rule, and changes and deletions of one of them a scope.
   '/events/(?P<id>\\d+)': {
-    'POST,PUT,PATCH': 'ticketed post_password currency_symbol currency_position currency_code',
+    'POST,PUT,PATCH':
+      'ticketed post_password currency_symbol currency_position currency_code recurrence scope',
+    DELETE: 'scope',
   },
   // By-slug reads of protected events take the password as by-id reads do.
   '/events/by-slug/(?P<slug>[^/]+)': {
     GET: 'password',
-    DELETE: 'password',
-    'POST,PUT,PATCH': 'ticketed post_password password currency_symbol currency_position currency_code',
+    DELETE: 'password scope',
+    'POST,PUT,PATCH':
+      'ticketed post_password password currency_symbol currency_position currency_code recurrence scope',
   },
   // CONTRACT §2: an administrator's sync from another Calendar Desk gives new records their uid.
   '/venues': { POST: 'geo_lat geo_lng uid' },

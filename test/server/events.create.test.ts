@@ -195,6 +195,9 @@ describe('POST /events: the created record', () => {
       // Ours (CONTRACT §2).
       'language',
       'uid',
+      // Ours (issue 13): the series' rule and the event's place in it.
+      'recurrence',
+      'recurrence_id',
       'ticketed',
     ]);
     const id = event.id;

@@ -8,11 +8,18 @@ import { formatSql, toUtcSql } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
-import { nowUtc, postSlug, publicationDateUtc, resolveImage, trashedSlug, untrashedSlug } from './posts';
+import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
+import {
+  changeInSeries,
+  guardedTransaction,
+  startSeries,
+  trashInSeries,
+  type SeriesScope,
+} from './recurrence/series';
 
 /** Validated event arguments (create or update); absent keys are not changed on update. */
 export interface EventInput {
@@ -48,6 +55,10 @@ export interface EventInput {
   post_password?: string;
   /** Create only: the uid an administrator's sync brings from another Calendar Desk (see `addEvent`). */
   uid?: string;
+  /** RFC 5545 lines (normalised by the arguments): makes the event the head of a series (`[]`: no longer one). */
+  recurrence?: string[];
+  /** Update of an event of a series: which of its events the change applies to (default `this`). */
+  scope?: SeriesScope;
 }
 
 export interface EventWriteContext {
@@ -273,14 +284,19 @@ export function createEvent(
     modifiedUtc: created,
     timezone: zone,
   });
-  const event = applyEventInput(base, { ...input, status: undefined, slug: undefined }, context);
+  const event = applyEventInput(
+    base,
+    { ...input, status: undefined, slug: undefined, recurrence: undefined },
+    context,
+  );
   // The id comes after the inline venue, organizers and media it created, as in the reference (sample 40).
   event.id = tx.nextPostId();
   // The reference writes `_EventURL` on create only when a URL is given; without one the permalink shows.
   if (!event.website) event.website = null;
   event.slug = postSlug(store, 'event', input.slug ?? event.title, event.id, `event-${event.id}`);
   tx.putEvent(event);
-  return event;
+  // With repeat rules, the event is the head of a series: its occurrences are made in the same change.
+  return input.recurrence?.length ? startSeries(event, input.recurrence, context) : event;
 }
 
 /** Patches an event; bumps its revision and modification time. */
@@ -311,7 +327,10 @@ export async function addEvent(
   });
 }
 
-/** Patches the event `id` (which exists) for a caller who may edit it. */
+/**
+ * Patches the event `id` (which exists) for a caller who may edit it; in a series, with `input.scope` (default
+ * `this`), the caller must be allowed to edit every event the scope changes (else nothing changes: 403).
+ */
 export async function changeEvent(
   id: number,
   input: EventInput,
@@ -321,19 +340,20 @@ export async function changeEvent(
   const current = store.events.get(id)!;
   refuseUnless(canChangePost(call.caller, current, 'edit'), call.caller);
   call.beforeWrite?.(current);
-  return store.mutate((tx) =>
-    updateEvent(current, input, {
-      tx,
-      store,
-      caller: call.caller,
-      now: call.now,
-      language: current.language,
-    }),
-  );
+  return store.mutate((tx) => {
+    const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+    return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
+  });
 }
 
-/** Moves the event `id` (which exists) to the trash; one already there is refused (410). */
-export async function trashEvent(id: number, call: RecordWriteCall<StoredEvent>): Promise<StoredEvent> {
+/**
+ * Moves the event `id` (which exists) to the trash; one already there is refused (410). In a series, `scope`
+ * (default `this`) says which of its events go too; the caller must be allowed to delete each of them.
+ */
+export async function trashEvent(
+  id: number,
+  call: RecordWriteCall<StoredEvent> & { scope?: SeriesScope },
+): Promise<StoredEvent> {
   const { store } = call;
   const current = store.events.get(id)!;
   refuseUnless(canChangePost(call.caller, current, 'delete'), call.caller);
@@ -342,14 +362,7 @@ export async function trashEvent(id: number, call: RecordWriteCall<StoredEvent>)
   }
   call.beforeWrite?.(current);
   return store.mutate((tx) => {
-    const trashed: StoredEvent = {
-      ...current,
-      status: 'trash',
-      slug: trashedSlug(store, current),
-      modifiedUtc: nowUtc(call.now),
-      revision: current.revision + 1,
-    };
-    tx.putEvent(trashed);
-    return trashed;
+    const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+    return trashInSeries(current, call.scope ?? 'this', guardedTransaction(context, 'delete'));
   });
 }

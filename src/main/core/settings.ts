@@ -13,6 +13,7 @@ export type SettingsChanges = Partial<
     | 'currencyPosition'
     | 'currencyCode'
     | 'categoryColors'
+    | 'recurrenceHorizonMonths'
   >
 >;
 

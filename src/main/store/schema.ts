@@ -70,6 +70,15 @@ export const storedEventSchema = z.object({
    * its event. Absent for events made here or imported with a UUID (that UUID is then the `uid`).
    */
   icsUid: z.string().optional(),
+  /**
+   * On the head of a series only (its first event, `parentId` 0): the RFC 5545 lines of the series (`RRULE:…`,
+   * `RDATE…`, `EXDATE…`), normalised. Its occurrences are events whose `parentId` is the head's id.
+   */
+  recurrence: z.array(z.string()).optional(),
+  /** On every event of a series, head included: its original start, `Y-m-d H:i:s` wall clock in `timezone`. */
+  recurrenceId: sqlDate.optional(),
+  /** An occurrence changed on its own (scope `this`): series edits leave it alone. */
+  override: z.literal(true).optional(),
 });
 
 export const storedVenueSchema = z.object({
@@ -160,6 +169,8 @@ export const settingsSchema = z.object({
   currencyCode: z.string().optional(),
   /** Colours picked per category id (absent in files written before there were any). */
   categoryColors: categoryColorsSchema.optional(),
+  /** How far ahead repeating events without an end are created, in months (absent: 24). */
+  recurrenceHorizonMonths: z.number().int().min(1).max(120).optional(),
 });
 
 export const dataFileSchema = z.object({

@@ -191,6 +191,16 @@ export const eventResponseSchema = z
     custom_fields: z.array(z.unknown()),
     language,
     uid,
+    recurrence: z
+      .array(z.string())
+      .describe(
+        "The series' RFC 5545 lines (RRULE, RDATE, EXDATE); [] for a single event; an occurrence shows its series' (read-only)",
+      ),
+    recurrence_id: sqlDate
+      .nullable()
+      .describe(
+        "The event's original start in its series (wall clock in its time zone); null for a single event",
+      ),
     ticketed: nullableFlag,
     json_ld: jsonLd.optional(),
   })

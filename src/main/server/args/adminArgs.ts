@@ -6,7 +6,7 @@ import {
   currencySymbolSchema,
 } from '../../../shared/schemas/currency';
 import { arg } from './define';
-import { wpString } from './wpTypes';
+import { wpInteger, wpString } from './wpTypes';
 import { isValidTimezone } from '../../core/dates/zones';
 import { categoryColorsSchema } from '../../../shared/schemas/settings';
 
@@ -89,6 +89,22 @@ export const updateSettingsArgs = {
       description:
         'Colours of categories in the calendar, by category id ({"12": "#2f6fdf"}); replaces the whole map',
       type: 'object',
+      in: 'body',
+      extension: true,
+    },
+  ),
+  recurrence_horizon_months: arg(
+    wpInteger().pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: '%s must be 1 to 120 months.' })
+        .max(120, { error: '%s must be 1 to 120 months.' }),
+    ),
+    {
+      description:
+        'How many months ahead repeating events without an end are created (default 24), as the original\'s "create recurring events in advance"',
+      type: 'integer',
       in: 'body',
       extension: true,
     },

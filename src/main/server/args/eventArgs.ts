@@ -32,6 +32,8 @@ import {
 } from './wpTypes';
 import { existingTerms } from './termArgs';
 import { eventCurrencySchemas } from '../../../shared/schemas/currency';
+import { SERIES_SCOPES } from '../../core/recurrence/series';
+import { recurrenceLinesSchema } from '../../core/recurrence/lines';
 
 const postsExist =
   (kind: 'venue' | 'organizer') =>
@@ -274,7 +276,26 @@ export const eventCreateArgs = {
     extension: true,
   }),
   uid: uidArg(),
+  recurrence: arg(recurrenceLinesSchema, {
+    description:
+      'Makes the event repeat: RFC 5545 lines (RRULE, RDATE, EXDATE), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8"]; [] stops it repeating',
+    type: 'array',
+    items: { type: 'string' },
+    in: 'body',
+    extension: true,
+  }),
 };
+
+/** `scope` of a change to an event of a series: which of its events the change applies to. */
+const scopeArg = (where: 'body' | 'query', what: string) =>
+  arg(z.enum(SERIES_SCOPES, { error: '%s must be this, following or all.' }), {
+    description: `For an event of a repeating series, which events ${what}: this (the default), following (this and the later ones) or all`,
+    type: 'string',
+    default: 'this',
+    applyDefault: false,
+    in: where,
+    extension: true,
+  });
 
 const clearable = <S extends z.ZodType>(schema: S) => z.union([schema, z.literal(''), z.null()]);
 
@@ -321,11 +342,18 @@ export const eventUpdateArgs = {
     { description: 'The event featured image ID or URL', type: 'string', in: 'body' },
     imageArg('event').check,
   ),
+  scope: scopeArg('body', 'the change applies to'),
 };
 
 export const eventIdArgs = {
   id: arg(wpInteger(), { description: 'the event post ID', type: 'integer', required: true, in: 'path' }),
   password: arg(nonEmptyString(), { description: 'The event password', type: 'string', in: 'query' }),
+};
+
+/** `DELETE /events/{id}` (and by slug): the event, and in a series which of its events go to the trash. */
+export const eventDeleteArgs = {
+  ...eventIdArgs,
+  scope: scopeArg('query', 'go to the trash'),
 };
 
 export const eventSlugArgs = {

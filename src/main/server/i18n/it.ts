@@ -86,6 +86,12 @@ export const it: Record<string, string> = {
   'The event organizer IDs or data': "Gli ID o i dati degli organizzatori dell'evento",
   "Administrators only: the new record's uid, a UUID (a sync from another Calendar Desk keeps it); ignored for others and when another record has it":
     "Solo amministratori: l'uid del nuovo record, un UUID (una sincronizzazione da un altro Calendar Desk lo mantiene); ignorato per gli altri e quando un altro record lo ha già",
+  'Makes the event repeat: RFC 5545 lines (RRULE, RDATE, EXDATE), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8"]; [] stops it repeating':
+    'Fa ripetere l\'evento: righe RFC 5545 (RRULE, RDATE, EXDATE), ad es. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8"]; [] smette di ripeterlo',
+  'For an event of a repeating series, which events the change applies to: this (the default), following (this and the later ones) or all':
+    'Per un evento di una serie che si ripete, a quali eventi si applica la modifica: this (questo, il valore predefinito), following (questo e i successivi) o all (tutti)',
+  'For an event of a repeating series, which events go to the trash: this (the default), following (this and the later ones) or all':
+    'Per un evento di una serie che si ripete, quali eventi vanno nel cestino: this (questo, il valore predefinito), following (questo e i successivi) o all (tutti)',
   'The password that protects the event ("" removes it)':
     'La password che protegge l\'evento ("" la rimuove)',
   'the event post ID': "l'ID del post dell'evento",

@@ -85,6 +85,12 @@ export const pl: Record<string, string> = {
   'The event organizer IDs or data': 'Identyfikatory lub dane organizatorów wydarzenia',
   "Administrators only: the new record's uid, a UUID (a sync from another Calendar Desk keeps it); ignored for others and when another record has it":
     'Tylko administratorzy: uid nowego rekordu, UUID (synchronizacja z innego Calendar Desk go zachowuje); pomijany dla innych i gdy ma go już inny rekord',
+  'Makes the event repeat: RFC 5545 lines (RRULE, RDATE, EXDATE), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8"]; [] stops it repeating':
+    'Sprawia, że wydarzenie się powtarza: wiersze RFC 5545 (RRULE, RDATE, EXDATE), np. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8"]; [] kończy powtarzanie',
+  'For an event of a repeating series, which events the change applies to: this (the default), following (this and the later ones) or all':
+    'Dla wydarzenia z powtarzającej się serii: których wydarzeń dotyczy zmiana: this (tego, domyślnie), following (tego i późniejszych) lub all (wszystkich)',
+  'For an event of a repeating series, which events go to the trash: this (the default), following (this and the later ones) or all':
+    'Dla wydarzenia z powtarzającej się serii: które wydarzenia trafiają do kosza: this (to, domyślnie), following (to i późniejsze) lub all (wszystkie)',
   'The password that protects the event ("" removes it)': 'Hasło chroniące wydarzenie ("" je usuwa)',
   'the event post ID': 'identyfikator wpisu wydarzenia',
   'The event password': 'Hasło wydarzenia',

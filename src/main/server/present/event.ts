@@ -39,6 +39,15 @@ export function shownOrganizersOf(event: StoredEvent, env: Pick<PresentEnv, 'sto
   return shownOrganizerIds(env.store, event).map((id) => env.store.organizers.get(id)!);
 }
 
+/**
+ * `recurrence` and `recurrence_id` of an event (issue 13): the series' RFC 5545 lines, which its occurrences
+ * show read-only from their head (`[]` for a single event), and its original start in the series (or null).
+ */
+export function eventSeriesFields(event: StoredEvent, env: Pick<PresentEnv, 'store'>) {
+  const head = event.parentId && event.recurrenceId ? env.store.events.get(event.parentId) : event;
+  return { recurrence: head?.recurrence ?? [], recurrence_id: event.recurrenceId ?? null };
+}
+
 /** `context=edit` by someone who may edit the event: the answer shows what was typed (as WordPress' `raw`). */
 export function editsEvent(event: StoredEvent, env: PresentEnv): boolean {
   return env.editContext === true && canChangePost(env.caller, event, 'edit');
@@ -121,6 +130,7 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     custom_fields: [] as unknown[],
     language: event.language,
     uid: event.uid,
+    ...eventSeriesFields(event, env),
     ticketed: event.ticketed,
   };
   if (!canAccessProtected(event, env, options.password)) return blankProtected(body);

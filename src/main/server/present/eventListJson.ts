@@ -5,6 +5,7 @@ import {
   editsEvent,
   embeddedTermsOf,
   eventOwnFields,
+  eventSeriesFields,
   presentEvent,
   shownOrganizersOf,
   shownVenueOf,
@@ -93,12 +94,13 @@ function headBytes(spaces: Spaces, event: StoredEvent, env: PresentEnv): Buffer 
   });
 }
 
-/** `],"custom_fields":[],"language":…,"uid":…,"ticketed":…}`: what follows the organizers (small; the uid is the event's own). */
-function tailBytes(event: StoredEvent): Buffer {
+/** `],"custom_fields":[],"language":…,"uid":…,"recurrence":…,"recurrence_id":…,"ticketed":…}`: what follows the organizers (small, per event). */
+function tailBytes(event: StoredEvent, env: PresentEnv): Buffer {
   const json = JSON.stringify({
     custom_fields: [],
     language: event.language,
     uid: event.uid,
+    ...eventSeriesFields(event, env),
     ticketed: event.ticketed,
   });
   return bytes(`],${json.slice(1)}`);
@@ -130,7 +132,7 @@ function pushEvent(
     if (i > 0) out.push(COMMA);
     out.push(organizerBytes(spaces, organizers[i], env));
   }
-  out.push(tailBytes(event));
+  out.push(tailBytes(event, env));
 }
 
 function pushTerms(out: Buffer[], spaces: Spaces, ids: number[], env: PresentEnv): void {

@@ -10,6 +10,7 @@ import type { ArgValues } from '../args/define';
 import {
   eventArchiveArgs,
   eventCreateArgs,
+  eventDeleteArgs,
   eventIdArgs,
   eventSlugArgs,
   eventUpdateArgs,
@@ -240,15 +241,16 @@ async function update(
   return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
 }
 
-async function trash(request: ApiRequest<typeof eventIdArgs>, id: number): Promise<ApiResponse> {
+async function trash(request: ApiRequest<typeof eventDeleteArgs>, id: number): Promise<ApiResponse> {
   const { store, caller, now } = request;
   requireEvent(store, id);
   const event = await trashEvent(id, {
     store,
     caller,
     now,
+    scope: request.args.scope,
     beforeWrite: (current) => checkIfMatch(request.ctx, etagOf('event', current)),
-  }).catch(refusedWrite);
+  }).catch(ruleError);
   return { body: presentEvent(event, request.env), headers: { ETag: etagOf('event', event) } };
 }
 
@@ -303,7 +305,7 @@ export const eventRoutes: RouteDef[] = [
       }),
       endpoint({
         methods: ['DELETE'],
-        args: eventIdArgs,
+        args: eventDeleteArgs,
         permission: changersById('delete'),
         handle: (request) => trash(request, request.args.id!),
         doc: {
@@ -353,9 +355,10 @@ export const eventRoutes: RouteDef[] = [
       }),
       endpoint({
         methods: ['DELETE'],
-        args: eventSlugArgs,
+        args: { ...eventSlugArgs, scope: eventDeleteArgs.scope },
         permission: changersBySlug('delete'),
-        handle: (request) => trash(request as unknown as ApiRequest<typeof eventIdArgs>, slugToId(request)),
+        handle: (request) =>
+          trash(request as unknown as ApiRequest<typeof eventDeleteArgs>, slugToId(request)),
         doc: {
           summary: 'Move an event to the trash by slug',
           responses: {

@@ -5,6 +5,7 @@ import { updateSettingsArgs } from '../args/adminArgs';
 import type { ArgValues } from '../args/define';
 import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
+import { DEFAULT_HORIZON_MONTHS, extendAllSeries } from '../../core/recurrence/series';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
@@ -17,6 +18,7 @@ const changesOf = (args: ArgValues<typeof updateSettingsArgs>): SettingsChanges 
   currencyPosition: args.currency_position,
   currencyCode: args.currency_code,
   categoryColors: args.category_colors,
+  recurrenceHorizonMonths: args.recurrence_horizon_months,
 });
 
 const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) =>
@@ -34,6 +36,7 @@ function presentSettings(store: CalendarStore, caller: Caller) {
     currency_position: currency.position,
     currency_code: currency.code,
     category_colors: categoryColors ?? {},
+    recurrence_horizon_months: store.settings.recurrenceHorizonMonths ?? DEFAULT_HORIZON_MONTHS,
     user: { login: caller.login, role: caller.role },
   };
 }
@@ -41,6 +44,8 @@ function presentSettings(store: CalendarStore, caller: Caller) {
 async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<ApiResponse> {
   const { store, caller, now } = request;
   await changeSettings(changesOf(request.args), { store, caller, now }).catch(refusedWrite);
+  // A longer horizon makes the repeating events without an end reach it now.
+  if (request.args.recurrence_horizon_months !== undefined) await extendAllSeries(store, now);
   return { body: presentSettings(store, request.caller!) };
 }
 

@@ -1,0 +1,467 @@
+import { DateTime } from 'luxon';
+import type { CalendarStore, Transaction } from '../../store/store';
+import type { StoredEvent } from '../../store/schema';
+import { canChangePost, type MaybeCaller } from '../capabilities';
+import { formatSql, toUtcSql } from '../dates/sqlDates';
+import { toLuxonZone } from '../dates/zones';
+import { nowUtc, postSlug, trashedSlug } from '../posts';
+import { newUid } from '../uids';
+import { refuseUnless } from '../writes';
+import {
+  applyEventInput,
+  EventRuleError,
+  updateEvent,
+  type EventInput,
+  type EventWriteContext,
+} from '../events';
+import { expandSeries } from './expand';
+import { MAX_OCCURRENCES } from './lines';
+import { exdateLine, linesEndingBefore, linesFrom, normalised, shiftLocal, wallMs } from './ruleEdits';
+
+/*
+ * A series (issue 13, "The recurrence model" of HELPERS.md): its head is its first event and carries the RFC 5545
+ * lines (`recurrence`); every occurrence is an event of its own whose `parentId` is the head's id, keyed by its
+ * original start (`recurrenceId`). Every function here is a step inside ONE store change: a series of 730
+ * occurrences is one journal batch, one durable write.
+ */
+
+export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
+/** Which events of a series a change of one of them applies to; `this` unless said otherwise. */
+export type SeriesScope = (typeof SERIES_SCOPES)[number];
+
+/** How far ahead rules without an end are materialised when the site setting says nothing. */
+export const DEFAULT_HORIZON_MONTHS = 24;
+
+/** The stored fields a series edit never copies from one event to another: identity, place in the series, dates. */
+const OWN_FIELDS = new Set<keyof StoredEvent>([
+  'id',
+  'uid',
+  'icsUid',
+  'slug',
+  'revision',
+  'modifiedUtc',
+  'parentId',
+  'recurrence',
+  'recurrenceId',
+  'override',
+  'startLocal',
+  'endLocal',
+  'startUtc',
+  'endUtc',
+]);
+
+/** True for an event that belongs to a series (its head or an occurrence). */
+export function inSeries(event: StoredEvent): boolean {
+  return event.recurrenceId !== undefined;
+}
+
+/** The head of the series `event` belongs to (itself for the head); undefined for a single event. */
+export function seriesHeadOf(store: CalendarStore, event: StoredEvent): StoredEvent | undefined {
+  if (!inSeries(event)) return undefined;
+  if (event.parentId === 0) return event;
+  const head = store.events.get(event.parentId);
+  return head && head.recurrence ? head : undefined;
+}
+
+/** The occurrences of a series (trashed ones included), in the order of their original starts. */
+export function seriesOccurrences(store: CalendarStore, head: StoredEvent): StoredEvent[] {
+  const ids = store.eventIndex.byParent.get(head.id) ?? new Set<number>();
+  return [...ids]
+    .map((id) => store.events.get(id)!)
+    .filter(inSeries)
+    .sort((a, b) =>
+      a.recurrenceId! < b.recurrenceId! ? -1 : a.recurrenceId! > b.recurrenceId! ? 1 : a.id - b.id,
+    );
+}
+
+/** The horizon as the series' wall clock: now plus the site's `recurrenceHorizonMonths`. */
+function horizonOf(store: CalendarStore, now: Date, zone: string): string {
+  const months = store.settings.recurrenceHorizonMonths ?? DEFAULT_HORIZON_MONTHS;
+  return formatSql(DateTime.fromJSDate(now).setZone(toLuxonZone(zone)).plus({ months }));
+}
+
+/** The original starts of a series' events up to the horizon (at least its first, whenever it is). */
+function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, patternStart: string): string[] {
+  const horizon = horizonOf(store, now, head.timezone);
+  const dates = expandSeries(
+    { startLocal: patternStart, timezone: head.timezone, allDay: head.allDay, lines: head.recurrence ?? [] },
+    { untilLocal: horizon < patternStart ? patternStart : horizon },
+  );
+  if (dates.length === 0) {
+    throw new EventRuleError('recurrence', 'These repeat rules leave no date at all: every date is removed.');
+  }
+  // The expansion stops at MAX_OCCURRENCES: reaching it means the rules make too many events for the horizon.
+  if (dates.length >= MAX_OCCURRENCES) {
+    throw new EventRuleError(
+      'recurrence',
+      `These repeat rules make ${MAX_OCCURRENCES} events or more before ${horizon.slice(0, 10)}: ` +
+        'give them an end (a number of times or a last date) or repeat less often.',
+    );
+  }
+  return dates;
+}
+
+/** Start, end and their UTC twins of an event of the series starting at `local` and lasting `durationMs`. */
+function timesAt(local: string, durationMs: number, zone: string) {
+  const endLocal = shiftLocal(local, durationMs);
+  return {
+    startLocal: local,
+    endLocal,
+    startUtc: toUtcSql(local, zone),
+    endUtc: toUtcSql(endLocal, zone),
+  };
+}
+
+const durationOf = (event: StoredEvent) => wallMs(event.endLocal) - wallMs(event.startLocal);
+
+/** `event` as changed by this write: a new revision, now. */
+function touched(event: StoredEvent, now: Date): StoredEvent {
+  return { ...event, modifiedUtc: nowUtc(now), revision: event.revision + 1 };
+}
+
+/** A copy of `event` without the optional series fields set to `undefined` (absent in the data file). */
+function tidy(event: StoredEvent): StoredEvent {
+  const copy = { ...event };
+  for (const key of ['recurrence', 'recurrenceId', 'override', 'icsUid'] as const) {
+    if (copy[key] === undefined) delete copy[key];
+  }
+  return copy;
+}
+
+function trashed(store: CalendarStore, event: StoredEvent, now: Date): StoredEvent {
+  return touched({ ...event, status: 'trash', slug: trashedSlug(store, event) }, now);
+}
+
+/**
+ * The transaction of a series write for `caller`: every event it changes must be one the caller may change
+ * (`action`), else the whole change is refused (403) and, the store change throwing, nothing is kept.
+ */
+export function guardedTransaction(
+  context: EventWriteContext,
+  action: 'edit' | 'delete',
+  caller: MaybeCaller = context.caller,
+): EventWriteContext {
+  const { tx, store } = context;
+  const putEvent = (event: StoredEvent) => {
+    const previous = store.events.get(event.id);
+    if (previous) refuseUnless(canChangePost(caller, previous, action), caller);
+    tx.putEvent(tidy(event));
+  };
+  return { ...context, tx: { ...tx, putEvent } as Transaction };
+}
+
+/** A new occurrence of the series of `head`, on `local`, with the fields of `template` (the series' current ones). */
+function newOccurrence(
+  head: StoredEvent,
+  template: StoredEvent,
+  local: string,
+  durationMs: number,
+  context: EventWriteContext,
+): StoredEvent {
+  const id = context.tx.nextPostId();
+  return tidy({
+    ...template,
+    ...timesAt(local, durationMs, template.timezone),
+    id,
+    uid: newUid(),
+    icsUid: undefined,
+    parentId: head.id,
+    recurrence: undefined,
+    recurrenceId: local,
+    override: undefined,
+    status: template.status === 'trash' ? head.status : template.status,
+    slug: postSlug(context.store, 'event', template.title, id, `event-${id}`),
+    dateUtc: head.dateUtc,
+    modifiedUtc: nowUtc(context.now),
+    revision: 1,
+  });
+}
+
+/**
+ * Creates the occurrences the series of `head` (stored) lacks up to the horizon, from its latest event that
+ * follows the series (not changed on its own). Existing events are left as they are.
+ */
+export function materialiseSeries(head: StoredEvent, context: EventWriteContext): StoredEvent[] {
+  const { store, now } = context;
+  const occurrences = seriesOccurrences(store, head);
+  const taken = new Set([head.recurrenceId!, ...occurrences.map((event) => event.recurrenceId!)]);
+  const followers = [head, ...occurrences].filter((event) => !event.override && event.status !== 'trash');
+  const template = followers.at(-1) ?? head;
+  const created: StoredEvent[] = [];
+  for (const local of seriesDates(store, now, head, head.recurrenceId!)) {
+    if (taken.has(local)) continue;
+    const occurrence = newOccurrence(head, template, local, durationOf(template), context);
+    context.tx.putEvent(occurrence);
+    created.push(occurrence);
+  }
+  return created;
+}
+
+/**
+ * Makes the stored single event `event` the head of a series with `lines` and creates its occurrences. When
+ * the lines remove its own start, it moves to the series' first date.
+ */
+export function startSeries(event: StoredEvent, lines: string[], context: EventWriteContext): StoredEvent {
+  const draft = { ...event, recurrence: lines };
+  const first = seriesDates(context.store, context.now, draft, event.startLocal)[0];
+  const head = tidy({
+    ...draft,
+    ...timesAt(first, durationOf(event), event.timezone),
+    recurrenceId: first,
+    override: undefined,
+  });
+  context.tx.putEvent(head);
+  materialiseSeries(head, context);
+  return head;
+}
+
+/** The stored fields `after` changed on `before`, that a series edit copies to the events following it. */
+function changedFields(before: StoredEvent, after: StoredEvent): Partial<StoredEvent> {
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof StoredEvent)[]) {
+    if (OWN_FIELDS.has(key)) continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = after[key];
+  }
+  return changed as Partial<StoredEvent>;
+}
+
+/**
+ * Scope `all` from `target` (an event of the series of `head`): the changed fields go to every event of the
+ * series not changed on its own (and to `target`); a new start time or date moves them all by as much; new
+ * `recurrence` lines (or a move) re-derive the dates, keeping the events whose original date still exists.
+ */
+function changeWholeSeries(
+  head: StoredEvent,
+  target: StoredEvent,
+  input: EventInput,
+  context: EventWriteContext,
+): StoredEvent {
+  const { store, tx, now } = context;
+  const after = applyEventInput(target, { ...input, recurrence: undefined, scope: undefined }, context);
+  const fields = changedFields(target, after);
+  const delta = wallMs(after.startLocal) - wallMs(target.startLocal);
+  const duration = durationOf(after);
+  const lines = input.recurrence ?? head.recurrence ?? [];
+  const rekey = (local: string) => shiftLocal(local, delta);
+  if (lines.length === 0) return endSeries(head, target, after, fields, context);
+
+  // The head follows (the series lives on it) unless it was changed on its own and is not what was edited.
+  const headFollows = !head.override || head.id === target.id;
+  const newHead: StoredEvent = {
+    ...head,
+    ...(headFollows ? fields : { timezone: after.timezone }),
+    allDay: after.allDay,
+    recurrence: lines,
+  };
+  const dates = seriesDates(store, now, newHead, rekey(head.recurrenceId!));
+  const wanted = new Set(dates.slice(1));
+  const headTimes = headFollows
+    ? timesAt(dates[0], duration, newHead.timezone)
+    : timesAt(head.startLocal, durationOf(head), newHead.timezone);
+  tx.putEvent(touched({ ...newHead, ...headTimes, recurrenceId: dates[0] }, now));
+
+  const kept = new Set<string>([dates[0]]);
+  for (const occurrence of seriesOccurrences(store, head)) {
+    const key = rekey(occurrence.recurrenceId!);
+    if (occurrence.status === 'trash') {
+      kept.add(key);
+      continue;
+    }
+    if (!wanted.has(key) || kept.has(key)) {
+      tx.putEvent(trashed(store, occurrence, now));
+      continue;
+    }
+    kept.add(key);
+    if (occurrence.id === target.id && occurrence.override) {
+      tx.putEvent(touched({ ...after, recurrenceId: key }, now));
+    } else if (occurrence.override) {
+      if (key !== occurrence.recurrenceId) tx.putEvent(touched({ ...occurrence, recurrenceId: key }, now));
+    } else {
+      const next = { ...occurrence, ...fields, recurrenceId: key };
+      const moved = { ...next, ...timesAt(key, duration, next.timezone) };
+      if (JSON.stringify(moved) !== JSON.stringify(occurrence)) tx.putEvent(touched(moved, now));
+    }
+  }
+  const latest = store.events.get(head.id)!;
+  for (const local of dates.slice(1)) {
+    if (!kept.has(local)) tx.putEvent(newOccurrence(latest, latest, local, duration, context));
+  }
+  return store.events.get(target.id)!;
+}
+
+/** `recurrence: []` on a series: the head stays as a single event with the changes, its occurrences are trashed. */
+function endSeries(
+  head: StoredEvent,
+  target: StoredEvent,
+  after: StoredEvent,
+  fields: Partial<StoredEvent>,
+  context: EventWriteContext,
+): StoredEvent {
+  const { store, tx, now } = context;
+  for (const occurrence of seriesOccurrences(store, head)) {
+    if (occurrence.status !== 'trash') tx.putEvent(trashed(store, occurrence, now));
+  }
+  const single = head.id === target.id ? after : { ...head, ...fields };
+  tx.putEvent(
+    touched({ ...single, recurrence: undefined, recurrenceId: undefined, override: undefined }, now),
+  );
+  return store.events.get(target.id)!;
+}
+
+/** How many events of the rule `ruleLine` (alone) the series of `head` has before `local`. */
+function ruleDatesBefore(head: StoredEvent, ruleLine: string, local: string): number {
+  const dates = expandSeries(
+    { startLocal: head.recurrenceId!, timezone: head.timezone, allDay: head.allDay, lines: [ruleLine] },
+    { untilLocal: shiftLocal(local, -1000) },
+  );
+  return dates.filter((date) => date < local).length;
+}
+
+/**
+ * Splits the series of `head` at its occurrence `from`: the old series ends before it, `from` becomes the head
+ * (keeping its own uid: the new series' uid) of a series of the rest, whose events move to it.
+ */
+function splitSeries(head: StoredEvent, from: StoredEvent, context: EventWriteContext): StoredEvent {
+  const { store, tx, now } = context;
+  const at = from.recurrenceId!;
+  const lines = head.recurrence ?? [];
+  const restLines = linesFrom(lines, at, head.timezone, (rule) => ruleDatesBefore(head, rule, at));
+  const later = seriesOccurrences(store, head).filter((event) => event.recurrenceId! > at);
+  tx.putEvent(
+    touched({ ...head, recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay) }, now),
+  );
+  const newHead = touched({ ...from, parentId: 0, recurrence: restLines, override: undefined }, now);
+  tx.putEvent(newHead);
+  for (const event of later) tx.putEvent(touched({ ...event, parentId: newHead.id }, now));
+  return store.events.get(newHead.id)!;
+}
+
+/** Updates `current` (an event of a series or a single one) with `input`, for `scope`; returns it as stored. */
+export function changeInSeries(
+  current: StoredEvent,
+  input: EventInput,
+  scope: SeriesScope,
+  context: EventWriteContext,
+): StoredEvent {
+  const { store } = context;
+  const head = seriesHeadOf(store, current);
+  const plain = { ...input, recurrence: undefined, scope: undefined };
+  if (!head) {
+    const updated = updateEvent(current, plain, context);
+    return input.recurrence?.length ? startSeries(updated, input.recurrence, context) : updated;
+  }
+  if (scope === 'this' && input.recurrence !== undefined) {
+    // The rule is the series': sent on its head it changes the series; on one occurrence it needs a scope.
+    if (current.id !== head.id) {
+      throw new EventRuleError(
+        'scope',
+        'The repeat rule belongs to the whole series: send scope "all", or "following" to change it from this event on.',
+      );
+    }
+    scope = 'all';
+  }
+  if (scope === 'this') {
+    return updateEvent({ ...current, override: true }, plain, context);
+  }
+  if (scope === 'following' && current.id !== head.id) {
+    const newHead = splitSeries(head, current, context);
+    return changeWholeSeries(newHead, newHead, input, context);
+  }
+  return changeWholeSeries(head, current, input, context);
+}
+
+/** Moves `current` (an event of a series or a single one) and, by `scope`, more of its series to the trash. */
+export function trashInSeries(
+  current: StoredEvent,
+  scope: SeriesScope,
+  context: EventWriteContext,
+): StoredEvent {
+  const { store, tx, now } = context;
+  const head = seriesHeadOf(store, current);
+  if (!head) {
+    tx.putEvent(trashed(store, current, now));
+    return store.events.get(current.id)!;
+  }
+  const at = current.recurrenceId!;
+  const lines = head.recurrence ?? [];
+  const occurrences = seriesOccurrences(store, head);
+  if (scope === 'all' || (scope === 'following' && current.id === head.id)) {
+    for (const event of [head, ...occurrences])
+      if (event.status !== 'trash') tx.putEvent(trashed(store, event, now));
+  } else if (scope === 'following') {
+    tx.putEvent(
+      touched({ ...head, recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay) }, now),
+    );
+    for (const event of occurrences) {
+      if (event.recurrenceId! >= at && event.status !== 'trash') tx.putEvent(trashed(store, event, now));
+    }
+  } else if (current.id !== head.id) {
+    tx.putEvent(
+      touched(
+        { ...head, recurrence: normalised([...lines, exdateLine(at, head.timezone, head.allDay)]) },
+        now,
+      ),
+    );
+    tx.putEvent(trashed(store, current, now));
+  } else {
+    trashHead(head, occurrences, context);
+  }
+  return store.events.get(current.id)!;
+}
+
+/**
+ * Deleting the head alone: its next occurrence becomes the head of the rest (their `post_parent`), restarting
+ * the rule there, and takes the series' uid (the trashed first event takes the occurrence's), so that whoever
+ * knows the series by its uid still finds it.
+ */
+function trashHead(head: StoredEvent, occurrences: StoredEvent[], context: EventWriteContext): void {
+  const { store, tx, now } = context;
+  const next = occurrences.find((event) => event.status !== 'trash');
+  if (!next) {
+    tx.putEvent(trashed(store, head, now));
+    return;
+  }
+  const at = next.recurrenceId!;
+  const lines = head.recurrence ?? [];
+  const restLines = linesFrom(lines, at, head.timezone, (rule) => ruleDatesBefore(head, rule, at));
+  const newHead = touched(
+    { ...next, uid: head.uid, icsUid: head.icsUid, parentId: 0, recurrence: restLines },
+    now,
+  );
+  // The uids change hands: the old head takes the occurrence's first, so no two events share one meanwhile.
+  tx.putEvent(
+    trashed(
+      store,
+      { ...head, uid: next.uid, icsUid: next.icsUid, parentId: next.id, recurrence: undefined },
+      now,
+    ),
+  );
+  tx.putEvent(newHead);
+  for (const event of occurrences) {
+    if (event.id !== next.id) tx.putEvent(touched({ ...event, parentId: next.id }, now));
+  }
+}
+
+/**
+ * Creates the occurrences every series lacks up to the horizon as of `now` (time passed since they were
+ * made, or the horizon setting grew): one store change for the whole calendar. Returns how many were made.
+ */
+export async function extendAllSeries(store: CalendarStore, now: Date): Promise<number> {
+  const heads = [...store.events.values()].filter(
+    (event) => event.parentId === 0 && event.recurrence?.length && event.status !== 'trash',
+  );
+  if (heads.length === 0 || store.readOnly) return 0;
+  return store.mutate((tx) => {
+    let made = 0;
+    for (const head of heads) {
+      const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
+      try {
+        made += materialiseSeries(head, context).length;
+      } catch (error) {
+        // A series whose rules became too many for the horizon keeps the events it has.
+        if (!(error instanceof EventRuleError)) throw error;
+      }
+    }
+    return made;
+  });
+}
