@@ -7,6 +7,7 @@ import {
   type SeriesStart,
 } from '../../src/renderer/src/calendar/recurrenceRule';
 import { repeatSummary } from '../../src/renderer/src/i18n/repeatSummary';
+import { parseRecurrenceLines } from '../../src/main/core/recurrence/lines';
 
 /** Tuesday 8 December 2026, 19:30 in Rome: the 2nd Tuesday of its month (not the last). */
 const TUESDAY: SeriesStart = { date: '2026-12-08', time: '19:30', allDay: false, timezone: 'Europe/Rome' };
@@ -25,7 +26,7 @@ describe('the Repeat control’s choices as RRULE lines', () => {
     expect(write(TUESDAY, { frequency: 'never' })).toEqual([]);
     expect(write(TUESDAY, { frequency: 'daily', interval: 3 })).toEqual(['RRULE:FREQ=DAILY;INTERVAL=3']);
     expect(write(TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toEqual([
-      'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8',
+      'RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=TU',
     ]);
     // Days in week order, whatever order they were ticked in.
     expect(write(TUESDAY, { frequency: 'weekly', interval: 2, weekdays: ['TH', 'TU'] })).toEqual([
@@ -41,7 +42,7 @@ describe('the Repeat control’s choices as RRULE lines', () => {
     expect(write(TUESDAY, { frequency: 'yearly', interval: 2 })).toEqual(['RRULE:FREQ=YEARLY;INTERVAL=2']);
     // Until the end of 31 January in Rome (UTC+1 in winter): 22:59:59 UTC. All-day series take a date.
     expect(write(TUESDAY, { frequency: 'weekly', ends: 'until', until: '2027-01-31' })).toEqual([
-      'RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270131T225959Z',
+      'RRULE:FREQ=WEEKLY;UNTIL=20270131T225959Z;BYDAY=TU',
     ]);
     expect(
       write({ ...TUESDAY, allDay: true }, { frequency: 'daily', ends: 'until', until: '2027-01-31' }),
@@ -78,8 +79,28 @@ describe('the Repeat control’s choices as RRULE lines', () => {
       const state = readRecurrence(lines, start);
       expect(state, lines[0]).toEqual({ kind: 'choice', choice: choice(start, expected), kept: [] });
     }
-    const rule = ['RRULE:FREQ=MONTHLY;INTERVAL=3;BYDAY=-1FR;UNTIL=20271231T225959Z'];
+    const rule = ['RRULE:FREQ=MONTHLY;INTERVAL=3;UNTIL=20271231T225959Z;BYDAY=-1FR'];
     expect(writeRecurrence(readRecurrence(rule, LAST_FRIDAY), LAST_FRIDAY)).toEqual(rule);
+  });
+
+  it('writes every rule in the normal form the API keeps, so a saved rule reads back unchanged', () => {
+    const choices: [SeriesStart, Partial<RepeatChoice>][] = [
+      [TUESDAY, { frequency: 'daily', interval: 3, ends: 'count', count: 5 }],
+      [
+        TUESDAY,
+        { frequency: 'weekly', interval: 2, weekdays: ['TU', 'TH'], ends: 'until', until: '2027-06-30' },
+      ],
+      [TUESDAY, { frequency: 'monthly', monthlyBy: 'weekday', ends: 'count', count: 12 }],
+      [LAST_FRIDAY, { frequency: 'monthly', monthlyBy: 'lastWeekday', interval: 2 }],
+      [
+        { ...TUESDAY, allDay: true },
+        { frequency: 'yearly', ends: 'until', until: '2036-12-08' },
+      ],
+    ];
+    for (const [start, change] of choices) {
+      const lines = write(start, change, ['EXDATE;TZID=Europe/Rome:20261215T193000']);
+      expect(parseRecurrenceLines(lines)).toEqual({ ok: true, lines });
+    }
   });
 
   it('keeps the removed and added dates through a change of the rule', () => {
@@ -94,7 +115,7 @@ describe('the Repeat control’s choices as RRULE lines', () => {
     expect(state.kept).toEqual(lines.slice(1));
     state.choice.count = 10;
     expect(writeRecurrence(state, TUESDAY)).toEqual([
-      'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10',
+      'RRULE:FREQ=WEEKLY;COUNT=10;BYDAY=TU',
       ...lines.slice(1),
     ]);
   });

@@ -184,11 +184,16 @@ function untilValue(day: string, start: SeriesStart): string {
   return end.toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'");
 }
 
-/** The RRULE line of a choice, for a series starting at `start`; null for "does not repeat". */
+/**
+ * The RRULE line of a choice, for a series starting at `start`; null for "does not repeat". Its parts are in
+ * the order the API writes them (FREQ, INTERVAL, COUNT, UNTIL, BY…), so a rule saved reads back the same.
+ */
 export function ruleOfChoice(choice: RepeatChoice, start: SeriesStart): string | null {
   if (choice.frequency === 'never') return null;
   const parts = [`FREQ=${choice.frequency.toUpperCase()}`];
   if (choice.interval > 1) parts.push(`INTERVAL=${Math.floor(choice.interval)}`);
+  if (choice.ends === 'count') parts.push(`COUNT=${Math.max(1, Math.floor(choice.count))}`);
+  if (choice.ends === 'until' && choice.until) parts.push(`UNTIL=${untilValue(choice.until, start)}`);
   if (choice.frequency === 'weekly') {
     const days = choice.weekdays.length ? choice.weekdays : [weekdayOf(start.date)];
     parts.push(`BYDAY=${WEEKDAYS.filter((day) => days.includes(day)).join(',')}`);
@@ -196,8 +201,6 @@ export function ruleOfChoice(choice: RepeatChoice, start: SeriesStart): string |
     const nth = choice.monthlyBy === 'lastWeekday' ? -1 : weekdayPosition(start.date).nth;
     parts.push(`BYDAY=${nth}${weekdayOf(start.date)}`);
   }
-  if (choice.ends === 'count') parts.push(`COUNT=${Math.max(1, Math.floor(choice.count))}`);
-  if (choice.ends === 'until' && choice.until) parts.push(`UNTIL=${untilValue(choice.until, start)}`);
   return `RRULE:${parts.join(';')}`;
 }
 
