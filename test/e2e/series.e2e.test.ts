@@ -211,7 +211,7 @@ describe('a weekly series from the editor', { timeout: 90_000 }, () => {
     await openFirstMonth();
     const from = tuesdays[3];
     const to = DateTime.fromISO(from).plus({ days: 1 }).toISODate()!;
-    // The target day in the month shown: the rehearsal of week 4 is at the latest on the 22nd.
+    // Week 4's rehearsal is on the 28th at the latest: the day after is in the month grid shown.
     await dragEvent(from, to);
     const dialog = page.getByRole('dialog', { name: 'Move a repeating event' });
     await dialog.waitFor();
@@ -255,6 +255,54 @@ describe('a weekly series from the editor', { timeout: 90_000 }, () => {
         recurrence: [],
         recurrence_id: null,
       }),
+    ]);
+  });
+
+  it('saves a new rule for the whole series: "This event" is not offered, the series ends after six', async () => {
+    await openFirstMonth();
+    await openEditorOf(tuesdays[0]);
+    await page.getByTestId('repeat-count').fill('6');
+    await expect
+      .poll(() => page.getByTestId('repeat-summary').textContent())
+      .toBe('Every Tuesday at 19:30, 6 times');
+    await page.getByTestId('save-event').click();
+    const dialog = page.getByRole('dialog', { name: 'Save a repeating event' });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('This event', { exact: true }).isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('All events', { exact: true }).isChecked()).toBe(true);
+    await dialog.getByTestId('scope-confirm').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    const series = (await rehearsals()).filter((event) => event.recurrence_id !== null);
+    expect(series[0].recurrence).toEqual(['RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=TU']);
+    // The rehearsal changed alone and the one moved alone keep their changes.
+    expect(series.map((event) => event.start_date.slice(0, 10))).toEqual([
+      tuesdays[0],
+      tuesdays[1],
+      tuesdays[2],
+      DateTime.fromISO(tuesdays[3]).plus({ days: 1 }).toISODate(),
+      tuesdays[4],
+      tuesdays[5],
+    ]);
+    expect(on(series, tuesdays[2])[0].title).toBe('Choir sectional');
+  });
+
+  it('deletes "this and following" rehearsals from the editor, after asking', async () => {
+    await openFirstMonth();
+    if (tuesdays[4].slice(0, 7) !== tuesdays[0].slice(0, 7)) await page.locator('.fc-next-button').click();
+    await openEditorOf(tuesdays[4]);
+    await page.getByTestId('delete-event').click();
+    const dialog = page.getByRole('dialog', { name: 'Delete a repeating event' });
+    await dialog.getByLabel('This and following events', { exact: true }).check();
+    await dialog.getByTestId('scope-confirm').click();
+    await page
+      .getByText(`“${TITLE}, room 2” and the following events of its series moved to the trash.`)
+      .waitFor();
+    const series = (await rehearsals()).filter((event) => event.recurrence_id !== null);
+    expect(series.map((event) => event.start_date.slice(0, 10))).toEqual([
+      tuesdays[0],
+      tuesdays[1],
+      tuesdays[2],
+      DateTime.fromISO(tuesdays[3]).plus({ days: 1 }).toISODate(),
     ]);
     expect(problems).toEqual([]);
   });

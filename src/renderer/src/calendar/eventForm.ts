@@ -39,7 +39,7 @@ export interface EventForm {
   recurrence: string[];
 }
 
-/** What the API says of an event's series (fields an event of an older API lacks: a single event). */
+/** What the API says of an event's series. */
 export interface SeriesInfo {
   recurrence: string[];
   /** The occurrence's original start (`Y-m-d H:i:s`), null for a single event. */
@@ -47,11 +47,7 @@ export interface SeriesInfo {
 }
 
 export function seriesOf(event: EventResponse): SeriesInfo {
-  const wire = event as EventResponse & { recurrence?: unknown; recurrence_id?: unknown };
-  return {
-    recurrence: Array.isArray(wire.recurrence) ? wire.recurrence.map(String) : [],
-    recurrenceId: typeof wire.recurrence_id === 'string' && wire.recurrence_id ? wire.recurrence_id : null,
-  };
+  return { recurrence: event.recurrence ?? [], recurrenceId: event.recurrence_id ?? null };
 }
 
 /** Whether an event is one of a series: saving, moving or deleting it asks which events the change is for. */
