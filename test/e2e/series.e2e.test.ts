@@ -177,6 +177,10 @@ describe('a weekly series from the editor', { timeout: 90_000 }, () => {
 
   it('changes one rehearsal with "This event": the others keep their title', async () => {
     await openFirstMonth();
+    // The quick view says how the event repeats.
+    await eventOn(tuesdays[2]).first().click();
+    expect(await page.getByTestId('quick-repeats').textContent()).toBe('Every Tuesday at 19:30, 8 times');
+    await page.keyboard.press('Escape');
     await openEditorOf(tuesdays[2]);
     // An occurrence shows its series' rule.
     expect(await page.getByTestId('repeat-summary').textContent()).toBe('Every Tuesday at 19:30, 8 times');
