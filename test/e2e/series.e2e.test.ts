@@ -308,6 +308,21 @@ describe('a weekly series from the editor', { timeout: 90_000 }, () => {
       tuesdays[2],
       DateTime.fromISO(tuesdays[3]).plus({ days: 1 }).toISODate(),
     ]);
+  });
+
+  it('says the rule in Polish and Italian', async () => {
+    const [head] = await rehearsals();
+    const summaries: Record<string, string> = {};
+    for (const language of ['pl', 'it']) {
+      await page.goto(`${origin}/#/settings`);
+      await page.getByTestId('ui-language').selectOption(language);
+      await page.goto(`${origin}/#/events/${head.id}`);
+      await page.getByTestId('repeat-summary').scrollIntoViewIfNeeded();
+      summaries[language] = (await page.getByTestId('repeat-summary').textContent()) ?? '';
+      await screenshot(page, `series-1440-repeat-${language}`);
+    }
+    expect(summaries.pl).toMatch(/^Co tydzień we wtorek o 19:30/);
+    expect(summaries.it).toMatch(/^Ogni martedì alle 19:30/);
     expect(problems).toEqual([]);
   });
 });
