@@ -61,6 +61,8 @@ let problems: string[];
 let origin: string;
 let token: string;
 let eventId: number;
+/** The first event of a monthly series: its editor shows the Repeat control with every part open. */
+let seriesId: number;
 
 async function post(path: string, body: unknown): Promise<{ id: number }> {
   const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
@@ -158,6 +160,12 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
     path: '/#/events/{id}',
     ready: () => page.locator('.rich-text-body').waitFor(),
   },
+  {
+    name: 'event-series',
+    path: '/#/events/{series}',
+    // In sight for the screenshot (axe and the overflow check look at the whole page either way).
+    ready: () => page.getByTestId('repeat-until').scrollIntoViewIfNeeded(),
+  },
   { name: 'venues', path: '/#/venues', ready: () => page.getByRole('table').waitFor() },
   { name: 'organizers', path: '/#/organizers', ready: () => page.getByRole('table').waitFor() },
   { name: 'categories', path: '/#/categories', ready: () => page.getByRole('table').waitFor() },
@@ -212,6 +220,18 @@ beforeAll(async () => {
     });
     eventId ??= created.id;
   }
+  // A series: monthly on the start's weekday (the 2nd Tuesday, say), until a date.
+  const seriesStart = month.plus({ days: 8, hours: 10 });
+  const weekday = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'][seriesStart.weekday - 1];
+  const until = seriesStart.plus({ months: 5 }).toFormat("yyyyMMdd'T'120000'Z'");
+  seriesId = (
+    await post('events', {
+      title: 'Sectional rehearsal on the second weekday of the month',
+      start_date: seriesStart.toFormat('yyyy-MM-dd HH:mm:ss'),
+      end_date: seriesStart.plus({ hours: 2 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      recurrence: [`RRULE:FREQ=MONTHLY;UNTIL=${until};BYDAY=2${weekday}`],
+    })
+  ).id;
   // And one in the trash, so the Trash screen lists something to restore.
   const trashed = await post('events', {
     title: 'Cancelled sectional rehearsal',
@@ -244,7 +264,8 @@ describe.each(WIDTHS)('every screen at %i px', { timeout: 120_000 }, (width) => 
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     const found: string[] = [];
     for (const screen of SCREENS) {
-      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      const path = screen.path.replace('{id}', String(eventId)).replace('{series}', String(seriesId));
+      await page.goto(`${origin}${path}`);
       await screen.ready();
       // Let fonts, the calendar's layout and lazy chunks settle before judging.
       await page.waitForLoadState('networkidle');
@@ -265,7 +286,8 @@ describe('the dark theme', { timeout: 120_000 }, () => {
     await page.getByTestId('ui-theme').selectOption('dark');
     const found: string[] = [];
     for (const screen of SCREENS) {
-      await page.goto(`${origin}${screen.path.replace('{id}', String(eventId))}`);
+      const path = screen.path.replace('{id}', String(eventId)).replace('{series}', String(seriesId));
+      await page.goto(`${origin}${path}`);
       await screen.ready();
       await page.waitForLoadState('networkidle');
       await screenshot(page, `screens-dark-${screen.name}`);

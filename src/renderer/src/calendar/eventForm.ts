@@ -35,7 +35,23 @@ export interface EventForm {
   password: string;
   removePassword: boolean;
   language: string;
+  /** The series' RFC 5545 lines (RRULE, EXDATE, RDATE); `[]` for a single event. */
+  recurrence: string[];
 }
+
+/** What the API says of an event's series. */
+export interface SeriesInfo {
+  recurrence: string[];
+  /** The occurrence's original start (`Y-m-d H:i:s`), null for a single event. */
+  recurrenceId: string | null;
+}
+
+export function seriesOf(event: EventResponse): SeriesInfo {
+  return { recurrence: event.recurrence ?? [], recurrenceId: event.recurrence_id ?? null };
+}
+
+/** Whether an event is one of a series: saving, moving or deleting it asks which events the change is for. */
+export const inSeries = (event: EventResponse): boolean => seriesOf(event).recurrenceId !== null;
 
 /** Statuses the editor offers (`future` is set by the API itself for a scheduled publication). */
 export const EDITABLE_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
@@ -68,6 +84,7 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
     password: '',
     removePassword: false,
     language: 'en',
+    recurrence: [],
     ...defaults,
   };
 }
@@ -105,6 +122,7 @@ export function formFromEvent(event: EventResponse): EventForm {
     password: '',
     removePassword: false,
     language: event.language,
+    recurrence: seriesOf(event).recurrence,
   };
 }
 
@@ -135,6 +153,7 @@ function wireOf(form: EventForm): Record<string, unknown> {
     show_map: form.showMap,
     show_map_link: form.showMapLink,
     status: form.status,
+    recurrence: form.recurrence,
   };
   if (form.removePassword) wire.post_password = '';
   else if (form.password) wire.post_password = form.password;
@@ -163,6 +182,8 @@ export function eventBody(form: EventForm, original?: EventForm): Record<string,
       if (wire[key] === '') delete wire[key];
     }
     if (form.venueId === null) delete wire.venue;
+    // A single event: the API of a calendar without series never hears of them.
+    if (form.recurrence.length === 0) delete wire.recurrence;
     return wire;
   }
   const before = wireOf(original);
@@ -217,6 +238,7 @@ export const FIELD_OF_PARAM: Record<string, keyof EventForm> = {
   show_map_link: 'showMapLink',
   status: 'status',
   post_password: 'password',
+  recurrence: 'recurrence',
 };
 
 /** The messages the editor shows, by form field (`form`: about the whole event). */

@@ -21,6 +21,9 @@ export interface EventFilters {
   order?: 'asc' | 'desc';
 }
 
+/** Which events of a series a change is for: this one (the API's default), this and the following, or all. */
+export type SeriesScope = 'this' | 'following' | 'all';
+
 /** Statuses an editor sees on the calendar: everything but the trash. */
 const EDITOR_VIEW = { status: 'any', show_hidden: true } as const;
 /**
@@ -120,16 +123,21 @@ export const useEventsStore = defineStore('events', () => {
     return data;
   }
 
-  /** A true PATCH: only the fields sent change. */
-  async function update(id: number, patch: Record<string, unknown>): Promise<EventResponse> {
-    const { data } = await session.api().post<EventResponse>(`events/${id}`, patch);
+  /** A true PATCH: only the fields sent change; `scope` for an event of a series. */
+  async function update(
+    id: number,
+    patch: Record<string, unknown>,
+    scope?: SeriesScope,
+  ): Promise<EventResponse> {
+    const body = scope ? { ...patch, scope } : patch;
+    const { data } = await session.api().post<EventResponse>(`events/${id}`, body);
     revision.value += 1;
     return data;
   }
 
-  /** Moves the event to the trash; {@link restore} undoes it. */
-  async function trash(id: number): Promise<EventResponse> {
-    const { data } = await session.api().delete<EventResponse>(`events/${id}`);
+  /** Moves the event to the trash ({@link restore} undoes it); `scope` for an event of a series. */
+  async function trash(id: number, scope?: SeriesScope): Promise<EventResponse> {
+    const { data } = await session.api().delete<EventResponse>(`events/${id}`, { query: { scope } });
     revision.value += 1;
     return data;
   }
