@@ -97,4 +97,6 @@ export const linkFor = (
   remoteModifiedUtc: record.modifiedUtc,
   remoteEtag: record.etag,
   remoteHash: contentHash(record.fields),
+  // What the remote answered is what both sides now hold: the base of the next three-way merge.
+  base: record.fields,
 });
