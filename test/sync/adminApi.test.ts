@@ -107,8 +107,9 @@ describe('admin API for the desktop Sync screen', () => {
       json: { title: 'Fair (desk)' },
     });
     const conflicted = await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: {} });
+    // Two-way by default: the three values of the field changed on both sides (base: as at the last sync).
     expect(conflicted.body.conflicts[0].diff).toEqual([
-      { field: 'title', local: 'Fair (desk)', remote: 'Fair (site)' },
+      { field: 'title', base: 'Fair', local: 'Fair (desk)', remote: 'Fair (site)' },
     ]);
     const decided = await admin(`remotes/${remote.id}/sync`, {
       method: 'POST',

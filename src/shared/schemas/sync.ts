@@ -158,6 +158,8 @@ export const operationSchema = z.discriminatedUnion('type', [
     remoteId: z.number(),
     toLocal: z.array(z.string()),
     toRemote: z.array(z.string()),
+    /** Local changes not sent (a pull-only sync): they stay to be sent by the next sync that pushes. */
+    localPending: z.boolean(),
   }),
   z.object({ type: z.literal('import'), ...step, remoteId: z.number() }),
   z.object({ type: z.literal('trash'), ...step }),

@@ -72,6 +72,8 @@ export function executeContext(options: ExecuteOptions): ExecuteContext {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      imported: 0,
+      trashed: 0,
       uploaded: 0,
       conflicts: 0,
       failed: 0,
