@@ -101,7 +101,11 @@ describe('sync --push-only: a record changed on both sides', () => {
   });
 
   it('a per-record decision overrides the policy', async () => {
-    const report = await pair.sync({ direction: 'push', policy: 'ask', decisions: { [`event:${localId}`]: 'local-wins' } });
+    const report = await pair.sync({
+      direction: 'push',
+      policy: 'ask',
+      decisions: { [`event:${localId}`]: 'local-wins' },
+    });
     expect(report.conflicts).toEqual([]);
     expect(await remoteTitle()).toEqual(['Picnic (local)']);
   });

@@ -162,7 +162,8 @@ export function isUploadedCopyOf(image: LocalImage | null | undefined, remoteFil
 export function diffFields(local: Record<string, unknown>, remote: Record<string, unknown>): FieldDiff[] {
   const diff: FieldDiff[] = [];
   for (const [field, value] of Object.entries(local)) {
-    if (!sameValue(field, value, remote[field])) diff.push({ field, local: value, remote: remote[field] ?? null });
+    if (!sameValue(field, value, remote[field]))
+      diff.push({ field, local: value, remote: remote[field] ?? null });
   }
   return diff;
 }
@@ -174,7 +175,8 @@ export function diffFields(local: Record<string, unknown>, remote: Record<string
 export function sameValue(field: string, value: unknown, other: unknown): boolean {
   const filled = (item: unknown, like: unknown) => item ?? defaultLike(like);
   return (
-    stableJson(comparable(field, filled(value, other))) === stableJson(comparable(field, filled(other, value)))
+    stableJson(comparable(field, filled(value, other))) ===
+    stableJson(comparable(field, filled(other, value)))
   );
 }
 

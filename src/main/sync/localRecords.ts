@@ -151,7 +151,11 @@ export function localRecords(store: CalendarStore): LocalRecord[] {
 }
 
 /** One record of the calendar as the sync sends it now (after a pull changed it), or null when it is gone. */
-export function localRecordOf(store: CalendarStore, kind: LocalRecord['kind'], id: number): LocalRecord | null {
+export function localRecordOf(
+  store: CalendarStore,
+  kind: LocalRecord['kind'],
+  id: number,
+): LocalRecord | null {
   if (kind === 'event') {
     const event = store.events.get(id);
     return event ? localEvent(event, store) : null;

@@ -246,7 +246,8 @@ export function plan(
     };
     if (!link.base) {
       if (!localChanged) add({ type: 'pull', kind, localId: id, remoteId, title });
-      else if (diffOf(record, remoteRecord).length === 0) add({ type: 'accept', kind, localId: id, remoteId, title });
+      else if (diffOf(record, remoteRecord).length === 0)
+        add({ type: 'accept', kind, localId: id, remoteId, title });
       else
         decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
           'local-wins': pushes ? { type: 'update', kind, localId: id, remoteId, title, force: true } : null,
@@ -279,8 +280,20 @@ export function plan(
         diff: merged.conflicts.map(({ field, base, local, remote }) => ({ field, local, remote, base })),
       },
       {
-        'local-wins': mergeOperation(record, remoteId, merged.toLocal, [...merged.toRemote, ...conflicted], true),
-        'remote-wins': mergeOperation(record, remoteId, [...merged.toLocal, ...conflicted], merged.toRemote, true),
+        'local-wins': mergeOperation(
+          record,
+          remoteId,
+          merged.toLocal,
+          [...merged.toRemote, ...conflicted],
+          true,
+        ),
+        'remote-wins': mergeOperation(
+          record,
+          remoteId,
+          [...merged.toLocal, ...conflicted],
+          merged.toRemote,
+          true,
+        ),
       },
     );
   };

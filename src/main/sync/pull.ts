@@ -113,7 +113,8 @@ export async function trashLocal(
   const call = { store, caller, now };
   const refused = refusedAs(caller);
   if (kind === 'event') await trashEvent(localId, call).catch(refused);
-  else if (kind === 'venue' || kind === 'organizer') await trashLinkedPost(kind, localId, call).catch(refused);
+  else if (kind === 'venue' || kind === 'organizer')
+    await trashLinkedPost(kind, localId, call).catch(refused);
   else await removeTerm(localId, call).catch(refused);
 }
 
@@ -167,10 +168,7 @@ function eventInputOf(
 }
 
 /** A venue's or organizer's remote version as write arguments (the slug and status stay local). */
-function linkedPostInputOf(
-  remote: RemoteRecord,
-  localMediaOf: LocalMediaOf,
-): VenueInput & OrganizerInput {
+function linkedPostInputOf(remote: RemoteRecord, localMediaOf: LocalMediaOf): VenueInput & OrganizerInput {
   const fields = fieldsOf(remote);
   return Object.fromEntries([
     ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),

@@ -145,10 +145,14 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
       summary: {
         created: count('create'),
         updated:
-          count('update') + planned.operations.filter((o) => o.type === 'adopt' && o.thenUpdate).length,
+          count('update') +
+          planned.operations.filter(
+            (o) => (o.type === 'adopt' && o.thenUpdate) || (o.type === 'merge' && o.toRemote.length > 0),
+          ).length,
         deleted: count('delete'),
         adopted: count('adopt'),
-        pulled: count('pull') + count('merge'),
+        pulled:
+          count('pull') + planned.operations.filter((o) => o.type === 'merge' && o.toLocal.length > 0).length,
         imported: count('import'),
         trashed: count('trash'),
         uploaded: picturesToUpload(planned.operations, local, links),
