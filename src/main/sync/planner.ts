@@ -19,9 +19,13 @@ import {
   remoteChangedSince,
   remoteIdLookup,
   remoteMediaIdLookup,
+  sameValue,
 } from './compare';
 import { mergeFields } from './merge';
 import { sameRecordKey } from './sameRecord';
+
+/** The fields two spellings of one venue or organizer may differ in (see `sameRecordKey`). */
+const SPELLING_FIELDS = new Set(['slug', 'venue', 'organizer', 'address', 'email']);
 
 /** Marks a link whose remote record is gone and the user chose to leave it so (`remote-wins`). */
 export const REMOTE_GONE = 'remote-gone';
@@ -164,6 +168,40 @@ export function plan(
     diff: record && remoteRecord && !record.deleted ? diffOf(record, remoteRecord) : [],
   });
 
+  /**
+   * Whether a venue or organizer and its remote twin differ only in how the same name and address (or email)
+   * are written (case, accents) and in their slugs: the same record entered twice.
+   */
+  const spelledDifferently = (record: LocalRecord, twin: RemoteRecord) => {
+    const key = sameRecordKey(record.kind, record.fields);
+    return (
+      key !== null &&
+      key === sameRecordKey(twin.kind, twin.fields) &&
+      diffOf(record, twin).every((change) => SPELLING_FIELDS.has(change.field))
+    );
+  };
+
+  /**
+   * A record deleted on one side and edited on the other: the edits since the last sync, as three values
+   * (`base`, the edited side's value, null for the side that deleted it). Empty without a base.
+   */
+  const editsSinceBase = (
+    link: Link,
+    edited: Record<string, unknown>,
+    side: 'local' | 'remote',
+  ): Conflict['diff'] => {
+    if (!link.base) return [];
+    const base = link.base;
+    return Object.keys(base)
+      .filter((field) => field in edited && !sameValue(field, base[field], edited[field]))
+      .map((field) => ({
+        field,
+        base: base[field],
+        local: side === 'local' ? edited[field] : null,
+        remote: side === 'remote' ? edited[field] : null,
+      }));
+  };
+
   /** Whole-record operations for one linked record in a two-way or pull-only sync. */
   const mergeOperation = (
     record: LocalRecord,
@@ -205,10 +243,17 @@ export function plan(
       else if (!localChanged && link.remoteHash === REMOTE_GONE) return;
       else if (!localChanged) upserts.push(trash);
       else
-        decide(conflictOf(record, kind, id, undefined, 'remote-deleted'), {
-          'local-wins': pushes ? { type: 'create', kind, localId: id, title } : null,
-          'remote-wins': trash,
-        });
+        decide(
+          {
+            ...conflictOf(record, kind, id, undefined, 'remote-deleted'),
+            remoteId,
+            diff: editsSinceBase(link, comparableLocal(record, remoteIdOf, remoteMediaIdOf), 'local'),
+          },
+          {
+            'local-wins': pushes ? { type: 'create', kind, localId: id, title } : null,
+            'remote-wins': trash,
+          },
+        );
       return;
     }
     const remoteChanged = remoteChangedSince(link, remoteRecord);
@@ -216,11 +261,17 @@ export function plan(
       if (!localChanged || !pushes) return;
       if (!remoteChanged) deletes.push({ type: 'delete', kind, localId: id, remoteId, title, force: false });
       else
-        decide(conflictOf(record, kind, id, remoteRecord, 'local-deleted-remote-changed'), {
-          'local-wins': { type: 'delete', kind, localId: id, remoteId, title, force: true },
-          // The remote's version comes back here (out of the trash).
-          'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
-        });
+        decide(
+          {
+            ...conflictOf(record, kind, id, remoteRecord, 'local-deleted-remote-changed'),
+            diff: editsSinceBase(link, remoteRecord.fields, 'remote'),
+          },
+          {
+            'local-wins': { type: 'delete', kind, localId: id, remoteId, title, force: true },
+            // The remote's version comes back here (out of the trash).
+            'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
+          },
+        );
       return;
     }
     if (!remoteChanged) {
@@ -329,6 +380,9 @@ export function plan(
             title,
             thenUpdate: !same || (link !== undefined && sentAgainWhenFound(kind)),
           });
+        } else if (pulls && spelledDifferently(record, twin)) {
+          // The same place or person entered on two computers, spelled differently: the remote's spelling.
+          upserts.push({ type: 'pull', kind, localId: id, remoteId: twin.id, title });
         } else {
           decide(conflictOf(record, kind, id, twin, 'both-exist'), {
             'local-wins': pushes

@@ -57,13 +57,7 @@ export class RunOperations {
         const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
         await pictures.adoptPicture(record!, remote);
         await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
-        // The same place or person created on two computers: one uid from now on, the remote's.
-        if (remote.uid && (operation.kind === 'venue' || operation.kind === 'organizer'))
-          await takeLinkedPostUid(operation.kind, operation.localId, remote.uid, {
-            store: options.store,
-            caller: options.caller,
-            now: options.now ?? new Date(),
-          });
+        await this.takeUid(operation.kind, operation.localId, remote);
         if (operation.thenUpdate || passwords.needsUpdate(record!))
           await this.update(record!, operation.remoteId, true);
         summary.adopted++;
@@ -234,6 +228,18 @@ export class RunOperations {
       this.localMediaOf(),
     );
     await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+    await this.takeUid(operation.kind, operation.localId, remote);
+  }
+
+  /** A venue or organizer found to be one created on two computers: one uid from now on, the remote's. */
+  private async takeUid(kind: Operation['kind'], localId: number, remote: RemoteRecord): Promise<void> {
+    const { options } = this.context;
+    if (!remote.uid || (kind !== 'venue' && kind !== 'organizer')) return;
+    await takeLinkedPostUid(kind, localId, remote.uid, {
+      store: options.store,
+      caller: options.caller,
+      now: options.now ?? new Date(),
+    });
   }
 
   /**
