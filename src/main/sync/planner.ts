@@ -378,7 +378,7 @@ export function plan(
             localId: id,
             remoteId: twin.id,
             title,
-            thenUpdate: !same || (link !== undefined && sentAgainWhenFound(kind)),
+            thenUpdate: pushes && (!same || (link !== undefined && sentAgainWhenFound(kind))),
           });
         } else if (pulls && spelledDifferently(record, twin)) {
           // The same place or person entered on two computers, spelled differently: the remote's spelling.
