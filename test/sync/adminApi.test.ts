@@ -111,6 +111,15 @@ describe('admin API for the desktop Sync screen', () => {
     expect(conflicted.body.conflicts[0].diff).toEqual([
       { field: 'title', base: 'Fair', local: 'Fair (desk)', remote: 'Fair (site)' },
     ]);
+    // One direction on request; an unknown one is refused.
+    const pullOnly = await admin(`remotes/${remote.id}/plan`, {
+      method: 'POST',
+      json: { direction: 'pull' },
+    });
+    expect(pullOnly.body.conflicts).toHaveLength(1);
+    expect(
+      (await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: { direction: 'sideways' } })).body,
+    ).toMatchObject({ code: 'rest_invalid_param' });
     const decided = await admin(`remotes/${remote.id}/sync`, {
       method: 'POST',
       json: { decisions: { [`event:${created.body.id}`]: 'local-wins' } },
