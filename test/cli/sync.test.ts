@@ -65,7 +65,7 @@ describe('calendar-desk sync', () => {
 
     const both = await sync('--token', remote.engine.adminToken);
     expect(both.code).toBe(0);
-    expect(both.stdout).toMatch(/pulled 1,.*from the remote: 0 new, 0 moved to the trash/);
+    expect(both.stdout).toMatch(/^Taken from the remote: 0 new, 1 changed, 0 moved to the trash/m);
     const local = await startTestServer({ dataDir });
     try {
       const events = await local.api('events?start_date=2000-01-01&end_date=2100-01-01', {

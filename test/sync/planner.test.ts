@@ -310,4 +310,31 @@ describe('plan() two-way', () => {
       'adopt event 3',
     ]);
   });
+
+  it('takes nothing from the remote for a password-protected event (WordPress shows it with its texts hidden)', () => {
+    const hidden = [changedThere({ description: '' })];
+    const mine = {
+      ...event(1, 1, { fields: { title: 'Event 1', slug: 'event-1', description: 'Old' } }),
+      password: 'pw',
+    };
+    expect(plan([mine], [based(1)], hidden, { policy: 'ask', direction: 'both' }).operations).toEqual([]);
+    const sentProtected = () => true;
+    expect(
+      plan(
+        [changedHere({})].map((record) => ({ ...record, revision: 1 })),
+        [based(1)],
+        hidden,
+        {
+          policy: 'ask',
+          direction: 'both',
+          sentProtected,
+        },
+      ).operations,
+    ).toEqual([]);
+    // Without a password the same answer is the remote's edit, merged here.
+    const open = { ...changedHere({}), revision: 1 };
+    expect(types(plan([open], [based(1)], hidden, { policy: 'ask', direction: 'both' }).operations)).toEqual([
+      'merge event 1',
+    ]);
+  });
 });

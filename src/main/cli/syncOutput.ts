@@ -69,9 +69,12 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
   const { created, updated, deleted, adopted, pulled, uploaded, conflicts, failed, imported, trashed } =
     report.summary;
   lines.push(
+    `${report.dryRun ? 'Would take' : 'Taken'} from the remote: ${imported} new, ${pulled} changed, ` +
+      `${trashed} moved to the trash (deleted there)`,
+  );
+  lines.push(
     `${report.dryRun ? 'Would do' : 'Summary'}: created ${created}, updated ${updated}, deleted ${deleted}, ` +
-      `adopted ${adopted}, pulled ${pulled}, pictures uploaded ${uploaded}, conflicts ${conflicts}, failed ${failed}; ` +
-      `from the remote: ${imported} new, ${trashed} moved to the trash`,
+      `adopted ${adopted}, pulled ${pulled}, pictures uploaded ${uploaded}, conflicts ${conflicts}, failed ${failed}`,
   );
   return lines;
 }

@@ -48,6 +48,8 @@ export interface PlanOptions {
    * in too (new records imported, edits merged field by field, deletions trashed here). `pull`: only those.
    */
   direction?: SyncDirection;
+  /** Events last sent to this remote with a password (the link state knows them). */
+  sentProtected?: (localEventId: number) => boolean;
 }
 
 const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: number) =>
@@ -401,10 +403,14 @@ export function plan(
     const remoteId = link.remoteId;
     const remoteRecord = remoteById.get(linkKey(kind, remoteId));
     const localChanged = link.pushedRevision !== record.revision;
-    if (pulls) {
+    // A password-protected event: WordPress answers it with its texts and details hidden, which is not the
+    // event, so nothing is taken from the remote for it (it is pushed as before).
+    const hidden = kind === 'event' && (Boolean(record.password) || options.sentProtected?.(id) === true);
+    if (pulls && !hidden) {
       planTwoWay(record, link, remoteRecord, localChanged);
       continue;
     }
+    if (hidden && !pushes) continue;
     if (!remoteRecord) {
       if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
       else if (localChanged || link.remoteHash !== REMOTE_GONE) {

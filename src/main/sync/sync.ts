@@ -128,6 +128,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     decisions: options.decisions,
     mediaLinks: links.allMedia(),
     direction: options.direction ?? 'both',
+    sentProtected: (localEventId) => links.isProtected(localEventId),
   });
   refuseUnwritableKinds(client, planned.operations);
   const base = {
