@@ -141,9 +141,7 @@ export function syncAdminRoutes({
         const caller = request.caller!;
         const options = { store, caller, clock, policy, decisions, direction, dryRun: true, remote };
         return {
-          body: await runSync(options).catch(
-            remoteFailure,
-          ),
+          body: await runSync(options).catch(remoteFailure),
         };
       }),
     ]),
