@@ -38,6 +38,52 @@ const sync = (...args: string[]) =>
   runCli(['sync', '--data', dataDir, '--remote', remote.engine.apiRoot, ...args], env);
 
 describe('calendar-desk sync', () => {
+  it('goes both ways by default; --push-only takes nothing, --pull-only sends nothing', async () => {
+    const made = await remote.api('events', {
+      method: 'POST',
+      auth: remote.admin,
+      json: eventBody('Made on the site', 4),
+    });
+    expect(made.status).toBe(201);
+    const titles = async () =>
+      (
+        await remote.api('events?start_date=2000-01-01&end_date=2100-01-01', { auth: remote.admin })
+      ).body.events.map((event: { title: string }) => event.title);
+
+    const pulled = await sync('--token', remote.engine.adminToken, '--pull-only', '--json');
+    expect(pulled.code).toBe(0);
+    expect(JSON.parse(pulled.stdout).summary).toMatchObject({ imported: 1, created: 0 });
+    expect(await titles()).toEqual(['Made on the site']);
+
+    await remote.api(`events/${made.body.id}`, {
+      method: 'POST',
+      auth: remote.admin,
+      json: { title: 'Renamed on the site' },
+    });
+    const pushed = await sync('--token', remote.engine.adminToken, '--push-only', '--json');
+    expect(JSON.parse(pushed.stdout).summary).toMatchObject({ created: 3, pulled: 0, imported: 0 });
+
+    const both = await sync('--token', remote.engine.adminToken);
+    expect(both.code).toBe(0);
+    expect(both.stdout).toMatch(/^Taken from the remote: 0 new, 1 changed, 0 moved to the trash/m);
+    const local = await startTestServer({ dataDir });
+    try {
+      const events = await local.api('events?start_date=2000-01-01&end_date=2100-01-01', {
+        auth: local.admin,
+      });
+      expect(events.body.events.map((event: { title: string }) => event.title).sort()).toEqual([
+        'Market',
+        'Parade',
+        'Renamed on the site',
+      ]);
+    } finally {
+      await local.close();
+    }
+    expect((await sync('--token', remote.engine.adminToken, '--push-only', '--pull-only')).stderr).toMatch(
+      /--push-only or --pull-only, not both/,
+    );
+  });
+
   it('pushes with --json: one JSON report on stdout, progress as JSON lines on stderr, exit 0', async () => {
     const result = await sync('--token', remote.engine.adminToken, '--json');
     expect(result.code).toBe(0);
@@ -48,6 +94,8 @@ describe('calendar-desk sync', () => {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      imported: 0,
+      trashed: 0,
       uploaded: 0,
       conflicts: 0,
       failed: 0,

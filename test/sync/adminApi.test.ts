@@ -107,9 +107,19 @@ describe('admin API for the desktop Sync screen', () => {
       json: { title: 'Fair (desk)' },
     });
     const conflicted = await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: {} });
+    // Two-way by default: the three values of the field changed on both sides (base: as at the last sync).
     expect(conflicted.body.conflicts[0].diff).toEqual([
-      { field: 'title', local: 'Fair (desk)', remote: 'Fair (site)' },
+      { field: 'title', base: 'Fair', local: 'Fair (desk)', remote: 'Fair (site)' },
     ]);
+    // One direction on request; an unknown one is refused.
+    const pullOnly = await admin(`remotes/${remote.id}/plan`, {
+      method: 'POST',
+      json: { direction: 'pull' },
+    });
+    expect(pullOnly.body.conflicts).toHaveLength(1);
+    expect(
+      (await admin(`remotes/${remote.id}/plan`, { method: 'POST', json: { direction: 'sideways' } })).body,
+    ).toMatchObject({ code: 'rest_invalid_param' });
     const decided = await admin(`remotes/${remote.id}/sync`, {
       method: 'POST',
       json: { decisions: { [`event:${created.body.id}`]: 'local-wins' } },

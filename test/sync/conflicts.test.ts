@@ -13,7 +13,7 @@ beforeEach(async () => {
     json: eventBody('Picnic', 5, { description: 'Bring food' }),
   });
   localId = created.body.id;
-  await pair.sync();
+  await pair.sync({ direction: 'push' });
   remoteId = (await allOf(pair.remote, 'events'))[0]!.id as number;
   // Both sides change the same event after the sync.
   await pair.local.api(`events/${localId}`, {
@@ -33,9 +33,9 @@ afterEach(async () => {
 
 const remoteTitle = async () => (await allOf(pair.remote, 'events')).map((event) => event.title);
 
-describe('sync: a record changed on both sides', () => {
+describe('sync --push-only: a record changed on both sides', () => {
   it('ask: lists the conflict with a field-level diff and changes nothing', async () => {
-    const report = await pair.sync({ policy: 'ask' });
+    const report = await pair.sync({ direction: 'push', policy: 'ask' });
     expect(report.conflicts).toEqual([
       {
         kind: 'event',
@@ -52,66 +52,70 @@ describe('sync: a record changed on both sides', () => {
     expect(report.summary).toMatchObject({ updated: 0, conflicts: 1 });
     expect(await remoteTitle()).toEqual(['Picnic (remote)']);
     // Still a conflict the next time: nothing was recorded as resolved.
-    expect((await pair.sync({ policy: 'ask' })).conflicts).toHaveLength(1);
+    expect((await pair.sync({ direction: 'push', policy: 'ask' })).conflicts).toHaveLength(1);
   });
 
   it('a change made only on the remote is left there; a later local edit of that record is a conflict', async () => {
-    await pair.sync({ policy: 'local-wins' });
+    await pair.sync({ direction: 'push', policy: 'local-wins' });
     await pair.remote.api(`events/${remoteId}`, {
       method: 'POST',
       auth: pair.remote.admin,
       json: { excerpt: 'Site note' },
     });
-    const quiet = await pair.sync();
+    const quiet = await pair.sync({ direction: 'push' });
     expect(quiet).toMatchObject({ operations: [], conflicts: [] });
     await pair.local.api(`events/${localId}`, {
       method: 'POST',
       auth: pair.local.admin,
       json: { title: 'Picnic again' },
     });
-    const report = await pair.sync();
+    const report = await pair.sync({ direction: 'push' });
     expect(report.conflicts.map((conflict) => conflict.diff.map((diff) => diff.field))).toEqual([
       ['title', 'excerpt'],
     ]);
   });
 
   it('skip: leaves it alone and reports it', async () => {
-    const report = await pair.sync({ policy: 'skip' });
+    const report = await pair.sync({ direction: 'push', policy: 'skip' });
     expect(report.conflicts).toHaveLength(1);
     expect(await remoteTitle()).toEqual(['Picnic (remote)']);
   });
 
   it('local-wins: overwrites the remote with the local version', async () => {
-    const report = await pair.sync({ policy: 'local-wins' });
+    const report = await pair.sync({ direction: 'push', policy: 'local-wins' });
     expect(report.summary).toMatchObject({ updated: 1, conflicts: 0 });
     const [event] = await allOf(pair.remote, 'events');
     expect(event).toMatchObject({ title: 'Picnic (local)', description: 'Bring food' });
-    expect((await pair.sync({ policy: 'ask' })).conflicts).toEqual([]);
+    expect((await pair.sync({ direction: 'push', policy: 'ask' })).conflicts).toEqual([]);
   });
 
   it('remote-wins: the local record takes the remote version, and the conflict is settled', async () => {
-    const report = await pair.sync({ policy: 'remote-wins' });
+    const report = await pair.sync({ direction: 'push', policy: 'remote-wins' });
     expect(report.summary).toMatchObject({ updated: 0, pulled: 1, conflicts: 0 });
     expect(await remoteTitle()).toEqual(['Picnic (remote)']);
     const mine = pair.local.engine.store.events.get(localId)!;
     expect(mine).toMatchObject({ title: 'Picnic (remote)', description: 'Bring drinks' });
-    const next = await pair.sync({ policy: 'ask' });
+    const next = await pair.sync({ direction: 'push', policy: 'ask' });
     expect(next.conflicts).toEqual([]);
     expect(next.operations).toEqual([]);
   });
 
   it('a per-record decision overrides the policy', async () => {
-    const report = await pair.sync({ policy: 'ask', decisions: { [`event:${localId}`]: 'local-wins' } });
+    const report = await pair.sync({
+      direction: 'push',
+      policy: 'ask',
+      decisions: { [`event:${localId}`]: 'local-wins' },
+    });
     expect(report.conflicts).toEqual([]);
     expect(await remoteTitle()).toEqual(['Picnic (local)']);
   });
 
   it('a local deletion of a record changed on the remote is a conflict too', async () => {
     await pair.local.api(`events/${localId}`, { method: 'DELETE', auth: pair.local.admin });
-    const report = await pair.sync({ policy: 'ask' });
+    const report = await pair.sync({ direction: 'push', policy: 'ask' });
     expect(report.conflicts.map((conflict) => conflict.reason)).toEqual(['local-deleted-remote-changed']);
     expect(await remoteTitle()).toEqual(['Picnic (remote)']);
-    await pair.sync({ policy: 'local-wins' });
+    await pair.sync({ direction: 'push', policy: 'local-wins' });
     expect(await remoteTitle()).toEqual([]);
   });
 
@@ -123,7 +127,7 @@ describe('sync: a record changed on both sides', () => {
       json: { description, cost: '12' },
     });
     expect(edited.status).toBe(200);
-    const report = await pair.sync({ policy: 'remote-wins' });
+    const report = await pair.sync({ direction: 'push', policy: 'remote-wins' });
     expect(report.summary).toMatchObject({ pulled: 1, failed: 0 });
     const local = (await pair.local.api(`events/${localId}`, { auth: pair.local.admin })).body;
     expect(local.description).toBe(description);

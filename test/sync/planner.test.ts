@@ -212,3 +212,129 @@ describe('plan()', () => {
     ]);
   });
 });
+
+describe('plan() two-way', () => {
+  const before = remoteOf(
+    'event',
+    5,
+    { title: 'Event 1', slug: 'event-1', description: 'Old', venue: 0, categories: [] },
+    '2026-01-01 00:00:00',
+  );
+  const based = (pushedRevision: number): Link => ({
+    ...linkOf('event', 1, before, pushedRevision),
+    base: before.fields,
+  });
+  const changedThere = (fields: Record<string, unknown>): RemoteRecord => ({
+    ...before,
+    modifiedUtc: '2026-02-01 00:00:00',
+    fields: { ...before.fields, ...fields },
+  });
+  const changedHere = (fields: Record<string, unknown>) =>
+    event(1, 2, { fields: { title: 'Event 1', slug: 'event-1', description: 'Old', ...fields } });
+
+  it('merges different fields changed on each side into one operation', () => {
+    const planned = plan(
+      [changedHere({ title: 'New title' })],
+      [based(1)],
+      [changedThere({ description: 'New' })],
+      {
+        policy: 'ask',
+        direction: 'both',
+      },
+    );
+    expect(planned.conflicts).toEqual([]);
+    expect(planned.operations).toEqual([
+      expect.objectContaining({
+        type: 'merge',
+        toLocal: ['description'],
+        toRemote: ['title'],
+        localPending: false,
+      }),
+    ]);
+  });
+
+  it('the same field changed differently is a conflict with three values, settled field-wise by the policy', () => {
+    const local = [changedHere({ title: 'Here' })];
+    const remote = [changedThere({ title: 'There', description: 'New' })];
+    const asked = plan(local, [based(1)], remote, { policy: 'ask', direction: 'both' });
+    expect(asked.operations).toEqual([]);
+    expect(asked.conflicts[0]?.diff).toEqual([
+      { field: 'title', base: 'Event 1', local: 'Here', remote: 'There' },
+    ]);
+    const remoteWins = plan(local, [based(1)], remote, { policy: 'remote-wins', direction: 'both' });
+    expect(remoteWins.operations).toEqual([
+      expect.objectContaining({ type: 'merge', toLocal: ['description', 'title'], toRemote: [] }),
+    ]);
+    const localWins = plan(local, [based(1)], remote, { policy: 'local-wins', direction: 'both' });
+    expect(localWins.operations).toEqual([
+      expect.objectContaining({ type: 'merge', toLocal: ['description'], toRemote: ['title'] }),
+    ]);
+  });
+
+  it('imports what is new there, trashes here what was deleted there, and pull-only sends nothing', () => {
+    const fresh = remoteOf('event', 9, { title: 'New there', slug: 'new-there' });
+    const planned = plan([event(1, 1), event(2, 1)], [based(1)], [fresh], {
+      policy: 'ask',
+      direction: 'both',
+    });
+    expect(types(planned.operations).sort()).toEqual(['create event 2', 'import event 0', 'trash event 1']);
+    const pullOnly = plan([event(1, 1), event(2, 1)], [based(1)], [fresh], {
+      policy: 'ask',
+      direction: 'pull',
+    });
+    expect(types(pullOnly.operations).sort()).toEqual(['import event 0', 'trash event 1']);
+    // Edited here, deleted there: a conflict listing the edit against its base.
+    const edited = plan([changedHere({ title: 'Edited' })], [based(1)], [], {
+      policy: 'ask',
+      direction: 'both',
+    });
+    expect(edited.conflicts).toEqual([
+      expect.objectContaining({
+        reason: 'remote-deleted',
+        remoteId: 5,
+        diff: [{ field: 'title', base: 'Event 1', local: 'Edited', remote: null }],
+      }),
+    ]);
+  });
+
+  it('a record with the same uid is the same record: never imported again, whatever its slug', () => {
+    const there = { ...remoteOf('event', 9, { title: 'Event 3 (there)', slug: 'elsewhere' }), uid: 'abc' };
+    const mine = event(3, 1, { send: { uid: 'abc' } });
+    const planned = plan([mine], [], [there], { policy: 'ask', direction: 'both' });
+    expect(planned.operations).toEqual([]);
+    expect(planned.conflicts).toEqual([
+      expect.objectContaining({ reason: 'both-exist', localId: 3, remoteId: 9 }),
+    ]);
+    const same = { ...there, fields: { title: 'Event 3', slug: 'event-3', venue: 0, categories: [] } };
+    expect(types(plan([mine], [], [same], { policy: 'ask', direction: 'both' }).operations)).toEqual([
+      'adopt event 3',
+    ]);
+  });
+
+  it('takes nothing from the remote for a password-protected event (WordPress shows it with its texts hidden)', () => {
+    const hidden = [changedThere({ description: '' })];
+    const mine = {
+      ...event(1, 1, { fields: { title: 'Event 1', slug: 'event-1', description: 'Old' } }),
+      password: 'pw',
+    };
+    expect(plan([mine], [based(1)], hidden, { policy: 'ask', direction: 'both' }).operations).toEqual([]);
+    const sentProtected = () => true;
+    expect(
+      plan(
+        [changedHere({})].map((record) => ({ ...record, revision: 1 })),
+        [based(1)],
+        hidden,
+        {
+          policy: 'ask',
+          direction: 'both',
+          sentProtected,
+        },
+      ).operations,
+    ).toEqual([]);
+    // Without a password the same answer is the remote's edit, merged here.
+    const open = { ...changedHere({}), revision: 1 };
+    expect(types(plan([open], [based(1)], hidden, { policy: 'ask', direction: 'both' }).operations)).toEqual([
+      'merge event 1',
+    ]);
+  });
+});

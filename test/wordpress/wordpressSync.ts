@@ -9,7 +9,10 @@ import { runSync, type SyncOptions, type SyncReport } from '../../src/main/sync/
 import type { ConflictPolicy } from '../../src/main/sync/model';
 import { folderOwner } from '../../src/main/core/users';
 
-/** A local calendar (a real Calendar Desk server) and the real WordPress site it is pushed to. */
+/**
+ * A local calendar (a real Calendar Desk server) and the real WordPress site it is pushed to. Its syncs are
+ * push-only unless a test asks for `direction` (two-way sync with the site: twoWay.test.ts).
+ */
 export interface WordPressPair {
   local: TestServer;
   site: WordPressPeer;
@@ -29,6 +32,7 @@ export async function startWordPressPair(): Promise<WordPressPair> {
         store: local.engine.store,
         caller: folderOwner(local.engine.store),
         policy: 'ask',
+        direction: 'push',
         ...options,
         remote: {
           root: root ?? site.root,

@@ -33,6 +33,8 @@ export interface SyncCliOptions {
   password?: string;
   passwordFile?: string;
   dryRun?: boolean;
+  pushOnly?: boolean;
+  pullOnly?: boolean;
   policy: ConflictPolicy;
   json?: boolean;
 }
@@ -91,11 +93,17 @@ async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest>
       `--remote: "${options.remote}" is not a web address (${url.error.issues[0]?.message}).`,
     );
   }
+  if (options.pushOnly && options.pullOnly) {
+    throw new SyncUsageError(
+      'Give --push-only or --pull-only, not both (without either, sync goes both ways).',
+    );
+  }
   const request = adHocSyncSchema.safeParse({
     remote: options.remote,
     namespace: options.namespace,
     auth: await remoteAuthOf(options),
     policy: options.policy,
+    direction: options.pushOnly ? 'push' : options.pullOnly ? 'pull' : 'both',
     dry_run: options.dryRun === true,
   });
   if (!request.success) {
@@ -147,11 +155,12 @@ async function syncThroughServer(
   return status.report;
 }
 
-/** `calendar-desk sync`: push the calendar to a remote (see README "Export and sync"). */
+/** `calendar-desk sync`: sync the calendar with a remote, both ways unless told (see README "Export and sync"). */
 export function syncCommand(deps: SyncCommandDeps): Command {
   return new Command('sync')
     .description(
-      'push the calendar to a remote site speaking the same API (categories, tags, venues, organizers, events)',
+      'sync the calendar with a remote site speaking the same API (categories, tags, venues, organizers, ' +
+        "events): local changes are sent, the remote's are taken",
     )
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
@@ -171,6 +180,8 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       `the application password itself: ${VISIBLE_TO_OTHERS}, prefer --password-file`,
     )
     .option('--dry-run', 'print the plan and change nothing')
+    .option('--push-only', "only send this calendar's changes; take nothing from the remote")
+    .option('--pull-only', "only take the remote's changes; send nothing")
     .addOption(
       new Option('--policy <policy>', 'what to do with records changed on both sides')
         .choices(POLICIES)

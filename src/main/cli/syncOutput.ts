@@ -35,6 +35,12 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
     lines.push(`Dry run: nothing was changed. ${report.operations.length} operation(s) planned:`);
     for (const operation of report.operations) {
       lines.push(operationLine(operation));
+      if (operation.type === 'merge') {
+        if (operation.toLocal.length > 0)
+          lines.push(`      taken from the remote: ${operation.toLocal.join(', ')}`);
+        if (operation.toRemote.length > 0)
+          lines.push(`      sent to the remote: ${operation.toRemote.join(', ')}`);
+      }
       if (operation.type !== 'update') continue;
       for (const diff of operation.diff ?? []) {
         lines.push(`      ${diff.field}: here ${show(diff.local)} | remote ${show(diff.remote)}`);
@@ -46,7 +52,9 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
     for (const conflict of report.conflicts) {
       lines.push(`  ${conflict.kind} ${conflict.localId} "${conflict.title}": ${REASONS[conflict.reason]}`);
       for (const diff of conflict.diff) {
-        lines.push(`      ${diff.field}: here ${show(diff.local)} | remote ${show(diff.remote)}`);
+        // With the value both sides had at the last sync, when the record was synced before.
+        const base = 'base' in diff ? ` | last synced ${show(diff.base)}` : '';
+        lines.push(`      ${diff.field}: here ${show(diff.local)} | remote ${show(diff.remote)}${base}`);
       }
     }
   }
@@ -58,7 +66,12 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
   }
   if (report.interrupted)
     lines.push('Interrupted: what was done is saved; run the same command to continue.');
-  const { created, updated, deleted, adopted, pulled, uploaded, conflicts, failed } = report.summary;
+  const { created, updated, deleted, adopted, pulled, uploaded, conflicts, failed, imported, trashed } =
+    report.summary;
+  lines.push(
+    `${report.dryRun ? 'Would take' : 'Taken'} from the remote: ${imported} new, ${pulled} changed, ` +
+      `${trashed} moved to the trash (deleted there)`,
+  );
   lines.push(
     `${report.dryRun ? 'Would do' : 'Summary'}: created ${created}, updated ${updated}, deleted ${deleted}, ` +
       `adopted ${adopted}, pulled ${pulled}, pictures uploaded ${uploaded}, conflicts ${conflicts}, failed ${failed}`,

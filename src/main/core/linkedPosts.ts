@@ -361,3 +361,22 @@ export async function trashLinkedPost(
     return trashed;
   });
 }
+
+/**
+ * A venue or organizer takes the uid of the one it was found to be on a remote (the same name and address,
+ * created offline on two computers): from then on both are one record everywhere. An administrator's sync only;
+ * a uid another record of the kind has is not taken. Not an edit (no new revision): nothing else changes.
+ */
+export async function takeLinkedPostUid(
+  kind: LinkedKind,
+  id: number,
+  uid: string,
+  call: WriteCall,
+): Promise<void> {
+  const { store } = call;
+  const current = postOf(store, kind, id);
+  const records = kind === 'venue' ? store.venues.values() : store.organizers.values();
+  const taken = givenUid(uid, call.caller, records);
+  if (!current || !taken || current.uid === taken) return;
+  await store.mutate((tx) => putPost(tx, { ...current, uid: taken }));
+}

@@ -162,12 +162,22 @@ export function isUploadedCopyOf(image: LocalImage | null | undefined, remoteFil
 export function diffFields(local: Record<string, unknown>, remote: Record<string, unknown>): FieldDiff[] {
   const diff: FieldDiff[] = [];
   for (const [field, value] of Object.entries(local)) {
-    const other = remote[field];
-    if (stableJson(comparable(field, value)) !== stableJson(comparable(field, other ?? defaultLike(value)))) {
-      diff.push({ field, local: value, remote: other ?? null });
-    }
+    if (!sameValue(field, value, remote[field]))
+      diff.push({ field, local: value, remote: remote[field] ?? null });
   }
   return diff;
+}
+
+/**
+ * Whether two values of a field are the same content (through {@link comparable}); a missing value (a remote
+ * that leaves out empty ones) is the empty value of the other's type.
+ */
+export function sameValue(field: string, value: unknown, other: unknown): boolean {
+  const filled = (item: unknown, like: unknown) => item ?? defaultLike(like);
+  return (
+    stableJson(comparable(field, filled(value, other))) ===
+    stableJson(comparable(field, filled(other, value)))
+  );
 }
 
 /**

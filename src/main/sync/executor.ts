@@ -8,7 +8,7 @@ import { linkKey } from './model';
 import { RemoteError } from './remoteClient';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import { RecordProblem } from './eventPassword';
-import { DEFAULT_CONCURRENCY, inPool, stagesOf } from './stages';
+import { DEFAULT_CONCURRENCY, inPool, remoteCategoryDepth, stagesOf } from './stages';
 import { executeContext, type ExecuteOptions } from './execute/context';
 import { RunPictures } from './execute/pictures';
 import { LateConflictError, RunOperations } from './execute/operations';
@@ -98,7 +98,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   };
   let started = 0;
   const mayStart = () => !stopping && !options.signal?.aborted;
-  for (const stage of stagesOf(operations, options.local)) {
+  for (const stage of stagesOf(operations, options.local, remoteCategoryDepth(options.remote))) {
     await inPool(stage, options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (operation) => {
       started++;
       return run(operation);

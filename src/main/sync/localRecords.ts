@@ -149,3 +149,25 @@ export function localRecords(store: CalendarStore): LocalRecord[] {
     ...[...store.events.values()].map((event) => localEvent(event, store)),
   ];
 }
+
+/** One record of the calendar as the sync sends it now (after a pull changed it), or null when it is gone. */
+export function localRecordOf(
+  store: CalendarStore,
+  kind: LocalRecord['kind'],
+  id: number,
+): LocalRecord | null {
+  if (kind === 'event') {
+    const event = store.events.get(id);
+    return event ? localEvent(event, store) : null;
+  }
+  if (kind === 'venue') {
+    const venue = store.venues.get(id);
+    return venue ? localVenue(venue, store) : null;
+  }
+  if (kind === 'organizer') {
+    const organizer = store.organizers.get(id);
+    return organizer ? localOrganizer(organizer, store) : null;
+  }
+  const term = store.terms.get(id);
+  return term ? localTerm(term) : null;
+}

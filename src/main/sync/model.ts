@@ -10,6 +10,7 @@ export {
   type Decisions,
   type FieldDiff,
   type Operation,
+  type SyncDirection,
   type SyncKind,
 } from '../../shared/schemas/sync';
 
@@ -69,6 +70,8 @@ export interface RemoteRecord {
   kind: SyncKind;
   id: number;
   slug: string;
+  /** The record's uid when the remote shows one (a Calendar Desk): the same record on every instance. */
+  uid?: string;
   modifiedUtc: string | null;
   etag: string | null;
   /**
@@ -104,6 +107,12 @@ export const linkSchema = z.object({
   remoteEtag: z.string().nullable(),
   /** Hash of the remote's comparable fields when last seen: catches remotes without modified_utc (terms). */
   remoteHash: z.string().nullable(),
+  /**
+   * The comparable field values both sides agreed on at the last sync (the remote's terms: references as remote
+   * ids): the base of the three-way merge. Absent in links written before two-way sync: no base, so a record
+   * changed on both sides is one conflict as before.
+   */
+  base: z.record(z.string(), z.unknown()).optional(),
 });
 export type Link = z.infer<typeof linkSchema>;
 

@@ -9,6 +9,7 @@ import type {
   Operation,
   Plan,
   RemoteRecord,
+  SyncDirection,
   SyncKind,
 } from './model';
 import { linkKey, SYNC_KINDS } from './model';
@@ -18,7 +19,13 @@ import {
   remoteChangedSince,
   remoteIdLookup,
   remoteMediaIdLookup,
+  sameValue,
 } from './compare';
+import { mergeFields } from './merge';
+import { sameRecordKey } from './sameRecord';
+
+/** The fields two spellings of one venue or organizer may differ in (see `sameRecordKey`). */
+const SPELLING_FIELDS = new Set(['slug', 'venue', 'organizer', 'address', 'email']);
 
 /** Marks a link whose remote record is gone and the user chose to leave it so (`remote-wins`). */
 export const REMOTE_GONE = 'remote-gone';
@@ -36,6 +43,13 @@ export interface PlanOptions {
   decisions?: Decisions;
   /** Which local pictures this remote already has (their remote media ids). */
   mediaLinks?: MediaLink[];
+  /**
+   * `push` (the default here, and `--push-only`): only local changes go out. `both`: the remote's changes come
+   * in too (new records imported, edits merged field by field, deletions trashed here). `pull`: only those.
+   */
+  direction?: SyncDirection;
+  /** Events last sent to this remote with a password (the link state knows them). */
+  sentProtected?: (localEventId: number) => boolean;
 }
 
 const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: number) =>
@@ -69,18 +83,55 @@ export function plan(
   const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
   const linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
   const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
+  const direction = options.direction ?? 'push';
+  const pushes = direction !== 'pull';
+  const pulls = direction !== 'push';
   const remoteBySlug = new Map(remote.map((record) => [`${record.kind}:${record.slug}`, record]));
+  const remoteByUid = new Map(
+    remote.flatMap((record) => (record.uid ? [[`${record.kind}:${record.uid}`, record] as const] : [])),
+  );
+  const remoteBySameKey = new Map<string, RemoteRecord>();
+  for (const record of remote) {
+    const key = sameRecordKey(record.kind, record.fields);
+    if (key && !remoteBySameKey.has(key)) remoteBySameKey.set(key, record);
+  }
   const linkedRemote = new Set(
     links.filter((link) => link.remoteId !== null).map((link) => linkKey(link.kind, link.remoteId!)),
   );
-  // Records this plan may adopt (unlinked, with an unclaimed remote record of the same slug): a reference to one
-  // compares as that remote record, as it will be once adopted, not as a record missing from the remote.
+  const uidOf = (record: LocalRecord) => (typeof record.send?.uid === 'string' ? record.send.uid : '');
+  /**
+   * The remote record an unlinked local one is (unclaimed by another): the same uid (records that came from
+   * one Calendar Desk), else the same slug, else a venue or organizer of the same name and address (two
+   * created offline on two computers become one).
+   */
+  const claimed = new Set<string>();
+  const twinOf = (record: LocalRecord): RemoteRecord | undefined => {
+    const candidates = [
+      remoteByUid.get(`${record.kind}:${uidOf(record)}`),
+      remoteBySlug.get(`${record.kind}:${record.slug}`),
+      remoteBySameKey.get(sameRecordKey(record.kind, record.fields) ?? ''),
+    ];
+    const twin = candidates.find(
+      (candidate) =>
+        candidate &&
+        !linkedRemote.has(linkKey(record.kind, candidate.id)) &&
+        !claimed.has(linkKey(record.kind, candidate.id)),
+    );
+    if (twin) claimed.add(linkKey(record.kind, twin.id));
+    return twin;
+  };
+  // Records this plan may adopt (unlinked, with an unclaimed remote twin): a reference to one compares as that
+  // remote record, as it will be once adopted, not as a record missing from the remote.
   const twinIds = new Map<string, number>();
   for (const record of local) {
     if (record.deleted || linkedIdOf(record.kind, record.id) !== null) continue;
-    const twin = remoteBySlug.get(`${record.kind}:${record.slug}`);
-    if (twin && !linkedRemote.has(linkKey(record.kind, twin.id)))
-      twinIds.set(linkKey(record.kind, record.id), twin.id);
+    const twin = twinOf(record);
+    if (twin) twinIds.set(linkKey(record.kind, record.id), twin.id);
+  }
+  // A record deleted here that came from the remote (same uid) is not imported again.
+  for (const record of local) {
+    const same = record.deleted ? remoteByUid.get(`${record.kind}:${uidOf(record)}`) : undefined;
+    if (same) claimed.add(linkKey(record.kind, same.id));
   }
   const remoteIdOf = (kind: SyncKind, localId: number) =>
     linkedIdOf(kind, localId) ?? twinIds.get(linkKey(kind, localId)) ?? null;
@@ -119,19 +170,208 @@ export function plan(
     diff: record && remoteRecord && !record.deleted ? diffOf(record, remoteRecord) : [],
   });
 
+  /**
+   * Whether a venue or organizer and its remote twin differ only in how the same name and address (or email)
+   * are written (case, accents) and in their slugs: the same record entered twice.
+   */
+  const spelledDifferently = (record: LocalRecord, twin: RemoteRecord) => {
+    const key = sameRecordKey(record.kind, record.fields);
+    return (
+      key !== null &&
+      key === sameRecordKey(twin.kind, twin.fields) &&
+      diffOf(record, twin).every((change) => SPELLING_FIELDS.has(change.field))
+    );
+  };
+
+  /**
+   * A record deleted on one side and edited on the other: the edits since the last sync, as three values
+   * (`base`, the edited side's value, null for the side that deleted it). Empty without a base.
+   */
+  const editsSinceBase = (
+    link: Link,
+    edited: Record<string, unknown>,
+    side: 'local' | 'remote',
+  ): Conflict['diff'] => {
+    if (!link.base) return [];
+    const base = link.base;
+    return Object.keys(base)
+      .filter((field) => field in edited && !sameValue(field, base[field], edited[field]))
+      .map((field) => ({
+        field,
+        base: base[field],
+        local: side === 'local' ? edited[field] : null,
+        remote: side === 'remote' ? edited[field] : null,
+      }));
+  };
+
+  /** Whole-record operations for one linked record in a two-way or pull-only sync. */
+  const mergeOperation = (
+    record: LocalRecord,
+    remoteId: number,
+    toLocal: string[],
+    toRemote: string[],
+    localChanged: boolean,
+  ): Operation | null => {
+    const { kind, id } = record;
+    const title = titleOf(record, kind, id);
+    const sent = pushes ? toRemote : [];
+    // Pull-only: the local changes stay to be sent (the link keeps the revision last sent).
+    const localPending = !pushes && toRemote.length > 0;
+    if (toLocal.length === 0 && sent.length === 0) {
+      return localPending || !localChanged ? null : { type: 'accept', kind, localId: id, remoteId, title };
+    }
+    return { type: 'merge', kind, localId: id, remoteId, title, toLocal, toRemote: sent, localPending };
+  };
+
+  /**
+   * A linked record when the remote's changes come in: a deletion there trashes it here (an edit here makes that
+   * a conflict); with a base, a change on each side is merged field by field, and only a field changed
+   * differently on both sides is a conflict; without one (a link from before two-way sync) a change on both
+   * sides is a conflict of the whole record, as in a push.
+   */
+  const planTwoWay = (
+    record: LocalRecord,
+    link: Link,
+    remoteRecord: RemoteRecord | undefined,
+    localChanged: boolean,
+  ) => {
+    const { kind, id } = record;
+    const title = titleOf(record, kind, id);
+    const remoteId = link.remoteId!;
+    const trash: Operation = { type: 'trash', kind, localId: id, title };
+    if (!remoteRecord) {
+      if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
+      // Let go earlier by a `remote-wins` decision of a push: kept here as the user chose.
+      else if (!localChanged && link.remoteHash === REMOTE_GONE) return;
+      else if (!localChanged) upserts.push(trash);
+      else
+        decide(
+          {
+            ...conflictOf(record, kind, id, undefined, 'remote-deleted'),
+            remoteId,
+            diff: editsSinceBase(link, comparableLocal(record, remoteIdOf, remoteMediaIdOf), 'local'),
+          },
+          {
+            'local-wins': pushes ? { type: 'create', kind, localId: id, title } : null,
+            'remote-wins': trash,
+          },
+        );
+      return;
+    }
+    const remoteChanged = remoteChangedSince(link, remoteRecord);
+    if (record.deleted) {
+      if (!localChanged || !pushes) return;
+      if (!remoteChanged) deletes.push({ type: 'delete', kind, localId: id, remoteId, title, force: false });
+      else
+        decide(
+          {
+            ...conflictOf(record, kind, id, remoteRecord, 'local-deleted-remote-changed'),
+            diff: editsSinceBase(link, remoteRecord.fields, 'remote'),
+          },
+          {
+            'local-wins': { type: 'delete', kind, localId: id, remoteId, title, force: true },
+            // The remote's version comes back here (out of the trash).
+            'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
+          },
+        );
+      return;
+    }
+    if (!remoteChanged) {
+      if (localChanged && pushes)
+        upserts.push({
+          type: 'update',
+          kind,
+          localId: id,
+          remoteId,
+          title,
+          force: false,
+          diff: diffOf(record, remoteRecord),
+        });
+      else if (!localChanged && pushes && record.image && !sentMedia.has(record.image.mediaId)) {
+        const diff = diffOf(record, remoteRecord);
+        if (diff.some((change) => change.field === 'image'))
+          upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false, diff });
+      }
+      return;
+    }
+    const add = (operation: Operation | null) => {
+      if (operation) (operation.type === 'delete' ? deletes : upserts).push(operation);
+    };
+    if (!link.base) {
+      if (!localChanged) add({ type: 'pull', kind, localId: id, remoteId, title });
+      else if (diffOf(record, remoteRecord).length === 0)
+        add({ type: 'accept', kind, localId: id, remoteId, title });
+      else
+        decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
+          'local-wins': pushes ? { type: 'update', kind, localId: id, remoteId, title, force: true } : null,
+          'remote-wins': { type: 'pull', kind, localId: id, remoteId, title },
+        });
+      return;
+    }
+    const merged = mergeFields(
+      link.base,
+      comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord),
+      remoteRecord.fields,
+    );
+    const conflicted = merged.conflicts.map((conflict) => conflict.field);
+    if (!localChanged) {
+      // Unchanged here: whatever differs is the remote's change.
+      add(mergeOperation(record, remoteId, [...merged.toLocal, ...conflicted], [], false));
+      return;
+    }
+    if (conflicted.length === 0) {
+      add(mergeOperation(record, remoteId, merged.toLocal, merged.toRemote, true));
+      return;
+    }
+    decide(
+      {
+        kind,
+        localId: id,
+        remoteId,
+        reason: 'both-changed',
+        title,
+        diff: merged.conflicts.map(({ field, base, local, remote }) => ({ field, local, remote, base })),
+      },
+      {
+        'local-wins': mergeOperation(
+          record,
+          remoteId,
+          merged.toLocal,
+          [...merged.toRemote, ...conflicted],
+          true,
+        ),
+        'remote-wins': mergeOperation(
+          record,
+          remoteId,
+          [...merged.toLocal, ...conflicted],
+          merged.toRemote,
+          true,
+        ),
+      },
+    );
+  };
+
   for (const record of local) {
     const { kind, id } = record;
     const title = titleOf(record, kind, id);
     const link = linkByKey.get(linkKey(kind, id));
     if (!link || link.remoteId === null) {
       if (record.deleted && !link) continue;
-      // Unknown on the remote, or a create whose answer was lost: a record with the same slug is adopted.
-      const twin = remoteBySlug.get(`${kind}:${record.slug}`);
+      // Unknown on the remote, or a create whose answer was lost: its twin there (same uid, slug, or a venue's
+      // or organizer's name and address) is adopted.
+      const twinId = twinIds.get(linkKey(kind, id));
+      const twin =
+        twinId !== undefined
+          ? remoteById.get(linkKey(kind, twinId))
+          : record.deleted
+            ? remoteBySlug.get(`${kind}:${record.slug}`)
+            : undefined;
       if (twin && !linkedRemote.has(linkKey(kind, twin.id))) {
         const same = diffOf(record, twin).length === 0;
         if (record.deleted) {
-          deletes.push({ type: 'delete', kind, localId: id, remoteId: twin.id, title, force: false });
-        } else if (same || link) {
+          if (pushes)
+            deletes.push({ type: 'delete', kind, localId: id, remoteId: twin.id, title, force: false });
+        } else if (same || (link && pushes)) {
           // Our own lost create (`link`): the remote holds what we sent, so it is ours to update (also when it
           // reads the same, if it may be stored part-way).
           upserts.push({
@@ -140,24 +380,37 @@ export function plan(
             localId: id,
             remoteId: twin.id,
             title,
-            thenUpdate: !same || (link !== undefined && sentAgainWhenFound(kind)),
+            thenUpdate: pushes && (!same || (link !== undefined && sentAgainWhenFound(kind))),
           });
+        } else if (pulls && spelledDifferently(record, twin)) {
+          // The same place or person entered on two computers, spelled differently: the remote's spelling.
+          upserts.push({ type: 'pull', kind, localId: id, remoteId: twin.id, title });
         } else {
           decide(conflictOf(record, kind, id, twin, 'both-exist'), {
-            'local-wins': { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: true },
+            'local-wins': pushes
+              ? { type: 'adopt', kind, localId: id, remoteId: twin.id, title, thenUpdate: true }
+              : null,
             'remote-wins': { type: 'pull', kind, localId: id, remoteId: twin.id, title },
           });
         }
         continue;
       }
       if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
-      else upserts.push({ type: 'create', kind, localId: id, title });
+      else if (pushes) upserts.push({ type: 'create', kind, localId: id, title });
       continue;
     }
 
     const remoteId = link.remoteId;
     const remoteRecord = remoteById.get(linkKey(kind, remoteId));
     const localChanged = link.pushedRevision !== record.revision;
+    // A password-protected event: WordPress answers it with its texts and details hidden, which is not the
+    // event, so nothing is taken from the remote for it (it is pushed as before).
+    const hidden = kind === 'event' && (Boolean(record.password) || options.sentProtected?.(id) === true);
+    if (pulls && !hidden) {
+      planTwoWay(record, link, remoteRecord, localChanged);
+      continue;
+    }
+    if (hidden && !pushes) continue;
     if (!remoteRecord) {
       if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
       else if (localChanged || link.remoteHash !== REMOTE_GONE) {
@@ -221,6 +474,8 @@ export function plan(
       link.remoteId === null ? undefined : remoteById.get(linkKey(link.kind, link.remoteId));
     if (!remoteRecord || link.remoteId === null) {
       upserts.push({ type: 'unlink', kind: link.kind, localId: link.localId, title });
+    } else if (!pushes) {
+      continue;
     } else if (!remoteChangedSince(link, remoteRecord)) {
       deletes.push({
         type: 'delete',
@@ -242,6 +497,18 @@ export function plan(
         },
         'remote-wins': { type: 'unlink', kind: link.kind, localId: link.localId, title },
       });
+    }
+  }
+
+  // Records new on the remote (linked to nothing here, twin of nothing here): created here.
+  if (pulls) {
+    for (const record of remote) {
+      const key = linkKey(record.kind, record.id);
+      if (linkedRemote.has(key) || claimed.has(key) || record.fields.status === 'trash') continue;
+      const title = String(
+        record.texts?.title || record.fields.name || `${record.kind} ${record.id} on the remote`,
+      );
+      upserts.push({ type: 'import', kind: record.kind, localId: 0, remoteId: record.id, title });
     }
   }
 

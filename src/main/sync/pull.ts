@@ -1,8 +1,15 @@
 import type { CalendarStore } from '../store/store';
 import type { Caller } from '../core/capabilities';
-import { changeEvent, EventRuleError, type EventInput } from '../core/events';
-import { changeLinkedPost, type OrganizerInput, type VenueInput } from '../core/linkedPosts';
-import { changeTerm, type TermChanges } from '../core/terms';
+import { addEvent, changeEvent, EventRuleError, trashEvent, type EventInput } from '../core/events';
+import {
+  addLinkedPost,
+  changeLinkedPost,
+  trashLinkedPost,
+  type OrganizerInput,
+  type VenueInput,
+} from '../core/linkedPosts';
+import { addTerm, changeTerm, removeTerm, type TermChanges } from '../core/terms';
+import type { StoredEvent } from '../store/schema';
 import { decodeHtmlEntities, toPlainText } from '../core/html';
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
@@ -17,11 +24,13 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const flag = (value: unknown) => value === true;
 
 /**
- * `remote-wins`: the local record takes the remote version of what the sync compares (references through
- * the links; a remote reference that is not linked is left as it is here). It is written by the same core
- * functions as the API's writes, as `caller` (who started the sync), so the same rules apply: a version
+ * The remote's version of a record written into the local record `localId`: all of what the sync compares, or
+ * only the fields in `only` (a three-way merge takes the remote's changes and keeps the local ones). References
+ * go through the links (a remote reference that is not linked is left as it is here). It is written by the same
+ * core functions as the API's writes, as `caller` (who started the sync), so the same rules apply: a version
  * those refuse (a category parent that makes a loop, a record the caller may not change) is a
- * {@link RecordProblem} of that record. Returns the new local revision.
+ * {@link RecordProblem} of that record. A record in the local trash that the remote has is restored. Returns the
+ * new local revision.
  */
 export async function pullIntoLocal(
   store: CalendarStore,
@@ -32,70 +41,161 @@ export async function pullIntoLocal(
   now: Date,
   caller: Caller,
   localMediaOf: LocalMediaOf = () => null,
+  only?: ReadonlySet<string>,
 ): Promise<number> {
-  // The texts as written there (never the compared copies, which lose paragraphs and the cost's words).
-  const texts = remote.texts;
-  const fields = { ...remote.fields, ...(texts ? textFields(kind, texts) : {}) };
-  // The remote's picture: the local one it came from, else the remote's by its address, else none.
-  const remoteImage = typeof fields.image === 'number' ? fields.image : null;
-  const image = remoteImage === null ? null : (localMediaOf(remoteImage) ?? remote.imageUrl ?? null);
   const call = { store, caller, now };
-  const refused = (error: unknown): never => {
-    if (error instanceof WriteRefused || error instanceof EventRuleError) throw pullRefused(error, caller);
-    throw error;
-  };
+  const refused = refusedAs(caller);
+  const kept = <T extends object>(input: T): T =>
+    only ? (Object.fromEntries(Object.entries(input).filter(([key]) => only.has(key))) as T) : input;
   if (kind === 'event') {
-    const base = store.events.get(localId)!;
-    const ids = (refKind: SyncKind, value: unknown) =>
-      (Array.isArray(value) ? value : [])
-        .map((id) => localIdOf(refKind, Number(id)))
-        .filter((id): id is number => id !== null);
-    const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
-    const input: EventInput = {
-      title: text(fields.title),
-      description: text(fields.description),
-      excerpt: text(fields.excerpt),
-      status: text(fields.status) || base.status,
-      start_date: text(fields.start_date),
-      end_date: text(fields.end_date),
-      timezone: text(fields.timezone) || base.timezone,
-      all_day: flag(fields.all_day),
-      show_map: flag(fields.show_map),
-      show_map_link: flag(fields.show_map_link),
-      hide_from_listings: flag(fields.hide_from_listings),
-      sticky: flag(fields.sticky),
-      featured: flag(fields.featured),
-      organizer: ids('organizer', fields.organizer),
-      categories: ids('category', fields.categories),
-      tags: ids('tag', fields.tags),
-      ...(venue !== null ? { venue } : {}),
-      image,
-      ...(base.website !== null ? { website: text(fields.website) } : {}),
-      ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
-    };
+    const current = store.events.get(localId)!;
+    const input = kept(eventInputOf(remote, localIdOf, localMediaOf, current));
+    // Deleted here, still there: the record comes back (its status is the remote's).
+    if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
     return (await changeEvent(localId, input, call).catch(refused)).revision;
   }
   if (kind === 'venue' || kind === 'organizer') {
-    // The slug and status stay local; the picture is the one found above.
-    const patch = Object.fromEntries([
-      ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),
-      ['image', image],
-    ]) as VenueInput & OrganizerInput;
-    return (await changeLinkedPost(kind, localId, patch, call).catch(refused)).revision;
+    const current = kind === 'venue' ? store.venues.get(localId)! : store.organizers.get(localId)!;
+    const input = kept(linkedPostInputOf(remote, localMediaOf));
+    if (current.status === 'trash') input.status = text(remote.fields.status) || 'publish';
+    return (await changeLinkedPost(kind, localId, input, call).catch(refused)).revision;
   }
-  const base = store.terms.get(localId)!;
-  const parent =
-    kind === 'category' && Number(fields.parent) ? localIdOf('category', Number(fields.parent)) : 0;
-  // The plugin answers term names and descriptions with entities (`Rock &amp; Roll`).
-  const name = decodeHtmlEntities(toPlainText(text(fields.name)));
+  const current = store.terms.get(localId)!;
+  const input = kept(termInputOf(kind, remote, localIdOf));
   const changes: TermChanges = {
     // Sent only when changed, as the API's own update would: a rename is checked against its siblings' names.
-    ...(name && name !== base.name ? { name } : {}),
-    description: decodeHtmlEntities(toPlainText(text(fields.description))),
-    ...(parent !== null && parent !== base.parent ? { parent } : {}),
+    ...(input.name && input.name !== current.name ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.parent !== undefined && input.parent !== current.parent ? { parent: input.parent } : {}),
   };
   return (await changeTerm(localId, changes, call).catch(refused)).revision;
 }
+
+/**
+ * A record new on the remote, created here by the core writes as `caller`, with the remote's uid when it has
+ * one (the same record on every instance). Returns the new local id and revision.
+ */
+export async function importIntoLocal(
+  store: CalendarStore,
+  kind: SyncKind,
+  remote: RemoteRecord,
+  localIdOf: LocalIdOf,
+  now: Date,
+  caller: Caller,
+  localMediaOf: LocalMediaOf = () => null,
+): Promise<{ id: number; revision: number }> {
+  // The remote's records carry no language this calendar reads: English, as any record created without one.
+  const call = { store, caller, now, language: 'en' as const };
+  const refused = refusedAs(caller);
+  const uid = remote.uid ? { uid: remote.uid } : {};
+  const slug = remote.slug ? { slug: remote.slug } : {};
+  if (kind === 'event') {
+    const input: EventInput = { ...eventInputOf(remote, localIdOf, localMediaOf), ...slug, ...uid };
+    return addEvent(input, call).catch(refused);
+  }
+  if (kind === 'venue' || kind === 'organizer') {
+    const status = text(remote.fields.status);
+    const input = { ...linkedPostInputOf(remote, localMediaOf), ...(status ? { status } : {}), ...uid };
+    return addLinkedPost(kind, input, call).catch(refused);
+  }
+  const input = termInputOf(kind, remote, localIdOf);
+  return addTerm(kind, { ...input, name: input.name ?? '', ...slug, ...uid }, call).catch(refused);
+}
+
+/** Moves to the local trash a record the remote deleted (a term, which has no trash, is deleted). */
+export async function trashLocal(
+  store: CalendarStore,
+  kind: SyncKind,
+  localId: number,
+  now: Date,
+  caller: Caller,
+): Promise<void> {
+  const call = { store, caller, now };
+  const refused = refusedAs(caller);
+  if (kind === 'event') await trashEvent(localId, call).catch(refused);
+  else if (kind === 'venue' || kind === 'organizer')
+    await trashLinkedPost(kind, localId, call).catch(refused);
+  else await removeTerm(localId, call).catch(refused);
+}
+
+/** The remote's fields with its texts as written there (never the compared copies, which lose paragraphs). */
+function fieldsOf(remote: RemoteRecord): Record<string, unknown> {
+  return { ...remote.fields, ...(remote.texts ? textFields(remote.kind, remote.texts) : {}) };
+}
+
+/** The remote's picture: the local one it came from, else the remote's by its address, else none. */
+function imageOf(remote: RemoteRecord, localMediaOf: LocalMediaOf): number | string | null {
+  const remoteImage = typeof remote.fields.image === 'number' ? remote.fields.image : null;
+  return remoteImage === null ? null : (localMediaOf(remoteImage) ?? remote.imageUrl ?? null);
+}
+
+/** An event's remote version as the arguments of a local write (`current`: the local record it patches). */
+function eventInputOf(
+  remote: RemoteRecord,
+  localIdOf: LocalIdOf,
+  localMediaOf: LocalMediaOf,
+  current?: StoredEvent,
+): EventInput {
+  const fields = fieldsOf(remote);
+  const ids = (refKind: SyncKind, value: unknown) =>
+    (Array.isArray(value) ? value : [])
+      .map((id) => localIdOf(refKind, Number(id)))
+      .filter((id): id is number => id !== null);
+  const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
+  const texts = remote.texts;
+  return {
+    title: text(fields.title),
+    description: text(fields.description),
+    excerpt: text(fields.excerpt),
+    status: text(fields.status) || current?.status || 'publish',
+    start_date: text(fields.start_date),
+    end_date: text(fields.end_date),
+    ...(text(fields.timezone) || current ? { timezone: text(fields.timezone) || current!.timezone } : {}),
+    all_day: flag(fields.all_day),
+    show_map: flag(fields.show_map),
+    show_map_link: flag(fields.show_map_link),
+    hide_from_listings: flag(fields.hide_from_listings),
+    sticky: flag(fields.sticky),
+    featured: flag(fields.featured),
+    organizer: ids('organizer', fields.organizer),
+    categories: ids('category', fields.categories),
+    tags: ids('tag', fields.tags),
+    ...(venue !== null ? { venue } : {}),
+    image: imageOf(remote, localMediaOf),
+    ...(current && current.website !== null ? { website: text(fields.website) } : {}),
+    ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
+  };
+}
+
+/** A venue's or organizer's remote version as write arguments (the slug and status stay local). */
+function linkedPostInputOf(remote: RemoteRecord, localMediaOf: LocalMediaOf): VenueInput & OrganizerInput {
+  const fields = fieldsOf(remote);
+  return Object.fromEntries([
+    ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),
+    ['image', imageOf(remote, localMediaOf)],
+  ]) as VenueInput & OrganizerInput;
+}
+
+/** A term's remote version as write arguments. The plugin answers names and descriptions with entities. */
+function termInputOf(kind: SyncKind, remote: RemoteRecord, localIdOf: LocalIdOf): TermChanges {
+  const fields = remote.fields;
+  const parent =
+    kind === 'category' && Number(fields.parent) ? localIdOf('category', Number(fields.parent)) : 0;
+  const name = decodeHtmlEntities(toPlainText(text(fields.name)));
+  return {
+    ...(name ? { name } : {}),
+    description: decodeHtmlEntities(toPlainText(text(fields.description))),
+    ...(parent !== null ? { parent } : {}),
+  };
+}
+
+/** Turns the calendar's refusals of a write into the record's problem, said for the sync's user. */
+const refusedAs =
+  (caller: Caller) =>
+  (error: unknown): never => {
+    if (error instanceof WriteRefused || error instanceof EventRuleError) throw pullRefused(error, caller);
+    throw error;
+  };
 
 /** What a refused pull tells the user: what the calendar's rule said, and what to do about it. */
 function pullRefused(error: WriteRefused | EventRuleError, caller: Caller): RecordProblem {

@@ -136,6 +136,7 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
       kind,
       id: term.id,
       slug: term.slug,
+      ...uidOf(raw),
       modifiedUtc: null,
       etag,
       fields: {
@@ -182,6 +183,7 @@ function postRecord(
     kind,
     id: post.id,
     slug: post.slug,
+    ...uidOf(answer),
     modifiedUtc: post.modified_utc ?? null,
     etag,
     fields: { ...fields, slug: post.slug, ...imageFields(post.image) },
@@ -199,6 +201,12 @@ function textsOf(kind: SyncKind, answer: unknown): RemoteTexts {
     description: answered.description,
     ...(kind === 'event' ? { excerpt: answered.excerpt, cost: answered.cost } : {}),
   };
+}
+
+/** The uid a Calendar Desk shows (a WordPress site has none): how the same record is found on every instance. */
+function uidOf(answer: unknown): { uid?: string } {
+  const uid = (answer as Record<string, unknown>).uid;
+  return typeof uid === 'string' && uid !== '' ? { uid: uid.toLowerCase() } : {};
 }
 
 /** The picture compared by its remote media id; no key when there is none (hashes as before pictures synced). */

@@ -1,4 +1,4 @@
-import { linkKey, type LocalRecord, type Operation } from './model';
+import { linkKey, type LocalRecord, type Operation, type RemoteRecord } from './model';
 
 /** Operations sent at once by default: what a small WordPress site serves well (its PHP workers). */
 export const DEFAULT_CONCURRENCY = 4;
@@ -11,7 +11,12 @@ const MAX_DEPTH = 1_000;
  * parent categories (with tags) before their children, all terms before venues and organizers, those before
  * events; deletions after every other change, in the reverse order (events first, parents last).
  */
-export function stagesOf(operations: Operation[], local: Map<string, LocalRecord>): Operation[][] {
+export function stagesOf(
+  operations: Operation[],
+  local: Map<string, LocalRecord>,
+  /** A category new on the remote: its depth in the remote's tree (its parent is imported first). */
+  importDepth: (remoteCategoryId: number) => number = () => 0,
+): Operation[][] {
   const depth = (categoryId: number) => {
     let level = 0;
     const seen = new Set<number>();
@@ -27,7 +32,9 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
   };
   const level = (operation: Operation) =>
     operation.kind === 'category'
-      ? depth(operation.localId)
+      ? operation.type === 'import'
+        ? importDepth(operation.remoteId)
+        : depth(operation.localId)
       : operation.kind === 'tag'
         ? 0
         : operation.kind === 'event'
@@ -43,6 +50,23 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
     else stages.set(stage, [operation]);
   }
   return [...stages.keys()].sort((a, b) => a - b).map((stage) => stages.get(stage)!);
+}
+
+/** The depth of a remote category in the remote's tree, from the records read (parents' ids in `fields.parent`). */
+export function remoteCategoryDepth(remote: Map<string, RemoteRecord>): (remoteCategoryId: number) => number {
+  return (remoteCategoryId) => {
+    let level = 0;
+    const seen = new Set<number>();
+    for (
+      let at = Number(remote.get(linkKey('category', remoteCategoryId))?.fields.parent ?? 0);
+      at && !seen.has(at) && level < MAX_DEPTH - 1;
+      at = Number(remote.get(linkKey('category', at))?.fields.parent ?? 0)
+    ) {
+      seen.add(at);
+      level++;
+    }
+    return level;
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type ConflictPolicy,
   type Decisions,
   type LocalRecord,
+  type SyncDirection,
   type Operation,
 } from './model';
 import { plan } from './planner';
@@ -23,6 +24,8 @@ export interface SyncOptions {
   caller: Caller;
   remote: RemoteOptions;
   policy: ConflictPolicy;
+  /** `both` (default): send local changes and take the remote's; `push` or `pull`: one way only. */
+  direction?: SyncDirection;
   /** Per-record decisions (`kind:localId` → choice), e.g. from the desktop app's conflict list. */
   decisions?: Decisions;
   dryRun?: boolean;
@@ -38,10 +41,11 @@ export type { SyncReport } from '../../shared/schemas/sync';
 /** What a sync with the remote given in full asks for (`calendar-desk sync`, `POST sync-jobs`), as sync options. */
 export function adHocSyncOptions(
   request: AdHocSyncRequest,
-): Pick<SyncOptions, 'remote' | 'policy' | 'decisions' | 'dryRun'> {
+): Pick<SyncOptions, 'remote' | 'policy' | 'direction' | 'decisions' | 'dryRun'> {
   return {
     remote: { root: request.remote, namespace: request.namespace, auth: request.auth },
     policy: request.policy,
+    direction: request.direction,
     decisions: request.decisions,
     dryRun: request.dry_run,
   };
@@ -102,8 +106,8 @@ function refuseUnwritableKinds(client: RemoteClient, operations: Operation[]): v
 }
 
 /**
- * One sync of the local calendar to a remote: verify the remote, read it, plan, and (unless a dry run)
- * execute with a checkpoint per operation.
+ * One sync of the local calendar with a remote: verify the remote, read it, plan (two-way unless `direction`
+ * says otherwise), and (unless a dry run) execute with a checkpoint per operation.
  */
 export async function runSync(options: SyncOptions): Promise<SyncReport> {
   const client = new RemoteClient({
@@ -123,6 +127,8 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     policy: options.policy,
     decisions: options.decisions,
     mediaLinks: links.allMedia(),
+    direction: options.direction ?? 'both',
+    sentProtected: (localEventId) => links.isProtected(localEventId),
   });
   refuseUnwritableKinds(client, planned.operations);
   const base = {
@@ -140,10 +146,16 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
       summary: {
         created: count('create'),
         updated:
-          count('update') + planned.operations.filter((o) => o.type === 'adopt' && o.thenUpdate).length,
+          count('update') +
+          planned.operations.filter(
+            (o) => (o.type === 'adopt' && o.thenUpdate) || (o.type === 'merge' && o.toRemote.length > 0),
+          ).length,
         deleted: count('delete'),
         adopted: count('adopt'),
-        pulled: count('pull'),
+        pulled:
+          count('pull') + planned.operations.filter((o) => o.type === 'merge' && o.toLocal.length > 0).length,
+        imported: count('import'),
+        trashed: count('trash'),
         uploaded: picturesToUpload(planned.operations, local, links),
         conflicts: planned.conflicts.length,
         failed: 0,

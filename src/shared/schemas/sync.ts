@@ -20,10 +20,19 @@ export type ConflictPolicy = z.infer<typeof policySchema>;
 export const decisionsSchema = z.record(z.string(), z.enum(['local-wins', 'remote-wins', 'skip']));
 export type Decisions = z.infer<typeof decisionsSchema>;
 
+/**
+ * Which way a sync goes: `both` (the default) sends local changes and takes the remote's; `push` only sends
+ * (`--push-only`), `pull` only takes (`--pull-only`).
+ */
+export const SYNC_DIRECTIONS = ['both', 'push', 'pull'] as const;
+export const directionSchema = z.enum(SYNC_DIRECTIONS);
+export type SyncDirection = z.infer<typeof directionSchema>;
+
 /** Body of `POST remotes/{id}/plan` and `POST remotes/{id}/sync`. */
 export const syncRunSchema = z.object({
   policy: policySchema.default('ask'),
   decisions: decisionsSchema.default({}),
+  direction: directionSchema.default('both'),
 });
 
 /** A remote's REST root (or, for a check, its site's address) as given: an http:// or https:// address. */
@@ -50,6 +59,7 @@ export const adHocSyncSchema = z.object({
   namespace: z.string().min(1).default(NAMESPACE),
   auth: remoteAuthSchema,
   policy: policySchema.default('ask'),
+  direction: directionSchema.default('both'),
   dry_run: z.boolean().default(false),
   decisions: decisionsSchema.default({}),
 });
@@ -96,8 +106,16 @@ export const remoteCheckResultSchema = z.object({
 });
 export type RemoteCheckResult = z.infer<typeof remoteCheckResultSchema>;
 
-/** One field that differs between the local and the remote version of a record. */
-export const fieldDiffSchema = z.object({ field: z.string(), local: z.unknown(), remote: z.unknown() });
+/**
+ * One field that differs between the local and the remote version of a record; in a conflict of a record
+ * synced before, also `base`: the value both sides had at the last sync (the three values of a three-way merge).
+ */
+export const fieldDiffSchema = z.object({
+  field: z.string(),
+  local: z.unknown(),
+  remote: z.unknown(),
+  base: z.unknown().optional(),
+});
 export type FieldDiff = z.infer<typeof fieldDiffSchema>;
 
 export const conflictSchema = z.object({
@@ -113,9 +131,12 @@ export type ConflictReason = Conflict['reason'];
 
 const step = { kind: syncKindSchema, localId: z.number(), title: z.string() };
 /**
- * One step of a sync. `adopt` links an existing remote record (same slug) without sending it; `accept` makes
- * the remote's current state the new baseline without sending anything; `pull` (a `remote-wins` decision)
- * gives the local record the remote's version; `unlink` forgets a link.
+ * One step of a sync. `adopt` links an existing remote record (same uid, slug, or a venue's or organizer's name
+ * and address) without sending it; `accept` makes the remote's current state the new baseline without sending
+ * anything; `pull` gives the local record the remote's version; `merge` takes the remote's changes of the
+ * fields in `toLocal` here and sends the local changes of those in `toRemote` there (a three-way merge);
+ * `import` creates here a record new on the remote (`localId` 0 until it exists); `trash` moves to the local
+ * trash a record deleted on the remote; `unlink` forgets a link.
  */
 export const operationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('create'), ...step }),
@@ -131,6 +152,17 @@ export const operationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('adopt'), ...step, remoteId: z.number(), thenUpdate: z.boolean() }),
   z.object({ type: z.literal('accept'), ...step, remoteId: z.number() }),
   z.object({ type: z.literal('pull'), ...step, remoteId: z.number() }),
+  z.object({
+    type: z.literal('merge'),
+    ...step,
+    remoteId: z.number(),
+    toLocal: z.array(z.string()),
+    toRemote: z.array(z.string()),
+    /** Local changes not sent (a pull-only sync): they stay to be sent by the next sync that pushes. */
+    localPending: z.boolean(),
+  }),
+  z.object({ type: z.literal('import'), ...step, remoteId: z.number() }),
+  z.object({ type: z.literal('trash'), ...step }),
   z.object({ type: z.literal('unlink'), ...step }),
 ]);
 export type Operation = z.infer<typeof operationSchema>;
@@ -140,8 +172,12 @@ export const syncSummarySchema = z.object({
   updated: z.number(),
   deleted: z.number(),
   adopted: z.number(),
-  /** Local records that took the remote's version (`remote-wins`). */
+  /** Local records that took the remote's version, or some of its fields (a merge). */
   pulled: z.number(),
+  /** Records new on the remote, created here. */
+  imported: z.number(),
+  /** Local records moved to the trash because the remote deleted them. */
+  trashed: z.number(),
   /** Pictures uploaded to the remote (each once; later syncs send its remote id). */
   uploaded: z.number(),
   conflicts: z.number(),

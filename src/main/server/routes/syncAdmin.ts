@@ -142,20 +142,19 @@ export function syncAdminRoutes({
     route('/remotes/:id/plan', [
       adminEndpoint(['POST'], 'Preview a sync with a saved remote', async (request) => {
         const remote = { ...remoteOf(request), ...PREVIEW_LIMITS };
-        const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
+        const { policy, decisions, direction } = parse(syncRunSchema, bodyOf(request));
         const caller = request.caller!;
+        const options = { store, caller, clock, policy, decisions, direction, dryRun: true, remote };
         return {
-          body: await runSync({ store, caller, clock, policy, decisions, dryRun: true, remote }).catch(
-            remoteFailure,
-          ),
+          body: await runSync(options).catch(remoteFailure),
         };
       }),
     ]),
     route('/remotes/:id/sync', [
       adminEndpoint(['POST'], 'Start a sync with a saved remote', (request) => {
         const remote = remoteOf(request);
-        const { policy, decisions } = parse(syncRunSchema, bodyOf(request));
-        return startJob({ store, caller: request.caller!, clock, policy, decisions, remote });
+        const { policy, decisions, direction } = parse(syncRunSchema, bodyOf(request));
+        return startJob({ store, caller: request.caller!, clock, policy, decisions, direction, remote });
       }),
     ]),
     route('/sync-jobs', [

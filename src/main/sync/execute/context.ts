@@ -72,6 +72,8 @@ export function executeContext(options: ExecuteOptions): ExecuteContext {
       deleted: 0,
       adopted: 0,
       pulled: 0,
+      imported: 0,
+      trashed: 0,
       uploaded: 0,
       conflicts: 0,
       failed: 0,
@@ -97,4 +99,6 @@ export const linkFor = (
   remoteModifiedUtc: record.modifiedUtc,
   remoteEtag: record.etag,
   remoteHash: contentHash(record.fields),
+  // What the remote answered is what both sides now hold: the base of the next three-way merge.
+  base: record.fields,
 });

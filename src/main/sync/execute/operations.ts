@@ -7,7 +7,9 @@ import type { LocalRecord, Operation, RemoteRecord } from '../model';
 import { linkKey } from '../model';
 import { REMOTE_GONE, sentAgainWhenFound } from '../planner';
 import { RemoteError } from '../remoteClient';
-import { pullIntoLocal } from '../pull';
+import { importIntoLocal, pullIntoLocal, trashLocal, type LocalIdOf, type LocalMediaOf } from '../pull';
+import { localRecordOf } from '../localRecords';
+import { takeLinkedPostUid } from '../../core/linkedPosts';
 import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
@@ -55,6 +57,7 @@ export class RunOperations {
         const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
         await pictures.adoptPicture(record!, remote);
         await links.put(linkFor(operation.kind, operation.localId, record!.revision, remote));
+        await this.takeUid(operation.kind, operation.localId, remote);
         if (operation.thenUpdate || passwords.needsUpdate(record!))
           await this.update(record!, operation.remoteId, true);
         summary.adopted++;
@@ -89,6 +92,26 @@ export class RunOperations {
       case 'pull':
         await this.pull(operation);
         summary.pulled++;
+        break;
+      case 'merge':
+        await this.merge(operation);
+        if (operation.toLocal.length > 0) summary.pulled++;
+        if (operation.toRemote.length > 0) summary.updated++;
+        break;
+      case 'import':
+        await this.importRecord(operation);
+        summary.imported++;
+        break;
+      case 'trash':
+        await trashLocal(
+          options.store,
+          operation.kind,
+          operation.localId,
+          options.now ?? new Date(),
+          options.caller,
+        );
+        await links.remove(operation.kind, operation.localId);
+        summary.trashed++;
         break;
       case 'unlink':
         if (links.get(operation.kind, operation.localId))
@@ -143,9 +166,19 @@ export class RunOperations {
     return { ...created, remote: await protect(created.remote) };
   }
 
-  private async update(record: LocalRecord, remoteId: number, force: boolean): Promise<void> {
+  /**
+   * Sends the local version of a record. `If-Match` is the ETag the link last saw (none when `force`), or
+   * `ifMatch` when given: the ETag of the remote version a merge was made with.
+   */
+  private async update(
+    record: LocalRecord,
+    remoteId: number,
+    force: boolean,
+    ifMatch?: string | null,
+  ): Promise<void> {
     const { client, links, passwords } = this.context;
     const link = links.get(record.kind, record.id);
+    const precondition = ifMatch !== undefined ? ifMatch : force ? null : (link?.remoteEtag ?? null);
     try {
       let emptied: ('description' | 'excerpt')[] = [];
       let answer = await this.pictures.withPicture(record, async () => {
@@ -153,7 +186,7 @@ export class RunOperations {
         await passwords.beforeUpdate(record, remoteId, sent);
         // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
         emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
-        return client.update(record.kind, remoteId, sent, force ? null : (link?.remoteEtag ?? null));
+        return client.update(record.kind, remoteId, sent, precondition);
       });
       const stale = emptied.filter((field) => answer.fields[field] !== '');
       if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
@@ -182,29 +215,105 @@ export class RunOperations {
 
   /** The remote's version of a record written into the local calendar (`remote-wins`), and linked. */
   private async pull(operation: Extract<Operation, { type: 'pull' }>): Promise<void> {
-    const { client, links, options } = this.context;
-    const remote = options.remote.get(linkKey(operation.kind, operation.remoteId))!;
-    // WordPress' plugin shows texts formatted: what the site stores is read from WordPress itself.
-    const stored =
-      client.isWordPress && remote.texts
-        ? { ...remote, texts: await client.storedTexts(operation.kind, operation.remoteId) }
-        : remote;
-    const byRemote = new Map(
-      links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
-    );
-    const mediaByRemote = new Map(
-      links.allMedia().flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId]])),
-    );
+    const { links, options } = this.context;
+    const remote = await this.remoteAsStored(operation.kind, operation.remoteId);
     const revision = await pullIntoLocal(
       options.store,
       operation.kind,
       operation.localId,
-      stored,
-      (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null,
+      remote,
+      this.localIdOf(),
       options.now ?? new Date(),
       options.caller,
-      (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null,
+      this.localMediaOf(),
     );
     await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+    await this.takeUid(operation.kind, operation.localId, remote);
+  }
+
+  /** A venue or organizer found to be one created on two computers: one uid from now on, the remote's. */
+  private async takeUid(kind: Operation['kind'], localId: number, remote: RemoteRecord): Promise<void> {
+    const { options } = this.context;
+    if (!remote.uid || (kind !== 'venue' && kind !== 'organizer')) return;
+    await takeLinkedPostUid(kind, localId, remote.uid, {
+      store: options.store,
+      caller: options.caller,
+      now: options.now ?? new Date(),
+    });
+  }
+
+  /**
+   * A three-way merge: the remote's changes of `toLocal` written here, then (with `toRemote`) the merged
+   * record sent there, checked against the remote version the merge was made with. The link's base becomes
+   * what both sides then hold.
+   */
+  private async merge(operation: Extract<Operation, { type: 'merge' }>): Promise<void> {
+    const { links, options } = this.context;
+    const { kind, localId, remoteId } = operation;
+    const remote = await this.remoteAsStored(kind, remoteId);
+    const link = links.get(kind, localId)!;
+    let revision = options.local.get(linkKey(kind, localId))!.revision;
+    if (operation.toLocal.length > 0) {
+      revision = await pullIntoLocal(
+        options.store,
+        kind,
+        localId,
+        remote,
+        this.localIdOf(),
+        options.now ?? new Date(),
+        options.caller,
+        this.localMediaOf(),
+        new Set(operation.toLocal),
+      );
+    }
+    if (operation.toRemote.length > 0) {
+      const merged = localRecordOf(options.store, kind, localId)!;
+      await this.update(merged, remoteId, false, remote.etag);
+      return;
+    }
+    // Pull-only with local changes: they stay to be sent (the revision last sent is kept).
+    await links.put(linkFor(kind, localId, operation.localPending ? link.pushedRevision : revision, remote));
+  }
+
+  /** A record new on the remote, created here and linked. */
+  private async importRecord(operation: Extract<Operation, { type: 'import' }>): Promise<void> {
+    const { links, options } = this.context;
+    const remote = await this.remoteAsStored(operation.kind, operation.remoteId);
+    const created = await importIntoLocal(
+      options.store,
+      operation.kind,
+      remote,
+      this.localIdOf(),
+      options.now ?? new Date(),
+      options.caller,
+      this.localMediaOf(),
+    );
+    await links.put(linkFor(operation.kind, created.id, created.revision, remote));
+  }
+
+  /** The remote record read for the plan; from WordPress with its texts as stored (its plugin shows them formatted). */
+  private async remoteAsStored(kind: Operation['kind'], remoteId: number): Promise<RemoteRecord> {
+    const { client, options } = this.context;
+    const remote = options.remote.get(linkKey(kind, remoteId))!;
+    return client.isWordPress && remote.texts
+      ? { ...remote, texts: await client.storedTexts(kind, remoteId) }
+      : remote;
+  }
+
+  /** Local ids of remote records, as the links know them now (imports of this run included). */
+  private localIdOf(): LocalIdOf {
+    const byRemote = new Map(
+      this.context.links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
+    );
+    return (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null;
+  }
+
+  private localMediaOf(): LocalMediaOf {
+    const mediaByRemote = new Map(
+      this.context.links
+        .allMedia()
+        .flatMap((link) => (link.remoteId === null ? [] : [[link.remoteId, link.localId] as const])),
+    );
+    return (remoteMediaId) => mediaByRemote.get(remoteMediaId) ?? null;
   }
 }

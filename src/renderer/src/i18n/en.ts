@@ -417,6 +417,8 @@ export const en = {
       deleted: 'Deleted',
       adopted: 'Linked',
       pulled: 'Taken from remote',
+      imported: 'New from remote',
+      trashed: 'Trashed (deleted on remote)',
       uploaded: 'Pictures uploaded',
       conflicts: 'Conflicts',
       failed: 'Failed',

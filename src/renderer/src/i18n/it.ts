@@ -424,6 +424,8 @@ export const it: Messages = {
       deleted: 'Eliminati',
       adopted: 'Collegati',
       pulled: 'Presi dalla remota',
+      imported: 'Nuovi dalla remota',
+      trashed: 'Nel cestino (eliminati sulla remota)',
       uploaded: 'Immagini caricate',
       conflicts: 'Conflitti',
       failed: 'Non riusciti',

@@ -429,6 +429,8 @@ export const pl: Messages = {
       deleted: 'Usunięte',
       adopted: 'Połączone',
       pulled: 'Wzięte ze zdalnego',
+      imported: 'Nowe ze zdalnego',
+      trashed: 'W koszu (usunięte na zdalnym)',
       uploaded: 'Przesłane obrazy',
       conflicts: 'Konflikty',
       failed: 'Błędy',
