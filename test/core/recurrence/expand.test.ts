@@ -120,6 +120,79 @@ const CASES: Case[] = [
     ...rome('2026-01-01 08:00:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=1,100,-1;COUNT=6'),
   },
 
+  {
+    name: 'daily on weekdays, start on a Friday',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;BYDAY=MO,WE;COUNT=5'),
+  },
+  {
+    name: 'daily on the Sundays of March',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;BYMONTH=3;BYDAY=SU;COUNT=6'),
+  },
+  { name: 'weekly in December only', ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=WEEKLY;BYMONTH=12;COUNT=6') },
+  {
+    name: 'monthly on the fifth Friday (months without one skipped)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=5FR;COUNT=4'),
+  },
+  {
+    name: 'monthly on the first Saturday of January and July',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTH=1,7;BYDAY=1SA;COUNT=4'),
+  },
+  {
+    name: 'yearly on day 366 (leap years)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=366;COUNT=2'),
+  },
+  {
+    name: 'a rule that never happens leaves the start alone (30 February)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYMONTH=2'),
+  },
+  {
+    name: 'a rule that never happens (first day of the month on a fifth Monday)',
+    ...rome('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=5MO'),
+  },
+  {
+    name: 'monthly on Friday the 13th',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=13;BYDAY=FR;COUNT=4'),
+  },
+  {
+    name: 'monthly on the second and last of Mondays and Tuesdays',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=2,-1;COUNT=6'),
+  },
+  {
+    name: 'monthly on a Monday or Friday among the last two days',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=-1,-2;BYDAY=MO,FR;COUNT=6'),
+  },
+  {
+    name: 'monthly on the first Sunday, as BYMONTHDAY=1..7',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;BYDAY=SU;BYMONTHDAY=1,2,3,4,5,6,7;COUNT=4'),
+  },
+  {
+    name: 'every other month on the second-to-last Wednesday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=MONTHLY;INTERVAL=2;BYDAY=-2WE;COUNT=5'),
+  },
+  {
+    name: 'yearly on the Mondays of January and June',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYMONTH=1,6;BYDAY=MO;COUNT=6'),
+  },
+  {
+    name: 'yearly on day 100 when it is a Monday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=YEARLY;BYYEARDAY=100;BYDAY=MO;COUNT=2'),
+  },
+  {
+    name: 'every 10 days, weekends only',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=DAILY;INTERVAL=10;BYDAY=SA,SU;COUNT=6'),
+  },
+  {
+    name: 'every third week on Saturday, weeks from Sunday',
+    ...newYork('2026-01-30 19:30:00', 'RRULE:FREQ=WEEKLY;INTERVAL=3;BYDAY=SA;WKST=SU;COUNT=4'),
+  },
+  {
+    name: 'all-day, monthly on the last weekday',
+    ...allDay('2026-01-30 00:00:00', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=12'),
+  },
+  {
+    name: 'all-day, yearly on the last Sunday of March and October',
+    ...allDay('2026-03-29 00:00:00', 'RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU;COUNT=6'),
+  },
   // Added and removed dates
   {
     name: 'EXDATE in the zone, in UTC and as a list',
@@ -240,6 +313,28 @@ describe('expandSeries', () => {
     expect(starts.at(-1)).toBe('2039-09-09 09:00:00');
   });
 
+  it('answers at once for a rule that never happens, however far the window', () => {
+    // Every February 30th, and a fifth Monday on the 1st: ical.js alone searched until the year 20000 (4 s).
+    for (const rule of ['RRULE:FREQ=YEARLY;BYMONTH=2', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=1;BYDAY=5MO']) {
+      const began = Date.now();
+      const never = rome('2026-01-30 19:30:00', rule);
+      expect(expandSeries(never, { untilLocal: '2200-01-01 00:00:00' })).toEqual(['2026-01-30 19:30:00']);
+      expect(Date.now() - began).toBeLessThan(1000);
+    }
+  });
+
+  it('on a fall-back repeat, has the wall clock the independent expander has; the instant is the earlier one', () => {
+    // 02:30 happens twice in Rome on 25 October 2026. dateutil with pytz takes the second (01:30 UTC); the app
+    // reads a repeated wall clock as its first instant, as PHP does (toUtcSql), so only the instant differs.
+    const series = rome('2026-10-23 02:30:00', 'RRULE:FREQ=DAILY;COUNT=5');
+    const ours = asStarts(series, expandSeries(series, { untilLocal: UNTIL }));
+    const theirs = independentStarts(series, UNTIL);
+    expect(ours.map((start) => start.slice(0, 19))).toEqual(theirs.map((start) => start.slice(0, 19)));
+    expect(ours[2]).toBe('2026-10-25 02:30:00|2026-10-25 00:30:00');
+    expect(theirs[2]).toBe('2026-10-25 02:30:00|2026-10-25 01:30:00');
+    expect(ours.filter((start, i) => start !== theirs[i])).toHaveLength(1);
+  });
+
   it('is empty when the window ends before the start', () => {
     expect(expandSeries(weekly, { untilLocal: '2026-10-06 19:29:59' })).toEqual([]);
   });
@@ -255,6 +350,38 @@ describe('expandSeries', () => {
       '2026-10-20 19:30:00',
       '2026-10-27 19:30:00',
     ]);
+  });
+
+  it('adds an RDATE date at the series time of day, and ignores added dates before the start', () => {
+    const series = rome('2026-10-06 19:30:00', 'RDATE;VALUE=DATE:20261009', 'RDATE:20261001T120000Z');
+    expect(expandSeries(series, { untilLocal: UNTIL })).toEqual([
+      '2026-10-06 19:30:00',
+      '2026-10-09 19:30:00',
+    ]);
+  });
+
+  it('reads date-times of an all-day series as their dates in its zone', () => {
+    // 23:30 UTC on 10 October is already 11 October in Rome.
+    const series = allDay('2026-10-06 00:00:00', 'RRULE:FREQ=DAILY;COUNT=8', 'EXDATE:20261010T233000Z');
+    expect(expandSeries(series, { untilLocal: UNTIL })).toEqual([
+      '2026-10-06 00:00:00',
+      '2026-10-07 00:00:00',
+      '2026-10-08 00:00:00',
+      '2026-10-09 00:00:00',
+      '2026-10-10 00:00:00',
+      '2026-10-12 00:00:00',
+      '2026-10-13 00:00:00',
+    ]);
+  });
+
+  it('refuses a malformed start, window or zone (a caller bug, not a user error)', () => {
+    expect(() => expandSeries({ ...weekly, startLocal: '2026-10-06T19:30' }, { untilLocal: UNTIL })).toThrow(
+      /startLocal "2026-10-06T19:30" is not Y-m-d H:i:s/,
+    );
+    expect(() => expandSeries(weekly, { untilLocal: '2027' })).toThrow(/untilLocal/);
+    expect(() => expandSeries({ ...weekly, timezone: 'Mars/Olympus' }, { untilLocal: UNTIL })).toThrow(
+      /not a time zone/,
+    );
   });
 
   it('keeps the whole UNTIL day when UNTIL is a date on a timed series', () => {

@@ -87,7 +87,7 @@ describe('parseRecurrenceLines refuses what a series cannot represent, saying wh
     ],
     [
       'RRULE:FREQ=WEEKLY;BYDAY=2TU',
-      'Line 1: BYDAY=2TU numbers a weekday of the month or year: use FREQ=MONTHLY or YEARLY.',
+      'Line 1: BYDAY=2TU numbers a weekday of the month: use FREQ=MONTHLY (or YEARLY with BYMONTH).',
     ],
     [
       'RRULE:FREQ=WEEKLY;BYDAY=TUE',
@@ -95,7 +95,31 @@ describe('parseRecurrenceLines refuses what a series cannot represent, saying wh
     ],
     [
       'RRULE:FREQ=MONTHLY;BYDAY=6TU',
-      "Line 1: BYDAY=6TU: a weekday's position must be from 1 to 5 or -1 to -5.",
+      "Line 1: BYDAY=6TU: a weekday's position in a month must be from 1 to 5 or -1 to -5.",
+    ],
+    [
+      'RRULE:FREQ=YEARLY;BYDAY=20MO',
+      'Line 1: BYDAY=20MO numbers a weekday of the whole year, which is not supported: add BYMONTH to number it within a month (BYMONTH=3;BYDAY=-1SU is the last Sunday of March).',
+    ],
+    [
+      'RRULE:FREQ=MONTHLY;BYMONTHDAY=1,15,28;BYSETPOS=-1',
+      'Line 1: BYSETPOS is supported with FREQ=MONTHLY and BYDAY only (such as BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1, the last weekday of each month).',
+    ],
+    [
+      'RRULE:FREQ=DAILY;BYMONTHDAY=1,-1',
+      "Line 1: BYMONTHDAY=1,-1: with FREQ=DAILY days count from the month's start only; for the last day use FREQ=MONTHLY;BYMONTHDAY=-1.",
+    ],
+    [
+      'RRULE:FREQ=YEARLY;BYYEARDAY=100;BYMONTH=4',
+      'Line 1: BYYEARDAY cannot be combined with BYMONTH or BYMONTHDAY: use one or the other.',
+    ],
+    [
+      'RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1',
+      'Line 1: BYSETPOS is supported with FREQ=MONTHLY and BYDAY only',
+    ],
+    [
+      'RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU;BYSETPOS=1',
+      'Line 1: BYSETPOS is supported with FREQ=MONTHLY and BYDAY only',
     ],
     ['RRULE:FREQ=WEEKLY;BYMONTHDAY=1', 'Line 1: BYMONTHDAY cannot be used with FREQ=WEEKLY.'],
     ['RRULE:FREQ=MONTHLY;BYMONTHDAY=32', 'Line 1: BYMONTHDAY=32 must list days from 1 to 31'],
@@ -105,7 +129,7 @@ describe('parseRecurrenceLines refuses what a series cannot represent, saying wh
       'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30',
       'Line 1: BYMONTHDAY=30 never falls in the months of the rule: it never happens.',
     ],
-    ['RRULE:FREQ=MONTHLY;BYSETPOS=1', 'Line 1: BYSETPOS picks among the dates of another BY… part'],
+    ['RRULE:FREQ=MONTHLY;BYSETPOS=1', 'Line 1: BYSETPOS is supported with FREQ=MONTHLY and BYDAY only'],
     ['RRULE:FREQ=MONTHLY;BYYEARDAY=100', 'Line 1: BYYEARDAY can only be used with FREQ=YEARLY.'],
     ['RRULE:FREQ=YEARLY;BYWEEKNO=20', 'Line 1: BYWEEKNO (weeks of the year) is not supported'],
     ['RRULE:FREQ=DAILY;WKST=XX', 'Line 1: WKST=XX is not a weekday'],

@@ -1,4 +1,5 @@
-import { fromUtcSql, toUtcSql } from '../dates/sqlDates';
+import { canonicalSqlMs, fromUtcSql, toUtcSql } from '../dates/sqlDates';
+import { isValidTimezone } from '../dates/zones';
 import { MAX_OCCURRENCES, readRecurrenceLines, type DateValue } from './lines';
 import { ruleStarts, type Wall } from './rule';
 
@@ -6,9 +7,9 @@ export { parseRecurrenceLines } from './lines';
 
 /*
  * The occurrences of a series: its start plus what its RRULE lines produce, plus RDATE, minus EXDATE (RFC 5545).
- * ical.js's recurrence iterator does the rule arithmetic (rule.ts). It runs on the series' wall clock (floating times),
- * so a weekly 19:30 Europe/Rome rehearsal stays at 19:30 across the March and October changes; values written
- * in UTC or another zone (UNTIL…Z, EXDATE;TZID=…) are first converted to that wall clock.
+ * ical.js's recurrence iterator does the rule arithmetic (rule.ts). It runs on the series' wall clock (floating
+ * times), so a weekly 19:30 Europe/Rome rehearsal stays at 19:30 across the March and October changes; values
+ * written in UTC or another zone (UNTIL…Z, EXDATE;TZID=…) are first converted to that wall clock.
  */
 
 export interface SeriesPattern {
@@ -48,19 +49,33 @@ function untilWall(until: DateValue, pattern: SeriesPattern): Wall {
   return pattern.allDay ? `${wall.slice(0, 10)} 00:00:00` : wall;
 }
 
+/** The pattern checked, its start as a series of its kind has it (all-day: midnight). */
+function checkedPattern(pattern: SeriesPattern, window: ExpansionWindow): SeriesPattern {
+  for (const [name, wall] of [
+    ['startLocal', pattern.startLocal],
+    ['untilLocal', window.untilLocal],
+  ])
+    if (canonicalSqlMs(wall) === null)
+      throw new Error(`expandSeries: ${name} ${JSON.stringify(wall)} is not Y-m-d H:i:s`);
+  if (!isValidTimezone(pattern.timezone))
+    throw new Error(`expandSeries: ${JSON.stringify(pattern.timezone)} is not a time zone`);
+  return pattern.allDay ? { ...pattern, startLocal: `${pattern.startLocal.slice(0, 10)} 00:00:00` } : pattern;
+}
+
 /**
  * The local 'Y-m-d H:i:s' starts of a series' occurrences up to `window.untilLocal`, in order, without
  * duplicates: the start itself (RFC 5545 counts DTSTART as the first occurrence), each RRULE's occurrences,
  * the RDATEs from the start on, less the EXDATEs. An EXDATE or RDATE given as a date on a timed series means
  * that day (removes its occurrences, adds one at the series' time of day). At most MAX_OCCURRENCES.
  */
-export function expandSeries(pattern: SeriesPattern, window: ExpansionWindow): string[] {
+export function expandSeries(given: SeriesPattern, window: ExpansionWindow): string[] {
+  const pattern = checkedPattern(given, window);
   const lines = readRecurrenceLines(pattern.lines);
   const limit = Math.max(0, Math.min(window.limit ?? MAX_OCCURRENCES, MAX_OCCURRENCES));
   const untilLocal = window.untilLocal;
-  const startTime = pattern.startLocal.slice(11);
   const asWall = (value: DateValue, tzid: string | null): Wall => {
-    const wall = wallOfDateTime(value, tzid, pattern.timezone) ?? `${value.date} ${startTime}`;
+    const wall =
+      wallOfDateTime(value, tzid, pattern.timezone) ?? `${value.date} ${pattern.startLocal.slice(11)}`;
     return pattern.allDay ? `${wall.slice(0, 10)} 00:00:00` : wall;
   };
 

@@ -89,7 +89,10 @@ function wholeNumber(name: string, text: string, max: number): void {
 }
 
 /** Checks one rule part; returns its normal text. */
-function checkRulePart(name: string, text: string, freq: string): string {
+function checkRulePart(name: string, text: string, freq: string, given: ReadonlyMap<string, string>): string {
+  const hasMonths = given.has('BYMONTH');
+  const hasMonthDays = given.has('BYMONTHDAY');
+  const hasWeekdays = given.has('BYDAY');
   const numbered = (max: number, signed: boolean, what: string) => {
     const numbers = signedNumbers(text, max, signed);
     if (!numbers) throw new LineError(`${name}=${text} must list ${what}.`);
@@ -111,9 +114,17 @@ function checkRulePart(name: string, text: string, freq: string): string {
       return numbered(12, false, 'months from 1 to 12');
     case 'BYMONTHDAY':
       if (freq === 'WEEKLY') throw new LineError('BYMONTHDAY cannot be used with FREQ=WEEKLY.');
+      // ical.js 2.2.1 ignores negative days in DAILY rules; MONTHLY says the same thing and expands right.
+      if (freq === 'DAILY' && text.includes('-'))
+        throw new LineError(
+          `BYMONTHDAY=${text}: with FREQ=DAILY days count from the month's start only; for the last day use FREQ=MONTHLY;BYMONTHDAY=-1.`,
+        );
       return numbered(31, true, "days from 1 to 31 (or -1 to -31, counting back from the month's end)");
     case 'BYYEARDAY':
       if (freq !== 'YEARLY') throw new LineError('BYYEARDAY can only be used with FREQ=YEARLY.');
+      // ical.js 2.2.1 finds nothing for these combinations.
+      if (hasMonths || hasMonthDays)
+        throw new LineError('BYYEARDAY cannot be combined with BYMONTH or BYMONTHDAY: use one or the other.');
       return numbered(366, true, 'days of the year from 1 to 366 (or -1 to -366)');
     case 'BYWEEKNO':
       // ical.js 2.2.1 expands week numbers wrongly (every week after the first match): refused until it is right.
@@ -121,33 +132,45 @@ function checkRulePart(name: string, text: string, freq: string): string {
         'BYWEEKNO (weeks of the year) is not supported: use BYMONTH with BYDAY, or list the dates as RDATE.',
       );
     case 'BYSETPOS':
-      return numbered(366, true, 'positions such as 1, 2 or -1 (the last)');
+      // ical.js 2.2.1 applies BYSETPOS right only to the weekdays of a month (it ignores it for DAILY, WEEKLY and
+      // BYMONTHDAY, and picks per month in YEARLY): refused elsewhere rather than expanded wrongly.
+      if (freq !== 'MONTHLY' || !hasWeekdays)
+        throw new LineError(
+          'BYSETPOS is supported with FREQ=MONTHLY and BYDAY only (such as BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1, the last weekday of each month).',
+        );
+      return numbered(31, true, 'positions such as 1, 2 or -1 (the last)');
     case 'WKST':
       if (!WEEKDAYS.includes(text)) throw new LineError(`WKST=${text} is not a weekday (use MO, TU, … SU).`);
       return text;
     case 'BYDAY':
-      return checkByDay(text, freq);
+      return checkByDay(text, freq, hasMonths);
   }
   if (TIME_OF_DAY_PARTS.includes(name))
     throw new LineError(`${name} is not supported: a series repeats at the time of its first event.`);
   throw new LineError(`${name}=${text} is not a part of a repetition rule.`);
 }
 
-/** BYDAY: `MO,WE`, or with a position in the month or year (`2TU`, `-1FR`) for MONTHLY and YEARLY rules. */
-function checkByDay(text: string, freq: string): string {
+/**
+ * BYDAY: `MO,WE`, or with a position in the month (`2TU`, `-1FR`) for MONTHLY rules and YEARLY rules with
+ * BYMONTH. A position in the whole year (YEARLY;BYDAY=20MO) is refused: ical.js 2.2.1 expands it wrongly.
+ */
+function checkByDay(text: string, freq: string, hasMonths: boolean): string {
   const items = text.split(',').map((item) => /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item));
   if (items.some((m) => m === null))
     throw new LineError(`BYDAY=${text} is not a list of weekdays such as MO,WE or 2TU or -1FR.`);
   const positioned = items.filter((m) => m![1] !== undefined);
   if (positioned.length > 0 && freq !== 'MONTHLY' && freq !== 'YEARLY')
-    throw new LineError(`BYDAY=${text} numbers a weekday of the month or year: use FREQ=MONTHLY or YEARLY.`);
-  const limit = freq === 'MONTHLY' ? 5 : 53;
+    throw new LineError(
+      `BYDAY=${text} numbers a weekday of the month: use FREQ=MONTHLY (or YEARLY with BYMONTH).`,
+    );
+  if (positioned.length > 0 && freq === 'YEARLY' && !hasMonths)
+    throw new LineError(
+      `BYDAY=${text} numbers a weekday of the whole year, which is not supported: add BYMONTH to number it within a month (BYMONTH=3;BYDAY=-1SU is the last Sunday of March).`,
+    );
   for (const m of positioned) {
     const n = Number(m![1]);
-    if (n === 0 || Math.abs(n) > limit)
-      throw new LineError(
-        `BYDAY=${text}: a weekday's position must be from 1 to ${limit} or -1 to -${limit}.`,
-      );
+    if (n === 0 || Math.abs(n) > 5)
+      throw new LineError(`BYDAY=${text}: a weekday's position in a month must be from 1 to 5 or -1 to -5.`);
   }
   return items.map((m) => (m![1] === undefined ? '' : String(Number(m![1]))) + m![2]).join(',');
 }
@@ -173,12 +196,8 @@ function parseRule(value: string): Extract<RecurrenceLine, { kind: 'RRULE' }> {
   if (given.has('COUNT') && given.has('UNTIL'))
     throw new LineError('a rule ends either after COUNT times or on an UNTIL date, not both.');
   const parts = new Map<string, string>([['FREQ', freq]]);
-  for (const [name, text] of given) if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq));
-  if (
-    parts.has('BYSETPOS') &&
-    ![...parts.keys()].some((name) => name.startsWith('BY') && name !== 'BYSETPOS')
-  )
-    throw new LineError('BYSETPOS picks among the dates of another BY… part (such as BYDAY=MO,TU,WE,TH,FR).');
+  for (const [name, text] of given)
+    if (name !== 'FREQ') parts.set(name, checkRulePart(name, text, freq, given));
   checkPossibleMonthDays(parts);
   const ordered = new Map(
     RULE_PARTS.filter((name) => parts.has(name)).map((name) => [name, parts.get(name)!]),
@@ -341,5 +360,5 @@ export const recurrenceLinesSchema = z
     return z.NEVER;
   })
   .describe(
-    'The repetition of a series as RFC 5545 lines: RRULE (FREQ DAILY, WEEKLY, MONTHLY or YEARLY), RDATE (added dates) and EXDATE (removed dates), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8", "EXDATE;TZID=Europe/Rome:20261215T193000"]; [] for a single event',
+    `The repetition of a series as RFC 5545 lines: RRULE (FREQ DAILY, WEEKLY, MONTHLY or YEARLY), RDATE (added dates) and EXDATE (removed dates), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8", "EXDATE;TZID=Europe/Rome:20261215T193000"]; [] for a single event. At most ${MAX_RECURRENCE_LINES} lines of ${MAX_RECURRENCE_LINE_LENGTH} characters; stored in normal form (upper case, FREQ first).`,
   );

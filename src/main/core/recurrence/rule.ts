@@ -49,17 +49,28 @@ function explicitParts(parts: ReadonlyMap<string, string>, startLocal: Wall): Ma
   return explicit;
 }
 
-/** Whether an occurrence really has the month and day of the month its rule asks for (drops carried days). */
-function matchesMonthAndDay(time: ICAL.Time, parts: ReadonlyMap<string, string>): boolean {
-  const months = parts.get('BYMONTH');
-  if (months !== undefined && !months.split(',').map(Number).includes(time.month)) return false;
-  const days = parts.get('BYMONTHDAY');
-  if (days === undefined) return true;
-  const length = ICAL.Time.daysInMonth(time.month, time.year);
-  return days
-    .split(',')
-    .map(Number)
-    .some((day) => (day > 0 ? day : length + 1 + day) === time.day);
+const numbers = (list: string | undefined) => (list === undefined ? null : list.split(',').map(Number));
+// As ical.js' dayOfWeek() numbers them.
+const WEEKDAY_NUMBERS: Record<string, number> = { SU: 1, MO: 2, TU: 3, WE: 4, TH: 5, FR: 6, SA: 7 };
+
+/**
+ * A check that an occurrence ical.js yields really has the month, day of the month and weekday its rule asks
+ * for. It drops carried days (30 February yielded as 2 March) and a start that does not match the rule, which
+ * ical.js yields first for DAILY rules (RFC 5545 and dateutil count the start, but not as one of COUNT).
+ * Numbered weekdays (2TU) are left to ical.js.
+ */
+function occurrenceCheck(parts: ReadonlyMap<string, string>): (time: ICAL.Time) => boolean {
+  const months = numbers(parts.get('BYMONTH'));
+  const monthDays = numbers(parts.get('BYMONTHDAY'));
+  const byDay = parts.get('BYDAY')?.split(',');
+  const weekdays = byDay?.every((day) => day.length === 2) ? byDay.map((day) => WEEKDAY_NUMBERS[day]) : null;
+  return (time) => {
+    if (months && !months.includes(time.month)) return false;
+    if (weekdays && !weekdays.includes(time.dayOfWeek())) return false;
+    if (!monthDays) return true;
+    const length = ICAL.Time.daysInMonth(time.month, time.year);
+    return monthDays.some((day) => (day > 0 ? day : length + 1 + day) === time.day);
+  };
 }
 
 /**
@@ -78,17 +89,24 @@ export function ruleStarts(
   explicit.delete('COUNT');
   explicit.delete('UNTIL');
   const recur = ICAL.Recur.fromString([...explicit].map(([name, text]) => `${name}=${text}`).join(';'));
-  if (start.ruleUntil !== null) recur.until = floatingTime(start.ruleUntil, start.allDay);
-  const iterator = recur.iterator(floatingTime(start.startLocal, start.allDay));
+  // The window's end is the iterator's UNTIL too: ical.js searches for a YEARLY rule's first match up to UNTIL's
+  // year (else up to the year 20000, seconds for a rule that never matches).
+  const until = start.ruleUntil !== null && start.ruleUntil < untilLocal ? start.ruleUntil : untilLocal;
+  recur.until = floatingTime(until, start.allDay);
   const starts: Wall[] = [];
   const wanted = Math.min(count, most);
+  const matches = occurrenceCheck(explicit);
   let iterations = 0;
-  for (let next = iterator.next(); next && starts.length < wanted; next = iterator.next()) {
-    if (++iterations > MAX_ITERATIONS) break;
-    if (!matchesMonthAndDay(next, explicit)) continue;
-    const wall = wallOfTime(next, start.allDay);
-    if (wall > untilLocal) break;
-    starts.push(wall);
+  try {
+    const iterator = recur.iterator(floatingTime(start.startLocal, start.allDay));
+    for (let next = iterator.next(); next && starts.length < wanted; next = iterator.next()) {
+      if (++iterations > MAX_ITERATIONS) break;
+      if (!matches(next)) continue;
+      starts.push(wallOfTime(next, start.allDay));
+    }
+  } catch {
+    // ical.js gives up with an error when a rule finds no date for 4 years (MONTHLY;BYMONTHDAY=1;BYDAY=5MO can
+    // never happen): the rule has no further occurrences, as RFC 5545 says of a rule that matches nothing.
   }
   return starts;
 }
