@@ -48,6 +48,8 @@ export interface Engine {
   adminTokenFile: string;
   /** What happened to the data on this start that the user should know (a restored backup, a migration). */
   notices: string[];
+  /** Settles once the repeating events were extended to the horizon after this start (how many events were made). */
+  seriesExtended: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -91,14 +93,17 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   let server: Server | undefined;
   let extension: NodeJS.Timeout | undefined;
+  let closing = false;
   try {
     const adminToken = await ensureAdminAccess(store, clock);
-    // Time passed since the last start: series without an end reach the horizon again, now and every few hours.
+    // Time passed since the last start: series without an end reach the horizon again, in the background from
+    // the start on and every few hours.
     const extendSeries = () =>
-      extendAllSeries(store, clock()).catch((error: Error) =>
-        console.error(`calendar-desk: could not extend the repeating events: ${error.message}`),
-      );
-    await extendSeries();
+      extendAllSeries(store, clock).catch((error: Error) => {
+        if (!store.readOnly && !closing)
+          console.error(`calendar-desk: could not extend the repeating events: ${error.message}`);
+        return 0;
+      });
     extension = setInterval(() => void extendSeries(), SERIES_EXTENSION_INTERVAL_MS);
     extension.unref();
     const app = createApp({
@@ -120,6 +125,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     server = await listen((request, response) => void handle(request, response), options.port ?? 8787, host);
     // Serving already: what the default listing does not need is indexed between requests.
     store.completeIndexesSoon();
+    const seriesExtended = extendSeries();
     const port = (server.address() as AddressInfo).port;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     await store.folderLock?.setApiRoot(`${origin}/wp-json/`);
@@ -132,7 +138,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       adminToken,
       adminTokenFile: join(options.dataDir, ADMIN_TOKEN_FILE),
       notices: store.notices,
+      seriesExtended,
       async close() {
+        closing = true;
         clearInterval(extension);
         await new Promise<void>((resolve) => {
           running.close(() => resolve());

@@ -12,6 +12,7 @@ interface EventRecord {
   id: number;
   uid: string;
   title: string;
+  slug: string;
   status: string;
   start_date: string;
   end_date: string;
@@ -392,6 +393,7 @@ describe('series over time and on disk', () => {
     // A month later (the server restarted then), the series reaches 1 December: 5 Mondays of November more.
     now = Date.parse('2026-10-01T10:00:00Z');
     await restart();
+    await server.engine.seriesExtended;
     expect(await countOf(head.id)).toBe(12);
 
     // A longer horizon takes effect at once.

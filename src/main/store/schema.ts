@@ -77,6 +77,11 @@ export const storedEventSchema = z.object({
   recurrence: z.array(z.string()).optional(),
   /** On every event of a series, head included: its original start, `Y-m-d H:i:s` wall clock in `timezone`. */
   recurrenceId: sqlDate.optional(),
+  /**
+   * On a head whose rules go on past the horizon: the wall clock its occurrences were created up to (they are
+   * extended when the horizon moves past it). Absent when every occurrence exists (nothing to extend).
+   */
+  horizonLocal: sqlDate.optional(),
   /** An occurrence changed on its own (scope `this`): series edits leave it alone. */
   override: z.literal(true).optional(),
 });

@@ -16,7 +16,15 @@ import {
 } from '../events';
 import { expandSeries } from './expand';
 import { MAX_OCCURRENCES } from './lines';
-import { exdateLine, linesEndingBefore, linesFrom, normalised, shiftLocal, wallMs } from './ruleEdits';
+import {
+  exdateLine,
+  linesEndingBefore,
+  linesFrom,
+  normalised,
+  ruleCount,
+  shiftLocal,
+  wallMs,
+} from './ruleEdits';
 
 /*
  * A series (issue 13, "The recurrence model" of HELPERS.md): its head is its first event and carries the RFC 5545
@@ -43,6 +51,7 @@ const OWN_FIELDS = new Set<keyof StoredEvent>([
   'parentId',
   'recurrence',
   'recurrenceId',
+  'horizonLocal',
   'override',
   'startLocal',
   'endLocal',
@@ -80,11 +89,35 @@ function horizonOf(store: CalendarStore, now: Date, zone: string): string {
   return formatSql(DateTime.fromJSDate(now).setZone(toLuxonZone(zone)).plus({ months }));
 }
 
+/** The original starts of a series' events up to the horizon, and that horizon when the series goes on past it. */
+interface SeriesDates {
+  dates: string[];
+  openUntil: string | undefined;
+}
+
+/**
+ * Whether rules may give dates after `horizon` (then the series is extended as time passes): a rule without an
+ * end, an UNTIL after it, or a COUNT not used up yet (EXDATEs counted as used).
+ */
+function goesOnAfter(lines: string[], dates: string[], horizon: string): boolean {
+  const removed = lines
+    .filter((line) => /^EXDATE/i.test(line))
+    .reduce((sum, line) => sum + line.split(',').length, 0);
+  return lines.some((line) => {
+    if (!/^RRULE:/i.test(line)) return false;
+    const count = ruleCount(line);
+    const until = /[:;]UNTIL=(\d{8})/i.exec(line)?.[1];
+    if (until !== undefined) return until > horizon.slice(0, 10).replaceAll('-', '');
+    return count === undefined || dates.length + removed < count;
+  });
+}
+
 /** The original starts of a series' events up to the horizon (at least its first, whenever it is). */
-function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, patternStart: string): string[] {
+function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, patternStart: string): SeriesDates {
   const horizon = horizonOf(store, now, head.timezone);
+  const lines = head.recurrence ?? [];
   const dates = expandSeries(
-    { startLocal: patternStart, timezone: head.timezone, allDay: head.allDay, lines: head.recurrence ?? [] },
+    { startLocal: patternStart, timezone: head.timezone, allDay: head.allDay, lines },
     { untilLocal: horizon < patternStart ? patternStart : horizon },
   );
   if (dates.length === 0) {
@@ -98,7 +131,7 @@ function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, pattern
         'give them an end (a number of times or a last date) or repeat less often.',
     );
   }
-  return dates;
+  return { dates, openUntil: goesOnAfter(lines, dates, horizon) ? horizon : undefined };
 }
 
 /** Start, end and their UTC twins of an event of the series starting at `local` and lasting `durationMs`. */
@@ -122,7 +155,7 @@ function touched(event: StoredEvent, now: Date): StoredEvent {
 /** A copy of `event` without the optional series fields set to `undefined` (absent in the data file). */
 function tidy(event: StoredEvent): StoredEvent {
   const copy = { ...event };
-  for (const key of ['recurrence', 'recurrenceId', 'override', 'icsUid'] as const) {
+  for (const key of ['recurrence', 'recurrenceId', 'horizonLocal', 'override', 'icsUid'] as const) {
     if (copy[key] === undefined) delete copy[key];
   }
   return copy;
@@ -168,6 +201,7 @@ function newOccurrence(
     parentId: head.id,
     recurrence: undefined,
     recurrenceId: local,
+    horizonLocal: undefined,
     override: undefined,
     status: template.status === 'trash' ? head.status : template.status,
     slug: postSlug(context.store, 'event', template.title, id, `event-${id}`),
@@ -178,23 +212,40 @@ function newOccurrence(
 }
 
 /**
- * Creates the occurrences the series of `head` (stored) lacks up to the horizon, from its latest event that
- * follows the series (not changed on its own). Existing events are left as they are.
+ * Creates the occurrences of `dates` the series of `head` (stored) lacks, from its latest event that follows
+ * the series (not changed on its own). Existing events are left as they are.
  */
-export function materialiseSeries(head: StoredEvent, context: EventWriteContext): StoredEvent[] {
-  const { store, now } = context;
-  const occurrences = seriesOccurrences(store, head);
+function createMissing(head: StoredEvent, dates: string[], context: EventWriteContext): number {
+  const occurrences = seriesOccurrences(context.store, head);
   const taken = new Set([head.recurrenceId!, ...occurrences.map((event) => event.recurrenceId!)]);
   const followers = [head, ...occurrences].filter((event) => !event.override && event.status !== 'trash');
   const template = followers.at(-1) ?? head;
-  const created: StoredEvent[] = [];
-  for (const local of seriesDates(store, now, head, head.recurrenceId!)) {
+  let made = 0;
+  for (const local of dates) {
     if (taken.has(local)) continue;
-    const occurrence = newOccurrence(head, template, local, durationOf(template), context);
-    context.tx.putEvent(occurrence);
-    created.push(occurrence);
+    context.tx.putEvent(newOccurrence(head, template, local, durationOf(template), context));
+    made++;
   }
-  return created;
+  return made;
+}
+
+/**
+ * Extends the series of `head` (stored) to the horizon as of now, when it goes on past the one it was made up
+ * to. Returns how many occurrences were created.
+ */
+export function materialiseSeries(head: StoredEvent, context: EventWriteContext): number {
+  const { store, now } = context;
+  if (
+    !head.horizonLocal ||
+    head.horizonLocal.slice(0, 10) >= horizonOf(store, now, head.timezone).slice(0, 10)
+  ) {
+    return 0;
+  }
+  const { dates, openUntil } = seriesDates(store, now, head, head.recurrenceId!);
+  const made = createMissing(head, dates, context);
+  // Where the series was made up to is bookkeeping, not a change of the event: no new revision.
+  context.tx.putEvent({ ...head, horizonLocal: openUntil });
+  return made;
 }
 
 /**
@@ -203,15 +254,16 @@ export function materialiseSeries(head: StoredEvent, context: EventWriteContext)
  */
 export function startSeries(event: StoredEvent, lines: string[], context: EventWriteContext): StoredEvent {
   const draft = { ...event, recurrence: lines };
-  const first = seriesDates(context.store, context.now, draft, event.startLocal)[0];
+  const { dates, openUntil } = seriesDates(context.store, context.now, draft, event.startLocal);
   const head = tidy({
     ...draft,
-    ...timesAt(first, durationOf(event), event.timezone),
-    recurrenceId: first,
+    ...timesAt(dates[0], durationOf(event), event.timezone),
+    recurrenceId: dates[0],
+    horizonLocal: openUntil,
     override: undefined,
   });
   context.tx.putEvent(head);
-  materialiseSeries(head, context);
+  createMissing(head, dates, context);
   return head;
 }
 
@@ -255,12 +307,12 @@ function changeWholeSeries(
     allDay: after.allDay,
     recurrence: lines,
   };
-  const dates = seriesDates(store, now, newHead, rekey(head.recurrenceId!));
+  const { dates, openUntil } = seriesDates(store, now, newHead, rekey(head.recurrenceId!));
   const wanted = new Set(dates.slice(1));
   const headTimes = headFollows
     ? timesAt(dates[0], duration, newHead.timezone)
     : timesAt(head.startLocal, durationOf(head), newHead.timezone);
-  tx.putEvent(touched({ ...newHead, ...headTimes, recurrenceId: dates[0] }, now));
+  tx.putEvent(touched({ ...newHead, ...headTimes, recurrenceId: dates[0], horizonLocal: openUntil }, now));
 
   const kept = new Set<string>([dates[0]]);
   for (const occurrence of seriesOccurrences(store, head)) {
@@ -305,7 +357,16 @@ function endSeries(
   }
   const single = head.id === target.id ? after : { ...head, ...fields };
   tx.putEvent(
-    touched({ ...single, recurrence: undefined, recurrenceId: undefined, override: undefined }, now),
+    touched(
+      {
+        ...single,
+        recurrence: undefined,
+        recurrenceId: undefined,
+        horizonLocal: undefined,
+        override: undefined,
+      },
+      now,
+    ),
   );
   return store.events.get(target.id)!;
 }
@@ -330,7 +391,14 @@ function splitSeries(head: StoredEvent, from: StoredEvent, context: EventWriteCo
   const restLines = linesFrom(lines, at, head.timezone, (rule) => ruleDatesBefore(head, rule, at));
   const later = seriesOccurrences(store, head).filter((event) => event.recurrenceId! > at);
   tx.putEvent(
-    touched({ ...head, recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay) }, now),
+    touched(
+      {
+        ...head,
+        recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay),
+        horizonLocal: undefined,
+      },
+      now,
+    ),
   );
   const newHead = touched({ ...from, parentId: 0, recurrence: restLines, override: undefined }, now);
   tx.putEvent(newHead);
@@ -392,7 +460,14 @@ export function trashInSeries(
       if (event.status !== 'trash') tx.putEvent(trashed(store, event, now));
   } else if (scope === 'following') {
     tx.putEvent(
-      touched({ ...head, recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay) }, now),
+      touched(
+        {
+          ...head,
+          recurrence: linesEndingBefore(lines, at, head.timezone, head.allDay),
+          horizonLocal: undefined,
+        },
+        now,
+      ),
     );
     for (const event of occurrences) {
       if (event.recurrenceId! >= at && event.status !== 'trash') tx.putEvent(trashed(store, event, now));
@@ -427,14 +502,28 @@ function trashHead(head: StoredEvent, occurrences: StoredEvent[], context: Event
   const lines = head.recurrence ?? [];
   const restLines = linesFrom(lines, at, head.timezone, (rule) => ruleDatesBefore(head, rule, at));
   const newHead = touched(
-    { ...next, uid: head.uid, icsUid: head.icsUid, parentId: 0, recurrence: restLines },
+    {
+      ...next,
+      uid: head.uid,
+      icsUid: head.icsUid,
+      parentId: 0,
+      recurrence: restLines,
+      horizonLocal: head.horizonLocal,
+    },
     now,
   );
   // The uids change hands: the old head takes the occurrence's first, so no two events share one meanwhile.
   tx.putEvent(
     trashed(
       store,
-      { ...head, uid: next.uid, icsUid: next.icsUid, parentId: next.id, recurrence: undefined },
+      {
+        ...head,
+        uid: next.uid,
+        icsUid: next.icsUid,
+        parentId: next.id,
+        recurrence: undefined,
+        horizonLocal: undefined,
+      },
       now,
     ),
   );
@@ -445,25 +534,30 @@ function trashHead(head: StoredEvent, occurrences: StoredEvent[], context: Event
 }
 
 /**
- * Creates the occurrences every series lacks up to the horizon as of `now` (time passed since they were
- * made, or the horizon setting grew): one store change for the whole calendar. Returns how many were made.
+ * Extends every series that goes on past the horizon it was made up to, to the horizon as of `clock()` (time
+ * passed, or the horizon setting grew). One store change per series, the event loop free between them (an
+ * expansion takes milliseconds; a calendar may hold hundreds of series). Returns how many events were made.
  */
-export async function extendAllSeries(store: CalendarStore, now: Date): Promise<number> {
+export async function extendAllSeries(store: CalendarStore, clock: () => Date): Promise<number> {
   const heads = [...store.events.values()].filter(
-    (event) => event.parentId === 0 && event.recurrence?.length && event.status !== 'trash',
+    (event) => event.parentId === 0 && event.horizonLocal !== undefined && event.status !== 'trash',
   );
-  if (heads.length === 0 || store.readOnly) return 0;
-  return store.mutate((tx) => {
-    let made = 0;
-    for (const head of heads) {
+  let made = 0;
+  for (const { id } of heads) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const head = store.events.get(id);
+    if (store.readOnly || !head?.horizonLocal || head.parentId !== 0) continue;
+    const now = clock();
+    made += await store.mutate((tx) => {
       const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
       try {
-        made += materialiseSeries(head, context).length;
+        return materialiseSeries(head, context);
       } catch (error) {
         // A series whose rules became too many for the horizon keeps the events it has.
-        if (!(error instanceof EventRuleError)) throw error;
+        if (error instanceof EventRuleError) return 0;
+        throw error;
       }
-    }
-    return made;
-  });
+    });
+  }
+  return made;
 }

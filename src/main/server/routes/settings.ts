@@ -45,7 +45,7 @@ async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<A
   const { store, caller, now } = request;
   await changeSettings(changesOf(request.args), { store, caller, now }).catch(refusedWrite);
   // A longer horizon makes the repeating events without an end reach it now.
-  if (request.args.recurrence_horizon_months !== undefined) await extendAllSeries(store, now);
+  if (request.args.recurrence_horizon_months !== undefined) await extendAllSeries(store, () => now);
   return { body: presentSettings(store, request.caller!) };
 }
 
