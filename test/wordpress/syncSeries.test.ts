@@ -145,4 +145,22 @@ describeWithPeer('a series pushed to the real WordPress site', () => {
     const planned = await pair.sync({ dryRun: true });
     expect(planned.operations).toEqual([]);
   });
+
+  it('the head deleted alone: the next occurrence heads the series, the site loses only the first date', async () => {
+    const gone = await pair.local.api(`events/${head}?scope=this`, {
+      method: 'DELETE',
+      auth: pair.local.admin,
+    });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ deleted: 1, failed: 0, conflicts: 0 });
+    expect((await siteRehearsals()).map((event) => [event.title, event.start_date])).toEqual([
+      ['Choir rehearsal (crypt)', '2027-03-23 19:30:00'],
+      ['Choir rehearsal (crypt)', '2027-04-06 19:30:00'],
+    ]);
+    const planned = await pair.sync({ dryRun: true });
+    expect(planned.conflicts).toEqual([]);
+    expect(planned.operations).toEqual([]);
+  });
 });
