@@ -31,10 +31,11 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
       : operation.kind === 'tag'
         ? 0
         : operation.kind === 'event'
-          ? MAX_DEPTH + 1
+          ? // A series' occurrences after its head: a remote with series links them when the head is sent.
+            MAX_DEPTH + 1 + (isOccurrence(local.get(linkKey('event', operation.localId))) ? 1 : 0)
           : MAX_DEPTH;
   const stageOf = (operation: Operation) =>
-    operation.type === 'delete' ? 2 * MAX_DEPTH + 2 + (MAX_DEPTH + 1 - level(operation)) : level(operation);
+    operation.type === 'delete' ? 2 * MAX_DEPTH + 3 + (MAX_DEPTH + 2 - level(operation)) : level(operation);
   const stages = new Map<number, Operation[]>();
   for (const operation of operations) {
     const stage = stageOf(operation);
@@ -44,6 +45,10 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
   }
   return [...stages.keys()].sort((a, b) => a - b).map((stage) => stages.get(stage)!);
 }
+
+/** An event of a series other than its head. */
+const isOccurrence = (record: LocalRecord | undefined) =>
+  record?.series !== undefined && record.series.headId !== record.id;
 
 /**
  * Runs `work` on each item with at most `limit` at a time, in order; `mayStart` is asked before each start
