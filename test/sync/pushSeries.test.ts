@@ -122,4 +122,51 @@ describe('sync: a series pushed to another Calendar Desk', () => {
     expect(again.conflicts).toEqual([]);
     expect(again.operations).toEqual([]);
   });
+
+  it('a series split from an occurrence on (scope following) and a new rule: the remote holds the same two series, then nothing is planned', async () => {
+    const { local, remote } = pair;
+    const head = await createRehearsals();
+    expect((await pair.sync()).failures).toEqual([]);
+    const ours = await rehearsals(local);
+
+    // From the third on, an hour later: a second series.
+    await post(local, `events/${String(ours[2]!.id)}`, {
+      start_date: '2027-03-23 20:30:00',
+      end_date: '2027-03-23 22:30:00',
+      scope: 'following',
+    });
+    let report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ failed: 0, conflicts: 0 });
+    const shape = async (server: Server) =>
+      (await rehearsals(server)).map((event) => [event.start_date, event.recurrence_id, event.recurrence]);
+    expect(await shape(remote)).toEqual(await shape(local));
+    expect((await rehearsals(remote)).map((event) => event.start_date)).toEqual([
+      '2027-03-09 19:30:00',
+      '2027-03-16 19:30:00',
+      '2027-03-23 20:30:00',
+      '2027-03-30 20:30:00',
+    ]);
+    expect((await pair.sync({ dryRun: true })).operations).toEqual([]);
+
+    // The first series every day, three times.
+    await post(local, `events/${head.id}`, {
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      scope: 'all',
+    });
+    report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ failed: 0, conflicts: 0 });
+    expect(await shape(remote)).toEqual(await shape(local));
+    expect((await rehearsals(remote)).map((event) => event.start_date)).toEqual([
+      '2027-03-09 19:30:00',
+      '2027-03-10 19:30:00',
+      '2027-03-11 19:30:00',
+      '2027-03-23 20:30:00',
+      '2027-03-30 20:30:00',
+    ]);
+    const again = await pair.sync({ dryRun: true });
+    expect(again.conflicts).toEqual([]);
+    expect(again.operations).toEqual([]);
+  });
 });

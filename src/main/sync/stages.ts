@@ -31,8 +31,7 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
       : operation.kind === 'tag'
         ? 0
         : operation.kind === 'event'
-          ? // A series' occurrences after its head: a remote with series links them when the head is sent.
-            MAX_DEPTH + 1 + (isOccurrence(local.get(linkKey('event', operation.localId))) ? 1 : 0)
+          ? eventLevel(local.get(linkKey('event', operation.localId)))
           : MAX_DEPTH;
   const stageOf = (operation: Operation) =>
     operation.type === 'delete' ? 2 * MAX_DEPTH + 3 + (MAX_DEPTH + 2 - level(operation)) : level(operation);
@@ -46,9 +45,16 @@ export function stagesOf(operations: Operation[], local: Map<string, LocalRecord
   return [...stages.keys()].sort((a, b) => a - b).map((stage) => stages.get(stage)!);
 }
 
-/** An event of a series other than its head. */
-const isOccurrence = (record: LocalRecord | undefined) =>
-  record?.series !== undefined && record.series.headId !== record.id;
+/**
+ * Events after venues and organizers; on a remote with series, occurrences after their head (which links them)
+ * and each head in a stage of its own, the newest first: a series split from an occurrence on (scope following)
+ * is split there from that occurrence before the first series' shortened rule removes it.
+ */
+function eventLevel(record: LocalRecord | undefined): number {
+  if (!record?.series) return MAX_DEPTH + 1;
+  if (record.series.headId !== record.id) return MAX_DEPTH + 2;
+  return MAX_DEPTH + 1 + 0.5 * (1 - record.id / 2 ** 40);
+}
 
 /**
  * Runs `work` on each item with at most `limit` at a time, in order; `mayStart` is asked before each start

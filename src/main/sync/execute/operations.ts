@@ -77,7 +77,13 @@ export class RunOperations {
         break;
       }
       case 'update':
-        await this.update(record!, operation.remoteId, operation.force);
+        // A series head without If-Match: a split sent before it in this run (scope following on one of its
+        // occurrences there) changed its rule there; the plan has already checked it for changes made there.
+        await this.update(
+          record!,
+          operation.remoteId,
+          operation.force || (isSeriesHead(record!) && takesSeries(this.context)),
+        );
         summary.updated++;
         if (isSeriesHead(record!) && takesSeries(this.context))
           await linkOccurrences(this.context, record!, operation.remoteId);

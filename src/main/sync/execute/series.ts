@@ -22,8 +22,12 @@ export function seriesFields(
   const series = record.series;
   if (!series || !takesSeries(context)) return {};
   if (!isSeriesHead(record)) return creating ? {} : { scope: 'this' };
-  // A head changed on its own only: the others keep what they have there too.
-  return { recurrence: series.lines ?? [], ...(creating ? {} : { scope: series.override ? 'this' : 'all' }) };
+  // A head changed on its own only: the others keep what they have there too. Otherwise `following`: from the
+  // remote's head it is the whole series; from one of its occurrences (ours split the series there) it splits it.
+  return {
+    recurrence: series.lines ?? [],
+    ...(creating ? {} : { scope: series.override ? 'this' : 'following' }),
+  };
 }
 
 /**
@@ -44,8 +48,9 @@ export async function linkOccurrences(
     if (isSeriesHead(record)) continue;
     const remote = remoteByStart.get(record.series.recurrenceId);
     if (!remote) continue;
+    // Also when linked to another remote event before: an occurrence moved to a new series (scope following)
+    // is that series' occurrence there now (the remote trashed the old one when it split its series).
     const link = context.links.get('event', record.id);
-    if (link?.remoteId !== undefined && link.remoteId !== null && link.remoteId !== remote.id) continue;
     const pushed = record.series.override ? (link?.pushedRevision ?? null) : record.revision;
     await context.links.put(linkFor('event', record.id, pushed, remote));
   }
