@@ -169,4 +169,29 @@ describe('sync: a series pushed to another Calendar Desk', () => {
     expect(again.conflicts).toEqual([]);
     expect(again.operations).toEqual([]);
   });
+
+  it('a rule without an end: the remote makes the same occurrences up to the horizon, none sent on its own', async () => {
+    const { local, remote } = pair;
+    await post(
+      local,
+      'events',
+      {
+        title: 'Monthly rehearsal',
+        start_date: '2027-01-05 18:00:00',
+        end_date: '2027-01-05 20:00:00',
+        timezone: 'Europe/Rome',
+        recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1TU'],
+      },
+      201,
+    );
+    const report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 1, updated: 0, failed: 0, conflicts: 0 });
+    const starts = async (server: Server) =>
+      (await rehearsals(server)).map((event) => [event.start_date, event.recurrence_id]);
+    const ours = await starts(local);
+    expect(ours.length).toBeGreaterThan(12);
+    expect(await starts(remote)).toEqual(ours);
+    expect((await pair.sync({ dryRun: true })).operations).toEqual([]);
+  });
 });
