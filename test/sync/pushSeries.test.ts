@@ -194,4 +194,33 @@ describe('sync: a series pushed to another Calendar Desk', () => {
     expect(await starts(remote)).toEqual(ours);
     expect((await pair.sync({ dryRun: true })).operations).toEqual([]);
   });
+
+  it('an occurrence changed before the first sync, then the head deleted alone: the remote follows, then nothing is planned', async () => {
+    const { local, remote } = pair;
+    const head = await createRehearsals();
+    const ours = await rehearsals(local);
+    await post(local, `events/${String(ours[3]!.id)}`, { title: 'Last rehearsal, with the orchestra' });
+    let report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ created: 1, updated: 1, failed: 0, conflicts: 0 });
+    const titles = async (server: Server) =>
+      (await rehearsals(server)).map((event) => [event.title, event.start_date]);
+    expect(await titles(remote)).toEqual(await titles(local));
+    expect((await titles(remote))[3]).toEqual(['Last rehearsal, with the orchestra', '2027-03-30 19:30:00']);
+
+    const gone = await local.api(`events/${head.id}?scope=this`, { method: 'DELETE', auth: local.admin });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    report = await pair.sync();
+    expect(report.failures).toEqual([]);
+    expect(report.summary).toMatchObject({ failed: 0, conflicts: 0 });
+    expect((await titles(remote)).map((event) => event[1])).toEqual([
+      '2027-03-16 19:30:00',
+      '2027-03-23 19:30:00',
+      '2027-03-30 19:30:00',
+    ]);
+    expect(await titles(remote)).toEqual(await titles(local));
+    const again = await pair.sync({ dryRun: true });
+    expect(again.conflicts).toEqual([]);
+    expect(again.operations).toEqual([]);
+  });
 });

@@ -90,10 +90,13 @@ export class RunOperations {
         break;
       case 'delete': {
         const link = links.get(operation.kind, operation.localId);
+        // An event of a series as a head's update (see there): the series' edits sent before it in this run (a
+        // deleted head's next occurrence made the head, splitting the series there) changed it there.
+        const inSeries = record?.series !== undefined && takesSeries(this.context);
         await client.delete(
           operation.kind,
           operation.remoteId,
-          operation.force ? null : (link?.remoteEtag ?? null),
+          operation.force || inSeries ? null : (link?.remoteEtag ?? null),
         );
         await links.remove(operation.kind, operation.localId);
         summary.deleted++;
