@@ -137,6 +137,16 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     send: { ...eventCostToSend(event, store), uid: event.uid },
     image: localImage(store, event.imageId),
     password: event.password,
+    ...(event.recurrenceId === undefined
+      ? {}
+      : {
+          series: {
+            headId: event.parentId === 0 ? event.id : event.parentId,
+            recurrenceId: event.recurrenceId,
+            override: event.override === true,
+            ...(event.recurrence ? { lines: event.recurrence } : {}),
+          },
+        }),
   };
 }
 

@@ -63,6 +63,20 @@ export interface LocalRecord {
    * sent with every create and update, so a protected event is never published open.
    */
   password?: string;
+  /** Events of a series: how a remote that has series (a Calendar Desk) gets it as one. */
+  series?: LocalSeriesPart;
+}
+
+/** Where an event stands in its series. */
+export interface LocalSeriesPart {
+  /** The local id of the series' head (its own id on the head). */
+  headId: number;
+  /** Its original start in the series (`recurrence_id`): what matches it with the remote's occurrence. */
+  recurrenceId: string;
+  /** Changed on its own (scope `this`): sent as such, not taken from the head's. */
+  override: boolean;
+  /** The head's RFC 5545 lines (on the head only). */
+  lines?: string[];
 }
 
 /** A remote record, reduced to what the sync compares: wire fields with references as remote ids. */
@@ -81,6 +95,8 @@ export interface RemoteRecord {
   fields: Record<string, unknown>;
   /** The address of the remote's picture (`image.url`), or null: matches a picture sent by address. */
   imageUrl?: string | null;
+  /** An event of a remote series: its original start there (`recurrence_id`); null or absent otherwise. */
+  recurrenceId?: string | null;
   /** An event's, venue's or organizer's texts as written on the remote: what `remote-wins` takes over. */
   texts?: RemoteTexts;
 }

@@ -266,8 +266,8 @@ export class RemoteClient {
    * Every record of a kind (50 a page, the original's cap; totals from either header family): the first page
    * tells how many there are, the others are read 4 at a time.
    */
-  async list(kind: SyncKind): Promise<RemoteRecord[]> {
-    const first = await this.listPage(kind, 1);
+  async list(kind: SyncKind, filter = ''): Promise<RemoteRecord[]> {
+    const first = await this.listPage(kind, 1, filter);
     const pages: RemoteRecord[][] = [first.records];
     const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, index) => index + 2);
     await inPool(
@@ -275,7 +275,7 @@ export class RemoteClient {
       DEFAULT_CONCURRENCY,
       () => true,
       async (page) => {
-        pages[page - 1] = (await this.listPage(kind, page)).records;
+        pages[page - 1] = (await this.listPage(kind, page, filter)).records;
       },
     );
     return pages.flat();
@@ -285,6 +285,7 @@ export class RemoteClient {
   private async listPage(
     kind: SyncKind,
     page: number,
+    filter: string,
   ): Promise<{ records: RemoteRecord[]; totalPages: number }> {
     const collection = COLLECTION[kind];
     const query =
@@ -294,7 +295,7 @@ export class RemoteClient {
         : kind === 'category' || kind === 'tag'
           ? 'hide_empty=false&'
           : '';
-    const url = `${collection}?${query}per_page=50&page=${page}`;
+    const url = `${collection}?${query}${filter}per_page=50&page=${page}`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
       if (page > 1 && answer.status === 400) return { records: [], totalPages: page - 1 };
@@ -313,6 +314,11 @@ export class RemoteClient {
         answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
       ) || 1;
     return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
+  }
+
+  /** The rest of a series on a remote that has series (a Calendar Desk): the events whose head is `headId`. */
+  async seriesOf(headId: number): Promise<RemoteRecord[]> {
+    return this.list('event', `post_parent=${headId}&`);
   }
 
   /**

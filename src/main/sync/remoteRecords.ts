@@ -119,6 +119,8 @@ const eventShape = base.extend({
   tags: idsOf,
   image: imageOf,
   modified_utc: z.string().optional(),
+  // Not compared (a remote without series has none): matches a series' occurrences with ours.
+  recurrence_id: z.string().nullable().optional().catch(null),
 });
 
 /** Reads one record of a remote answer into the shape the planner compares. */
@@ -165,7 +167,7 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
   if (!parsed.success) throw fail(parsed.error);
   const event = parsed.data;
   const fields = { ...pick(event, Object.keys(eventShape.shape)), cost: event.cost_details };
-  return postRecord(kind, event, fields, etag, raw);
+  return { ...postRecord(kind, event, fields, etag, raw), recurrenceId: event.recurrence_id ?? null };
 }
 
 /**
@@ -216,7 +218,17 @@ const imageFields = (image: { id: number } | null) => (image ? { image: image.id
 function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   const wanted = new Set(
     keys.filter(
-      (key) => !['id', 'slug', 'modified_utc', 'cost_details', 'geo_lat', 'geo_lng', 'image'].includes(key),
+      (key) =>
+        ![
+          'id',
+          'slug',
+          'modified_utc',
+          'cost_details',
+          'geo_lat',
+          'geo_lng',
+          'image',
+          'recurrence_id',
+        ].includes(key),
     ),
   );
   return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)));

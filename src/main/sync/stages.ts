@@ -38,10 +38,10 @@ export function stagesOf(
       : operation.kind === 'tag'
         ? 0
         : operation.kind === 'event'
-          ? MAX_DEPTH + 1
+          ? eventLevel(local.get(linkKey('event', operation.localId)))
           : MAX_DEPTH;
   const stageOf = (operation: Operation) =>
-    operation.type === 'delete' ? 2 * MAX_DEPTH + 2 + (MAX_DEPTH + 1 - level(operation)) : level(operation);
+    operation.type === 'delete' ? 2 * MAX_DEPTH + 3 + (MAX_DEPTH + 2 - level(operation)) : level(operation);
   const stages = new Map<number, Operation[]>();
   for (const operation of operations) {
     const stage = stageOf(operation);
@@ -67,6 +67,17 @@ export function remoteCategoryDepth(remote: Map<string, RemoteRecord>): (remoteC
     }
     return level;
   };
+}
+
+/**
+ * Events after venues and organizers; on a remote with series, occurrences after their head (which links them)
+ * and each head in a stage of its own, the newest first: a series split from an occurrence on (scope following)
+ * is split there from that occurrence before the first series' shortened rule removes it.
+ */
+function eventLevel(record: LocalRecord | undefined): number {
+  if (!record?.series) return MAX_DEPTH + 1;
+  if (record.series.headId !== record.id) return MAX_DEPTH + 2;
+  return MAX_DEPTH + 1 + 0.5 * (1 - record.id / 2 ** 40);
 }
 
 /**

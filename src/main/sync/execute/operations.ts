@@ -14,6 +14,7 @@ import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
 import { isRefusal, sendOnce } from './sendOnce';
+import { coveredByHead, isSeriesHead, linkOccurrences, refreshHeadBaseline, takesSeries } from './series';
 
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 export class LateConflictError extends Error {}
@@ -31,6 +32,18 @@ export class RunOperations {
     const pictures = this.pictures;
     const record = options.local.get(linkKey(operation.kind, operation.localId));
     let outcome: 'done' | 'adopted' = 'done';
+    if (
+      (operation.type === 'create' || operation.type === 'update') &&
+      record &&
+      coveredByHead(this.context, record)
+    )
+      return outcome;
+    if (operation.type === 'create' && record && this.linkedByHead(record)) {
+      // Made by the remote with its series, linked by the head: an occurrence changed on its own is sent.
+      await this.update(record, links.get(record.kind, record.id)!.remoteId!, true);
+      summary.updated++;
+      return outcome;
+    }
     switch (operation.type) {
       case 'create': {
         const { remote, adopted, found } = await pictures.withPicture(record!, () =>
@@ -51,6 +64,8 @@ export class RunOperations {
           if (found && sentAgainWhenFound(operation.kind)) await this.update(record!, remote.id, true);
           summary.created++;
         }
+        if (isSeriesHead(record!) && takesSeries(this.context))
+          await linkOccurrences(this.context, record!, links.get(record!.kind, record!.id)!.remoteId!);
         break;
       }
       case 'adopt': {
@@ -65,18 +80,30 @@ export class RunOperations {
         break;
       }
       case 'update':
-        await this.update(record!, operation.remoteId, operation.force);
+        // A series head without If-Match: a split sent before it in this run (scope following on one of its
+        // occurrences there) changed its rule there; the plan has already checked it for changes made there.
+        await this.update(
+          record!,
+          operation.remoteId,
+          operation.force || (isSeriesHead(record!) && takesSeries(this.context)),
+        );
         summary.updated++;
+        if (isSeriesHead(record!) && takesSeries(this.context))
+          await linkOccurrences(this.context, record!, operation.remoteId);
         break;
       case 'delete': {
         const link = links.get(operation.kind, operation.localId);
+        // An event of a series as a head's update (see there): the series' edits sent before it in this run (a
+        // deleted head's next occurrence made the head, splitting the series there) changed it there.
+        const inSeries = record?.series !== undefined && takesSeries(this.context);
         await client.delete(
           operation.kind,
           operation.remoteId,
-          operation.force ? null : (link?.remoteEtag ?? null),
+          operation.force || inSeries ? null : (link?.remoteEtag ?? null),
         );
         await links.remove(operation.kind, operation.localId);
         summary.deleted++;
+        await refreshHeadBaseline(this.context, record);
         break;
       }
       case 'accept': {
@@ -119,6 +146,12 @@ export class RunOperations {
         break;
     }
     return outcome;
+  }
+
+  /** An occurrence the remote made with its series, linked when the head was sent (its create is not needed). */
+  private linkedByHead(record: LocalRecord): boolean {
+    if (!takesSeries(this.context) || !record.series || isSeriesHead(record)) return false;
+    return (this.context.links.get(record.kind, record.id)?.remoteId ?? null) !== null;
   }
 
   /**

@@ -8,6 +8,7 @@ import { RecordProblem } from '../eventPassword';
 import { toWireBody } from '../wireBody';
 import type { ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
+import { seriesFields } from './series';
 
 /** The body of a create (`creating`) or an update of `record`; a picture to upload is uploaded first. */
 export async function requestBody(
@@ -35,7 +36,11 @@ export async function requestBody(
     if (value === 0 || (creating && Array.isArray(value) && value.length === 0)) continue;
     sent[field] = value;
   }
-  return toWireBody(record.kind, { ...sent, ...(await pictures.imageToSend(record, creating)) });
+  return toWireBody(record.kind, {
+    ...sent,
+    ...seriesFields(context, record, creating),
+    ...(await pictures.imageToSend(record, creating)),
+  });
 }
 
 /** Removes the empty description and excerpt from a body and names them. */
