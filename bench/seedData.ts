@@ -73,6 +73,9 @@ export interface SeedCounts {
   allDay: number;
   past: number;
   withCost: number;
+  /** Repeating series, and the events that are their occurrences (not their first events). */
+  series: number;
+  seriesOccurrences: number;
 }
 
 export interface SeedResult {
@@ -84,6 +87,59 @@ export interface SeedResult {
 }
 
 const DAY_MS = 86_400_000;
+
+/** Repeating events in the calendar: 500 weekly series whose occurrences are 20% of the events. */
+const SERIES = 500;
+const SERIES_SHARE = 0.2;
+
+/**
+ * Turns some events into weekly series, as the API stores them (head with its rule and `recurrenceId`, each
+ * occurrence with `parentId` = head, same wall-clock time a week apart): `SERIES` series (fewer in small
+ * calendars) whose occurrences are `SERIES_SHARE` of the events. Events are taken at even steps through the
+ * list so series sit among every kind of event.
+ */
+function makeSeries(
+  events: StoredEvent[],
+  toUtc: (local: string, zone: string) => string,
+): { series: number; seriesOccurrences: number } {
+  const series = Math.min(SERIES, Math.floor(events.length / 10));
+  if (series === 0) return { series, seriesOccurrences: 0 };
+  const perSeries = Math.floor((events.length * SERIES_SHARE) / series);
+  const step = Math.floor(events.length / series);
+  let occurrences = 0;
+  for (let s = 0; s < series; s++) {
+    const head = events[s * step];
+    head.recurrence = [`RRULE:FREQ=WEEKLY;COUNT=${perSeries + 1}`];
+    head.recurrenceId = head.startLocal;
+    for (let week = 1; week <= perSeries; week++) {
+      const event = events[s * step + week];
+      const shift = (local: string) =>
+        sqlOf(new Date(Date.parse(`${local.replace(' ', 'T')}Z`) + week * 7 * DAY_MS));
+      const startLocal = shift(head.startLocal);
+      const endLocal = shift(head.endLocal);
+      Object.assign(event, {
+        title: head.title,
+        timezone: head.timezone,
+        allDay: head.allDay,
+        categoryIds: head.categoryIds,
+        tagIds: head.tagIds,
+        venueId: head.venueId,
+        organizerIds: head.organizerIds,
+        status: head.status,
+        hideFromListings: head.hideFromListings,
+        password: head.password,
+        parentId: head.id,
+        recurrenceId: startLocal,
+        startLocal,
+        endLocal,
+        startUtc: toUtc(startLocal, head.timezone),
+        endUtc: toUtc(endLocal, head.timezone),
+      });
+      occurrences++;
+    }
+  }
+  return { series, seriesOccurrences: occurrences };
+}
 
 /** mulberry32: small, fast and good enough for test data. */
 function prng(seed: number) {
@@ -586,6 +642,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
     if (cost.values.length > 0) counts.withCost++;
   }
 
+  const repeating = makeSeries(events, toUtc);
   data.counters = { ...data.counters, post: postId, term: termId, user: users.length };
   data.users = users;
   data.tokens = tokens;
@@ -629,6 +686,7 @@ export function buildDataFile(options: SeedOptions): SeedResult {
       media: media.length,
       users: users.length,
       ...counts,
+      ...repeating,
     },
   };
 }

@@ -8,6 +8,7 @@ import { CalendarStore } from '../../src/main/store/store';
 import { toUtcSql } from '../../src/main/core/dates/sqlDates';
 import { sanitizeRichText, toPlainText } from '../../src/main/core/html';
 import { ensureAdminAccess } from '../../src/main/core/users';
+import { expandSeries } from '../../src/main/core/recurrence/expand';
 
 // The benchmark's seeding only: its timings are reported by `npm run bench`, never asserted here.
 const now = new Date('2026-06-15T10:00:00Z');
@@ -104,6 +105,33 @@ describe('benchmark seeding', () => {
       expect(await ensureAdminAccess(store, () => now)).toBe(seeded.adminToken);
     } finally {
       await store.close();
+    }
+  });
+
+  it("makes a fifth of the events occurrences of weekly series, each where the API's expansion puts it", () => {
+    const { data, counts } = buildDataFile(options);
+    expect(counts).toMatchObject({ series: 20, seriesOccurrences: 40 });
+    const heads = data.events.filter((event) => event.recurrence);
+    expect(heads).toHaveLength(20);
+    for (const head of heads) {
+      const occurrences = data.events
+        .filter((event) => event.parentId === head.id)
+        .sort((a, b) => a.startLocal.localeCompare(b.startLocal));
+      const expected = expandSeries(
+        {
+          startLocal: head.startLocal,
+          timezone: head.timezone,
+          allDay: head.allDay,
+          lines: head.recurrence!,
+        },
+        { untilLocal: '2099-12-31 23:59:59' },
+      );
+      expect([head, ...occurrences].map((event) => event.recurrenceId)).toEqual(expected);
+      for (const event of occurrences) {
+        expect(event.startLocal).toBe(event.recurrenceId);
+        expect(event.startUtc).toBe(toUtcSql(event.startLocal, head.timezone));
+        expect(event.title).toBe(head.title);
+      }
     }
   });
 });
