@@ -467,6 +467,32 @@ async function benchSize(events, dataRoot) {
     await waitIdle(pid);
     result.memoryAfterCreates = memoryOf(pid);
 
+    // A daily series for two years: one request, one durable write of its 730 events (tested in
+    // test/server/events.series.test.ts); the time it takes is reported here.
+    const seriesStarted = performance.now();
+    const series = await httpRequest(`${server.apiRoot}/events`, {
+      method: 'POST',
+      headers: createHeaders,
+      body: JSON.stringify({
+        ...JSON.parse(createBody(sample, ++created)),
+        title: 'Benchmark daily series',
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=730'],
+      }),
+    });
+    const seriesMs = round(performance.now() - seriesStarted, 1);
+    if (series.status !== 201) throw new Error(`the daily series was answered ${series.status}`);
+    const headId = JSON.parse(series.body.toString('utf8')).id;
+    const members = await httpRequest(
+      `${server.apiRoot}/events?post_parent=${headId}&per_page=1&show_hidden=true`,
+      {
+        headers: createHeaders,
+      },
+    );
+    result.dailySeries = { ms: seriesMs, occurrences: Number(headerOf(members, 'x-wp-total')) + 1 };
+    log(
+      `a daily series for 2 years: ${result.dailySeries.occurrences} events in ${seriesMs} ms (one request)`,
+    );
+
     const stop = await cleanups.pop()();
     result.shutdown = { ms: stop.ms, exit: stop.code, killed: stop.killed };
     log(`stopped in ${stop.ms} ms (exit ${stop.code})`);
