@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine } from '../../src/main/engine';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // Hostile .ics files through the admin import route of the real server: whatever the file holds, the answer is
@@ -17,9 +18,11 @@ const vevent = (uid: string, lines: string[]) =>
     'END:VEVENT',
   ].join('\r\n');
 
+// The server's clock: daily series up to the two-year horizon hold about 700 events each.
+const clock = () => new Date('2026-12-01T09:00:00Z');
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ clock });
 });
 afterAll(() => server?.close());
 
@@ -48,4 +51,25 @@ describe('importing a hostile .ics file', () => {
     const events = await server.api('events?per_page=50', { auth: server.admin });
     expect(events.body.events).toHaveLength(0);
   });
+
+  it('stores every date of many long series in one import, and still holds them after a restart', async () => {
+    // 200 daily series: one store change of some 140,000 events, more than a spread push(...ops) takes.
+    const series = Array.from({ length: 200 }, (_, index) =>
+      vevent(`daily-${index}`, ['DTSTART:20270105T100000Z', 'RRULE:FREQ=DAILY;COUNT=5000']),
+    );
+    const before = server.engine.store.events.size;
+    const result = await importIcs(calendar(...series));
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body.events).toBe(200);
+    const added = server.engine.store.events.size - before;
+    expect(added).toBe(200 * 696); // each day from 5 January 2027 to the horizon, 1 December 2028 09:00 UTC
+    await server.engine.close();
+    const reopened = await startEngine({ port: 0, dataDir: server.dataDir, clock });
+    try {
+      expect(reopened.store.events.size - before).toBe(added);
+    } finally {
+      await reopened.close();
+    }
+    server = await startTestServer({ dataDir: server.dataDir, clock });
+  }, 120_000);
 });
