@@ -61,3 +61,21 @@ describe('importing a remote event with a status this calendar does not have', (
     await store.close();
   });
 });
+
+describe('importing a remote venue with a status this calendar does not have', () => {
+  it('is refused as a problem of that record', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-pull-'));
+    folders.push(dataDir);
+    const store = await open(dataDir);
+    const venue = toRemoteRecord('venue', {
+      id: 7,
+      slug: 'town-hall',
+      venue: 'Town Hall',
+      status: 'archived',
+    });
+    const imported = importIntoLocal(store, 'venue', venue, () => null, new Date(), admin);
+    await expect(imported).rejects.toThrow(/archived/);
+    expect(store.venues.size).toBe(0);
+    await store.close();
+  });
+});
