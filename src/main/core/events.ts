@@ -1,9 +1,9 @@
 import { givenUid, newUid } from './uids';
 import type { DateTime } from 'luxon';
-import type { Language, PostStatus } from '../../shared/enums';
+import type { Language } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
-import { canChangePost, canEditPosts, scaleBackStatus, type MaybeCaller } from './capabilities';
+import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
 import { formatSql, toUtcSql } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { parseCostInput, type ParsedCost } from './cost';
@@ -12,7 +12,7 @@ import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } fro
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
-import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
+import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 import {
   changeInSeries,
   guardedTransaction,
@@ -184,7 +184,7 @@ export function applyEventInput(
     venueId: has('venue') ? (linkedIds('venue', input.venue, context)[0] ?? 0) : base.venueId,
     organizerIds: has('organizer') ? linkedIds('organizer', input.organizer, context) : base.organizerIds,
   };
-  if (has('status')) event.status = scaleBackStatus(context.caller, input.status as PostStatus);
+  if (has('status')) event.status = givenStatus(context.caller, input.status);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
   return event;
 }
@@ -278,7 +278,7 @@ export function createEvent(
     ...(identity.icsUid ? { icsUid: identity.icsUid } : {}),
     id: 0,
     authorId: input.author ?? context.caller?.userId ?? 0,
-    status: scaleBackStatus(context.caller, input.status as PostStatus | undefined),
+    status: givenStatus(context.caller, input.status),
     language: context.language,
     dateUtc: created,
     modifiedUtc: created,

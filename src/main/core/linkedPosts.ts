@@ -1,13 +1,13 @@
 import { givenUid, newUid } from './uids';
-import type { Language, PostStatus } from '../../shared/enums';
+import type { Language } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
-import { canChangePost, canEditPosts, scaleBackStatus, type MaybeCaller } from './capabilities';
+import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
 import { touchLinkedEvents } from './eventLinks';
 import { sanitizeRichText, toPlainText } from './html';
 import { postSlug, publicationDateUtc, resolveImage, nowUtc, trashedSlug, untrashedSlug } from './posts';
 import { isTruthy } from './values';
-import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
+import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 /** Arguments of a venue write, as validated (every key optional on update). */
 export interface VenueInput {
@@ -141,7 +141,7 @@ function newPostBase(kind: LinkedKind, input: VenueInput | OrganizerInput, conte
     id: context.tx.nextPostId(),
     uid,
     authorId: input.author ?? context.caller?.userId ?? 0,
-    status: scaleBackStatus(context.caller, input.status as StoredVenue['status'] | undefined),
+    status: givenStatus(context.caller, input.status),
     language: context.language,
     description: '',
     excerpt: '',
@@ -315,7 +315,7 @@ export async function changeLinkedPost(
       modifiedUtc: nowUtc(now),
       revision: current.revision + 1,
     };
-    if (input.status !== undefined) updated.status = scaleBackStatus(caller, input.status as PostStatus);
+    if (input.status !== undefined) updated.status = givenStatus(caller, input.status);
     if (input.author !== undefined) updated.authorId = input.author;
     if (
       current.status === 'trash' &&

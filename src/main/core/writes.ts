@@ -1,5 +1,6 @@
 import type { CalendarStore } from '../store/store';
-import type { MaybeCaller } from './capabilities';
+import { scaleBackStatus, type MaybeCaller } from './capabilities';
+import { POST_STATUSES, type PostStatus } from '../../shared/enums';
 
 /**
  * Who writes, and when: what every write of core/ takes. The write functions open the store change
@@ -40,4 +41,18 @@ export function refuseUnless(allowed: boolean, caller: MaybeCaller): void {
   if (!allowed) {
     throw new WriteRefused(caller ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
   }
+}
+
+/**
+ * The status a post write stores: one Calendar Desk has (the API's arguments check it; a remote's record, which
+ * the sync's pull writes, may carry a status of the remote's own plugins), scaled back to what the caller may set.
+ */
+export function givenStatus(caller: MaybeCaller, status: string | undefined): PostStatus {
+  if (status !== undefined && !(POST_STATUSES as readonly string[]).includes(status))
+    throw new WriteRefused(
+      400,
+      'rest_invalid_param',
+      `The status ${JSON.stringify(status)} is not one Calendar Desk has.`,
+    );
+  return scaleBackStatus(caller, status as PostStatus | undefined);
 }

@@ -50,8 +50,10 @@ export class CommitQueue {
   /** Adds one change (already applied in memory) to the next batch; settles when that batch is on disk. */
   add(ops: StoreOp[], undo: (() => void)[]): Promise<void> {
     const batch = this.pendingBatch ?? this.openBatch();
-    batch.ops.push(...ops);
-    batch.undo.push(...undo);
+    // One by one: a spread passes each as an argument, and an import of long series overflows the stack with
+    // its 100,000s of ops after the change was applied in memory (kept there, never written).
+    for (const op of ops) batch.ops.push(op);
+    for (const step of undo) batch.undo.push(step);
     if (!this.writing) this.writing = this.writeLoop();
     return batch.promise;
   }

@@ -39,11 +39,19 @@ export function feedWindowStartUtc(settings: Settings, now: Date): string {
  * ending at or after `since` (see {@link feedWindowStartUtc}).
  */
 export function feedEvents(store: CalendarStore, scope: FeedScope, since: string): StoredEvent[] {
-  const inScope = scopeTest(store, scope);
+  const includes = feedIncludes(store, scope);
   const chosen: StoredEvent[] = [];
-  for (const event of store.events.values())
-    if (isFeedPublic(event) && event.endUtc >= since && inScope(event)) chosen.push(event);
+  for (const event of store.events.values()) if (event.endUtc >= since && includes(event)) chosen.push(event);
   return chosen.sort((a, b) => a.startUtc.localeCompare(b.startUtc) || a.id - b.id);
+}
+
+/**
+ * Whether an event belongs in the feed of `scope`: public and in its calendar, category or venue. A series is
+ * written with the dates of its events that do not belong removed from its rule.
+ */
+export function feedIncludes(store: CalendarStore, scope: FeedScope): (event: StoredEvent) => boolean {
+  const inScope = scopeTest(store, scope);
+  return (event) => isFeedPublic(event) && inScope(event);
 }
 
 function scopeTest(store: CalendarStore, scope: FeedScope): (event: StoredEvent) => boolean {

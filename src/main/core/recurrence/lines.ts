@@ -243,6 +243,8 @@ function parseDateList(kind: 'RDATE' | 'EXDATE', params: string[], value: string
     }
   }
   const values: DateValue[] = [];
+  // A set, not a search of the values so far: a line of 200 dates would compare each with every other.
+  const seen = new Set<string>();
   for (const text of value.split(',')) {
     const parsed = parseDateValue(text.trim().toUpperCase());
     if (!parsed) throw new LineError(`${text} is not a date or date-time ${DATE_EXAMPLES}.`);
@@ -250,7 +252,9 @@ function parseDateList(kind: 'RDATE' | 'EXDATE', params: string[], value: string
       throw new LineError(`${text} is in UTC (Z) and cannot also have a TZID.`);
     if (valueType === 'DATE' && parsed.time !== null)
       throw new LineError(`${text} has a time of day but the line says VALUE=DATE.`);
-    if (values.some((other) => formatDateValue(other) === formatDateValue(parsed))) continue;
+    const normal = formatDateValue(parsed);
+    if (seen.has(normal)) continue;
+    seen.add(normal);
     values.push(parsed);
   }
   const dated = values.filter((v) => v.time === null).length;

@@ -5,7 +5,7 @@ import type { StoredEvent } from '../../store/schema';
 import { exportIcs } from '../../sync/exchange/ics';
 import { publishedEventPages } from '../../sync/publishedPages';
 import type { FeedSecret } from '../../core/feeds/secret';
-import { feedEvents, feedWindowStartUtc, isFeedPublic, type FeedScope } from '../../core/feeds/select';
+import { feedEvents, feedIncludes, feedWindowStartUtc, type FeedScope } from '../../core/feeds/select';
 import { feedsOverview } from '../../core/feeds/addresses';
 import { htmlToText } from '../../core/html';
 import { findTerm } from '../../core/terms';
@@ -71,7 +71,7 @@ class FeedCache {
 function renderFeed(
   store: CalendarStore,
   events: StoredEvent[],
-  name: string,
+  named: { scope: FeedScope; name: string },
   pages: Map<number, string>,
 ): string {
   const lastChange = events.reduce(
@@ -80,9 +80,10 @@ function renderFeed(
   );
   const stamp = lastChange ? new Date(`${lastChange.replace(' ', 'T')}Z`) : new Date(0);
   return exportIcs(store, stamp, events, {
-    name,
+    name: named.name,
     urlOf: (event) => pages.get(event.id) ?? null,
-    includes: isFeedPublic,
+    // A series' dates outside the feed's category or venue are left out too, not only its non-public ones.
+    includes: feedIncludes(store, named.scope),
   });
 }
 
@@ -127,7 +128,7 @@ export function feedRoutes(
           const since = feedWindowStartUtc(store.settings, clock());
           return cache.get(ctx.path, since, (pages) => {
             const events = feedEvents(store, named.scope, since);
-            return { body: renderFeed(store, events, named.name, pages) };
+            return { body: renderFeed(store, events, named, pages) };
           });
         })
       : null;

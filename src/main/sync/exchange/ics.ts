@@ -121,7 +121,11 @@ function addSeries(
   // The series' fields come from an event that follows it; when none may be written (only some changed dates
   // are public), the series is left out rather than shown with the fields of one changed date.
   const pattern = members.find((event) => !event.override) ?? (options.includes ? undefined : head);
-  if (!pattern) return;
+  if (!pattern) {
+    // Its changed dates that may be written (one moved to a feed's category) go as events of their own.
+    for (const event of members) addSingle(calendar, store, event, now, options);
+    return;
+  }
   const clock = seriesClockOf(head, vtimezone(head.timezone) !== null);
   // Dates left out (a draft or private occurrence in a feed) must not appear through the rule either.
   const leftOut = living
@@ -188,12 +192,23 @@ export function exportIcs(
       seriesWritten.add(head.id);
       continue;
     }
-    calendar.createEvent({
-      ...veventData(store, event, now, options),
-      // The same UID every time, so calendars that subscribe or re-import recognise the event (CONTRACT §2).
-      id: icsUidOf(event),
-      x: costProperties(event, store),
-    });
+    addSingle(calendar, store, event, now, options);
   }
   return calendar.toString();
+}
+
+/** One event that is not (written as part of) a series. */
+function addSingle(
+  calendar: ICalCalendar,
+  store: CalendarStore,
+  event: StoredEvent,
+  now: Date,
+  options: IcsExportOptions,
+) {
+  calendar.createEvent({
+    ...veventData(store, event, now, options),
+    // The same UID every time, so calendars that subscribe or re-import recognise the event (CONTRACT §2).
+    id: icsUidOf(event),
+    x: costProperties(event, store),
+  });
 }

@@ -43,7 +43,8 @@ function eventInputOf(
   problems: ImportProblem[],
 ): EventInput | null {
   const line = vevent?.line ?? 0;
-  const event = new ICAL.Event(component);
+  // No exceptions given: else ical.js reads every sibling's RECURRENCE-ID here, and a malformed one throws.
+  const event = new ICAL.Event(component, { exceptions: [] });
   if (!event.summary) problems.push({ line, message: 'the event has no SUMMARY (its title)' });
   if (!event.startDate) {
     problems.push({ line, message: 'the event has no DTSTART' });
@@ -119,7 +120,13 @@ function attachOverride(
       'RECURRENCE-ID;RANGE=THISANDFUTURE (a change of every later date) is not supported: ' +
         'export the series again from its calendar, which then writes it as two series.',
     );
-  const wall = wallOfProperty(property, master.clock);
+  let wall: ReturnType<typeof wallOfProperty>;
+  try {
+    wall = wallOfProperty(property, master.clock);
+  } catch {
+    // ical.js reads the value only now, and throws on one that is not a date.
+    wall = 'its value is not a date or date-time such as 20261215 or 20261215T193000.';
+  }
   if (typeof wall === 'string') return void refuse(`RECURRENCE-ID: ${wall}`);
   const recurrenceId = wall.wall;
   if (master.event.overrides.some((override) => override.recurrenceId === recurrenceId))
