@@ -2,7 +2,7 @@ import type { Operation } from '../../../../shared/schemas/sync';
 
 /** One line of the preview: what happens to a record, and the fields it touches (when known). */
 export interface PlanRow {
-  /** Key under `sync.operations` (incoming steps have their own words: `incoming.*`). */
+  /** Message key of what happens (incoming steps have their own words: `sync.operations.incoming.*`). */
   action: string;
   kind: Operation['kind'];
   title: string;
@@ -23,21 +23,26 @@ export function planSides(operations: Operation[]): { outgoing: PlanRow[]; incom
       case 'import':
       case 'pull':
       case 'trash':
-        incoming.push({ action: `incoming.${operation.type}`, kind, title, fields: [] });
+        incoming.push({ action: `sync.operations.incoming.${operation.type}`, kind, title, fields: [] });
         break;
       case 'merge':
         if (operation.toLocal.length)
-          incoming.push({ action: 'incoming.pull', kind, title, fields: operation.toLocal });
+          incoming.push({ action: 'sync.operations.incoming.pull', kind, title, fields: operation.toLocal });
         if (operation.toRemote.length)
-          outgoing.push({ action: 'update', kind, title, fields: operation.toRemote });
+          outgoing.push({ action: 'sync.operations.update', kind, title, fields: operation.toRemote });
         break;
       case 'update':
-        outgoing.push({ action: 'update', kind, title, fields: (operation.diff ?? []).map((d) => d.field) });
+        outgoing.push({
+          action: 'sync.operations.update',
+          kind,
+          title,
+          fields: (operation.diff ?? []).map((d) => d.field),
+        });
         break;
       case 'create':
       case 'delete':
       case 'adopt':
-        outgoing.push({ action: operation.type, kind, title, fields: [] });
+        outgoing.push({ action: `sync.operations.${operation.type}`, kind, title, fields: [] });
         break;
       default:
         break;
