@@ -98,6 +98,9 @@ describe('two-way sync on the Publish screen', { timeout: 120_000 }, () => {
     await page.getByTestId('sync-report').waitFor();
     expect(await page.getByTestId('summary-created').textContent()).toBe('2');
     expect(await page.getByTestId('summary-failed').textContent()).toBe('0');
+    // Nothing came from the site: the notice does not speak of it.
+    await page.getByText('Published: 2 created').waitFor();
+    expect(await page.getByText(/From the site:/).count()).toBe(0);
   });
 
   it('previews what comes from the site: a new event, an edit, and a field changed on both sides with its three values', async () => {

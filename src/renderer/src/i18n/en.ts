@@ -424,7 +424,8 @@ export const en = {
     interrupted: 'Interrupted: publish again to continue where it stopped',
     failed: 'Publishing failed.',
     finished:
-      'Published: {created} created, {updated} updated, {deleted} deleted, {conflicts} conflicts, {failed} failed. From the site: {imported} new, {pulled} updated, {trashed} moved to the trash.',
+      'Published: {created} created, {updated} updated, {deleted} deleted, {conflicts} conflicts, {failed} failed.',
+    finishedFromSite: 'From the site: {imported} new, {pulled} updated, {trashed} moved to the trash.',
     summary: {
       created: 'Created',
       updated: 'Updated',

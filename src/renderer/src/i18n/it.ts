@@ -431,7 +431,8 @@ export const it: Messages = {
     interrupted: 'Interrotto: pubblica di nuovo per riprendere da dove si è fermato',
     failed: 'Pubblicazione non riuscita.',
     finished:
-      'Pubblicato: {created} creati, {updated} aggiornati, {deleted} eliminati, {conflicts} conflitti, {failed} non riusciti. Dal sito: {imported} nuovi, {pulled} aggiornati, {trashed} spostati nel cestino.',
+      'Pubblicato: {created} creati, {updated} aggiornati, {deleted} eliminati, {conflicts} conflitti, {failed} non riusciti.',
+    finishedFromSite: 'Dal sito: {imported} nuovi, {pulled} aggiornati, {trashed} spostati nel cestino.',
     summary: {
       created: 'Creati',
       updated: 'Aggiornati',

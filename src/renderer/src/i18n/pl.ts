@@ -438,7 +438,8 @@ export const pl: Messages = {
     interrupted: 'Przerwano: opublikuj ponownie, aby kontynuować',
     failed: 'Publikacja nie powiodła się.',
     finished:
-      'Opublikowano: utworzono {created}, zaktualizowano {updated}, usunięto {deleted}, konflikty {conflicts}, błędy {failed}. Ze strony: nowe {imported}, zaktualizowane {pulled}, przeniesione do kosza {trashed}.',
+      'Opublikowano: utworzono {created}, zaktualizowano {updated}, usunięto {deleted}, konflikty {conflicts}, błędy {failed}.',
+    finishedFromSite: 'Ze strony: nowe {imported}, zaktualizowane {pulled}, przeniesione do kosza {trashed}.',
     summary: {
       created: 'Utworzone',
       updated: 'Zaktualizowane',
