@@ -396,6 +396,15 @@ export const en = {
     upToDate: 'Everything is up to date.',
     action: 'Action',
     kind: 'Kind',
+    direction: 'Direction',
+    directions: {
+      both: 'Both ways',
+      push: 'Only send to the site',
+      pull: 'Only receive from the site',
+    },
+    incoming: 'No changes from the site | 1 change from the site | {count} changes from the site',
+    outgoing: 'No changes to the site | 1 change to the site | {count} changes to the site',
+    base: 'At the last sync',
     operations: {
       create: 'Create',
       update: 'Update',
@@ -404,6 +413,11 @@ export const en = {
       accept: 'Accept remote',
       pull: 'Take remote version',
       unlink: 'Unlink',
+      incoming: {
+        import: 'New here',
+        pull: 'Updated from the site',
+        trash: 'Moved to the trash (deleted on the site)',
+      },
     },
     kinds: { category: 'Category', tag: 'Tag', venue: 'Venue', organizer: 'Organizer', event: 'Event' },
     done: 'Published',
@@ -411,6 +425,7 @@ export const en = {
     failed: 'Publishing failed.',
     finished:
       'Published: {created} created, {updated} updated, {deleted} deleted, {conflicts} conflicts, {failed} failed.',
+    finishedFromSite: 'From the site: {imported} new, {pulled} updated, {trashed} moved to the trash.',
     summary: {
       created: 'Created',
       updated: 'Updated',

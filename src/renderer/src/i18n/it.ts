@@ -403,6 +403,15 @@ export const it: Messages = {
     upToDate: 'Tutto è aggiornato.',
     action: 'Azione',
     kind: 'Tipo',
+    direction: 'Direzione',
+    directions: {
+      both: 'In entrambi i sensi',
+      push: 'Solo inviare al sito',
+      pull: 'Solo ricevere dal sito',
+    },
+    incoming: 'Nessuna modifica dal sito | 1 modifica dal sito | {count} modifiche dal sito',
+    outgoing: 'Nessuna modifica verso il sito | 1 modifica verso il sito | {count} modifiche verso il sito',
+    base: 'All’ultima sincronizzazione',
     operations: {
       create: 'Crea',
       update: 'Aggiorna',
@@ -411,6 +420,11 @@ export const it: Messages = {
       accept: 'Accetta la remota',
       pull: 'Prendi la versione remota',
       unlink: 'Scollega',
+      incoming: {
+        import: 'Nuovo qui',
+        pull: 'Aggiornato dal sito',
+        trash: 'Spostato nel cestino (eliminato sul sito)',
+      },
     },
     kinds: { category: 'Categoria', tag: 'Tag', venue: 'Luogo', organizer: 'Organizzatore', event: 'Evento' },
     done: 'Pubblicato',
@@ -418,6 +432,7 @@ export const it: Messages = {
     failed: 'Pubblicazione non riuscita.',
     finished:
       'Pubblicato: {created} creati, {updated} aggiornati, {deleted} eliminati, {conflicts} conflitti, {failed} non riusciti.',
+    finishedFromSite: 'Dal sito: {imported} nuovi, {pulled} aggiornati, {trashed} spostati nel cestino.',
     summary: {
       created: 'Creati',
       updated: 'Aggiornati',

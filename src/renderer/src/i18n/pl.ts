@@ -402,6 +402,17 @@ export const pl: Messages = {
     upToDate: 'Wszystko jest aktualne.',
     action: 'Akcja',
     kind: 'Rodzaj',
+    direction: 'Kierunek',
+    directions: {
+      both: 'W obie strony',
+      push: 'Tylko wysyłaj na stronę',
+      pull: 'Tylko pobieraj ze strony',
+    },
+    incoming:
+      'Brak zmian ze strony | 1 zmiana ze strony | {count} zmiany ze strony | {count} zmian ze strony',
+    outgoing:
+      'Brak zmian na stronę | 1 zmiana na stronę | {count} zmiany na stronę | {count} zmian na stronę',
+    base: 'Przy ostatniej synchronizacji',
     operations: {
       create: 'Utwórz',
       update: 'Zaktualizuj',
@@ -410,6 +421,11 @@ export const pl: Messages = {
       accept: 'Przyjmij zdalne',
       pull: 'Weź wersję zdalną',
       unlink: 'Odłącz',
+      incoming: {
+        import: 'Nowe tutaj',
+        pull: 'Zaktualizowane ze strony',
+        trash: 'Przeniesione do kosza (usunięte na stronie)',
+      },
     },
     kinds: {
       category: 'Kategoria',
@@ -423,6 +439,7 @@ export const pl: Messages = {
     failed: 'Publikacja nie powiodła się.',
     finished:
       'Opublikowano: utworzono {created}, zaktualizowano {updated}, usunięto {deleted}, konflikty {conflicts}, błędy {failed}.',
+    finishedFromSite: 'Ze strony: nowe {imported}, zaktualizowane {pulled}, przeniesione do kosza {trashed}.',
     summary: {
       created: 'Utworzone',
       updated: 'Zaktualizowane',

@@ -8,6 +8,7 @@ import type {
   RemoteInput,
   RemoteView,
   SyncJobStatus,
+  SyncDirection,
   SyncReport,
 } from '../../../shared/schemas/sync';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
@@ -44,15 +45,26 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   /** What a sync would do now, changing nothing (the remote is read, not written). */
-  async function plan(remoteId: string, policy: ConflictPolicy, decisions: Decisions): Promise<SyncReport> {
+  async function plan(
+    remoteId: string,
+    policy: ConflictPolicy,
+    decisions: Decisions,
+    direction: SyncDirection,
+  ): Promise<SyncReport> {
     const path = `remotes/${encodeURIComponent(remoteId)}/plan`;
-    return (await session.api().post<SyncReport>(path, { policy, decisions }, admin)).data;
+    return (await session.api().post<SyncReport>(path, { policy, decisions, direction }, admin)).data;
   }
 
   /** Runs a sync and follows it; `job` shows its progress meanwhile. Resolves with the final status. */
-  async function run(remoteId: string, policy: ConflictPolicy, decisions: Decisions): Promise<SyncJobStatus> {
+  async function run(
+    remoteId: string,
+    policy: ConflictPolicy,
+    decisions: Decisions,
+    direction: SyncDirection,
+  ): Promise<SyncJobStatus> {
     const path = `remotes/${encodeURIComponent(remoteId)}/sync`;
-    job.value = (await session.api().post<SyncJobStatus>(path, { policy, decisions }, admin)).data;
+    const body = { policy, decisions, direction };
+    job.value = (await session.api().post<SyncJobStatus>(path, body, admin)).data;
     while (job.value.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       job.value = (await session.api().get<SyncJobStatus>(`sync-jobs/${job.value.id}`, admin)).data;
