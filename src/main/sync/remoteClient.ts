@@ -5,6 +5,7 @@
  * {@link RemoteTransport} (credentials, timeouts, retries, errors).
  */
 import { z } from 'zod';
+import { changesPageSchema, CURSOR_EXPIRED_CODE, type ChangesPage } from '../../shared/schemas/changes';
 import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
 import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
@@ -146,6 +147,8 @@ export class RemoteClient {
   account: string | null = null;
   /** Kinds the account may not create or change, with the capabilities it lacks (WordPress; learnt by verify). */
   readonly writeRefusals = new Map<SyncKind, string[]>();
+  /** Whether the remote is another Calendar Desk whose change feed may be asked (learnt by {@link verify}). */
+  hasChangeFeed = false;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -190,6 +193,7 @@ export class RemoteClient {
         `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
+    this.hasChangeFeed = namespace === NAMESPACE && index.data.namespaces.includes(ADMIN_NAMESPACE);
     this.mediaRoute = index.data.namespaces.includes(WP_V2_NAMESPACE)
       ? { kind: 'wordpress', path: `${WP_V2_NAMESPACE}/media` }
       : namespace === NAMESPACE
@@ -313,6 +317,27 @@ export class RemoteClient {
         answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
       ) || 1;
     return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
+  }
+
+  /**
+   * One page of a Calendar Desk's change feed since `since` (null: everything that exists now). `'expired'`
+   * when the remote answers that the cursor is too old (or not of its calendar): read everything again.
+   */
+  async changesPage(since: string | null, limit: number): Promise<ChangesPage | 'expired'> {
+    const query = `limit=${limit}${since === null ? '' : `&since=${encodeURIComponent(since)}`}`;
+    const url = `${this.root}${ADMIN_NAMESPACE}/changes?${query}`;
+    const answer = await this.http.request('GET', url);
+    if (answer.status === 410 && errorBody.safeParse(answer.body).data?.code === CURSOR_EXPIRED_CODE)
+      return 'expired';
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
+    const page = changesPageSchema.safeParse(answer.body);
+    if (!page.success) {
+      throw new RemoteError(
+        'REMOTE_NOT_THIS_API',
+        `${url} did not answer with a list of changes (${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}).`,
+      );
+    }
+    return page.data;
   }
 
   /**

@@ -15,8 +15,21 @@ export async function readRemote(
 ): Promise<RemoteRecord[]> {
   const listed: RemoteRecord[] = [];
   for (const kind of SYNC_KINDS) listed.push(...(await client.list(kind)));
-  const byId = new Map(listed.map((record) => [linkKey(record.kind, record.id), record]));
-  const slugs = new Set(listed.map((record) => `${record.kind}:${record.slug}`));
+  return completeRemote(client, listed, local, links);
+}
+
+/**
+ * `known` completed with what a local record needs and a read did not give: a linked record by its remote id,
+ * a record that may be on the remote unlinked by its slug.
+ */
+export async function completeRemote(
+  client: RemoteClient,
+  known: RemoteRecord[],
+  local: LocalRecord[],
+  links: LinkState,
+): Promise<RemoteRecord[]> {
+  const byId = new Map(known.map((record) => [linkKey(record.kind, record.id), record]));
+  const slugs = new Set(known.map((record) => `${record.kind}:${record.slug}`));
   const found: RemoteRecord[] = [];
   const add = (record: RemoteRecord | null) => {
     if (!record || byId.has(linkKey(record.kind, record.id))) return;
@@ -35,5 +48,5 @@ export async function readRemote(
       add(await client.findBySlug(record.kind, record.slug));
     }
   }
-  return [...listed, ...found];
+  return [...known, ...found];
 }

@@ -1,0 +1,90 @@
+import { CHANGES_MAX_LIMIT, type Change } from '../../shared/schemas/changes';
+import { linkKey, type Link, type LocalRecord, type RemoteRecord } from './model';
+import type { LinkState } from './linkState';
+import type { RemoteClient } from './remoteClient';
+import { REMOTE_GONE } from './planner';
+import { completeRemote } from './remoteRead';
+import { toRemoteRecord } from './remoteRecords';
+
+/** What a read through another Calendar Desk's change feed gives: the records, and where to continue next time. */
+export interface FeedRead {
+  records: RemoteRecord[];
+  /** The cursor after the last change read: saved once the sync finished, so an interrupted one reads again. */
+  cursor: string;
+  /** Whether every record was read (no cursor yet, or the remote answered that it was too old). */
+  fullRead: boolean;
+}
+
+/**
+ * The remote records of a Calendar Desk, read through its change feed since `cursor`: a record not in the feed
+ * is unchanged since the last sync, so it is taken as the link last saw it; the feed's changes replace those,
+ * its deletions (and records moved to the trash) remove them. Without a cursor, or with one the remote no
+ * longer knows (410), the feed is read from its start: every record, and a fresh cursor.
+ */
+export async function readRemoteChanges(
+  client: RemoteClient,
+  local: LocalRecord[],
+  links: LinkState,
+  cursor: string | null,
+): Promise<FeedRead> {
+  let read = cursor === null ? null : await readFeedSince(client, cursor);
+  const fullRead = read === null;
+  read ??= await readFeedSince(client, null);
+  if (read === null) throw new Error('The remote answered a read of its whole change feed as expired.');
+  const byId = new Map<string, RemoteRecord>();
+  if (!fullRead) {
+    const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
+    for (const link of links.all()) {
+      const record = localByKey.get(linkKey(link.kind, link.localId));
+      // A record changed here is compared with the remote as it is now (read by id when the feed has no news).
+      if (record && record.revision !== link.pushedRevision) continue;
+      const seen = lastSeen(link);
+      if (seen) byId.set(linkKey(seen.kind, seen.id), seen);
+    }
+  }
+  for (const change of read.changes) {
+    const key = linkKey(change.kind, change.id);
+    if (change.action === 'delete') byId.delete(key);
+    else {
+      const record = toRemoteRecord(change.kind, change.record, change.etag);
+      // A record in the trash is gone for the sync, as a read by id answers it.
+      if (record.fields.status === 'trash') byId.delete(key);
+      else byId.set(key, record);
+    }
+  }
+  const records = await completeRemote(client, [...byId.values()], local, links);
+  return { records, cursor: read.cursor, fullRead };
+}
+
+/** Every page of the feed since `since` (null: from its start); null when the remote says the cursor expired. */
+async function readFeedSince(
+  client: RemoteClient,
+  since: string | null,
+): Promise<{ changes: Change[]; cursor: string } | null> {
+  const changes: Change[] = [];
+  let cursor = since;
+  for (;;) {
+    const page = await client.changesPage(cursor, CHANGES_MAX_LIMIT);
+    if (page === 'expired') return null;
+    changes.push(...page.changes);
+    cursor = page.cursor;
+    if (!page.more) return { changes, cursor };
+  }
+}
+
+/**
+ * The remote record as the link last saw it (its fields are what the remote answered then), or null when the
+ * link cannot say (no remote id yet, no saved fields, or gone from the remote): then it is read by id.
+ */
+function lastSeen(link: Link): RemoteRecord | null {
+  if (link.remoteId === null || !link.base || link.remoteHash === REMOTE_GONE) return null;
+  const slug = typeof link.base.slug === 'string' ? link.base.slug : '';
+  return {
+    kind: link.kind,
+    id: link.remoteId,
+    slug,
+    modifiedUtc: link.remoteModifiedUtc,
+    etag: link.remoteEtag,
+    fields: link.base,
+  };
+}
