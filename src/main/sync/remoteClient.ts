@@ -147,8 +147,8 @@ export class RemoteClient {
   account: string | null = null;
   /** Kinds the account may not create or change, with the capabilities it lacks (WordPress; learnt by verify). */
   readonly writeRefusals = new Map<SyncKind, string[]>();
-  /** Whether the remote is another Calendar Desk whose change feed may be asked (learnt by {@link verify}). */
-  hasChangeFeed = false;
+  /** Whether the remote is another Calendar Desk, whose change feed may be asked (learnt by {@link verify}). */
+  mayHaveChangeFeed = false;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -193,7 +193,7 @@ export class RemoteClient {
         `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
-    this.hasChangeFeed = namespace === NAMESPACE && index.data.namespaces.includes(ADMIN_NAMESPACE);
+    this.mayHaveChangeFeed = namespace === NAMESPACE;
     this.mediaRoute = index.data.namespaces.includes(WP_V2_NAMESPACE)
       ? { kind: 'wordpress', path: `${WP_V2_NAMESPACE}/media` }
       : namespace === NAMESPACE
@@ -321,14 +321,16 @@ export class RemoteClient {
 
   /**
    * One page of a Calendar Desk's change feed since `since` (null: everything that exists now). `'expired'`
-   * when the remote answers that the cursor is too old (or not of its calendar): read everything again.
+   * when the remote answers that the cursor is too old (or not of its calendar): read everything again;
+   * `'unavailable'` when it has no feed or does not show it to this account (an older version, an author).
    */
-  async changesPage(since: string | null, limit: number): Promise<ChangesPage | 'expired'> {
+  async changesPage(since: string | null, limit: number): Promise<ChangesPage | 'expired' | 'unavailable'> {
     const query = `limit=${limit}${since === null ? '' : `&since=${encodeURIComponent(since)}`}`;
     const url = `${this.root}${ADMIN_NAMESPACE}/changes?${query}`;
     const answer = await this.http.request('GET', url);
     if (answer.status === 410 && errorBody.safeParse(answer.body).data?.code === CURSOR_EXPIRED_CODE)
       return 'expired';
+    if ([401, 403, 404, 405].includes(answer.status)) return 'unavailable';
     if (answer.status >= 400) throw this.http.errorOf(answer, url);
     const page = changesPageSchema.safeParse(answer.body);
     if (!page.success) {

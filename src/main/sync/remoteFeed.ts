@@ -1,5 +1,5 @@
 import { CHANGES_MAX_LIMIT, type Change } from '../../shared/schemas/changes';
-import { linkKey, type Link, type LocalRecord, type RemoteRecord } from './model';
+import { linkKey, type Link, type SyncKind, type LocalRecord, type RemoteRecord } from './model';
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
 import { REMOTE_GONE } from './planner';
@@ -19,18 +19,20 @@ export interface FeedRead {
  * The remote records of a Calendar Desk, read through its change feed since `cursor`: a record not in the feed
  * is unchanged since the last sync, so it is taken as the link last saw it; the feed's changes replace those,
  * its deletions (and records moved to the trash) remove them. Without a cursor, or with one the remote no
- * longer knows (410), the feed is read from its start: every record, and a fresh cursor.
+ * longer knows (410), the feed is read from its start: every record, and a fresh cursor. Null when the remote
+ * does not show its feed to this account: then it is read in full as any other.
  */
 export async function readRemoteChanges(
   client: RemoteClient,
   local: LocalRecord[],
   links: LinkState,
   cursor: string | null,
-): Promise<FeedRead> {
-  let read = cursor === null ? null : await readFeedSince(client, cursor);
-  const fullRead = read === null;
-  read ??= await readFeedSince(client, null);
-  if (read === null) throw new Error('The remote answered a read of its whole change feed as expired.');
+): Promise<FeedRead | null> {
+  let read = cursor === null ? 'expired' : await readFeedSince(client, cursor);
+  const fullRead = read === 'expired';
+  if (read === 'expired') read = await readFeedSince(client, null);
+  if (read === 'unavailable') return null;
+  if (read === 'expired') throw new Error('The remote answered a read of its whole change feed as expired.');
   const byId = new Map<string, RemoteRecord>();
   if (!fullRead) {
     const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
@@ -42,30 +44,36 @@ export async function readRemoteChanges(
       if (seen) byId.set(linkKey(seen.kind, seen.id), seen);
     }
   }
+  const gone = new Set<string>();
   for (const change of read.changes) {
     const key = linkKey(change.kind, change.id);
-    if (change.action === 'delete') byId.delete(key);
-    else {
-      const record = toRemoteRecord(change.kind, change.record, change.etag);
-      // A record in the trash is gone for the sync, as a read by id answers it.
-      if (record.fields.status === 'trash') byId.delete(key);
-      else byId.set(key, record);
+    const record =
+      change.action === 'upsert' ? toRemoteRecord(change.kind, change.record, change.etag) : null;
+    // A record in the trash is gone for the sync, as a read by id answers it.
+    if (record && record.fields.status !== 'trash') {
+      byId.set(key, record);
+      gone.delete(key);
+    } else {
+      byId.delete(key);
+      gone.add(key);
     }
   }
-  const records = await completeRemote(client, [...byId.values()], local, links);
+  // A full read lists every record there is: one it does not list is gone, as is one the feed says was deleted.
+  const isGone = (kind: SyncKind, remoteId: number) => fullRead || gone.has(linkKey(kind, remoteId));
+  const records = await completeRemote(client, [...byId.values()], local, links, isGone);
   return { records, cursor: read.cursor, fullRead };
 }
 
-/** Every page of the feed since `since` (null: from its start); null when the remote says the cursor expired. */
+/** Every page of the feed since `since` (null: from its start), or why the remote did not give it. */
 async function readFeedSince(
   client: RemoteClient,
   since: string | null,
-): Promise<{ changes: Change[]; cursor: string } | null> {
+): Promise<{ changes: Change[]; cursor: string } | 'expired' | 'unavailable'> {
   const changes: Change[] = [];
   let cursor = since;
   for (;;) {
     const page = await client.changesPage(cursor, CHANGES_MAX_LIMIT);
-    if (page === 'expired') return null;
+    if (page === 'expired' || page === 'unavailable') return page;
     changes.push(...page.changes);
     cursor = page.cursor;
     if (!page.more) return { changes, cursor };

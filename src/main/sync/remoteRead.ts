@@ -1,4 +1,4 @@
-import { linkKey, SYNC_KINDS, type LocalRecord, type RemoteRecord } from './model';
+import { linkKey, SYNC_KINDS, type SyncKind, type LocalRecord, type RemoteRecord } from './model';
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
 
@@ -27,6 +27,8 @@ export async function completeRemote(
   known: RemoteRecord[],
   local: LocalRecord[],
   links: LinkState,
+  /** Whether a linked record is known to be gone (not read by id then). */
+  isGone: (kind: SyncKind, remoteId: number) => boolean = () => false,
 ): Promise<RemoteRecord[]> {
   const byId = new Map(known.map((record) => [linkKey(record.kind, record.id), record]));
   const slugs = new Set(known.map((record) => `${record.kind}:${record.slug}`));
@@ -39,7 +41,8 @@ export async function completeRemote(
   for (const record of local) {
     const link = links.get(record.kind, record.id);
     if (link?.remoteId != null) {
-      if (!byId.has(linkKey(record.kind, link.remoteId))) add(await client.get(record.kind, link.remoteId));
+      if (!byId.has(linkKey(record.kind, link.remoteId)) && !isGone(record.kind, link.remoteId))
+        add(await client.get(record.kind, link.remoteId));
       continue;
     }
     const mayBeUnlisted =

@@ -125,7 +125,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   const local = localRecords(options.store);
   const direction = options.direction ?? 'both';
   // Another Calendar Desk tells what changed since the cursor; other remotes are read in full every time.
-  const feed = client.hasChangeFeed
+  const feed = client.mayHaveChangeFeed
     ? await readRemoteChanges(client, local, links, links.meta.cursor ?? null)
     : null;
   const remote = feed?.records ?? (await readRemote(client, local, links));
