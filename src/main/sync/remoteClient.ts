@@ -128,7 +128,20 @@ const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 const isGone = (answer: Answer) =>
   answer.status === 404 ||
   answer.status === 410 ||
-  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available');
+  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available') ||
+  termIdUnknown(answer);
+
+/**
+ * The plugin's term routes check that the id is a term of the taxonomy before anything else: a term deleted
+ * for good answers 400 `rest_invalid_param` naming `id`, not 404.
+ */
+function termIdUnknown(answer: Answer): boolean {
+  const error = errorBody.safeParse(answer.body).data;
+  const params = (error?.data as { params?: Record<string, unknown> } | undefined)?.params;
+  return (
+    answer.status === 400 && error?.code === 'rest_invalid_param' && params !== undefined && 'id' in params
+  );
+}
 
 /** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
 export class RemoteClient {
