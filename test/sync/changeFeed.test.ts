@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startProxy, type Proxy } from '../helpers/proxy';
 import { allOf } from './syncHelpers';
-import { runSync, type SyncReport } from '../../src/main/sync/sync';
+import { runSync, type SyncOptions, type SyncReport } from '../../src/main/sync/sync';
 import { folderOwner } from '../../src/main/core/users';
 import { LinkState, remoteKey } from '../../src/main/sync/linkState';
 import { localRecords } from '../../src/main/sync/localRecords';
@@ -37,12 +37,13 @@ const remoteOptions = () => ({
   auth: { token: remote.engine.adminToken },
   backoffMs: 1,
 });
-const sync = (): Promise<SyncReport> =>
+const sync = (options: Partial<SyncOptions> = {}): Promise<SyncReport> =>
   runSync({
     store: local.engine.store,
     caller: folderOwner(local.engine.store),
     policy: 'ask',
     remote: remoteOptions(),
+    ...options,
   });
 
 async function write(server: TestServer, path: string, json: Record<string, unknown>) {
@@ -191,5 +192,39 @@ describe('two-way sync with another Calendar Desk through its change feed', () =
     expect(feedReads(next.seen)).toEqual([expect.stringContaining('since=')]);
     expect(listReads(next.seen)).toEqual([]);
     expect(next.report.operations).toEqual([]);
+  });
+
+  it('keeps the cursor when a sync did not take the changes in, so the next one reads them again', async () => {
+    await write(remote, `events/${concert.id}`, { title: 'Spring concert' });
+    // A push-only sync sends nothing and leaves the remote's edit for later.
+    const pushOnly = await sync({ direction: 'push' });
+    expect(pushOnly.summary.pulled).toBe(0);
+    expect(await names(local, 'events', 'title')).not.toContain('Spring concert');
+
+    const { report, seen } = await requestsOf(sync);
+    expect(listReads(seen)).toEqual([]);
+    expect(report.summary.pulled).toBe(1);
+    expect(await names(local, 'events', 'title')).toContain('Spring concert');
+    await expectSameCalendars();
+  });
+
+  it('saves the cursor only once a sync finished: an interrupted one leaves it where it was', async () => {
+    const savedCursor = () => {
+      const key = remoteKey(proxy.root, NAMESPACE);
+      return (local.engine.store.syncState(`remote:${key}`) as { cursor?: string }).cursor;
+    };
+    const before = savedCursor();
+    expect(before).toMatch(/:\d+$/);
+    await write(remote, `events/${concert.id}`, { title: 'Summer concert' });
+    const stopped = new AbortController();
+    stopped.abort();
+    const interrupted = await sync({ signal: stopped.signal });
+    expect(interrupted.interrupted).toBe(true);
+    expect(savedCursor()).toBe(before);
+
+    const report = await sync();
+    expect(report.summary.pulled).toBe(1);
+    expect(savedCursor()).not.toBe(before);
+    expect(await names(local, 'events', 'title')).toContain('Summer concert');
   });
 });
