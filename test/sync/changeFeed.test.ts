@@ -227,4 +227,29 @@ describe('two-way sync with another Calendar Desk through its change feed', () =
     expect(savedCursor()).not.toBe(before);
     expect(await names(local, 'events', 'title')).toContain('Summer concert');
   });
+
+  it('reads everything through the lists for an account that may not read the feed', async () => {
+    const author = await remote.userHeaders('ada', 'author');
+    const [login, password] = Buffer.from(author.Authorization.slice('Basic '.length), 'base64')
+      .toString()
+      .split(':');
+    const laptop = await startTestServer();
+    try {
+      const { report, seen } = await requestsOf(() =>
+        runSync({
+          store: laptop.engine.store,
+          caller: folderOwner(laptop.engine.store),
+          policy: 'ask',
+          direction: 'pull',
+          remote: { ...remoteOptions(), auth: { user: login, password } },
+        }),
+      );
+      expect(feedReads(seen)).toHaveLength(1);
+      expect(listReads(seen).length).toBeGreaterThanOrEqual(5);
+      expect(report.summary.failed).toBe(0);
+      expect(await names(laptop, 'events', 'title')).toEqual(await names(remote, 'events', 'title'));
+    } finally {
+      await laptop.close();
+    }
+  });
 });
