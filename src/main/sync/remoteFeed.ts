@@ -2,6 +2,7 @@ import { CHANGES_MAX_LIMIT, type Change } from '../../shared/schemas/changes';
 import { linkKey, type Link, type SyncKind, type LocalRecord, type RemoteRecord } from './model';
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
+import { RemoteError } from './remoteErrors';
 import { REMOTE_GONE } from './planner';
 import { completeRemote } from './remoteRead';
 import { toRemoteRecord } from './remoteRecords';
@@ -32,7 +33,12 @@ export async function readRemoteChanges(
   const fullRead = read === 'expired';
   if (read === 'expired') read = await readFeedSince(client, null);
   if (read === 'unavailable') return null;
-  if (read === 'expired') throw new Error('The remote answered a read of its whole change feed as expired.');
+  if (read === 'expired') {
+    throw new RemoteError(
+      'REMOTE_NOT_THIS_API',
+      `${client.root} answered that reading its change feed from the start is too old, which cannot be: check that the address is a Calendar Desk.`,
+    );
+  }
   const byId = new Map<string, RemoteRecord>();
   if (!fullRead) {
     const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
