@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeCursorSchema } from '../../shared/schemas/changes';
 import { SYNC_KINDS, type Conflict, type Operation, type SyncKind } from '../../shared/schemas/sync';
 
 export {
@@ -152,6 +153,11 @@ export const remoteMetaSchema = z.object({
   lastSyncUtc: z.string().nullable(),
   /** Failures recorded on records by the last run: `kind:id` → message. */
   failures: z.record(z.string(), z.string()),
+  /**
+   * Another Calendar Desk only: where its change feed continues, as of the last two-way sync that finished
+   * with nothing left open (no failure, no conflict). Absent: the next sync reads everything.
+   */
+  cursor: changeCursorSchema.optional(),
 });
 export type RemoteMeta = z.infer<typeof remoteMetaSchema>;
 

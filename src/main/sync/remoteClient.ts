@@ -5,6 +5,7 @@
  * {@link RemoteTransport} (credentials, timeouts, retries, errors).
  */
 import { z } from 'zod';
+import { changesPageSchema, CURSOR_EXPIRED_CODE, type ChangesPage } from '../../shared/schemas/changes';
 import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
 import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
 import { toRemoteRecord } from './remoteRecords';
@@ -127,7 +128,20 @@ const PUBLISHING_ROLES = new Set(['administrator', 'editor', 'author']);
 const isGone = (answer: Answer) =>
   answer.status === 404 ||
   answer.status === 410 ||
-  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available');
+  (answer.status === 403 && errorBody.safeParse(answer.body).data?.code === 'event-no-longer-available') ||
+  termIdUnknown(answer);
+
+/**
+ * The plugin's term routes check that the id is a term of the taxonomy before anything else: a term deleted
+ * for good answers 400 `rest_invalid_param` naming `id`, not 404.
+ */
+function termIdUnknown(answer: Answer): boolean {
+  const error = errorBody.safeParse(answer.body).data;
+  const params = (error?.data as { params?: Record<string, unknown> } | undefined)?.params;
+  return (
+    answer.status === 400 && error?.code === 'rest_invalid_param' && params !== undefined && 'id' in params
+  );
+}
 
 /** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
 export class RemoteClient {
@@ -146,6 +160,8 @@ export class RemoteClient {
   account: string | null = null;
   /** Kinds the account may not create or change, with the capabilities it lacks (WordPress; learnt by verify). */
   readonly writeRefusals = new Map<SyncKind, string[]>();
+  /** Whether the remote is another Calendar Desk, whose change feed may be asked (learnt by {@link verify}). */
+  mayHaveChangeFeed = false;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
@@ -190,6 +206,7 @@ export class RemoteClient {
         `${this.root} does not serve the ${namespace} namespace. ${advice}`,
       );
     }
+    this.mayHaveChangeFeed = namespace === NAMESPACE;
     this.mediaRoute = index.data.namespaces.includes(WP_V2_NAMESPACE)
       ? { kind: 'wordpress', path: `${WP_V2_NAMESPACE}/media` }
       : namespace === NAMESPACE
@@ -319,6 +336,29 @@ export class RemoteClient {
   /** The rest of a series on a remote that has series (a Calendar Desk): the events whose head is `headId`. */
   async seriesOf(headId: number): Promise<RemoteRecord[]> {
     return this.list('event', `post_parent=${headId}&`);
+  }
+
+  /**
+   * One page of a Calendar Desk's change feed since `since` (null: everything that exists now). `'expired'`
+   * when the remote answers that the cursor is too old (or not of its calendar): read everything again;
+   * `'unavailable'` when it has no feed or does not show it to this account (an older version, an author).
+   */
+  async changesPage(since: string | null, limit: number): Promise<ChangesPage | 'expired' | 'unavailable'> {
+    const query = `limit=${limit}${since === null ? '' : `&since=${encodeURIComponent(since)}`}`;
+    const url = `${this.root}${ADMIN_NAMESPACE}/changes?${query}`;
+    const answer = await this.http.request('GET', url);
+    if (answer.status === 410 && errorBody.safeParse(answer.body).data?.code === CURSOR_EXPIRED_CODE)
+      return 'expired';
+    if ([401, 403, 404, 405].includes(answer.status)) return 'unavailable';
+    if (answer.status >= 400) throw this.http.errorOf(answer, url);
+    const page = changesPageSchema.safeParse(answer.body);
+    if (!page.success) {
+      throw new RemoteError(
+        'REMOTE_NOT_THIS_API',
+        `${url} did not answer with a list of changes (${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}).`,
+      );
+    }
+    return page.data;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { linkKey, SYNC_KINDS, type LocalRecord, type RemoteRecord } from './model';
+import { linkKey, SYNC_KINDS, type SyncKind, type LocalRecord, type RemoteRecord } from './model';
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
 
@@ -15,8 +15,23 @@ export async function readRemote(
 ): Promise<RemoteRecord[]> {
   const listed: RemoteRecord[] = [];
   for (const kind of SYNC_KINDS) listed.push(...(await client.list(kind)));
-  const byId = new Map(listed.map((record) => [linkKey(record.kind, record.id), record]));
-  const slugs = new Set(listed.map((record) => `${record.kind}:${record.slug}`));
+  return completeRemote(client, listed, local, links);
+}
+
+/**
+ * `known` completed with what a local record needs and a read did not give: a linked record by its remote id,
+ * a record that may be on the remote unlinked by its slug.
+ */
+export async function completeRemote(
+  client: RemoteClient,
+  known: RemoteRecord[],
+  local: LocalRecord[],
+  links: LinkState,
+  /** Whether a linked record is known to be gone (not read by id then). */
+  isGone: (kind: SyncKind, remoteId: number) => boolean = () => false,
+): Promise<RemoteRecord[]> {
+  const byId = new Map(known.map((record) => [linkKey(record.kind, record.id), record]));
+  const slugs = new Set(known.map((record) => `${record.kind}:${record.slug}`));
   const found: RemoteRecord[] = [];
   const add = (record: RemoteRecord | null) => {
     if (!record || byId.has(linkKey(record.kind, record.id))) return;
@@ -26,7 +41,8 @@ export async function readRemote(
   for (const record of local) {
     const link = links.get(record.kind, record.id);
     if (link?.remoteId != null) {
-      if (!byId.has(linkKey(record.kind, link.remoteId))) add(await client.get(record.kind, link.remoteId));
+      if (!byId.has(linkKey(record.kind, link.remoteId)) && !isGone(record.kind, link.remoteId))
+        add(await client.get(record.kind, link.remoteId));
       continue;
     }
     const mayBeUnlisted =
@@ -35,5 +51,5 @@ export async function readRemote(
       add(await client.findBySlug(record.kind, record.slug));
     }
   }
-  return [...listed, ...found];
+  return [...known, ...found];
 }

@@ -16,6 +16,7 @@ import { plan } from './planner';
 import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
 import { readRemote } from './remoteRead';
+import { readRemoteChanges } from './remoteFeed';
 import type { AdHocSyncRequest, SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
@@ -122,12 +123,17 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     options.remote.namespace,
   );
   const local = localRecords(options.store);
-  const remote = await readRemote(client, local, links);
+  const direction = options.direction ?? 'both';
+  // Another Calendar Desk tells what changed since the cursor; other remotes are read in full every time.
+  const feed = client.mayHaveChangeFeed
+    ? await readRemoteChanges(client, local, links, links.meta.cursor ?? null)
+    : null;
+  const remote = feed?.records ?? (await readRemote(client, local, links));
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
     decisions: options.decisions,
     mediaLinks: links.allMedia(),
-    direction: options.direction ?? 'both',
+    direction,
     sentProtected: (localEventId) => links.isProtected(localEventId),
   });
   refuseUnwritableKinds(client, planned.operations);
@@ -178,8 +184,14 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     backoffMs: options.remote.backoffMs,
     sleep: options.remote.sleep,
   });
+  const conflictsLeft = planned.conflicts.length + result.lateConflicts.length;
+  // The cursor moves on only when this sync took in everything the feed told (two-way, nothing failed or left
+  // open): otherwise the next sync reads those changes again.
+  const settled =
+    feed !== null && direction === 'both' && !result.interrupted && !result.failures.length && !conflictsLeft;
   await links.saveMeta({
     ...links.meta,
+    ...(settled ? { cursor: feed.cursor } : {}),
     lastSyncUtc: (options.clock?.() ?? new Date()).toISOString(),
     failures: Object.fromEntries(
       result.failures.map((failure) => [linkKey(failure.kind, failure.localId), failure.message]),
@@ -189,7 +201,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     ...base,
     conflicts: [...planned.conflicts, ...result.lateConflicts],
     dryRun: false,
-    summary: { ...result.summary, conflicts: planned.conflicts.length + result.lateConflicts.length },
+    summary: { ...result.summary, conflicts: conflictsLeft },
     failures: result.failures,
     interrupted: result.interrupted,
   };
