@@ -98,6 +98,38 @@ describe('export of what a filter shows', () => {
     expect(venues.body as string).toContain('Old Mill Hall');
   });
 
+  it('leaves a draft date of a published series out of a published-only .ics (EXDATE), not out of everything', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const head = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: {
+        title: 'Weekly Practice',
+        start_date: `${day(20)} 19:00:00`,
+        end_date: `${day(20)} 20:00:00`,
+        status: 'publish',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+      },
+    });
+    expect(head.status, JSON.stringify(head.body)).toBe(201);
+    const rest = await server.api(`events?post_parent=${head.body.id}&status=any`, { auth: server.admin });
+    const second = rest.body.events[0];
+    const drafted = await server.api(`events/${second.id}`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { status: 'draft' },
+    });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    expect(second.start_date).toBe(`${day(27)} 19:00:00`);
+
+    const published = await download(`format=ics&scope=filter&status=publish&search=practice&${ALL_DATES}`);
+    expect(published.body).toContain('RRULE:FREQ=WEEKLY;COUNT=3');
+    expect(published.body).toMatch(new RegExp(`EXDATE[^\\r\\n]*${day(27).replace(/-/g, '')}T190000`));
+    const whole = await download('format=ics');
+    expect(whole.body).toContain('RRULE:FREQ=WEEKLY;COUNT=3');
+    expect(whole.body).not.toMatch(/EXDATE/);
+  });
+
   it('ignores the filters when the scope is all', async () => {
     const answer = await download(`format=ics&categories=${musicId}`);
     expect(answer.body).toContain('Beekeeping Talk');

@@ -1,4 +1,5 @@
-import { runEventQuery } from '../../core/eventQuery';
+import { matchesQuery, runEventQuery } from '../../core/eventQuery';
+import type { StoredEvent } from '../../store/schema';
 import { exportText, type ExportFormat } from '../../sync/exchange/exportText';
 import { exportArgs } from '../args/exportArgs';
 import { archiveQuery } from './events';
@@ -24,11 +25,14 @@ function exportFile(request: ApiRequest<typeof exportArgs>) {
   const kind = args.kind ?? 'events';
   // The dump is a backup of everything, and venue/organizer lists are whole lists: the filter picks events.
   const filtered = args.scope === 'filter' && format !== 'json' && (format === 'ics' || kind === 'events');
-  const events = filtered
-    ? runEventQuery(archiveQuery(request).query, store, { offset: 0, limit: Number.MAX_SAFE_INTEGER }).items
+  const query = filtered ? archiveQuery(request).query : undefined;
+  const events = query
+    ? runEventQuery(query, store, { offset: 0, limit: Number.MAX_SAFE_INTEGER }).items
     : undefined;
+  // A series in the .ics keeps only the dates the filter shows (a draft date is not in a published-only file).
+  const includes = query ? (event: StoredEvent) => matchesQuery(event, query, store) : undefined;
   return {
-    body: exportText(store, format, kind, now, events),
+    body: exportText(store, format, kind, now, events, includes),
     headers: {
       'Content-Type': CONTENT_TYPES[format],
       'Content-Disposition': `attachment; filename="${fileName(format, kind, filtered, now)}"`,
