@@ -135,7 +135,9 @@ function attempts(auth: Record<string, string>): Attempt[] {
   const list: Attempt[] = [];
   for (const { namespace, route } of registeredRoutes(server)) {
     const methods = new Set(route.endpoints.flatMap((endpoint) => endpoint.methods as string[]));
-    const query = namespace === ADMIN_NAMESPACE && route.path === '/media' ? 'search=walk' : '';
+    // Routes with a required argument get a valid one: the permission check runs after validation.
+    const required: Record<string, string> = { '/media': 'search=walk', '/export': 'format=ics' };
+    const query = namespace === ADMIN_NAMESPACE ? (required[route.path] ?? '') : '';
     const paths = spellings(namespace, fillPath(route, pathValues), query);
     for (const { method, label, override } of METHODS) {
       const effective = override ?? method;

@@ -6,9 +6,8 @@ import { CalendarStore } from '../store/store';
 import { ReadOnlyPersistence, type Persistence } from '../store/persistence';
 import type { StoreOp } from '../store/store';
 import { FolderLockedError } from '../store/lock';
-import { exportDump } from '../sync/exchange/jsonDump';
-import { exportIcs } from '../sync/exchange/ics';
-import { CSV_KINDS, exportCsv, type CsvKind } from '../sync/exchange/csv';
+import { exportText } from '../sync/exchange/exportText';
+import { CSV_KINDS, type CsvKind } from '../sync/exchange/csv';
 import { importFile, type ImportResult } from '../sync/exchange/importFile';
 import type { ImportMatch } from '../sync/exchange/csvMatch';
 import type { SyncCommandDeps } from './syncCommand';
@@ -24,18 +23,6 @@ const INITIAL_SETTINGS = {
   timezone: 'UTC',
   postsPerPage: 10,
 };
-
-/** The export of a calendar in one of the formats. */
-export function exportText(
-  store: CalendarStore,
-  format: 'json' | 'ics' | 'csv',
-  kind: CsvKind,
-  now: Date,
-): string {
-  if (format === 'json') return `${JSON.stringify(exportDump(store, now), null, 1)}\n`;
-  if (format === 'ics') return exportIcs(store, now);
-  return exportCsv(store, kind);
-}
 
 /**
  * Reads the calendar for an export: the folder directly, or (when a server owns it) its durable state read

@@ -8,6 +8,7 @@ import { fileSecretBox } from '../../sync/secretBox';
 import { syncAdminRoutes } from './syncAdmin';
 import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
+import { exportRoutes } from './export';
 import { changesRoutes } from './changes';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
@@ -120,5 +121,6 @@ export function adminRoutes({
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
     ...feedAdminRoutes(feedSecret, addressNotice),
     ...changesRoutes,
+    ...exportRoutes,
   ];
 }

@@ -4,6 +4,7 @@ import { runEventQuery, type DateBound, type EventQuery } from '../../core/event
 import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates/archiveWindow';
 import { categoryDescendants, findTerm } from '../../core/terms';
 import type { StoredEvent } from '../../store/schema';
+import type { PostStatus } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
 import { ApiError, invalidParam, refusedWrite } from '../errors';
 import type { ArgValues } from '../args/define';
@@ -103,12 +104,15 @@ function termIds(
   return ids;
 }
 
-function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
-  const { args, store, caller, now, links } = request;
-  const siteZone = store.settings.timezone;
-  const page = args.page ?? 1;
-  const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
-  const { bounds, echo: dateEcho } = dateBounds(args, siteZone, now);
+/**
+ * The filters of `GET /events` as an event query, with the archive's defaults (date window, statuses by
+ * role); also what the export route filters with (routes/export.ts).
+ */
+export function archiveQuery(
+  request: Pick<ApiRequest<typeof eventArchiveArgs>, 'args' | 'store' | 'caller' | 'now' | 'raw'>,
+): { query: EventQuery; statuses: PostStatus[]; dateEcho: Array<[string, string]> } {
+  const { args, store, caller, now } = request;
+  const { bounds, echo: dateEcho } = dateBounds(args, store.settings.timezone, now);
   const statuses = archiveStatuses(args.status, caller);
   const query: EventQuery = {
     bounds,
@@ -129,6 +133,14 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
     includeHidden: args.show_hidden === true,
     language: request.raw.ml_language as EventQuery['language'],
   };
+  return { query, statuses, dateEcho };
+}
+
+function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
+  const { args, store, links } = request;
+  const page = args.page ?? 1;
+  const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
+  const { query, statuses, dateEcho } = archiveQuery(request);
   const { total, items } = runEventQuery(query, store, { offset: (page - 1) * perPage, limit: perPage });
   const password = typeof request.raw.password === 'string' ? request.raw.password : undefined;
   const bool = (value: boolean | undefined) => (value === undefined ? [] : [value ? '1' : '0']);

@@ -120,20 +120,27 @@ export function cellsOfRecord(
 }
 
 /** The records of one kind, trash left out, as rows of cells by importer key. */
-function cellsOf(store: CalendarStore, kind: CsvKind): Record<string, string>[] {
+function cellsOf(
+  store: CalendarStore,
+  kind: CsvKind,
+  events: Iterable<StoredEvent> = store.events.values(),
+): Record<string, string>[] {
   const live = <T extends { status: string }>(records: Iterable<T>) =>
     [...records].filter((record) => record.status !== 'trash');
   if (kind === 'venues') return live(store.venues.values()).map((venue) => venueCells(store, venue));
   if (kind === 'organizers')
     return live(store.organizers.values()).map((organizer) => organizerCells(store, organizer));
   const site = siteCurrency(store.settings);
-  return live(store.events.values()).map((event) => eventCells(store, event, site));
+  return live(events).map((event) => eventCells(store, event, site));
 }
 
-/** One kind of record as CSV with the original importer's columns (trashed records left out). */
-export function exportCsv(store: CalendarStore, kind: CsvKind): string {
+/**
+ * One kind of record as CSV with the original importer's columns (trashed records left out). `events`
+ * (default: all) picks the events written; venues and organizers are always all of them.
+ */
+export function exportCsv(store: CalendarStore, kind: CsvKind, events?: Iterable<StoredEvent>): string {
   const columns = COLUMNS_OF[kind];
-  const rows = cellsOf(store, kind).map((cells) => columns.map((c) => cells[c.key]));
+  const rows = cellsOf(store, kind, events).map((cells) => columns.map((c) => cells[c.key]));
   return stringify([columns.map((c) => c.header), ...rows]);
 }
 

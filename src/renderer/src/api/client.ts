@@ -137,6 +137,42 @@ export class ApiClient {
     return { data: data as T, headers: response.headers };
   }
 
+  /**
+   * A file the API answers (an export): its bytes and the name its Content-Disposition gives. A failure
+   * is the API's JSON error, thrown as an ApiError like any other call's.
+   */
+  async download(
+    path: string,
+    query: Record<string, QueryValue>,
+    namespace: string,
+  ): Promise<{ blob: Blob; fileName: string }> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path, query, namespace), {
+        headers: { Authorization: `Bearer ${this.connection.token}` },
+      });
+    } catch {
+      throw new ApiError(
+        0,
+        NETWORK_ERROR,
+        'The local API did not answer. Is Calendar Desk still running? Restart it and reload this page.',
+      );
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      let body: unknown = undefined;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not the API's JSON: the status alone says what failed */
+      }
+      throw ApiError.fromBody(response.status, body);
+    }
+    const disposition = response.headers.get('Content-Disposition') ?? '';
+    const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? path;
+    return { blob: await response.blob(), fileName };
+  }
+
   get<T>(path: string, options?: RequestOptions & { namespace?: string }) {
     return this.request<T>('GET', path, options);
   }

@@ -288,6 +288,33 @@ export const en = {
     soonestFirst: 'Soonest first',
     latestFirst: 'Latest first',
   },
+  export: {
+    action: 'Export…',
+    format: 'File',
+    formats: {
+      ics: 'Calendar file (.ics)',
+      'csv-events': 'Events for a WordPress site (.csv)',
+      'csv-venues': 'Venues for a WordPress site (.csv)',
+      'csv-organizers': 'Organizers for a WordPress site (.csv)',
+      json: 'Backup of the whole calendar (.json)',
+    },
+    which: 'Which events',
+    all: 'Everything',
+    filtered: 'What this search shows',
+    hints: {
+      ics: 'For calendar apps (Google Calendar, Outlook, Apple Calendar): open or import the file there.',
+      'csv-events':
+        'In WordPress (Events → Import → CSV) import the venues and the organizers first, then the events: an event is linked only to venues and organizers already on the site.',
+      'csv-venues':
+        'Import this in WordPress (Events → Import → CSV) before the events. It holds every venue, whatever the search.',
+      'csv-organizers':
+        'Import this in WordPress (Events → Import → CSV) before the events. It holds every organizer, whatever the search.',
+      json: 'Everything in the calendar, whatever the search, to restore it later (calendar-desk import). Keep it somewhere safe.',
+    },
+    private: 'The file also holds drafts, private events and event passwords: share it with care.',
+    download: 'Download',
+    failed: 'The export did not work: {message}',
+  },
   pager: {
     label: 'Pages',
     previous: 'Previous',

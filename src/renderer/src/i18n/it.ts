@@ -294,6 +294,34 @@ export const it: Messages = {
     soonestFirst: 'Prima i più vicini',
     latestFirst: 'Prima i più lontani',
   },
+  export: {
+    action: 'Esporta…',
+    format: 'File',
+    formats: {
+      ics: 'File di calendario (.ics)',
+      'csv-events': 'Eventi per un sito WordPress (.csv)',
+      'csv-venues': 'Luoghi per un sito WordPress (.csv)',
+      'csv-organizers': 'Organizzatori per un sito WordPress (.csv)',
+      json: 'Backup di tutto il calendario (.json)',
+    },
+    which: 'Quali eventi',
+    all: 'Tutto',
+    filtered: 'Quello che mostra questa ricerca',
+    hints: {
+      ics: 'Per le app di calendario (Google Calendar, Outlook, Calendario di Apple): apri o importa lì il file.',
+      'csv-events':
+        'In WordPress (Eventi → Importa → CSV) importa prima i luoghi e gli organizzatori, poi gli eventi: un evento viene collegato solo a luoghi e organizzatori già presenti sul sito.',
+      'csv-venues':
+        'Importalo in WordPress (Eventi → Importa → CSV) prima degli eventi. Contiene tutti i luoghi, qualunque sia la ricerca.',
+      'csv-organizers':
+        'Importalo in WordPress (Eventi → Importa → CSV) prima degli eventi. Contiene tutti gli organizzatori, qualunque sia la ricerca.',
+      json: 'Tutto il calendario, qualunque sia la ricerca, per ripristinarlo in seguito (calendar-desk import). Conservalo in un posto sicuro.',
+    },
+    private:
+      'Il file contiene anche bozze, eventi privati e password degli eventi: condividilo con attenzione.',
+    download: 'Scarica',
+    failed: 'L’esportazione non è riuscita: {message}',
+  },
   pager: {
     label: 'Pagine',
     previous: 'Precedente',

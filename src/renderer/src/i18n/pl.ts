@@ -294,6 +294,33 @@ export const pl: Messages = {
     soonestFirst: 'Najbliższe najpierw',
     latestFirst: 'Najdalsze najpierw',
   },
+  export: {
+    action: 'Eksportuj…',
+    format: 'Plik',
+    formats: {
+      ics: 'Plik kalendarza (.ics)',
+      'csv-events': 'Wydarzenia dla strony WordPress (.csv)',
+      'csv-venues': 'Miejsca dla strony WordPress (.csv)',
+      'csv-organizers': 'Organizatorzy dla strony WordPress (.csv)',
+      json: 'Kopia zapasowa całego kalendarza (.json)',
+    },
+    which: 'Które wydarzenia',
+    all: 'Wszystko',
+    filtered: 'To, co pokazuje to wyszukiwanie',
+    hints: {
+      ics: 'Dla aplikacji kalendarza (Google Calendar, Outlook, Kalendarz Apple): otwórz lub zaimportuj tam plik.',
+      'csv-events':
+        'W WordPressie (Wydarzenia → Import → CSV) najpierw zaimportuj miejsca i organizatorów, potem wydarzenia: wydarzenie łączy się tylko z miejscami i organizatorami, które już są na stronie.',
+      'csv-venues':
+        'Zaimportuj to w WordPressie (Wydarzenia → Import → CSV) przed wydarzeniami. Zawiera wszystkie miejsca, niezależnie od wyszukiwania.',
+      'csv-organizers':
+        'Zaimportuj to w WordPressie (Wydarzenia → Import → CSV) przed wydarzeniami. Zawiera wszystkich organizatorów, niezależnie od wyszukiwania.',
+      json: 'Cały kalendarz, niezależnie od wyszukiwania, aby go później przywrócić (calendar-desk import). Przechowuj go w bezpiecznym miejscu.',
+    },
+    private: 'Plik zawiera też szkice, prywatne wydarzenia i hasła wydarzeń: udostępniaj go ostrożnie.',
+    download: 'Pobierz',
+    failed: 'Eksport się nie udał: {message}',
+  },
   pager: {
     label: 'Strony',
     previous: 'Poprzednia',

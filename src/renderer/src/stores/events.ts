@@ -46,6 +46,21 @@ export function overlapQuery(from?: string, to?: string): Record<string, QueryVa
   return { ends_after: from ? dayBefore(from) : undefined, starts_before: to || undefined };
 }
 
+/** The API query of a search (no page): what the search screen lists, and what its export writes. */
+export function searchQuery(filters: EventFilters): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {
+    ...EDITOR_VIEW,
+    ...overlapQuery(filters.from, filters.to),
+    search: filters.search?.trim() || undefined,
+    categories: filters.categories?.length ? filters.categories : undefined,
+    tags: filters.tags?.length ? filters.tags : undefined,
+    venue: filters.venue?.length ? filters.venue : undefined,
+    organizer: filters.organizer?.length ? filters.organizer : undefined,
+  };
+  if (filters.status) query.status = filters.status;
+  return query;
+}
+
 /** Events: range loads for the calendar, searches, and the writes of the editor. */
 export const useEventsStore = defineStore('events', () => {
   const session = useSessionStore();
@@ -72,16 +87,7 @@ export const useEventsStore = defineStore('events', () => {
   }
 
   async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
-    const query: Record<string, QueryValue> = {
-      ...EDITOR_VIEW,
-      ...overlapQuery(filters.from, filters.to),
-      search: filters.search?.trim() || undefined,
-      categories: filters.categories?.length ? filters.categories : undefined,
-      tags: filters.tags?.length ? filters.tags : undefined,
-      venue: filters.venue?.length ? filters.venue : undefined,
-      organizer: filters.organizer?.length ? filters.organizer : undefined,
-    };
-    if (filters.status) query.status = filters.status;
+    const query = searchQuery(filters);
     const fetchPage = (number: number, size: number) =>
       listPage<EventResponse>(session.api(), 'events', { ...query, page: number, per_page: size });
     return filters.order === 'desc' ? reversePage(fetchPage, page, perPage) : fetchPage(page, perPage);

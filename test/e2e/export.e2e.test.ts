@@ -1,0 +1,142 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
+import { launchChromium, screenshot, watchProblems } from './browser';
+
+/**
+ * The Events screen's Export, in Chromium against a real `serve`: the downloaded file (Playwright's download
+ * event) in each format, of everything or of what the search shows. Screenshots: test-results/e2e/export-*.png.
+ */
+
+let home: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+let origin: string;
+let token: string;
+
+async function call(path: string, body: unknown): Promise<{ id: number }> {
+  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as { id: number };
+}
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const event = (title: string, days: number, extra: Record<string, unknown>) =>
+  call('events', {
+    title,
+    start_date: `${inDays(days)} 20:00:00`,
+    end_date: `${inDays(days)} 22:00:00`,
+    ...extra,
+  });
+
+beforeAll(async () => {
+  await ensureBuilt();
+  home = await mkdtemp(join(tmpdir(), 'calendar-desk-export-e2e-'));
+  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
+  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  const concerts = await call('categories', { name: 'Concerts' });
+  const rehearsals = await call('categories', { name: 'Rehearsals' });
+  await call('venues', { venue: 'Teatro Verdi', status: 'publish' });
+  await event('Spring concert', 5, { status: 'publish', categories: [concerts.id] });
+  await event('Autumn concert', 40, { status: 'draft', categories: [concerts.id] });
+  await event('Choir rehearsal', 7, { status: 'publish', categories: [rehearsals.id] });
+  browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-GB',
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  problems = watchProblems(page);
+  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.getByRole('navigation').first().waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
+  await serve?.exited;
+  await rm(home, { recursive: true, force: true });
+});
+
+/** Chooses a format and scope in the open Export panel, clicks Download: the file's name and text. */
+async function exportFile(format: string, scope?: 'all' | 'filtered') {
+  await page.getByTestId('export-format').selectOption(format);
+  if (scope) await page.getByTestId(`export-${scope}`).check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-download').click(),
+  ]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
+}
+
+describe('Events screen, Export', () => {
+  it('downloads everything, or what the search shows, as .ics and CSV; the backup is always whole', async () => {
+    await page.goto(`${origin}/#/events`);
+    await page.getByText('Choir rehearsal').waitFor();
+    await page.getByTestId('export-open').click();
+
+    const everything = await exportFile('ics', 'all');
+    expect(everything.name).toMatch(/^calendar-desk-\d{4}-\d{2}-\d{2}\.ics$/);
+    for (const title of ['Spring concert', 'Autumn concert', 'Choir rehearsal'])
+      expect(everything.text).toContain(`SUMMARY:${title}`);
+
+    // The search's own filter: one category.
+    await page.getByRole('combobox', { name: 'Categories' }).selectOption({ label: 'Concerts' });
+    await expect.poll(() => page.getByText('Choir rehearsal').count()).toBe(0);
+    const shown = await exportFile('ics', 'filtered');
+    expect(shown.name).toMatch(/^calendar-desk-filtered-[\d-]+\.ics$/);
+    expect(shown.text).toContain('SUMMARY:Spring concert');
+    expect(shown.text).toContain('SUMMARY:Autumn concert');
+    expect(shown.text).not.toContain('Choir rehearsal');
+
+    // Only published ones: the search's status filter goes into the file too.
+    await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Published' });
+    await expect.poll(() => page.getByText('Autumn concert').count()).toBe(0);
+    const csv = await exportFile('csv-events', 'filtered');
+    expect(csv.name).toMatch(/^calendar-desk-events-filtered-[\d-]+\.csv$/);
+    const rows = parse(csv.text, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((row) => row['Event Name'])).toEqual(['Spring concert']);
+    expect(await page.getByTestId('export-hint').innerText()).toContain(
+      'import the venues and the organizers first',
+    );
+    await screenshot(page, 'export-1440');
+
+    await page.getByTestId('export-format').selectOption('csv-venues');
+    expect(await page.getByTestId('export-filtered').isDisabled()).toBe(true);
+    const venues = await exportFile('csv-venues');
+    expect(venues.text).toContain('Teatro Verdi');
+
+    const backup = await exportFile('json');
+    expect(backup.name).toMatch(/^calendar-desk-backup-[\d-]+\.json$/);
+    const dump = JSON.parse(backup.text) as { format: string; data: { events: object } };
+    expect(dump.format).toBe('calendar-desk-dump');
+    expect(Object.keys(dump.data.events)).toHaveLength(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('fits a phone screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByText('Choir rehearsal').waitFor();
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-format').selectOption('csv-events');
+    await screenshot(page, 'export-390');
+    const box = await page.getByTestId('export-panel').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'export-390');
+  });
+});
