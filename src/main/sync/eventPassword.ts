@@ -73,7 +73,12 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
       refuseWithoutRoute();
       if (client.passwordRoute === 'in-body') {
         sent.post_password = password;
-        return null;
+        // Remembered as on WordPress: the planner then pushes a later password change even when nothing it
+        // compares differs (a remote answering the texts in full shows no difference for it).
+        return async (created) => {
+          await links.setProtected(record.id, true);
+          return created;
+        };
       }
       const wanted = String(sent.status ?? 'publish');
       if (!UNSEEN_STATUSES.has(wanted)) sent.status = 'draft';
@@ -115,9 +120,11 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
       );
     },
 
-    /** After an update on WordPress: a password removed here is removed there. */
+    /** After an update: what the remote now has is remembered; on WordPress a password removed here is removed there. */
     async afterUpdate(record: LocalRecord, remoteId: number) {
-      if (record.kind !== 'event' || client.passwordRoute !== 'wordpress') return;
+      if (record.kind !== 'event') return;
+      if (client.passwordRoute === 'in-body') return links.setProtected(record.id, passwordOf(record) !== '');
+      if (client.passwordRoute !== 'wordpress') return;
       if (passwordOf(record) !== '' || !links.isProtected(record.id)) return;
       await setOnWordPress(
         record,

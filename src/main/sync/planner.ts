@@ -456,7 +456,13 @@ export function plan(
       });
     } else if (diffOf(record, remoteRecord).length === 0) {
       // Both sides made the same change: nothing to decide, the link takes both versions as its baseline.
-      upserts.push({ type: 'accept', kind, localId: id, remoteId, title });
+      // Except for a protected event: its password is never compared (no remote shows it), so the local change
+      // may be a new or removed password, which only an update carries there.
+      upserts.push(
+        hidden
+          ? { type: 'update', kind, localId: id, remoteId, title, force: false, diff: [] }
+          : { type: 'accept', kind, localId: id, remoteId, title },
+      );
     } else {
       decide(conflictOf(record, kind, id, remoteRecord, 'both-changed'), {
         'local-wins': { type: 'update', kind, localId: id, remoteId, title, force: true },
