@@ -390,7 +390,7 @@ export const en = {
     secretSaved: 'password saved',
     title: 'Publish',
     intro:
-      'Push this calendar to your website (WordPress with The Events Calendar) or to another Calendar Desk. Nothing changed on both sides is overwritten without your decision.',
+      'Share this calendar with your website (WordPress with The Events Calendar) or another Calendar Desk: your changes go there, and changes made there come back here. Nothing changed on both sides is overwritten without your decision.',
     remotes: 'Your sites',
     addRemote: 'Add a site',
     editRemote: 'Edit site',

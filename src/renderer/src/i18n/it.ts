@@ -398,7 +398,7 @@ export const it: Messages = {
     secretSaved: 'password salvata',
     title: 'Pubblica',
     intro:
-      'Invia questo calendario al tuo sito (WordPress con The Events Calendar) o a un altro Calendar Desk. Nulla di modificato da entrambe le parti viene sovrascritto senza la tua decisione.',
+      'Condividi questo calendario con il tuo sito (WordPress con The Events Calendar) o con un altro Calendar Desk: le tue modifiche arrivano lì, e quelle fatte lì tornano qui. Nulla di modificato da entrambe le parti viene sovrascritto senza la tua decisione.',
     remotes: 'Destinazioni',
     addRemote: 'Aggiungi una destinazione',
     editRemote: 'Modifica destinazione',

@@ -396,7 +396,7 @@ export const pl: Messages = {
     secretSaved: 'hasło zapisane',
     title: 'Publikuj',
     intro:
-      'Wyślij ten kalendarz na swoją stronę (WordPress z The Events Calendar) lub do innego Calendar Desk. Nic, co zmieniono po obu stronach, nie zostanie nadpisane bez twojej decyzji.',
+      'Udostępniaj ten kalendarz swojej stronie (WordPress z The Events Calendar) lub innemu Calendar Desk: twoje zmiany trafiają tam, a zmiany wprowadzone tam wracają tutaj. Nic, co zmieniono po obu stronach, nie zostanie nadpisane bez twojej decyzji.',
     remotes: 'Miejsca docelowe',
     addRemote: 'Dodaj miejsce docelowe',
     editRemote: 'Edycja miejsca docelowego',
