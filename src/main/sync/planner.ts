@@ -143,6 +143,24 @@ export function plan(
   const deletes: Operation[] = [];
   const conflicts: Conflict[] = [];
 
+  /** An update sending the local record's differences from the remote one (unforced: the ETag guards it). */
+  const updateOf = (record: LocalRecord, remoteRecord: RemoteRecord, remoteId: number): Operation => ({
+    type: 'update',
+    kind: record.kind,
+    localId: record.id,
+    remoteId,
+    title: titleOf(record, record.kind, record.id),
+    force: false,
+    diff: diffOf(record, remoteRecord),
+  });
+  /** A record unchanged here whose picture was never sent (pushed before pictures were synced): sent now. */
+  const unsentPictureUpdate = (record: LocalRecord, remoteRecord: RemoteRecord, remoteId: number) => {
+    if (!record.image || sentMedia.has(record.image.mediaId)) return;
+    const update = updateOf(record, remoteRecord, remoteId);
+    if (update.type === 'update' && update.diff?.some((change) => change.field === 'image'))
+      upserts.push(update);
+  };
+
   const decide = (
     conflict: Conflict,
     outcomes: { 'local-wins': Operation | null; 'remote-wins': Operation | null },
@@ -277,21 +295,8 @@ export function plan(
       return;
     }
     if (!remoteChanged) {
-      if (localChanged && pushes)
-        upserts.push({
-          type: 'update',
-          kind,
-          localId: id,
-          remoteId,
-          title,
-          force: false,
-          diff: diffOf(record, remoteRecord),
-        });
-      else if (!localChanged && pushes && record.image && !sentMedia.has(record.image.mediaId)) {
-        const diff = diffOf(record, remoteRecord);
-        if (diff.some((change) => change.field === 'image'))
-          upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false, diff });
-      }
+      if (localChanged && pushes) upserts.push(updateOf(record, remoteRecord, remoteId));
+      else if (!localChanged && pushes) unsentPictureUpdate(record, remoteRecord, remoteId);
       return;
     }
     const add = (operation: Operation | null) => {
@@ -437,23 +442,11 @@ export function plan(
     // record is a conflict rather than a silent overwrite of the remote's edit. One exception: a picture
     // never sent to this remote (the record was pushed before pictures were synced) is sent now.
     if (!localChanged) {
-      if (!remoteChanged && record.image && !sentMedia.has(record.image.mediaId)) {
-        const diff = diffOf(record, remoteRecord);
-        if (diff.some((change) => change.field === 'image'))
-          upserts.push({ type: 'update', kind, localId: id, remoteId, title, force: false, diff });
-      }
+      if (!remoteChanged) unsentPictureUpdate(record, remoteRecord, remoteId);
       continue;
     }
     if (!remoteChanged) {
-      upserts.push({
-        type: 'update',
-        kind,
-        localId: id,
-        remoteId,
-        title,
-        force: false,
-        diff: diffOf(record, remoteRecord),
-      });
+      upserts.push(updateOf(record, remoteRecord, remoteId));
     } else if (diffOf(record, remoteRecord).length === 0) {
       // Both sides made the same change: nothing to decide, the link takes both versions as its baseline.
       // Except for a protected event: its password is never compared (no remote shows it), so the local change
