@@ -230,6 +230,34 @@ describe('repeating events (series) through the API', () => {
     expect(live(after)).toHaveLength(2);
   });
 
+  it('a rule shortened, then lengthened back: the trashed event of a date the rule gives again comes back, as it was', async () => {
+    const head = await rehearsals('Rehearsal K', ['RRULE:FREQ=WEEKLY;COUNT=4;BYDAY=TU']);
+    const last = (await occurrencesOf(head.id)).at(-1)!;
+    expect((await change(last.id, { title: 'Rehearsal K (concert)' })).status).toBe(200);
+    expect(
+      (await change(head.id, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3;BYDAY=TU'], scope: 'all' })).status,
+    ).toBe(200);
+    const statusOf = async (id: number) =>
+      (await occurrencesOf(head.id)).find((event) => event.id === id)?.status;
+    expect(await statusOf(last.id)).toBe('trash');
+
+    const back = await change(head.id, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4;BYDAY=TU'], scope: 'all' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const after = await occurrencesOf(head.id);
+    // The same event, not a new one beside it: its own title kept, its slug without the trash's suffix.
+    expect(after.map((event) => event.status)).toEqual(['publish', 'publish', 'publish']);
+    expect(after).toHaveLength(3);
+    expect(await read(last.id)).toMatchObject({
+      status: 'publish',
+      title: 'Rehearsal K (concert)',
+      slug: last.slug,
+    });
+    // A date removed on its own (an EXDATE) is not given by the rules: it stays in the trash.
+    expect((await remove(after[0]!.id)).status).toBe(200);
+    expect((await change(head.id, { title: 'Rehearsal K!', scope: 'all' })).status).toBe(200);
+    expect(await statusOf(after[0]!.id)).toBe('trash');
+  });
+
   it('deletes one occurrence (an EXDATE), this and the following ones, or the whole series', async () => {
     const head = await rehearsals('Rehearsal E');
     const rest = await occurrencesOf(head.id);

@@ -4,8 +4,8 @@ import type { StoredEvent } from '../../store/schema';
 import { canChangePost, type MaybeCaller } from '../capabilities';
 import { formatSql, toUtcSql } from '../dates/sqlDates';
 import { toLuxonZone } from '../dates/zones';
-import { nowUtc, postSlug, trashedSlug } from '../posts';
-import { newUid } from '../uids';
+import { nowUtc, postSlug, trashedSlug, untrashedSlug } from '../posts';
+import { givenUid, newUid } from '../uids';
 import { refuseUnless } from '../writes';
 import {
   applyEventInput,
@@ -315,12 +315,18 @@ function changeWholeSeries(
   tx.putEvent(touched({ ...newHead, ...headTimes, recurrenceId: dates[0], horizonLocal: openUntil }, now));
 
   const kept = new Set<string>([dates[0]]);
-  for (const occurrence of seriesOccurrences(store, head)) {
-    const key = rekey(occurrence.recurrenceId!);
-    if (occurrence.status === 'trash') {
+  for (const stored of seriesOccurrences(store, head)) {
+    const key = rekey(stored.recurrenceId!);
+    if (stored.status === 'trash' && (!wanted.has(key) || kept.has(key))) {
       kept.add(key);
       continue;
     }
+    // In the trash but a date the rules give again (a rule shortened, then lengthened back): the event comes
+    // back, with what it had, rather than a new one beside it. A date removed on its own is an EXDATE: not given.
+    const occurrence =
+      stored.status === 'trash'
+        ? { ...stored, status: newHead.status, slug: untrashedSlug(store, stored) }
+        : stored;
     if (!wanted.has(key) || kept.has(key)) {
       tx.putEvent(trashed(store, occurrence, now));
       continue;
@@ -329,11 +335,12 @@ function changeWholeSeries(
     if (occurrence.id === target.id && occurrence.override) {
       tx.putEvent(touched({ ...after, recurrenceId: key }, now));
     } else if (occurrence.override) {
-      if (key !== occurrence.recurrenceId) tx.putEvent(touched({ ...occurrence, recurrenceId: key }, now));
+      if (occurrence !== stored || key !== occurrence.recurrenceId)
+        tx.putEvent(touched({ ...occurrence, recurrenceId: key }, now));
     } else {
       const next = { ...edited(occurrence), ...fields, recurrenceId: key };
       const moved = { ...next, ...timesAt(key, duration, next.timezone) };
-      if (JSON.stringify(moved) !== JSON.stringify(occurrence)) tx.putEvent(touched(moved, now));
+      if (JSON.stringify(moved) !== JSON.stringify(stored)) tx.putEvent(touched(moved, now));
     }
   }
   const latest = store.events.get(head.id)!;
@@ -531,6 +538,32 @@ function trashHead(head: StoredEvent, occurrences: StoredEvent[], context: Event
   for (const event of occurrences) {
     if (event.id !== next.id) tx.putEvent(touched({ ...event, parentId: next.id }, now));
   }
+}
+
+/**
+ * Occurrences take the identity of their twins in the same series on another Calendar Desk (two-way sync: the
+ * series was made there from its head and here from the same rules, each calendar giving its occurrences their
+ * own uids): from then on each is the same event everywhere. An administrator's sync only; a uid another event
+ * has is not taken, and a slug only when free. Not an edit (no new revision). One store change for the series.
+ */
+export async function takeOccurrenceIdentities(
+  store: CalendarStore,
+  twins: { id: number; uid: string; slug: string }[],
+  caller: MaybeCaller,
+): Promise<void> {
+  const changes = twins.flatMap((twin) => {
+    const event = store.events.get(twin.id);
+    if (!event || event.uid === twin.uid.toLowerCase()) return [];
+    const uid = givenUid(twin.uid, caller, store.events.values());
+    return uid ? [{ event, uid, slug: twin.slug }] : [];
+  });
+  if (changes.length === 0) return;
+  await store.mutate((tx) => {
+    for (const { event, uid, slug } of changes) {
+      const free = slug !== '' && postSlug(store, 'event', slug, event.id, event.slug) === slug;
+      tx.putEvent(tidy({ ...event, uid, ...(free ? { slug } : {}) }));
+    }
+  });
 }
 
 /**
