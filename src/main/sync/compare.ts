@@ -114,6 +114,16 @@ export function comparableLocal(
       (remote.imageUrl === image || isUploadedCopyOf(local.image, remoteFile));
     compared.image = shown ? remote.fields.image : image;
   }
+  // A remote with series shows each event's rule: the head's is compared (a rule changed on one side is a change
+  // of the head); an occurrence shows its head's, which is the head's to merge, so it never differs here.
+  if (remote?.fields.recurrence !== undefined) {
+    const series = local.series;
+    compared.recurrence = !series
+      ? []
+      : series.headId === local.id
+        ? (series.lines ?? [])
+        : remote.fields.recurrence;
+  }
   return compared;
 }
 

@@ -98,6 +98,11 @@ export interface RemoteRecord {
   imageUrl?: string | null;
   /** An event of a remote series: its original start there (`recurrence_id`); null or absent otherwise. */
   recurrenceId?: string | null;
+  /**
+   * An event of a series on a remote that has series, not linked here yet: the remote id of its series' head
+   * (its own id on the head). Found when the remote is read (see remoteSeries.ts); absent otherwise.
+   */
+  seriesHeadId?: number;
   /** An event's, venue's or organizer's texts as written on the remote: what `remote-wins` takes over. */
   texts?: RemoteTexts;
 }

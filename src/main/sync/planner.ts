@@ -21,7 +21,7 @@ import {
   remoteMediaIdLookup,
   sameValue,
 } from './compare';
-import { mergeFields } from './merge';
+import { mergeFields, type MergeResult } from './merge';
 import { sameRecordKey } from './sameRecord';
 
 /** The fields two spellings of one venue or organizer may differ in (see `sameRecordKey`). */
@@ -261,7 +261,8 @@ export function plan(
       if (record.deleted) upserts.push({ type: 'unlink', kind, localId: id, title });
       // Let go earlier by a `remote-wins` decision of a push: kept here as the user chose.
       else if (!localChanged && link.remoteHash === REMOTE_GONE) return;
-      else if (!localChanged) upserts.push(trash);
+      // An occurrence that follows its series changed here only with it: its date removed there is no conflict.
+      else if (!localChanged || followsSeries(record)) upserts.push(trash);
       else
         decide(
           {
@@ -318,8 +319,9 @@ export function plan(
       comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord),
       remoteRecord.fields,
     );
+    if (localRuleHeads.has(id)) keepLocalRule(merged);
     const conflicted = merged.conflicts.map((conflict) => conflict.field);
-    if (!localChanged) {
+    if (!localChanged && !localRuleHeads.has(id)) {
       // Unchanged here: whatever differs is the remote's change.
       add(mergeOperation(record, remoteId, [...merged.toLocal, ...conflicted], [], false));
       return;
@@ -356,10 +358,38 @@ export function plan(
     );
   };
 
+  // A series whose rule, changed on the remote, removes dates whose occurrences were changed on their own here:
+  // each such occurrence is a conflict (`remote-deleted`, below). While one waits for a decision (`ask`, `skip`)
+  // nothing of the series' head is taken or sent, so the rule does not trash it here; `local-wins` keeps the
+  // dates: the rule here goes to the remote, which brings them back; `remote-wins` takes the remote's rule.
+  const heldHeads = new Set<number>();
+  const localRuleHeads = new Set<number>();
+  /** Whether the series of a local head is one on the remote too (a Calendar Desk shows its rule). */
+  const seriesThere = (headId: number) => {
+    const remoteHeadId = linkedIdOf('event', headId);
+    return (
+      remoteHeadId !== null && remoteById.get(linkKey('event', remoteHeadId))?.fields.recurrence !== undefined
+    );
+  };
+  if (pulls) {
+    for (const record of local) {
+      const link = linkByKey.get(linkKey(record.kind, record.id));
+      if (!record.series || record.deleted || followsSeries(record) || isHead(record) || !link?.remoteId)
+        continue;
+      if (remoteById.has(linkKey('event', link.remoteId)) || link.pushedRevision === record.revision)
+        continue;
+      if (!seriesThere(record.series.headId)) continue;
+      const choice = options.decisions?.[linkKey(record.kind, record.id)] ?? options.policy;
+      if (choice === 'local-wins') localRuleHeads.add(record.series.headId);
+      else if (choice !== 'remote-wins') heldHeads.add(record.series.headId);
+    }
+  }
+
   for (const record of local) {
     const { kind, id } = record;
     const title = titleOf(record, kind, id);
     const link = linkByKey.get(linkKey(kind, id));
+    if (heldHeads.has(id) && kind === 'event') continue;
     if (!link || link.remoteId === null) {
       if (record.deleted && !link) continue;
       // Unknown on the remote, or a create whose answer was lost: its twin there (same uid, slug, or a venue's
@@ -514,6 +544,21 @@ export function plan(
   const rank = orderRanks(local);
   const byRank = (a: Operation, b: Operation) => rank(a) - rank(b) || a.localId - b.localId;
   return { operations: [...upserts.sort(byRank), ...deletes.sort((a, b) => byRank(b, a))], conflicts };
+}
+
+const isHead = (record: LocalRecord) => record.series?.headId === record.id;
+
+/** An occurrence of a series (not its head) that follows the series' edits (not changed on its own). */
+const followsSeries = (record: LocalRecord) =>
+  record.series !== undefined && !isHead(record) && !record.series.override;
+
+/** The rule here wins over the remote's (a `local-wins` decision on the dates the remote's rule removes). */
+function keepLocalRule(merged: MergeResult): void {
+  const taken = [...merged.toLocal, ...merged.conflicts.map((conflict) => conflict.field)];
+  if (!taken.includes('recurrence')) return;
+  merged.toLocal = merged.toLocal.filter((field) => field !== 'recurrence');
+  merged.conflicts = merged.conflicts.filter((conflict) => conflict.field !== 'recurrence');
+  merged.toRemote.push('recurrence');
 }
 
 /** Kind order, and within categories the depth in the parent tree (parents before children). */

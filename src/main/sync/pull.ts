@@ -42,6 +42,11 @@ export async function pullIntoLocal(
   caller: Caller,
   localMediaOf: LocalMediaOf = () => null,
   only?: ReadonlySet<string>,
+  /**
+   * An event of a series: `all` takes the remote head's version as an edit of the whole series (its rule too,
+   * when the remote shows one); `this` (the default) as a change of that event alone.
+   */
+  scope: 'this' | 'all' = 'this',
 ): Promise<number> {
   const call = { store, caller, now };
   const refused = refusedAs(caller);
@@ -49,10 +54,14 @@ export async function pullIntoLocal(
     only ? (Object.fromEntries(Object.entries(input).filter(([key]) => only.has(key))) as T) : input;
   if (kind === 'event') {
     const current = store.events.get(localId)!;
-    const input = kept(eventInputOf(remote, localIdOf, localMediaOf, current));
+    const series = scope === 'all' ? seriesInputOf(remote) : {};
+    const input: EventInput = kept({ ...eventInputOf(remote, localIdOf, localMediaOf, current), ...series });
     // Deleted here, still there: the record comes back (its status is the remote's).
     if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
-    return (await changeEvent(localId, input, call).catch(refused)).revision;
+    // Nothing to take (an event of a series already brought up to date by its head): not an edit of its own.
+    if (Object.keys(input).length === 0) return current.revision;
+    return (await changeEvent(localId, scope === 'all' ? { ...input, scope } : input, call).catch(refused))
+      .revision;
   }
   if (kind === 'venue' || kind === 'organizer') {
     const current = kind === 'venue' ? store.venues.get(localId)! : store.organizers.get(localId)!;
@@ -90,7 +99,15 @@ export async function importIntoLocal(
   const uid = remote.uid ? { uid: remote.uid } : {};
   const slug = remote.slug ? { slug: remote.slug } : {};
   if (kind === 'event') {
-    const input: EventInput = { ...eventInputOf(remote, localIdOf, localMediaOf), ...slug, ...uid };
+    // The head of a remote series comes with its rule: the series is made here from it (its occurrences are
+    // then linked to the remote's, see execute/series.ts).
+    const series = remote.seriesHeadId === remote.id ? seriesInputOf(remote) : {};
+    const input: EventInput = {
+      ...eventInputOf(remote, localIdOf, localMediaOf),
+      ...series,
+      ...slug,
+      ...uid,
+    };
     return addEvent(input, call).catch(refused);
   }
   if (kind === 'venue' || kind === 'organizer') {
@@ -165,6 +182,12 @@ function eventInputOf(
     ...(current && current.website !== null ? { website: text(fields.website) } : {}),
     ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
   };
+}
+
+/** The rule of a remote series' head, as write arguments (none from a remote without series). */
+function seriesInputOf(remote: RemoteRecord): Pick<EventInput, 'recurrence'> {
+  const lines = remote.fields.recurrence;
+  return Array.isArray(lines) ? { recurrence: lines.map(String) } : {};
 }
 
 /** A venue's or organizer's remote version as write arguments (the slug and status stay local). */

@@ -121,6 +121,9 @@ const eventShape = base.extend({
   modified_utc: z.string().optional(),
   // Not compared (a remote without series has none): matches a series' occurrences with ours.
   recurrence_id: z.string().nullable().optional().catch(null),
+  // A Calendar Desk's series: its RFC 5545 lines (an occurrence shows its head's). Compared on a series' head
+  // (see `comparableLocal`); absent for a single event and from WordPress, so their fingerprints are as before.
+  recurrence: z.array(z.string()).optional().catch(undefined),
 });
 
 /** Reads one record of a remote answer into the shape the planner compares. */
@@ -166,7 +169,11 @@ export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null
   const parsed = eventShape.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error);
   const event = parsed.data;
-  const fields = { ...pick(event, Object.keys(eventShape.shape)), cost: event.cost_details };
+  const fields = {
+    ...pick(event, Object.keys(eventShape.shape)),
+    cost: event.cost_details,
+    ...(event.recurrence?.length ? { recurrence: event.recurrence } : {}),
+  };
   return { ...postRecord(kind, event, fields, etag, raw), recurrenceId: event.recurrence_id ?? null };
 }
 
@@ -228,6 +235,7 @@ function pick(record: Record<string, unknown>, keys: string[]): Record<string, u
           'geo_lng',
           'image',
           'recurrence_id',
+          'recurrence',
         ].includes(key),
     ),
   );

@@ -17,6 +17,7 @@ import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
 import { execute, type SyncProgress } from './executor';
 import { readRemote } from './remoteRead';
 import { readRemoteChanges } from './remoteFeed';
+import { findRemoteSeries } from './remoteSeries';
 import type { AdHocSyncRequest, SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
@@ -129,6 +130,15 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     ? await readRemoteChanges(client, local, links, links.meta.cursor ?? null)
     : null;
   const remote = feed?.records ?? (await readRemote(client, local, links));
+  if (!client.isWordPress && direction !== 'push') {
+    const linkedHeads = new Set(
+      local
+        .filter((record) => record.series?.headId === record.id)
+        .map((record) => links.remoteIdOf('event', record.id))
+        .filter((id): id is number => id !== null),
+    );
+    await findRemoteSeries(client, remote, links.all(), linkedHeads);
+  }
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
     decisions: options.decisions,

@@ -14,7 +14,15 @@ import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
 import { isRefusal, sendOnce } from './sendOnce';
-import { coveredByHead, isSeriesHead, linkOccurrences, refreshHeadBaseline, takesSeries } from './series';
+import {
+  coveredByHead,
+  differingFields,
+  isSeriesHead,
+  linkOccurrences,
+  linkRemoteSeries,
+  refreshHeadBaseline,
+  takesSeries,
+} from './series';
 
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 export class LateConflictError extends Error {}
@@ -126,10 +134,18 @@ export class RunOperations {
         if (operation.toRemote.length > 0) summary.updated++;
         break;
       case 'import':
+        // An occurrence of a remote series, linked when its series came in earlier in this run.
+        if (this.linkedRemote(operation.kind, operation.remoteId)) break;
         await this.importRecord(operation);
         summary.imported++;
         break;
       case 'trash':
+        // An occurrence its series' new rule taken from the remote earlier in this run already put there.
+        if (this.alreadyTrashed(operation)) {
+          await links.remove(operation.kind, operation.localId);
+          summary.trashed++;
+          break;
+        }
         await trashLocal(
           options.store,
           operation.kind,
@@ -146,6 +162,19 @@ export class RunOperations {
         break;
     }
     return outcome;
+  }
+
+  /** Whether the local record of an operation is in the trash now. */
+  private alreadyTrashed(operation: Operation): boolean {
+    return (
+      operation.kind === 'event' &&
+      this.context.options.store.events.get(operation.localId)?.status === 'trash'
+    );
+  }
+
+  /** Whether a remote record is linked to a local one (by this run, or before). */
+  private linkedRemote(kind: Operation['kind'], remoteId: number): boolean {
+    return this.context.links.all().some((link) => link.kind === kind && link.remoteId === remoteId);
   }
 
   /** An occurrence the remote made with its series, linked when the head was sent (its create is not needed). */
@@ -250,18 +279,62 @@ export class RunOperations {
   private async pull(operation: Extract<Operation, { type: 'pull' }>): Promise<void> {
     const { links, options } = this.context;
     const remote = await this.remoteAsStored(operation.kind, operation.remoteId);
-    const revision = await pullIntoLocal(
+    const record = options.local.get(linkKey(operation.kind, operation.localId));
+    const series = this.seriesRole(record);
+    // An event of a series takes only what differs from it now (its head may have brought the rest), so that an
+    // occurrence is not made one changed on its own for nothing.
+    const only = series === 'occurrence' ? new Set(this.differingNow(record!, remote)) : undefined;
+    const revision = await this.pullFields(operation.kind, operation.localId, remote, only, series);
+    await links.put(linkFor(operation.kind, operation.localId, revision, remote));
+    await this.takeUid(operation.kind, operation.localId, remote);
+    if (series === 'head') await this.linkRemoteSeries(operation.localId, operation.remoteId);
+  }
+
+  /**
+   * Where an event stands in a series whose remote has series too: `head` (the remote's changes of it are
+   * changes of the whole series), `occurrence`, or null (a single event, or a remote without series, where
+   * every event is one of its own and changes of it are taken alone).
+   */
+  private seriesRole(record: LocalRecord | undefined): 'head' | 'occurrence' | null {
+    if (!record?.series || !takesSeries(this.context)) return null;
+    return isSeriesHead(record) ? 'head' : 'occurrence';
+  }
+
+  /** The fields of a local event that differ now from its remote version (both read now). */
+  private differingNow(record: LocalRecord, remote: RemoteRecord): string[] {
+    const current = localRecordOf(this.context.options.store, record.kind, record.id) ?? record;
+    return differingFields(this.context, current, remote);
+  }
+
+  /** Writes the remote's version (`only` those fields) into a local record; a series' head as a series edit. */
+  private pullFields(
+    kind: Operation['kind'],
+    localId: number,
+    remote: RemoteRecord,
+    only: ReadonlySet<string> | undefined,
+    series: 'head' | 'occurrence' | null,
+  ): Promise<number> {
+    const { options } = this.context;
+    return pullIntoLocal(
       options.store,
-      operation.kind,
-      operation.localId,
+      kind,
+      localId,
       remote,
       this.localIdOf(),
       options.now ?? new Date(),
       options.caller,
       this.localMediaOf(),
+      only,
+      series === 'head' ? 'all' : 'this',
     );
-    await links.put(linkFor(operation.kind, operation.localId, revision, remote));
-    await this.takeUid(operation.kind, operation.localId, remote);
+  }
+
+  /** After a remote series' head came in: the local occurrences linked to the remote's (see execute/series.ts). */
+  private linkRemoteSeries(localHeadId: number, remoteHeadId: number): Promise<void> {
+    return linkRemoteSeries(this.context, localHeadId, remoteHeadId, async (occurrence, remote) => {
+      const only = new Set(differingFields(this.context, occurrence, remote));
+      return this.pullFields('event', occurrence.id, remote, only, 'occurrence');
+    });
   }
 
   /** A venue or organizer found to be one created on two computers: one uid from now on, the remote's. */
@@ -283,25 +356,30 @@ export class RunOperations {
   private async merge(operation: Extract<Operation, { type: 'merge' }>): Promise<void> {
     const { links, options } = this.context;
     const { kind, localId, remoteId } = operation;
-    const remote = await this.remoteAsStored(kind, remoteId);
-    const link = links.get(kind, localId)!;
-    let revision = options.local.get(linkKey(kind, localId))!.revision;
-    if (operation.toLocal.length > 0) {
-      revision = await pullIntoLocal(
-        options.store,
-        kind,
-        localId,
-        remote,
-        this.localIdOf(),
-        options.now ?? new Date(),
-        options.caller,
-        this.localMediaOf(),
-        new Set(operation.toLocal),
-      );
+    const record = options.local.get(linkKey(kind, localId))!;
+    const series = this.seriesRole(record);
+    let remote = await this.remoteAsStored(kind, remoteId);
+    let { toLocal, toRemote } = operation;
+    if (series === 'occurrence') {
+      // Its head's operation came first: the series' edits from either side may already be on both. What is
+      // left is what still differs, each field going the way the plan found.
+      if (links.get(kind, localId)?.remoteEtag !== remote.etag)
+        remote = (await this.context.client.get(kind, remoteId)) ?? remote;
+      const differing = new Set(this.differingNow(record, remote));
+      toLocal = toLocal.filter((field) => differing.has(field));
+      toRemote = toRemote.filter((field) => differing.has(field));
     }
-    if (operation.toRemote.length > 0) {
+    const link = links.get(kind, localId)!;
+    // An event of a series as it is now: its head's edit taken from the remote in this run may have changed it.
+    let revision = series
+      ? (options.store.events.get(localId)?.revision ?? record.revision)
+      : record.revision;
+    if (toLocal.length > 0) revision = await this.pullFields(kind, localId, remote, new Set(toLocal), series);
+    if (series === 'head' && toLocal.length > 0) await this.linkRemoteSeries(localId, remoteId);
+    if (toRemote.length > 0) {
       const merged = localRecordOf(options.store, kind, localId)!;
       await this.update(merged, remoteId, false, remote.etag);
+      if (series === 'head') await linkOccurrences(this.context, merged, remoteId);
       return;
     }
     // Pull-only with local changes: they stay to be sent (the revision last sent is kept).
@@ -322,6 +400,7 @@ export class RunOperations {
       this.localMediaOf(),
     );
     await links.put(linkFor(operation.kind, created.id, created.revision, remote));
+    if (remote.seriesHeadId === remote.id) await this.linkRemoteSeries(created.id, remote.id);
   }
 
   /** The remote record read for the plan; from WordPress with its texts as stored (its plugin shows them formatted). */

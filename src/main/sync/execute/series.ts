@@ -4,8 +4,11 @@
  * sent one by one. An occurrence changed on its own goes as an update of its remote occurrence (scope `this`).
  * A WordPress site (no series in its API) gets every occurrence as an event of its own: nothing here applies.
  */
-import type { LocalRecord } from '../model';
+import type { LocalRecord, RemoteRecord } from '../model';
 import { linkKey } from '../model';
+import { comparableLocal, diffFields } from '../compare';
+import { localRecordOf } from '../localRecords';
+import { seriesOccurrences, takeOccurrenceIdentities } from '../../core/recurrence/series';
 import { linkFor, type ExecuteContext } from './context';
 
 /** Whether the remote takes a series as one. */
@@ -32,8 +35,9 @@ export function seriesFields(
 
 /**
  * Links the local occurrences of `head` to the remote's, by original start, as they are now (the head was just
- * created or updated there with the series' edit). An occurrence changed on its own keeps its pushed revision,
- * so its own operation still sends it; the others are up to date.
+ * created or updated there with the series' edit), and gives them the remote's uids (each the same event on
+ * both). An occurrence changed on its own keeps its pushed revision, so its own operation still sends it; the
+ * others are up to date.
  */
 export async function linkOccurrences(
   context: ExecuteContext,
@@ -43,18 +47,81 @@ export async function linkOccurrences(
   const remoteByStart = new Map(
     (await context.client.seriesOf(remoteHeadId)).map((remote) => [remote.recurrenceId, remote]),
   );
-  for (const record of context.options.local.values()) {
-    if (record.kind !== 'event' || record.deleted || record.series?.headId !== head.id) continue;
-    if (isSeriesHead(record)) continue;
-    const remote = remoteByStart.get(record.series.recurrenceId);
+  const twins: Twin[] = [];
+  for (const record of occurrencesOf(context, head.id)) {
+    const remote = remoteByStart.get(record.series!.recurrenceId);
     if (!remote) continue;
     // Also when linked to another remote event before: an occurrence moved to a new series (scope following)
     // is that series' occurrence there now (the remote trashed the old one when it split its series).
     const link = context.links.get('event', record.id);
-    const pushed = record.series.override ? (link?.pushedRevision ?? null) : record.revision;
+    const pushed = record.series!.override ? (link?.pushedRevision ?? null) : record.revision;
     await context.links.put(linkFor('event', record.id, pushed, remote));
+    twins.push({ id: record.id, uid: remote.uid ?? '', slug: remote.slug });
   }
+  await takeIdentities(context, twins);
 }
+
+/**
+ * After the remote's series came in here (a series new there imported, or its head's edit taken as an edit of
+ * the whole series), the local occurrences not linked yet are linked to the remote's of the same original start
+ * and take their uids; what such a remote occurrence has of its own (changed alone there) is taken as a change
+ * of that occurrence alone here. Occurrences linked before are left to their own operations.
+ */
+export async function linkRemoteSeries(
+  context: ExecuteContext,
+  localHeadId: number,
+  remoteHeadId: number,
+  pull: (record: LocalRecord, remote: RemoteRecord) => Promise<number>,
+): Promise<void> {
+  const { links } = context;
+  const linkedRemote = new Set(links.all().map((link) => linkKey(link.kind, link.remoteId ?? -1)));
+  const remoteByStart = new Map(
+    (await context.client.seriesOf(remoteHeadId)).map((remote) => [remote.recurrenceId, remote]),
+  );
+  const twins: Twin[] = [];
+  for (const record of occurrencesOf(context, localHeadId)) {
+    const remote = remoteByStart.get(record.series!.recurrenceId);
+    if (!remote || links.get('event', record.id)?.remoteId != null) continue;
+    if (linkedRemote.has(linkKey('event', remote.id))) continue;
+    const revision = await pull(record, remote);
+    await links.put(linkFor('event', record.id, revision, remote));
+    twins.push({ id: record.id, uid: remote.uid ?? '', slug: remote.slug });
+  }
+  await takeIdentities(context, twins);
+}
+
+/** The fields of a series event that differ between its local version now and `remote`, in the remote's terms. */
+export function differingFields(
+  context: ExecuteContext,
+  record: LocalRecord,
+  remote: RemoteRecord,
+): string[] {
+  const compared = comparableLocal(record, context.links.remoteIdOf, context.links.remoteMediaIdOf, remote);
+  return diffFields(compared, remote.fields).map((change) => change.field);
+}
+
+/** The local occurrences (not the head, none in the trash) of the series of `headId`, as they are now. */
+function occurrencesOf(context: ExecuteContext, headId: number): LocalRecord[] {
+  const store = context.options.store;
+  const head = store.events.get(headId);
+  if (!head) return [];
+  return seriesOccurrences(store, head)
+    .filter((event) => event.status !== 'trash')
+    .map((event) => localRecordOf(store, 'event', event.id)!);
+}
+
+interface Twin {
+  id: number;
+  uid: string;
+  slug: string;
+}
+
+const takeIdentities = (context: ExecuteContext, twins: Twin[]) =>
+  takeOccurrenceIdentities(
+    context.options.store,
+    twins.filter((twin) => twin.uid !== ''),
+    context.options.caller,
+  );
 
 /**
  * An occurrence the head's sending already brought up to date on the remote (linked there at its revision):
@@ -63,7 +130,9 @@ export async function linkOccurrences(
 export function coveredByHead(context: ExecuteContext, record: LocalRecord): boolean {
   if (!takesSeries(context) || !record.series || isSeriesHead(record) || record.series.override) return false;
   const link = context.links.get('event', record.id);
-  return link?.remoteId != null && link.pushedRevision === record.revision;
+  // As it is now: the head's series edit taken from the remote earlier in this run may have changed it.
+  const revision = context.options.store.events.get(record.id)?.revision ?? record.revision;
+  return link?.remoteId != null && link.pushedRevision === revision;
 }
 
 /**
