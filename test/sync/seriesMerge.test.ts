@@ -150,6 +150,25 @@ describe('two-way sync of a series between two laptops and a hub', () => {
     await expectConverged();
   });
 
+  it('B edits the first date alone while A edits the series: the first date is an override everywhere, the series follows A', async () => {
+    const head = await sharedRehearsals();
+    await write(laptopB, `events/${idOf(laptopB, head.uid)}`, { description: 'First one: auditions' });
+    await write(laptopA, `events/${head.id}`, { title: 'Choir rehearsal (new hall)', scope: 'all' });
+
+    for (const report of await syncTwiceInTurn()) expect(report.conflicts).toEqual([]);
+    for (const server of [hub, laptopA, laptopB]) {
+      expect(
+        seriesOn(server, head.uid).map((event) => [event.title, event.description, event.override]),
+      ).toEqual([
+        ['Choir rehearsal (new hall)', 'First one: auditions', true],
+        ['Choir rehearsal (new hall)', 'Bring your scores', undefined],
+        ['Choir rehearsal (new hall)', 'Bring your scores', undefined],
+        ['Choir rehearsal (new hall)', 'Bring your scores', undefined],
+      ]);
+    }
+    await expectConverged();
+  });
+
   it('A shortens the rule while B edits an occurrence that stays: both survive', async () => {
     const head = await sharedRehearsals();
     await write(laptopA, `events/${head.id}`, {

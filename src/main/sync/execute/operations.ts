@@ -15,6 +15,7 @@ import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
 import { isRefusal, sendOnce } from './sendOnce';
 import {
+  changedOnHeadAlone,
   coveredByHead,
   differingFields,
   isSeriesHead,
@@ -283,8 +284,11 @@ export class RunOperations {
     const series = this.seriesRole(record);
     // An event of a series takes only what differs from it now (its head may have brought the rest), so that an
     // occurrence is not made one changed on its own for nothing.
-    const only = series === 'occurrence' ? new Set(this.differingNow(record!, remote)) : undefined;
-    const revision = await this.pullFields(operation.kind, operation.localId, remote, only, series);
+    const only = series ? new Set(this.differingNow(record!, remote)) : undefined;
+    const revision =
+      series === 'head'
+        ? await this.pullHead(operation.localId, remote, [...only!])
+        : await this.pullFields(operation.kind, operation.localId, remote, only, series);
     await links.put(linkFor(operation.kind, operation.localId, revision, remote));
     await this.takeUid(operation.kind, operation.localId, remote);
     if (series === 'head') await this.linkRemoteSeries(operation.localId, operation.remoteId);
@@ -327,6 +331,19 @@ export class RunOperations {
       only,
       series === 'head' ? 'all' : 'this',
     );
+  }
+
+  /**
+   * The remote's changes of a series' head: what it changed on the series as an edit of the whole series here,
+   * what it changed on the head alone as a change of the head alone. Returns the head's new revision.
+   */
+  private async pullHead(localId: number, remote: RemoteRecord, fields: string[]): Promise<number> {
+    const alone = new Set(await changedOnHeadAlone(this.context, remote, fields));
+    const wide = fields.filter((field) => !alone.has(field));
+    let revision = this.context.options.store.events.get(localId)!.revision;
+    if (wide.length > 0) revision = await this.pullFields('event', localId, remote, new Set(wide), 'head');
+    if (alone.size > 0) revision = await this.pullFields('event', localId, remote, alone, 'occurrence');
+    return revision;
   }
 
   /** After a remote series' head came in: the local occurrences linked to the remote's (see execute/series.ts). */
@@ -374,7 +391,11 @@ export class RunOperations {
     let revision = series
       ? (options.store.events.get(localId)?.revision ?? record.revision)
       : record.revision;
-    if (toLocal.length > 0) revision = await this.pullFields(kind, localId, remote, new Set(toLocal), series);
+    if (toLocal.length > 0)
+      revision =
+        series === 'head'
+          ? await this.pullHead(localId, remote, toLocal)
+          : await this.pullFields(kind, localId, remote, new Set(toLocal), series);
     if (series === 'head' && toLocal.length > 0) await this.linkRemoteSeries(localId, remoteId);
     if (toRemote.length > 0) {
       const merged = localRecordOf(options.store, kind, localId)!;

@@ -6,7 +6,8 @@
  */
 import type { LocalRecord, RemoteRecord } from '../model';
 import { linkKey } from '../model';
-import { comparableLocal, diffFields } from '../compare';
+import { comparableLocal, diffFields, sameValue } from '../compare';
+import { wallMs } from '../../core/recurrence/ruleEdits';
 import { localRecordOf } from '../localRecords';
 import { seriesOccurrences, takeOccurrenceIdentities } from '../../core/recurrence/series';
 import { linkFor, type ExecuteContext } from './context';
@@ -25,6 +26,16 @@ export function seriesFields(
   const series = record.series;
   if (!series || !takesSeries(context)) return {};
   if (!isSeriesHead(record)) return creating ? {} : { scope: 'this' };
+  // A head changed on its own whose rule the remote already has: without the rule, which would make the change
+  // one of the whole series there (the rule is the series').
+  const ruleThere = context.links.get('event', record.id)?.base?.recurrence;
+  if (
+    !creating &&
+    series.override &&
+    ruleThere !== undefined &&
+    sameValue('recurrence', ruleThere, series.lines)
+  )
+    return { scope: 'this' };
   // A head changed on its own only: the others keep what they have there too. Otherwise `following`: from the
   // remote's head it is the whole series; from one of its occurrences (ours split the series there) it splits it.
   return {
@@ -98,6 +109,33 @@ export function differingFields(
 ): string[] {
   const compared = comparableLocal(record, context.links.remoteIdOf, context.links.remoteMediaIdOf, remote);
   return diffFields(compared, remote.fields).map((change) => change.field);
+}
+
+/**
+ * Which of `fields`, changed on the remote head of a series, were changed on the head alone there (scope
+ * `this`), not on the series: a field none of the series' other events shows with the head's new value; its
+ * start and end when it no longer starts at its original start (a series moved takes its new start as the
+ * original one) or no other event lasts as long. The rule is the series' always. None for a series of one event.
+ */
+export async function changedOnHeadAlone(
+  context: ExecuteContext,
+  remoteHead: RemoteRecord,
+  fields: string[],
+): Promise<string[]> {
+  if (fields.every((field) => field === 'recurrence')) return [];
+  const rest = await context.client.seriesOf(remoteHead.id);
+  if (rest.length === 0) return [];
+  const head = remoteHead.fields;
+  const lasting = (record: Record<string, unknown>) =>
+    wallMs(String(record.end_date)) - wallMs(String(record.start_date));
+  const movedAlone = remoteHead.recurrenceId != null && remoteHead.recurrenceId !== head.start_date;
+  return fields.filter((field) => {
+    if (field === 'recurrence') return false;
+    if (field === 'start_date') return movedAlone;
+    if (field === 'end_date')
+      return movedAlone || !rest.some((other) => lasting(other.fields) === lasting(head));
+    return !rest.some((other) => sameValue(field, other.fields[field], head[field]));
+  });
 }
 
 /** The local occurrences (not the head, none in the trash) of the series of `headId`, as they are now. */
