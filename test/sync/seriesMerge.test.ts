@@ -169,6 +169,49 @@ describe('two-way sync of a series between two laptops and a hub', () => {
     await expectConverged();
   });
 
+  it('the series retitled differently on both laptops: one conflict, the head’s; the decision goes for the whole series', async () => {
+    const head = await sharedRehearsals();
+    await write(laptopA, `events/${head.id}`, { title: 'Rehearsal in hall A', scope: 'all' });
+    await write(laptopB, `events/${idOf(laptopB, head.uid)}`, { title: 'Rehearsal in hall B', scope: 'all' });
+    expect((await sync(laptopA)).conflicts).toEqual([]);
+
+    const asked = await sync(laptopB);
+    expect(asked.failures).toEqual([]);
+    expect(asked.conflicts).toEqual([
+      {
+        kind: 'event',
+        localId: idOf(laptopB, head.uid),
+        remoteId: idOf(hub, head.uid),
+        reason: 'both-changed',
+        title: 'Rehearsal in hall B',
+        diff: [
+          {
+            field: 'title',
+            base: 'Choir rehearsal',
+            local: 'Rehearsal in hall B',
+            remote: 'Rehearsal in hall A',
+          },
+        ],
+      },
+    ]);
+    // Nothing of the series changed meanwhile, here or there.
+    expect(seriesOn(laptopB, head.uid).map((event) => event.title)).toEqual(
+      Array(4).fill('Rehearsal in hall B'),
+    );
+    expect(seriesOn(hub, head.uid).map((event) => event.title)).toEqual(Array(4).fill('Rehearsal in hall A'));
+
+    const decided = await sync(laptopB, 'local-wins');
+    expect(decided.failures).toEqual([]);
+    expect(decided.conflicts).toEqual([]);
+    for (const report of await syncTwiceInTurn()) expect(report.conflicts).toEqual([]);
+    for (const server of [hub, laptopA, laptopB]) {
+      expect(seriesOn(server, head.uid).map((event) => [event.title, event.override])).toEqual(
+        Array(4).fill(['Rehearsal in hall B', undefined]),
+      );
+    }
+    await expectConverged();
+  });
+
   it('A shortens the rule while B edits an occurrence that stays: both survive', async () => {
     const head = await sharedRehearsals();
     await write(laptopA, `events/${head.id}`, {

@@ -330,6 +330,35 @@ export function plan(
       add(mergeOperation(record, remoteId, merged.toLocal, merged.toRemote, true));
       return;
     }
+    const outcomes = {
+      'local-wins': mergeOperation(
+        record,
+        remoteId,
+        merged.toLocal,
+        [...merged.toRemote, ...conflicted],
+        true,
+      ),
+      'remote-wins': mergeOperation(
+        record,
+        remoteId,
+        [...merged.toLocal, ...conflicted],
+        merged.toRemote,
+        true,
+      ),
+    };
+    const headId = record.series?.headId;
+    if (
+      headId !== undefined &&
+      followsSeries(record) &&
+      seriesThere(headId) &&
+      conflicted.every((field) => headConflicts(headId).has(field))
+    ) {
+      // The series edited differently on both sides: one conflict, its head's. An occurrence that follows the
+      // series goes as its head is decided, and waits with it.
+      const choice = options.decisions?.[linkKey('event', headId)] ?? options.policy;
+      if (choice === 'local-wins' || choice === 'remote-wins') add(outcomes[choice]);
+      return;
+    }
     decide(
       {
         kind,
@@ -339,23 +368,28 @@ export function plan(
         title,
         diff: merged.conflicts.map(({ field, base, local, remote }) => ({ field, local, remote, base })),
       },
-      {
-        'local-wins': mergeOperation(
-          record,
-          remoteId,
-          merged.toLocal,
-          [...merged.toRemote, ...conflicted],
-          true,
-        ),
-        'remote-wins': mergeOperation(
-          record,
-          remoteId,
-          [...merged.toLocal, ...conflicted],
-          merged.toRemote,
-          true,
-        ),
-      },
+      outcomes,
     );
+  };
+
+  /** The fields of a series' head changed differently on both sides (none without a base). */
+  const headConflictMemo = new Map<number, Set<string>>();
+  const headConflicts = (headId: number): Set<string> => {
+    const known = headConflictMemo.get(headId);
+    if (known) return known;
+    const head = localByKey.get(linkKey('event', headId));
+    const link = linkByKey.get(linkKey('event', headId));
+    const remoteHead = link?.remoteId != null ? remoteById.get(linkKey('event', link.remoteId)) : undefined;
+    const fields =
+      head && link?.base && remoteHead
+        ? mergeFields(
+            link.base,
+            comparableLocal(head, remoteIdOf, remoteMediaIdOf, remoteHead),
+            remoteHead.fields,
+          ).conflicts.map((conflict) => conflict.field)
+        : [];
+    headConflictMemo.set(headId, new Set(fields));
+    return headConflictMemo.get(headId)!;
   };
 
   // A series whose rule, changed on the remote, removes dates whose occurrences were changed on their own here:
