@@ -98,16 +98,7 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   };
   let started = 0;
   const mayStart = () => !stopping && !options.signal?.aborted;
-  const importedOccurrence = (remoteId: number) => {
-    const headId = options.remote.get(linkKey('event', remoteId))?.seriesHeadId;
-    return headId !== undefined && headId !== remoteId;
-  };
-  for (const stage of stagesOf(
-    operations,
-    options.local,
-    remoteCategoryDepth(options.remote),
-    importedOccurrence,
-  )) {
+  for (const stage of stagesOf(operations, options.local, remoteCategoryDepth(options.remote))) {
     await inPool(stage, options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (operation) => {
       started++;
       return run(operation);

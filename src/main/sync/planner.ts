@@ -568,6 +568,8 @@ export function plan(
     for (const record of remote) {
       const key = linkKey(record.kind, record.id);
       if (linkedRemote.has(key) || claimed.has(key) || record.fields.status === 'trash') continue;
+      // An occurrence of a remote series comes with its series (its head's import, or its edit taken here).
+      if (record.seriesHeadId !== undefined && record.seriesHeadId !== record.id) continue;
       const title = String(
         record.texts?.title || record.fields.name || `${record.kind} ${record.id} on the remote`,
       );

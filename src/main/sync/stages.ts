@@ -16,8 +16,6 @@ export function stagesOf(
   local: Map<string, LocalRecord>,
   /** A category new on the remote: its depth in the remote's tree (its parent is imported first). */
   importDepth: (remoteCategoryId: number) => number = () => 0,
-  /** An event new on the remote: whether it is an occurrence of a remote series (imported after its head). */
-  importedOccurrence: (remoteEventId: number) => boolean = () => false,
 ): Operation[][] {
   const depth = (categoryId: number) => {
     let level = 0;
@@ -40,9 +38,7 @@ export function stagesOf(
       : operation.kind === 'tag'
         ? 0
         : operation.kind === 'event'
-          ? operation.type === 'import'
-            ? MAX_DEPTH + (importedOccurrence(operation.remoteId) ? 2 : 1)
-            : eventLevel(local.get(linkKey('event', operation.localId)))
+          ? eventLevel(local.get(linkKey('event', operation.localId)))
           : MAX_DEPTH;
   const stageOf = (operation: Operation) =>
     operation.type === 'delete' ? 2 * MAX_DEPTH + 3 + (MAX_DEPTH + 2 - level(operation)) : level(operation);

@@ -135,8 +135,6 @@ export class RunOperations {
         if (operation.toRemote.length > 0) summary.updated++;
         break;
       case 'import':
-        // An occurrence of a remote series, linked when its series came in earlier in this run.
-        if (this.linkedRemote(operation.kind, operation.remoteId)) break;
         await this.importRecord(operation);
         summary.imported++;
         break;
@@ -171,11 +169,6 @@ export class RunOperations {
       operation.kind === 'event' &&
       this.context.options.store.events.get(operation.localId)?.status === 'trash'
     );
-  }
-
-  /** Whether a remote record is linked to a local one (by this run, or before). */
-  private linkedRemote(kind: Operation['kind'], remoteId: number): boolean {
-    return this.context.links.all().some((link) => link.kind === kind && link.remoteId === remoteId);
   }
 
   /** An occurrence the remote made with its series, linked when the head was sent (its create is not needed). */
