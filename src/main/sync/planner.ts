@@ -320,6 +320,7 @@ export function plan(
       remoteRecord.fields,
     );
     if (localRuleHeads.has(id)) keepLocalRule(merged);
+    if (localChanged) keepOwnChanges(record, remoteRecord, merged);
     const conflicted = merged.conflicts.map((conflict) => conflict.field);
     if (!localChanged && !localRuleHeads.has(id)) {
       // Unchanged here: whatever differs is the remote's change.
@@ -370,6 +371,27 @@ export function plan(
       },
       outcomes,
     );
+  };
+
+  /**
+   * A date changed on its own here against the series' edit there: its own change stays, as it would had both
+   * been made in one calendar (an override does not follow the series). A remote value is the series' when the
+   * remote's head has it too, and its start and end when it starts at its original start there. What the remote
+   * changed on that date alone is still a conflict.
+   */
+  const keepOwnChanges = (record: LocalRecord, remoteRecord: RemoteRecord, merged: MergeResult) => {
+    const series = record.series;
+    if (!series?.override || isHead(record) || !seriesThere(series.headId)) return;
+    const remoteHead = remoteById.get(linkKey('event', linkedIdOf('event', series.headId)!))!;
+    const atItsDate =
+      remoteRecord.recurrenceId != null && remoteRecord.fields.start_date === remoteRecord.recurrenceId;
+    const seriesValue = (field: string) =>
+      field === 'start_date' || field === 'end_date'
+        ? atItsDate
+        : sameValue(field, remoteRecord.fields[field], remoteHead.fields[field]);
+    const own = merged.conflicts.filter((conflict) => seriesValue(conflict.field));
+    merged.conflicts = merged.conflicts.filter((conflict) => !own.includes(conflict));
+    merged.toRemote.push(...own.map((conflict) => conflict.field));
   };
 
   /** The fields of a series' head changed differently on both sides (none without a base). */
