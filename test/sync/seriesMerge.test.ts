@@ -158,6 +158,27 @@ describe('two-way sync of a series between two laptops and a hub', () => {
     await expectConverged();
   });
 
+  it('A retitles one date alone while B retitles the series: that date keeps A’s title, the others take B’s', async () => {
+    const head = await sharedRehearsals();
+    const second = seriesOn(laptopA, head.uid)[1]!;
+    await write(laptopA, `events/${second.id}`, { title: 'Sectional rehearsal' });
+    await write(laptopB, `events/${idOf(laptopB, head.uid)}`, {
+      title: 'Rehearsal in the crypt',
+      scope: 'all',
+    });
+
+    for (const report of await syncTwiceInTurn()) expect(report.conflicts).toEqual([]);
+    for (const server of [hub, laptopA, laptopB]) {
+      expect(seriesOn(server, head.uid).map((event) => [event.title, event.override])).toEqual([
+        ['Rehearsal in the crypt', undefined],
+        ['Sectional rehearsal', true],
+        ['Rehearsal in the crypt', undefined],
+        ['Rehearsal in the crypt', undefined],
+      ]);
+    }
+    await expectConverged();
+  });
+
   it('B edits the first date alone while A edits the series: the first date is an override everywhere, the series follows A', async () => {
     const head = await sharedRehearsals();
     await write(laptopB, `events/${idOf(laptopB, head.uid)}`, { description: 'First one: auditions' });

@@ -374,24 +374,45 @@ export function plan(
   };
 
   /**
-   * A date changed on its own here against the series' edit there: its own change stays, as it would had both
-   * been made in one calendar (an override does not follow the series). A remote value is the series' when the
-   * remote's head has it too, and its start and end when it starts at its original start there. What the remote
-   * changed on that date alone is still a conflict.
+   * A date changed on its own on one side against the series' edit on the other: its own change stays, as it
+   * would had both been made in one calendar (an override does not follow the series). A value is the series'
+   * when that side's head has it too, and its start and end when it starts at its original start there. The same
+   * date changed alone on both sides is still a conflict.
    */
   const keepOwnChanges = (record: LocalRecord, remoteRecord: RemoteRecord, merged: MergeResult) => {
     const series = record.series;
-    if (!series?.override || isHead(record) || !seriesThere(series.headId)) return;
+    if (!series || isHead(record) || !seriesThere(series.headId)) return;
     const remoteHead = remoteById.get(linkKey('event', linkedIdOf('event', series.headId)!))!;
-    const atItsDate =
-      remoteRecord.recurrenceId != null && remoteRecord.fields.start_date === remoteRecord.recurrenceId;
-    const seriesValue = (field: string) =>
+    const localHead = localByKey.get(linkKey('event', series.headId));
+    if (!localHead) return;
+    const localHeadFields = comparableLocal(localHead, remoteIdOf, remoteMediaIdOf, remoteHead);
+    const localFields = comparableLocal(record, remoteIdOf, remoteMediaIdOf, remoteRecord);
+    /** Whether a side's value of a date's field is its series' there (its start and end: at its original start). */
+    const seriesValue = (
+      field: string,
+      fields: Record<string, unknown>,
+      head: Record<string, unknown>,
+      recurrenceId: string | null | undefined,
+    ) =>
       field === 'start_date' || field === 'end_date'
-        ? atItsDate
-        : sameValue(field, remoteRecord.fields[field], remoteHead.fields[field]);
-    const own = merged.conflicts.filter((conflict) => seriesValue(conflict.field));
-    merged.conflicts = merged.conflicts.filter((conflict) => !own.includes(conflict));
-    merged.toRemote.push(...own.map((conflict) => conflict.field));
+        ? recurrenceId != null && fields.start_date === recurrenceId
+        : sameValue(field, fields[field], head[field]);
+    const remoteSeries = (field: string) =>
+      seriesValue(field, remoteRecord.fields, remoteHead.fields, remoteRecord.recurrenceId);
+    const localSeries = (field: string) =>
+      seriesValue(field, localFields, localHeadFields, series.recurrenceId);
+    // Ours changed alone against the series' edit there, or theirs changed alone against the series' edit here.
+    const ours = merged.conflicts.filter(
+      (conflict) => series.override && remoteSeries(conflict.field) && !localSeries(conflict.field),
+    );
+    const theirs = merged.conflicts.filter(
+      (conflict) => !series.override && localSeries(conflict.field) && !remoteSeries(conflict.field),
+    );
+    merged.conflicts = merged.conflicts.filter(
+      (conflict) => !ours.includes(conflict) && !theirs.includes(conflict),
+    );
+    merged.toRemote.push(...ours.map((conflict) => conflict.field));
+    merged.toLocal.push(...theirs.map((conflict) => conflict.field));
   };
 
   /** The fields of a series' head changed differently on both sides (none without a base). */
