@@ -241,6 +241,27 @@ describe('two-way sync of a series between two laptops and a hub', () => {
     await expectConverged();
   });
 
+  it('the first date changed alone, then the rule shortened on the same laptop: the other dates keep the series’ title', async () => {
+    const head = await sharedRehearsals();
+    await write(laptopA, `events/${head.id}`, { title: 'Kick-off rehearsal' });
+    await write(laptopA, `events/${head.id}`, {
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=3'],
+      scope: 'all',
+    });
+
+    for (const report of await syncTwiceInTurn()) expect(report.conflicts).toEqual([]);
+    for (const server of [hub, laptopA, laptopB]) {
+      expect(
+        seriesOn(server, head.uid).map((event) => [event.title, event.startLocal, event.override]),
+      ).toEqual([
+        ['Kick-off rehearsal', '2027-03-09 19:30:00', true],
+        ['Choir rehearsal', '2027-03-16 19:30:00', undefined],
+        ['Choir rehearsal', '2027-03-23 19:30:00', undefined],
+      ]);
+    }
+    await expectConverged();
+  });
+
   it('A shortens the rule while B edits an occurrence that stays: both survive', async () => {
     const head = await sharedRehearsals();
     await write(laptopA, `events/${head.id}`, {

@@ -22,6 +22,7 @@ import {
   linkOccurrences,
   linkRemoteSeries,
   refreshHeadBaseline,
+  sendRuleApart,
   takesSeries,
 } from './series';
 
@@ -234,8 +235,9 @@ export class RunOperations {
   ): Promise<void> {
     const { client, links, passwords } = this.context;
     const link = links.get(record.kind, record.id);
-    const precondition = ifMatch !== undefined ? ifMatch : force ? null : (link?.remoteEtag ?? null);
+    let precondition = ifMatch !== undefined ? ifMatch : force ? null : (link?.remoteEtag ?? null);
     try {
+      precondition = await sendRuleApart(this.context, record, remoteId, precondition);
       let emptied: ('description' | 'excerpt')[] = [];
       let answer = await this.pictures.withPicture(record, async () => {
         const sent = await requestBody(this.context, this.pictures, record);

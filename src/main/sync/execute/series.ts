@@ -26,22 +26,41 @@ export function seriesFields(
   const series = record.series;
   if (!series || !takesSeries(context)) return {};
   if (!isSeriesHead(record)) return creating ? {} : { scope: 'this' };
-  // A head changed on its own whose rule the remote already has: without the rule, which would make the change
-  // one of the whole series there (the rule is the series').
-  const ruleThere = context.links.get('event', record.id)?.base?.recurrence;
-  if (
-    !creating &&
-    series.override &&
-    ruleThere !== undefined &&
-    sameValue('recurrence', ruleThere, series.lines)
-  )
-    return { scope: 'this' };
-  // A head changed on its own only: the others keep what they have there too. Otherwise `following`: from the
-  // remote's head it is the whole series; from one of its occurrences (ours split the series there) it splits it.
+  // A head changed on its own: without the rule, which would make the change one of the whole series there (the
+  // rule is the series'); a new rule goes before, on its own (see `sendRuleApart`).
+  if (!creating && series.override) return { scope: 'this' };
+  // Otherwise `following`: from the remote's head it is the whole series; from one of its occurrences (ours split
+  // the series there) it splits it.
   return {
     recurrence: series.lines ?? [],
-    ...(creating ? {} : { scope: series.override ? 'this' : 'following' }),
+    ...(creating ? {} : { scope: 'following' }),
   };
+}
+
+/**
+ * A head changed on its own (an override) whose rule is not the one the remote has: the rule is sent first, on
+ * its own with scope `all` (sent with the head's fields it would make them the whole series' there), and the
+ * link takes the answer. Returns the precondition (ETag) for the head's own update that follows.
+ */
+export async function sendRuleApart(
+  context: ExecuteContext,
+  record: LocalRecord,
+  remoteId: number,
+  precondition: string | null,
+): Promise<string | null> {
+  const series = record.series;
+  if (!takesSeries(context) || !series?.override || !isSeriesHead(record)) return precondition;
+  const link = context.links.get('event', record.id);
+  const ruleThere = link?.base?.recurrence;
+  if (ruleThere !== undefined && sameValue('recurrence', ruleThere, series.lines ?? [])) return precondition;
+  const answer = await context.client.update(
+    'event',
+    remoteId,
+    { recurrence: series.lines ?? [], scope: 'all' },
+    precondition,
+  );
+  await context.links.put(linkFor('event', record.id, link?.pushedRevision ?? null, answer));
+  return precondition === null ? null : answer.etag;
 }
 
 /**
