@@ -2,6 +2,8 @@
  * Series on a remote that has them (another Calendar Desk): the head goes with its `recurrence` and the remote
  * makes the occurrences itself; ours are linked to them by their original start (`recurrence_id`) rather than
  * sent one by one. An occurrence changed on its own goes as an update of its remote occurrence (scope `this`).
+ * In a two-way sync the remote's series comes here the same way: its head's changes as the whole series' (or the
+ * head's alone), its occurrences linked to ours by original start, ours taking their uids.
  * A WordPress site (no series in its API) gets every occurrence as an event of its own: nothing here applies.
  */
 import type { LocalRecord, RemoteRecord } from '../model';
