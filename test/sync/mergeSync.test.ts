@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { runSync, type SyncReport } from '../../src/main/sync/sync';
 import { folderOwner } from '../../src/main/core/users';
+import { importFile } from '../../src/main/sync/exchange/importFile';
 import type { CalendarStore } from '../../src/main/store/store';
 
 /**
@@ -158,5 +159,26 @@ describe('a merge of venues and organizers, synced two ways', () => {
       expect(quiet.operations).toEqual([]);
       expect(quiet.conflicts).toEqual([]);
     }
+  });
+});
+
+describe('venues of one name on the hub, pulled', () => {
+  it('a venue new on the hub with the name of one here but another address is imported as its own venue', async () => {
+    const bologna = await write(laptopA, 'venues', { venue: 'Sala Verdi', address: 'Via Roma 1' });
+    expect((await syncWithHub(laptopA)).summary).toMatchObject({ failed: 0, conflicts: 0 });
+    // Imported into the hub from a CSV file: another place of that name (another address), so a venue of its own.
+    const file = ['Venue Name,Venue Address', '"SALA VERDÌ","Corso Martiri 5"'].join('\n');
+    await importFile(hub.engine.store, 'venues.csv', file, new Date(), folderOwner(hub.engine.store));
+    const onHub = [...hub.engine.store.venues.values()].filter((venue) => /sala verd/i.test(venue.name));
+    expect(onHub).toHaveLength(2);
+    const pulled = await syncWithHub(laptopA);
+    expect(pulled.failures).toEqual([]);
+    expect(pulled.conflicts).toEqual([]);
+    const named = [...laptopA.engine.store.venues.values()].filter((venue) => /sala verd/i.test(venue.name));
+    expect(named.map((venue) => [venue.name, venue.address]).sort()).toEqual([
+      ['SALA VERDÌ', 'Corso Martiri 5'],
+      ['Sala Verdi', 'Via Roma 1'],
+    ]);
+    expect(laptopA.engine.store.venues.get(bologna.id)!.address).toBe('Via Roma 1');
   });
 });

@@ -300,13 +300,14 @@ export async function addLinkedPost(
   kind: LinkedKind,
   input: VenueInput | OrganizerInput,
   call: WriteCall & { language: Language },
+  options: CreateOptions = {},
 ): Promise<LinkedPost> {
   refuseUnless(canEditPosts(call.caller), call.caller);
   return call.store.mutate((tx) => {
     const context = { ...call, tx };
     return kind === 'venue'
-      ? createVenue(input as VenueInput, context)
-      : createOrganizer(input as OrganizerInput, context);
+      ? createVenue(input as VenueInput, context, options)
+      : createOrganizer(input as OrganizerInput, context, options);
   });
 }
 
