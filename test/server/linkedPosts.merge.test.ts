@@ -137,6 +137,26 @@ describe('merging venues and organizers (admin namespace)', () => {
     expect((await server.api(`organizers/${merged}`, { auth: server.admin })).body.status).toBe('trash');
   });
 
+  it('merges a venue already in the trash: its events move, it stays in the trash', async () => {
+    const kept = await created('venues', { venue: 'Arena del Sole' });
+    const binned = await created('venues', { venue: 'Arena (old entry)' });
+    const event = await createEvent(
+      server,
+      at('Play', '2026-11-05 21:00:00', '2026-11-05 23:00:00', { venue: binned, status: 'publish' }),
+    );
+    expect((await server.api(`venues/${binned}`, { method: 'DELETE', auth: server.admin })).status).toBe(200);
+    // While its venue is in the trash, the event shows none; the merge gives it the kept one.
+    expect((await server.api(`events/${event.id}`)).body.venue).toEqual([]);
+    const trashedRevision = server.engine.store.venues.get(binned)!.revision;
+    const result = await mergeInto('venues', binned, kept);
+    expect(result.body).toMatchObject({ merged_id: binned, moved: 1, moved_event_ids: [event.id] });
+    expect((await server.api(`events/${event.id}`)).body.venue).toMatchObject({ id: kept });
+    expect(server.engine.store.venues.get(binned)).toMatchObject({
+      status: 'trash',
+      revision: trashedRevision,
+    });
+  });
+
   it('keeps the merge after a restart', async () => {
     const kept = await created('venues', { venue: 'Cinema Lumière' });
     const merged = await created('venues', { venue: 'Lumiere cinema' });
