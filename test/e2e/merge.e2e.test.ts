@@ -138,7 +138,7 @@ describe('Merge on the Venues and Organizers screens', () => {
     const said = await mergeThroughDialogs(page, 'A. Rossi', 'Anna Rossi', 'anna', '390');
     expect(said).toContain('2 events move from “A. Rossi” to “Anna Rossi”.');
     // Nothing sticks out of the phone-wide window.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'A. Rossi' }).count()).toBe(0);
     const opening = (await call('GET', `events?search=Opening&per_page=5`)) as unknown as {
       events: Array<{ organizer: Array<{ id: number }> }>;
