@@ -27,7 +27,7 @@ const postOf = (store: CalendarStore, kind: LinkedKind, id: number): LinkedPost 
   kind === 'venue' ? store.venues.get(id) : store.organizers.get(id);
 
 /** Why `into` cannot take the records of `merged` (null when it can): the API answers it on `into`. */
-export function mergeTargetProblem(
+function mergeTargetProblem(
   store: CalendarStore,
   kind: LinkedKind,
   mergedId: number,
