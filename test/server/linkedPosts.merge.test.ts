@@ -157,6 +157,19 @@ describe('merging venues and organizers (admin namespace)', () => {
     });
   });
 
+  it('takes a form-encoded body too, as the API does', async () => {
+    const kept = await created('organizers', { organizer: 'Coro Euridice' });
+    const merged = await created('organizers', { organizer: 'Euridice choir' });
+    const result = await server.api(adminUrl(`organizers/${merged}/merge`), {
+      method: 'POST',
+      auth: server.admin,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `into=${kept}`,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body).toMatchObject({ kept: { id: kept }, merged_id: merged, moved: 0 });
+  });
+
   it('keeps the merge after a restart', async () => {
     const kept = await created('venues', { venue: 'Cinema Lumière' });
     const merged = await created('venues', { venue: 'Lumiere cinema' });
@@ -212,6 +225,7 @@ describe('merging venues and organizers (admin namespace)', () => {
     invalidInto(await mergeInto('venues', merged, organizer), /There is no venue with id/);
     invalidInto(await mergeInto('venues', merged, binned), /is in the trash: restore it first/);
     invalidInto(await mergeInto('venues', merged, 'twelve'), /Invalid parameter/);
+    invalidInto(await mergeInto('venues', merged, -3), /Invalid parameter/);
     const unknown = await mergeInto('venues', 999_999, kept);
     expectError(unknown, 400, 'rest_invalid_param');
     expect(unknown.body.data.params).toHaveProperty('id');

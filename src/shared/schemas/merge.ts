@@ -8,7 +8,17 @@ import { organizerResponseSchema, venueResponseSchema } from './records';
 
 /** The body: the id of the record to keep. */
 export const mergeBodySchema = z.strictObject({
-  into: z.number().int().positive().describe('The id of the venue (or organizer) to keep'),
+  // A JSON number, or digits (a form-encoded body, as WordPress' integer arguments take).
+  into: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*\d+\s*$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().positive())
+    .describe('The id of the venue (or organizer) to keep'),
 });
 export type MergeBody = z.infer<typeof mergeBodySchema>;
 
