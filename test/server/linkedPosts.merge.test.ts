@@ -89,6 +89,8 @@ describe('merging venues and organizers (admin namespace)', () => {
     const moved = [single.id, draft.id, trashed.id, head.id, ...occurrences].sort((a, b) => a - b);
     expect(answer).toMatchObject({ merged_id: merged, moved: moved.length, moved_event_ids: moved });
     expect(answer.kept).toMatchObject({ id: kept, venue: 'Teatro Comunale', status: 'publish' });
+    // The kept venue's version, the same its own read answers.
+    expect(result.headers.get('etag')).toBe((await server.api(`venues/${kept}`)).headers.get('etag'));
 
     for (const id of moved) {
       expect(stored(id).venueId, `event ${id}`).toBe(kept);

@@ -9,6 +9,7 @@ import { arg } from '../args/define';
 import { linkedPostIdArgs } from '../args/linkedPostArgs';
 import { missingParams, refusedWrite } from '../errors';
 import { presentOrganizer, presentVenue } from '../present/linkedPosts';
+import { etagOf } from './etag';
 import { administrators } from './permissions';
 import { endpoint, ID_PARAM, type ApiRequest, type RouteDef } from './table';
 
@@ -48,6 +49,8 @@ async function merge(kind: Kind, request: ApiRequest<ReturnType<typeof mergeArgs
       moved: result.movedEventIds.length,
       moved_event_ids: result.movedEventIds,
     },
+    // The kept record's version, as its own GET and writes answer it (its next write may send If-Match).
+    headers: { ETag: etagOf(kind, result.kept) },
   };
 }
 
