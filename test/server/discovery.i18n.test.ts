@@ -1,5 +1,6 @@
 import { describe, expect, it as test } from 'vitest';
 import { namespaceRoutes } from '../../src/main/server/routes/index';
+import { linkedPostMergeRoutes } from '../../src/main/server/routes/linkedPostMerge';
 import { DISCOVERY_DESCRIPTIONS } from '../../src/main/server/routes/discovery';
 import type { ArgDef } from '../../src/main/server/args/define';
 import { translateDescription } from '../../src/main/server/i18n/descriptions';
@@ -19,7 +20,8 @@ function describedArguments(): Map<string, string[]> {
     if (!text) return; // the namespace index's own `namespace`/`context` have no description (as in WordPress)
     found.set(text, [...(found.get(text) ?? []), where]);
   };
-  for (const route of namespaceRoutes()) {
+  // /doc lists the admin namespace's merge routes too.
+  for (const route of [...namespaceRoutes(), ...linkedPostMergeRoutes]) {
     for (const endpoint of route.endpoints) {
       for (const [name, def] of Object.entries<ArgDef>(endpoint.args)) {
         add(def.meta.description, `${endpoint.methods.join(',')} ${route.pattern || '/'} ${name}`);

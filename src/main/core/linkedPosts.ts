@@ -4,6 +4,7 @@ import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
 import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
 import { touchLinkedEvents } from './eventLinks';
+import { foldedForMatch } from './linkedPostMatch';
 import { sanitizeRichText, toPlainText } from './html';
 import { postSlug, publicationDateUtc, resolveImage, nowUtc, trashedSlug, untrashedSlug } from './posts';
 import { isTruthy } from './values';
@@ -156,18 +157,19 @@ function newPostBase(kind: LinkedKind, input: VenueInput | OrganizerInput, conte
 
 /**
  * Duplicate avoidance on create (REFERENCE §5.7): a non-trashed post of the kind with the same name (and the
- * same description, when one is sent), compared case-insensitively.
+ * same description, when one is sent), compared case-insensitively. Names compare as the site's database
+ * collation does (utf8mb4_unicode_ci: accents do not count either), by core/linkedPostMatch.ts' folding.
  */
 function findDuplicate<T extends StoredVenue | StoredOrganizer>(
   posts: Iterable<T>,
   name: string,
   description: string | undefined,
 ): T | undefined {
-  const wantedName = name.toLowerCase();
+  const wantedName = foldedForMatch(name);
   const wantedDescription =
     description === undefined ? undefined : sanitizeRichText(description).toLowerCase();
   for (const post of posts) {
-    if (post.status === 'trash' || post.name.toLowerCase() !== wantedName) continue;
+    if (post.status === 'trash' || foldedForMatch(post.name) !== wantedName) continue;
     if (
       wantedDescription !== undefined &&
       wantedDescription !== '' &&
@@ -191,10 +193,24 @@ function metaOnly<T extends VenueInput | OrganizerInput>(input: T): T {
   return meta as T;
 }
 
+/**
+ * How a create treats a record of the same name: re-used (the API's duplicate avoidance, on by default as the
+ * original's `…_insert_avoid_duplicates` filter), or not, when the caller has already decided the record is new
+ * (an import, which recognises venues by name and address: core/linkedPostMatch.ts).
+ */
+export interface CreateOptions {
+  avoidDuplicates?: boolean;
+}
+
 /** Creates a venue, or re-uses and updates the duplicate it matches. Returns the stored venue. */
-export function createVenue(input: VenueInput, context: WriteContext): StoredVenue {
+export function createVenue(
+  input: VenueInput,
+  context: WriteContext,
+  { avoidDuplicates = true }: CreateOptions = {},
+): StoredVenue {
   const { store, tx } = context;
-  const duplicate = findDuplicate(store.venues.values(), text(input.venue), input.description);
+  const duplicate =
+    avoidDuplicates && findDuplicate(store.venues.values(), text(input.venue), input.description);
   if (duplicate) {
     const updated = {
       ...applyVenueInput(duplicate, metaOnly(input), context),
@@ -231,9 +247,14 @@ export function createVenue(input: VenueInput, context: WriteContext): StoredVen
 }
 
 /** Creates an organizer, or re-uses and updates the duplicate it matches. */
-export function createOrganizer(input: OrganizerInput, context: WriteContext): StoredOrganizer {
+export function createOrganizer(
+  input: OrganizerInput,
+  context: WriteContext,
+  { avoidDuplicates = true }: CreateOptions = {},
+): StoredOrganizer {
   const { store, tx } = context;
-  const duplicate = findDuplicate(store.organizers.values(), text(input.organizer), input.description);
+  const duplicate =
+    avoidDuplicates && findDuplicate(store.organizers.values(), text(input.organizer), input.description);
   if (duplicate) {
     const updated = {
       ...applyOrganizerInput(duplicate, metaOnly(input), context),
@@ -279,13 +300,14 @@ export async function addLinkedPost(
   kind: LinkedKind,
   input: VenueInput | OrganizerInput,
   call: WriteCall & { language: Language },
+  options: CreateOptions = {},
 ): Promise<LinkedPost> {
   refuseUnless(canEditPosts(call.caller), call.caller);
   return call.store.mutate((tx) => {
     const context = { ...call, tx };
     return kind === 'venue'
-      ? createVenue(input as VenueInput, context)
-      : createOrganizer(input as OrganizerInput, context);
+      ? createVenue(input as VenueInput, context, options)
+      : createOrganizer(input as OrganizerInput, context, options);
   });
 }
 

@@ -113,7 +113,9 @@ export async function importIntoLocal(
   if (kind === 'venue' || kind === 'organizer') {
     const status = text(remote.fields.status);
     const input = { ...linkedPostInputOf(remote, localMediaOf), ...(status ? { status } : {}), ...uid };
-    return addLinkedPost(kind, input, call).catch(refused);
+    // New here: the plan found no record of the same name and address to be its twin (sync/sameRecord.ts). One
+    // of the same name only is another place, never overwritten with this one's address (nor linked twice).
+    return addLinkedPost(kind, input, call, { avoidDuplicates: false }).catch(refused);
   }
   const input = termInputOf(kind, remote, localIdOf);
   return addTerm(kind, { ...input, name: input.name ?? '', ...slug, ...uid }, call).catch(refused);

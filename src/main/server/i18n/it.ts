@@ -180,4 +180,8 @@ export const it: Record<string, string> = {
   'The event tag description': 'La descrizione del tag di eventi',
   'The event tag slug': 'Lo slug del tag di eventi',
   'the event tag term ID': "l'ID del termine del tag di eventi",
+
+  // Merging venues or organizers (admin namespace)
+  'The id of the venue to keep (required)': "L'ID del luogo da tenere (obbligatorio)",
+  'The id of the organizer to keep (required)': "L'ID dell'organizzatore da tenere (obbligatorio)",
 };

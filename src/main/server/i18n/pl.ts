@@ -176,4 +176,8 @@ export const pl: Record<string, string> = {
   'The event tag description': 'Opis tagu wydarzeń',
   'The event tag slug': 'Uproszczona nazwa (slug) tagu wydarzeń',
   'the event tag term ID': 'identyfikator terminu tagu wydarzeń',
+
+  // Merging venues or organizers (admin namespace)
+  'The id of the venue to keep (required)': 'Identyfikator miejsca, które zostaje (wymagany)',
+  'The id of the organizer to keep (required)': 'Identyfikator organizatora, który zostaje (wymagany)',
 };

@@ -13,6 +13,7 @@ import { changesRoutes } from './changes';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
+import { linkedPostMergeRoutes } from './linkedPostMerge';
 import type { FeedSecret } from '../../core/feeds/secret';
 
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
@@ -96,7 +97,7 @@ function userRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
 
 /**
  * The admin namespace `calendar-desk/v1`: users, settings, pictures, sync remotes and jobs, imports, the
- * change feed. Not
+ * change feed, merging venues or organizers. Not
  * listed in the public indexes. Each endpoint declares who may call it (mostly administrators only).
  */
 export function adminRoutes({
@@ -122,5 +123,6 @@ export function adminRoutes({
     ...feedAdminRoutes(feedSecret, addressNotice),
     ...changesRoutes,
     ...exportRoutes,
+    ...linkedPostMergeRoutes,
   ];
 }

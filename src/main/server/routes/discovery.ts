@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES, NAMESPACE } from '../../../shared/enums';
+import { ADMIN_NAMESPACE, LANGUAGES, NAMESPACE } from '../../../shared/enums';
 import { defaultArchiveEnd, defaultArchiveStart } from '../../core/dates/archiveWindow';
 import { toLuxonZone } from '../../core/dates/zones';
 import type { CalendarStore } from '../../store/store';
@@ -357,9 +357,17 @@ function componentSchemas(): Record<string, JsonSchema> {
  * zod schemas that validate requests and the record schemas the responses are tested against. Paths in
  * registration order; like the reference's document it does not list the namespace index itself.
  */
-export function openApiDocument(routes: RouteDef[], links: Links, language: DocLanguage) {
+export function openApiDocument(
+  routes: RouteDef[],
+  links: Links,
+  language: DocLanguage,
+  /** Routes of the admin namespace documented here too, each operation with that namespace as its server. */
+  adminRoutes: RouteDef[] = [],
+) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  // The admin namespace has no language roots: one address, whatever the language of the document.
+  const adminServer = [{ url: `${links.siteUrl}/wp-json/${ADMIN_NAMESPACE}` }];
+  for (const route of [...routes, ...adminRoutes]) {
     if (route.pattern === '') continue;
     const isCollection = !route.params && !route.pattern.includes('(?P<') && route.pattern !== '/doc';
     const item: Record<string, unknown> = {};
@@ -374,6 +382,7 @@ export function openApiDocument(routes: RouteDef[], links: Links, language: DocL
           ...(body ? { requestBody: body } : {}),
           responses: responses(endpoint, method, isCollection),
           security: method === 'GET' ? READ_SECURITY : WRITE_SECURITY,
+          ...(adminRoutes.includes(route) ? { servers: adminServer } : {}),
         };
       }
     }

@@ -5,6 +5,7 @@ import { docLanguageOf, type DocLanguage } from '../i18n/descriptions';
 import { namespaceIndex, openApiDocument, siteIndex } from './discovery';
 import { eventRoutes } from './events';
 import { organizerRoutes, venueRoutes } from './linkedPosts';
+import { linkedPostMergeRoutes } from './linkedPostMerge';
 import { categoryRoutes, tagRoutes } from './terms';
 import { endpoint, type BareRequest, type RouteDef } from './table';
 import { anyone } from './permissions';
@@ -51,7 +52,9 @@ export function namespaceRoutes(): RouteDef[] {
         methods: ['GET'],
         args: {},
         permission: anyone,
-        handle: (request) => ({ body: openApiDocument(routes, request.links, docLanguage(request)) }),
+        handle: (request) => ({
+          body: openApiDocument(routes, request.links, docLanguage(request), linkedPostMergeRoutes),
+        }),
         doc: {
           summary: 'This OpenAPI document',
           responses: { '200': { description: 'OpenAPI 3.1 document' } },

@@ -4,12 +4,14 @@ import { toPlainText } from '../../core/html';
 import { nowUtc } from '../../core/posts';
 import { updateEvent, type EventWriteContext } from '../../core/events';
 import { applyOrganizerInput, applyVenueInput } from '../../core/linkedPosts';
+import { findSameLinkedPost, identityOf } from '../../core/linkedPostMatch';
 import { cellsOfRecord, rowInput, type CsvDates, type CsvInput } from './csv';
 
 /*
  * Re-importing a CSV updates instead of duplicating, as the original's importer does: an event row is the
- * event with the same title and start (all-day: the same day), a venue or organizer row the one with the same
- * name. Titles compare case-insensitively, as the site's database does.
+ * event with the same title and start (all-day: the same day). Titles compare case-insensitively, as the site's
+ * database does. A venue or organizer row is the same place or person by core/linkedPostMatch.ts: the same name
+ * and address (organizers: email), case and accents aside.
  */
 
 type Stored = StoredEvent | StoredVenue | StoredOrganizer;
@@ -33,19 +35,32 @@ export function csvMatcher(store: CalendarStore, dates: CsvDates) {
   const add = (key: string, record: Stored) => index.set(key, [...(index.get(key) ?? []), record]);
   for (const event of live(store.events.values()))
     add(`event\n${sameText(event.title)}\n${startKey(event.startLocal, event.allDay)}`, event);
-  for (const venue of live(store.venues.values())) add(`venue\n${sameText(venue.name)}`, venue);
-  for (const organizer of live(store.organizers.values()))
-    add(`organizer\n${sameText(organizer.name)}`, organizer);
+  const places = live(store.venues.values()).map((venue) => ({ ...identityOf(venue), record: venue }));
+  const people = live(store.organizers.values()).map((person) => ({ ...identityOf(person), record: person }));
   const claimed = new Set<number>();
+  const unclaimed = <T extends { record: Stored }>(candidates: T[]) =>
+    candidates.filter((candidate) => !claimed.has(candidate.record.id));
+
+  /** The record a row names, unclaimed by an earlier row. */
+  const recordOf = (row: CsvInput): Stored | undefined => {
+    if (row.kind === 'venues') {
+      const wanted = { kind: 'venue' as const, name: row.input.venue ?? '', detail: row.input.address ?? '' };
+      return findSameLinkedPost(unclaimed(places), wanted)?.record;
+    }
+    if (row.kind === 'organizers') {
+      const wanted = {
+        kind: 'organizer' as const,
+        name: row.input.organizer ?? '',
+        detail: row.input.email ?? '',
+      };
+      return findSameLinkedPost(unclaimed(people), wanted)?.record;
+    }
+    const key = `event\n${sameText(row.input.title ?? '')}\n${startKey(String(row.input.start_date), row.input.all_day === true)}`;
+    return index.get(key)?.find((candidate) => !claimed.has(candidate.id));
+  };
 
   return (row: CsvInput): CsvMatch | undefined => {
-    const key =
-      row.kind === 'events'
-        ? `event\n${sameText(row.input.title ?? '')}\n${startKey(String(row.input.start_date), row.input.all_day === true)}`
-        : row.kind === 'venues'
-          ? `venue\n${sameText(row.input.venue ?? '')}`
-          : `organizer\n${sameText(row.input.organizer ?? '')}`;
-    const record = index.get(key)?.find((candidate) => !claimed.has(candidate.id));
+    const record = recordOf(row);
     if (!record) return undefined;
     claimed.add(record.id);
     return { record, changed: changes(store, record, row, dates) };

@@ -115,8 +115,9 @@ export async function importFile(
               if (!changes.entryChanged()) counts.unchangedByUid++;
             }
           } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
-          else if (row.kind === 'venues') createVenue(row.input, context);
-          else createOrganizer(row.input, context);
+          // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
+          else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
+          else createOrganizer(row.input, context, { avoidDuplicates: false });
           counts[row.kind]++;
         } catch (error) {
           const field = (error as { field?: string }).field;

@@ -323,6 +323,17 @@ export const en = {
   },
   records: {
     search: 'Search',
+    merge: 'Merge…',
+    mergeTitle: 'Merge “{name}” into…',
+    mergeSearch: 'Search by name',
+    mergeContinue: 'Continue',
+    mergeConfirmTitle: 'Merge?',
+    mergeMoves:
+      'No event moves from “{from}” to “{to}”. | 1 event moves from “{from}” to “{to}”. | {n} events move from “{from}” to “{to}”.',
+    mergeTrash: '“{from}” then goes to the trash: you can restore it from there, but without its events.',
+    mergeButton: 'Merge',
+    merged:
+      'Merged into “{to}”: no event moved. | Merged into “{to}”: 1 event moved. | Merged into “{to}”: {n} events moved.',
     saved: '“{name}” saved.',
     trashed: '“{name}” moved to the trash.',
     deleted: '“{name}” deleted.',
@@ -334,12 +345,23 @@ export const en = {
       'No event lists it. | 1 event lists it: until you restore the organizer, that event does not show them. | {n} events list it: until you restore the organizer, they do not show them.',
     deleteMessage: '“{name}” will be deleted for good and removed from its events.',
     noParent: 'None (top level)',
-    venues: { title: 'Venues', new: 'New venue', edit: 'Edit venue', empty: 'No venues yet' },
+    venues: {
+      title: 'Venues',
+      new: 'New venue',
+      edit: 'Edit venue',
+      empty: 'No venues yet',
+      mergeHint:
+        'Choose the venue to keep. The events of “{name}” move to it, and “{name}” goes to the trash.',
+      mergeNone: 'No other venue matches.',
+    },
     organizers: {
       title: 'Organizers',
       new: 'New organizer',
       edit: 'Edit organizer',
       empty: 'No organizers yet',
+      mergeHint:
+        'Choose the organizer to keep. The events of “{name}” list it instead, and “{name}” goes to the trash.',
+      mergeNone: 'No other organizer matches.',
     },
     categories: {
       title: 'Categories',

@@ -330,6 +330,17 @@ export const it: Messages = {
   },
   records: {
     search: 'Cerca',
+    merge: 'Unisci…',
+    mergeTitle: 'Unisci “{name}” a…',
+    mergeSearch: 'Cerca per nome',
+    mergeContinue: 'Continua',
+    mergeConfirmTitle: 'Unire?',
+    mergeMoves:
+      'Nessun evento passa da “{from}” a “{to}”. | 1 evento passa da “{from}” a “{to}”. | {n} eventi passano da “{from}” a “{to}”.',
+    mergeTrash: '“{from}” poi va nel cestino: puoi ripristinarlo da lì, ma senza i suoi eventi.',
+    mergeButton: 'Unisci',
+    merged:
+      'Unito a “{to}”: nessun evento spostato. | Unito a “{to}”: 1 evento spostato. | Unito a “{to}”: {n} eventi spostati.',
     saved: '“{name}” salvato.',
     trashed: '“{name}” spostato nel cestino.',
     deleted: '“{name}” eliminato.',
@@ -341,12 +352,23 @@ export const it: Messages = {
       'Nessun evento lo indica. | 1 evento lo indica: finché non ripristini l’organizzatore, non lo mostrerà. | {n} eventi lo indicano: finché non ripristini l’organizzatore, non lo mostreranno.',
     deleteMessage: '“{name}” sarà eliminato definitivamente e tolto dai suoi eventi.',
     noParent: 'Nessuno (primo livello)',
-    venues: { title: 'Luoghi', new: 'Nuovo luogo', edit: 'Modifica luogo', empty: 'Ancora nessun luogo' },
+    venues: {
+      title: 'Luoghi',
+      new: 'Nuovo luogo',
+      edit: 'Modifica luogo',
+      empty: 'Ancora nessun luogo',
+      mergeHint:
+        'Scegli il luogo da tenere. Gli eventi di “{name}” passano a quello, e “{name}” va nel cestino.',
+      mergeNone: 'Nessun altro luogo corrisponde.',
+    },
     organizers: {
       title: 'Organizzatori',
       new: 'Nuovo organizzatore',
       edit: 'Modifica organizzatore',
       empty: 'Ancora nessun organizzatore',
+      mergeHint:
+        'Scegli l’organizzatore da tenere. Gli eventi di “{name}” indicano quello, e “{name}” va nel cestino.',
+      mergeNone: 'Nessun altro organizzatore corrisponde.',
     },
     categories: {
       title: 'Categorie',

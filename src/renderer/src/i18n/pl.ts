@@ -329,6 +329,17 @@ export const pl: Messages = {
   },
   records: {
     search: 'Szukaj',
+    merge: 'Scal…',
+    mergeTitle: 'Scal „{name}” z…',
+    mergeSearch: 'Szukaj po nazwie',
+    mergeContinue: 'Dalej',
+    mergeConfirmTitle: 'Scalić?',
+    mergeMoves:
+      'Żadne wydarzenie nie przechodzi z „{from}” do „{to}”. | 1 wydarzenie przechodzi z „{from}” do „{to}”. | {n} wydarzenia przechodzą z „{from}” do „{to}”. | {n} wydarzeń przechodzi z „{from}” do „{to}”.',
+    mergeTrash: '„{from}” trafi potem do kosza: można je stamtąd przywrócić, ale bez jego wydarzeń.',
+    mergeButton: 'Scal',
+    merged:
+      'Scalono z „{to}”: żadne wydarzenie nie zostało przeniesione. | Scalono z „{to}”: przeniesiono 1 wydarzenie. | Scalono z „{to}”: przeniesiono {n} wydarzenia. | Scalono z „{to}”: przeniesiono {n} wydarzeń.',
     saved: 'Zapisano „{name}”.',
     trashed: 'Przeniesiono „{name}” do kosza.',
     deleted: 'Usunięto „{name}”.',
@@ -340,12 +351,23 @@ export const pl: Messages = {
       'Żadne wydarzenie go nie wymienia. | Wymienia go 1 wydarzenie: dopóki nie przywrócisz organizatora, nie będzie go pokazywać. | Wymieniają go {n} wydarzenia: dopóki nie przywrócisz organizatora, nie będą go pokazywać. | Wymienia go {n} wydarzeń: dopóki nie przywrócisz organizatora, nie będą go pokazywać.',
     deleteMessage: '„{name}” zostanie usunięte na zawsze i zniknie z wydarzeń.',
     noParent: 'Brak (najwyższy poziom)',
-    venues: { title: 'Miejsca', new: 'Nowe miejsce', edit: 'Edycja miejsca', empty: 'Jeszcze brak miejsc' },
+    venues: {
+      title: 'Miejsca',
+      new: 'Nowe miejsce',
+      edit: 'Edycja miejsca',
+      empty: 'Jeszcze brak miejsc',
+      mergeHint:
+        'Wybierz miejsce, które zostaje. Wydarzenia z „{name}” przejdą do niego, a „{name}” trafi do kosza.',
+      mergeNone: 'Żadne inne miejsce nie pasuje.',
+    },
     organizers: {
       title: 'Organizatorzy',
       new: 'Nowy organizator',
       edit: 'Edycja organizatora',
       empty: 'Jeszcze brak organizatorów',
+      mergeHint:
+        'Wybierz organizatora, który zostaje. Wydarzenia „{name}” będą wymieniać jego, a „{name}” trafi do kosza.',
+      mergeNone: 'Żaden inny organizator nie pasuje.',
     },
     categories: {
       title: 'Kategorie',

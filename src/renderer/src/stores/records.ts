@@ -3,6 +3,8 @@ import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
 import { listAll, listPage, type Page, type RecordKind, type RecordOfKind } from '../api/records';
 import { useSessionStore } from './session';
+import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import type { MergeAnswer } from '../../../shared/schemas/merge';
 
 /**
  * Venues, organizers, categories and tags: paged lists for their screens, complete lists for the pickers of
@@ -73,5 +75,17 @@ export const useRecordsStore = defineStore('records', () => {
     return data;
   }
 
-  return { revision, page, all, trashed, create, update, remove, invalidateAll };
+  /**
+   * Merges the venue or organizer `id` into `into` (administrators): its events move to `into`, and it goes to the
+   * trash. Events change too, so every list is read again.
+   */
+  async function merge(kind: 'venues' | 'organizers', id: number, into: number): Promise<MergeAnswer> {
+    const { data } = await session
+      .api()
+      .post<MergeAnswer>(`${kind}/${id}/merge`, { into }, { namespace: ADMIN_NAMESPACE });
+    changed(kind);
+    return data;
+  }
+
+  return { revision, page, all, trashed, create, update, remove, merge, invalidateAll };
 });
