@@ -147,9 +147,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         return listen(handler, 0, host);
       });
     }
-    // Serving already: what the default listing does not need is indexed between requests.
-    store.completeIndexesSoon();
-    const seriesExtended = extendSeries();
+    // Serving already: what the default listing does not need is indexed between requests. The series are
+    // extended after that: extending one reads the index of occurrences by series, which would otherwise be
+    // built at once, in one piece, while the first requests wait.
+    const seriesExtended = store.completeIndexesSoon().then(extendSeries);
     const port = (server.address() as AddressInfo).port;
     const hostInUrl = host.includes(':') ? `[${host}]` : host;
     const origin = `http://${hostInUrl}:${port}`;
