@@ -147,9 +147,6 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         return listen(handler, 0, host);
       });
     }
-    // Serving already: what the default listing does not need is indexed between requests.
-    store.completeIndexesSoon();
-    const seriesExtended = extendSeries();
     const port = (server.address() as AddressInfo).port;
     const hostInUrl = host.includes(':') ? `[${host}]` : host;
     const origin = `http://${hostInUrl}:${port}`;
@@ -160,6 +157,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       await recordLastPort(options.dataDir, port).catch((error: Error) =>
         console.error(`calendar-desk: could not record the port for the next start: ${error.message}`),
       );
+    // Serving and announced: what the default listing does not need is indexed between requests from now on
+    // (not while the address is being recorded, which the first client waits for). The series are extended
+    // after that: extending one reads the index of occurrences by series, which would otherwise be built at
+    // once, in one piece, while the first requests wait.
+    const seriesExtended = store.completeIndexesSoon().then(extendSeries);
     const running = server;
     return {
       store,

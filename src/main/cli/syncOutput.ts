@@ -1,4 +1,5 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import type { SyncProgress } from '../sync/executor';
 import type { SyncReport } from '../sync/sync';
 import type { Conflict, ConflictPolicy, Operation } from '../sync/model';
@@ -92,6 +93,8 @@ export function progressReporter(json: boolean): { onProgress: (event: SyncProgr
   }
   if (!process.stdout.isTTY || !process.stderr.isTTY)
     return { onProgress: () => undefined, stop: () => undefined };
+  // Loaded here, not at start: only a sync on a terminal draws a bar, and `serve` should not wait for it.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,

@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type Koa from 'koa';
 import Router, { type RouterMiddleware } from '@koa/router';
-import serve from 'koa-static';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
 import { categoryDescendants, categoryPath, findTerm } from '../core/terms';
@@ -11,6 +10,7 @@ import { escapeHtml, htmlToText, sanitizeRichText } from '../core/html';
 import { buildLinks } from './links';
 import { MEDIA_FILE_NAME, MEDIA_FOLDER } from '../core/media';
 import { RENDERER_HEADERS, rendererCacheControl } from './rendererHeaders';
+import { lazyMiddleware } from './middleware/lazy';
 
 /**
  * The public side of the site: the record pages that `url` points to (CONTRACT §2) and the built renderer
@@ -192,7 +192,11 @@ dt{font-weight:600}dd{margin:0 0 .5rem}</style></head><body>${body}</body></html
       // The build ships .br/.gz twins that koa-static picks by Accept-Encoding: caches must key on it.
       ctx.vary('Accept-Encoding');
     };
-    middlewares.push(rendererHeaders, serve(rendererDir, { index: 'index.html', hidden: false }));
+    const files = lazyMiddleware(async () => {
+      const { default: serve } = await import('koa-static');
+      return serve(rendererDir, { index: 'index.html', hidden: false });
+    });
+    middlewares.push(rendererHeaders, files);
   }
   return middlewares;
 }

@@ -106,14 +106,19 @@ const READ_CHUNK = 4 * 1024 * 1024;
  */
 export async function readChunkedJsonFile(filename: string): Promise<{ value: unknown } | undefined> {
   const handle = await open(filename, 'r');
+  // Two pieces in turn: the next is read from the disk while this one is parsed.
+  const chunks = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  let position = 0;
+  let reading = handle.read(chunks[0], 0, READ_CHUNK, position);
   try {
     const reader = new ChunkedJsonReader();
-    const chunk = Buffer.allocUnsafe(READ_CHUNK);
     let rest: Buffer = Buffer.alloc(0);
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    for (let turn = 0; ; turn ^= 1) {
+      const { bytesRead } = await reading;
       if (bytesRead === 0) break;
-      const data = chunk.subarray(0, bytesRead);
+      position += bytesRead;
+      reading = handle.read(chunks[turn ^ 1], 0, READ_CHUNK, position);
+      const data = chunks[turn].subarray(0, bytesRead);
       let offset = 0;
       let end = data.indexOf(0x0a);
       if (end >= 0 && rest.length > 0) {
@@ -127,12 +132,14 @@ export async function readChunkedJsonFile(filename: string): Promise<{ value: un
         if (!reader.line(data.toString('utf8', offset, end))) return undefined;
         offset = end + 1;
       }
-      // The unfinished last line waits for the next piece (copied: `chunk` is reused).
+      // The unfinished last line waits for the next piece (copied: the buffer is read into again).
       rest = Buffer.concat([rest, data.subarray(offset)]);
     }
     if (rest.length > 0 && !reader.line(rest.toString('utf8'))) return undefined;
     return reader.result();
   } finally {
+    // A read may still be under way (the text was refused early, or a read failed): done before closing.
+    await reading.catch(() => undefined);
     await handle.close();
   }
 }

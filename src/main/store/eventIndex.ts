@@ -530,7 +530,7 @@ export class EventIndex {
   reset(events: Iterable<StoredEvent>): void {
     this.listing.clear();
     this.publishedPerTerm.clear();
-    const sorted = [...events].sort(compareStart);
+    const sorted = sortByStart([...events]);
     // In start order, every partition is filled by appending.
     for (const event of sorted) {
       this.listing.add(event, placementOf(event), true);
@@ -587,6 +587,41 @@ export class EventIndex {
       }
     }
   }
+}
+
+/** Most events, and widest range of starts in seconds, a numeric sort key holds exactly (2^21 × 2^32 = 2^53). */
+const KEY_POSITIONS = 2 ** 21;
+const KEY_SPAN_LIMIT = 2 ** 32;
+
+/**
+ * `events` in compareStart order. At a start this sorts the whole calendar, so each event gets one number,
+ * (start in wall-clock seconds − earliest start) × 2^21 + its position, and the numbers are sorted natively: a
+ * few tens of milliseconds where comparing start strings takes a few hundred at 100k events. Canonical dates
+ * compare as strings exactly as their seconds do, and positions break ties as ids do when the ids ascend (as
+ * the data file lists them). Anything else (a non-canonical date, ids out of order, more than 2^21 events,
+ * starts more than 136 years apart) is sorted by compareStart itself.
+ */
+export function sortByStart(events: StoredEvent[]): StoredEvent[] {
+  const byComparing = () => [...events].sort(compareStart);
+  if (events.length >= KEY_POSITIONS) return byComparing();
+  const keys = new Float64Array(events.length);
+  let earliest = Infinity;
+  let latest = -Infinity;
+  let previousId = -Infinity;
+  for (let at = 0; at < events.length; at++) {
+    const start = wallClockSeconds(events[at].startLocal);
+    if (start === null || !(events[at].id > previousId)) return byComparing();
+    previousId = events[at].id;
+    keys[at] = start;
+    if (start < earliest) earliest = start;
+    if (start > latest) latest = start;
+  }
+  if (latest - earliest >= KEY_SPAN_LIMIT) return byComparing();
+  for (let at = 0; at < keys.length; at++) keys[at] = (keys[at] - earliest) * KEY_POSITIONS + at;
+  keys.sort();
+  const sorted = new Array<StoredEvent>(events.length);
+  for (let at = 0; at < keys.length; at++) sorted[at] = events[keys[at] % KEY_POSITIONS];
+  return sorted;
 }
 
 /** Adds the event to the listing of each of its terms (a term repeated in `termIds` counts once). */

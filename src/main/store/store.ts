@@ -387,13 +387,17 @@ export class CalendarStore {
 
   /**
    * Builds, between requests, the indexes a start leaves out (see EventIndex): a slice of events per turn of
-   * the event loop, so that requests arriving meanwhile wait for one slice at most.
+   * the event loop, so that requests arriving meanwhile wait for one slice at most. Settles once they are built
+   * (or the store closed).
    */
-  completeIndexesSoon(): void {
-    const step = () => {
-      if (!this.closed && !this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
-    };
-    setImmediate(step);
+  completeIndexesSoon(): Promise<void> {
+    return new Promise((resolve) => {
+      const step = () => {
+        if (!this.closed && !this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
+        else resolve();
+      };
+      setImmediate(step);
+    });
   }
 
   /** Resolves once every change applied in memory so far is on disk, or was taken back (its write failed). */

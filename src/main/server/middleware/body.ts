@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import { bodyParser } from '@koa/bodyparser';
 import { ApiError } from '../errors';
+import { lazyMiddleware } from './lazy';
 
 export const BODY_LIMIT = '1mb';
 
@@ -11,16 +11,22 @@ function hasBody(ctx: Koa.Context): boolean {
   return (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== '';
 }
 
-const parser = bodyParser({
-  enableTypes: ['json', 'form'],
-  jsonLimit: BODY_LIMIT,
-  formLimit: BODY_LIMIT,
-  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-  jsonStrict: false,
-  encoding: 'utf-8',
-  onError: (error) => {
-    throw error;
-  },
+/** The methods whose body is read; other requests (every read) never load the parser. */
+const PARSED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+const parser = lazyMiddleware(async () => {
+  const { bodyParser } = await import('@koa/bodyparser');
+  return bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: BODY_LIMIT,
+    formLimit: BODY_LIMIT,
+    parsedMethods: PARSED_METHODS,
+    jsonStrict: false,
+    encoding: 'utf-8',
+    onError: (error) => {
+      throw error;
+    },
+  });
 });
 
 /**
@@ -29,7 +35,8 @@ const parser = bodyParser({
  * calls it for every endpoint but a picture upload, which reads its raw body itself.
  */
 export async function parseRequestBody(ctx: Koa.Context): Promise<void> {
-  if (hasBody(ctx) && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) {
+  if (!PARSED_METHODS.includes(ctx.method)) return;
+  if (hasBody(ctx)) {
     if (Number(ctx.get('Content-Length')) > 1024 * 1024) {
       throw new ApiError(
         413,

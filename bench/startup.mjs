@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Start-up only (issue 17): seeds one calendar with the benchmark's seed, then starts `calendar-desk serve` on it
+// several times and measures, for each start, the time from the spawn to the first answered
+// GET /events?per_page=50 (as `npm run bench` does), the resident memory then and a few seconds later (the
+// background index build and series extension done), and the CPU time spent. Prints every start and the
+// medians, with the machine's load average: compare figures only within one run.
+//
+//   node bench/startup.mjs [--events 100000] [--runs 7] [--data DIR] [--against OTHER_CHECKOUT] [--profile DIR]
+//
+// --data reuses a seeded folder (the seed takes a while at 100,000 events); --against alternates the starts
+// with another checkout's build (e.g. a copy of main), so that both face the same load; --profile writes a
+// V8 CPU profile of each start (node --cpu-prof) into DIR. Run `npm run build` first: this measures out/.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { cpuMsOf, killChildren, memoryOf, round, runNode, spawnUntil, stopChild } from './lib/proc.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '7' },
+    data: { type: 'string' },
+    against: { type: 'string' },
+    profile: { type: 'string' },
+    'settle-ms': { type: 'string', default: '3000' },
+  },
+});
+
+const checkouts = [root, ...(args.against ? [resolve(args.against)] : [])];
+for (const checkout of checkouts) {
+  if (!existsSync(join(checkout, 'out', 'main', 'cli.js')))
+    throw new Error(`${checkout} is not built: run "npm run build" there first.`);
+}
+
+/** The status of one GET (node:http without keep-alive, as the benchmark's first request). */
+function statusOf(url) {
+  return new Promise((resolveStatus, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolveStatus(res.statusCode));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function start(checkout, dataDir) {
+  const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args.profile)}`] : [];
+  const load = loadavg()[0];
+  const started = performance.now();
+  const { child, found: apiRoot } = await spawnUntil(
+    [...flags, join(checkout, 'bin', 'calendar-desk.js'), 'serve', '--port', '0', '--data', dataDir],
+    { cwd: checkout, match: (line) => /API root:\s+(\S+)/.exec(line)?.[1] },
+  );
+  const listeningMs = performance.now() - started;
+  try {
+    const status = await statusOf(`${apiRoot}/events?per_page=50`);
+    const firstAnswerMs = performance.now() - started;
+    const atFirstAnswer = memoryOf(child.pid);
+    const cpuMs = cpuMsOf(child.pid);
+    await new Promise((resolveWait) => setTimeout(resolveWait, Number(args['settle-ms'])));
+    const settled = memoryOf(child.pid);
+    if (status !== 200) throw new Error(`the first list was answered with ${status}`);
+    return {
+      firstAnswerMs: Math.round(firstAnswerMs),
+      listeningMs: Math.round(listeningMs),
+      cpuMs,
+      rssMB: atFirstAnswer?.rssMB,
+      settledRssMB: settled?.rssMB,
+      load: round(load, 2),
+    };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+const median = (values) => {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function main() {
+  let dataDir = args.data && resolve(args.data);
+  let seeded;
+  if (!dataDir) {
+    seeded = await mkdtemp(join(tmpdir(), 'calendar-desk-startup-'));
+    dataDir = seeded;
+    console.log(`Seeding ${Number(args.events).toLocaleString('en-US')} events into ${dataDir}…`);
+    await runNode([join(root, 'bench', 'seed.mjs'), '--events', args.events, '--data', dataDir], {
+      cwd: root,
+    });
+  }
+  try {
+    const results = new Map(checkouts.map((checkout) => [checkout, []]));
+    for (let run = 0; run < Number(args.runs); run++) {
+      for (const checkout of checkouts) {
+        const result = await start(checkout, dataDir);
+        results.get(checkout).push(result);
+        console.log(`${checkout}: ${JSON.stringify(result)}`);
+      }
+    }
+    console.log('\nmedians: first answer ms (listening ms), CPU ms, RSS MB at first answer → settled');
+    for (const [checkout, runs] of results) {
+      const of = (key) => median(runs.map((result) => result[key]));
+      console.log(
+        `  ${checkout}: ${of('firstAnswerMs')} (${of('listeningMs')}), CPU ${of('cpuMs')}, ` +
+          `RSS ${of('rssMB')} → ${of('settledRssMB')} [${runs.map((result) => result.firstAnswerMs).join(' ')}]`,
+      );
+    }
+    const loads = [...results.values()].flat().map((result) => result.load);
+    console.log(`load average (1 min) during the starts: ${Math.min(...loads)} to ${Math.max(...loads)}`);
+  } finally {
+    if (seeded) await rm(seeded, { recursive: true, force: true });
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+main().catch((error) => {
+  killChildren();
+  console.error(`startup: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
