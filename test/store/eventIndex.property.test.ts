@@ -342,12 +342,13 @@ describe('EventIndex', () => {
       }
     });
     const store = await memoryStore(adapter);
-    store.completeIndexesSoon();
+    const built = store.completeIndexesSoon();
     expect(store.eventIndex.complete).toBe(false);
     // A change while the build is under way (it takes several slices).
     const first = store.events.get(1)!;
     await store.mutate((tx) => tx.putEvent({ ...first, categoryIds: [4], venueId: 3, featured: false }));
-    while (!store.eventIndex.complete) await new Promise((resolve) => setImmediate(resolve));
+    await built;
+    expect(store.eventIndex.complete).toBe(true);
     expectIndexMatchesScan(store);
   });
 });
