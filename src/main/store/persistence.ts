@@ -4,6 +4,7 @@ import type { Adapter } from 'lowdb';
 import { DurableJsonFile, serializeInChunks, syncFolder, writeFileDurably } from './durableJsonFile';
 import { Journal, parseJournal, type JournalDamage, type JournalEntry } from './journal';
 import type { DataFile } from './schema';
+import { appendAll } from '../../shared/arrays';
 
 export const DATA_FILE_NAME = 'calendar.json';
 export const BACKUP_FOLDER = 'backups';
@@ -143,12 +144,12 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
         const lastSeq = Math.max(older.at(-1)?.seq ?? 0, firstSeqOf(files[index + 1]) - 1);
         // Damage in a journal the data file already covers lost nothing (its batches were folded before).
         if (damage && lastSeq > baseSeq) notices.push(await this.keepDamagedJournal(path, damage));
-        entries.push(...older);
+        appendAll(entries, older);
         (lastSeq <= baseSeq ? this.kept : this.retired).push(path);
       } else {
         const opened = await Journal.open<Op>(path);
         this.journal = opened.journal;
-        entries.push(...opened.entries);
+        appendAll(entries, opened.entries);
         if (opened.damage && (opened.entries.at(-1)?.seq ?? 0) > baseSeq) {
           notices.push(await this.keepDamagedJournal(path, opened.damage));
         }
@@ -323,7 +324,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       },
     );
     this.fileSeq = data.journalSeq;
-    this.kept.push(...covered);
+    appendAll(this.kept, covered);
     await this.pruneBackups();
     await this.dropJournalsCoveredByBackup();
   }
@@ -377,7 +378,7 @@ export class ReadOnlyPersistence<Op> implements Persistence<Op> {
     const files = (await readdir(this.dataDir)).filter((name) => JOURNAL_PATTERN.test(name)).sort();
     const entries: JournalEntry<Op>[] = [];
     for (const name of files)
-      entries.push(...parseJournal<Op>(await readFile(join(this.dataDir, name))).entries);
+      appendAll(entries, parseJournal<Op>(await readFile(join(this.dataDir, name))).entries);
     return { base, entries: entries.filter((entry) => entry.seq > (base?.journalSeq ?? 0)), notices: [] };
   }
 

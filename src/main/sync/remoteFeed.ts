@@ -6,6 +6,7 @@ import { RemoteError } from './remoteErrors';
 import { REMOTE_GONE } from './planner';
 import { completeRemote } from './remoteRead';
 import { toRemoteRecord } from './remoteRecords';
+import { appendAll } from '../../shared/arrays';
 
 /** What a read through another Calendar Desk's change feed gives: the records, and where to continue next time. */
 export interface FeedRead {
@@ -80,7 +81,7 @@ async function readFeedSince(
   for (;;) {
     const page = await client.changesPage(cursor, CHANGES_MAX_LIMIT);
     if (page === 'expired' || page === 'unavailable') return page;
-    changes.push(...page.changes);
+    appendAll(changes, page.changes);
     cursor = page.cursor;
     if (!page.more) return { changes, cursor };
   }

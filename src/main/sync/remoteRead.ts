@@ -1,6 +1,7 @@
 import { linkKey, SYNC_KINDS, type SyncKind, type LocalRecord, type RemoteRecord } from './model';
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
+import { appendAll } from '../../shared/arrays';
 
 /**
  * The remote records a plan compares. The lists are read first (a page holds 50 records), but the plugin's
@@ -14,7 +15,7 @@ export async function readRemote(
   links: LinkState,
 ): Promise<RemoteRecord[]> {
   const listed: RemoteRecord[] = [];
-  for (const kind of SYNC_KINDS) listed.push(...(await client.list(kind)));
+  for (const kind of SYNC_KINDS) appendAll(listed, await client.list(kind));
   return completeRemote(client, listed, local, links);
 }
 
