@@ -75,6 +75,8 @@ async function openAt(width: number, height: number): Promise<{ page: Page; prob
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  // Signing in ends by going to the calendar: wait for it, or it may undo the test's own navigation.
+  await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
   await page.getByRole('navigation').first().waitFor();
   return { page, problems };
 }
