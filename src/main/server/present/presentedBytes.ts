@@ -47,13 +47,26 @@ export class PresentedBytes {
 }
 
 interface Entry {
+  id: number;
   sources: readonly unknown[];
   bytes: Buffer;
   used: boolean;
+  /** False once the entry was replaced or evicted (it may still wait in the order queue). */
+  live: boolean;
 }
+
+const NO_BYTES = Buffer.alloc(0);
 
 export class PartSpace {
   private readonly entries = new Map<number, Entry>();
+  /**
+   * Entries oldest first, read from `head`: evicting takes the front in O(1). (Walking the map from its start
+   * instead skips every slot deleted since it was last rehashed, thousands per eviction once the budget is
+   * full.) Replaced entries stay here, dead and emptied, until passed or swept.
+   */
+  private order: Entry[] = [];
+  private head = 0;
+  private dead = 0;
   bytes = 0;
 
   constructor(private readonly owner: PresentedBytes) {}
@@ -68,10 +81,13 @@ export class PartSpace {
     const bytes = Buffer.from(make(), 'utf8');
     if (entry) {
       this.entries.delete(id);
-      this.bytes -= sizeOf(entry.bytes);
+      this.retire(entry);
       this.owner.grew(-sizeOf(entry.bytes));
+      entry.bytes = NO_BYTES;
     }
-    this.entries.set(id, { sources, bytes, used: false });
+    const added: Entry = { id, sources, bytes, used: false, live: true };
+    this.entries.set(id, added);
+    this.order.push(added);
     this.bytes += sizeOf(bytes);
     this.owner.grew(sizeOf(bytes));
     return bytes;
@@ -79,17 +95,48 @@ export class PartSpace {
 
   /** Drops the oldest entry not used since it was last looked at; returns the bytes freed. */
   evictOldest(): number {
-    for (const [id, entry] of this.entries) {
-      this.entries.delete(id);
-      if (entry.used) {
-        entry.used = false;
-        this.entries.set(id, entry);
+    while (this.head < this.order.length) {
+      const entry = this.order[this.head++];
+      if (!entry.live) {
+        this.dead--;
         continue;
       }
-      this.bytes -= sizeOf(entry.bytes);
-      return sizeOf(entry.bytes);
+      if (entry.used) {
+        // A second chance: to the back of the queue.
+        entry.used = false;
+        this.order.push(entry);
+        continue;
+      }
+      this.entries.delete(entry.id);
+      this.retire(entry);
+      this.dead--; // retired and passed at once
+      const freed = sizeOf(entry.bytes);
+      entry.bytes = NO_BYTES;
+      this.compact();
+      return freed;
     }
     return 0;
+  }
+
+  private retire(entry: Entry): void {
+    entry.live = false;
+    entry.sources = [];
+    this.bytes -= sizeOf(entry.bytes);
+    this.dead++;
+    this.compact();
+  }
+
+  /** Keeps the queue at most about twice the live entries, in order. */
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
+    if (this.dead > 1024 && this.dead > this.entries.size) {
+      this.order = this.order.slice(this.head).filter((entry) => entry.live);
+      this.head = 0;
+      this.dead = 0;
+    }
   }
 }
 
