@@ -13,6 +13,7 @@ import {
 import { presentOrganizer, presentVenue } from './linkedPosts';
 import { presentEmbeddedTerm } from './term';
 import { PresentedBytes } from './presentedBytes';
+import type { JsonPart } from './jsonBytes';
 
 /**
  * The JSON of the events of a list, as `JSON.stringify(presentEvent(event, env))` would write it, assembled
@@ -94,8 +95,11 @@ function headBytes(spaces: Spaces, event: StoredEvent, env: PresentEnv): Buffer 
   });
 }
 
-/** `],"custom_fields":[],"language":…,"uid":…,"recurrence":…,"recurrence_id":…,"ticketed":…}`: what follows the organizers (small, per event). */
-function tailBytes(event: StoredEvent, env: PresentEnv): Buffer {
+/**
+ * `],"custom_fields":[],"language":…,"uid":…,"recurrence":…,"recurrence_id":…,"ticketed":…}`: what follows
+ * the organizers (small, made per answer: text written straight into it costs less than keeping it).
+ */
+function tailText(event: StoredEvent, env: PresentEnv): string {
   const json = JSON.stringify({
     custom_fields: [],
     language: event.language,
@@ -103,12 +107,12 @@ function tailBytes(event: StoredEvent, env: PresentEnv): Buffer {
     ...eventSeriesFields(event, env),
     ticketed: event.ticketed,
   });
-  return bytes(`],${json.slice(1)}`);
+  return `],${json.slice(1)}`;
 }
 
 /** Appends one event's JSON to `out`, from kept parts when the answer does not depend on the caller. */
 function pushEvent(
-  out: Buffer[],
+  out: JsonPart[],
   spaces: Spaces,
   event: StoredEvent,
   env: PresentEnv,
@@ -116,7 +120,7 @@ function pushEvent(
 ): void {
   if (event.password !== '' || editsEvent(event, env)) {
     // Shown per caller: a password may unlock it, an editor sees the cost as typed.
-    out.push(bytes(JSON.stringify(presentEvent(event, env, { password }))));
+    out.push(JSON.stringify(presentEvent(event, env, { password })));
     return;
   }
   out.push(headBytes(spaces, event, env));
@@ -132,10 +136,10 @@ function pushEvent(
     if (i > 0) out.push(COMMA);
     out.push(organizerBytes(spaces, organizers[i], env));
   }
-  out.push(tailBytes(event, env));
+  out.push(tailText(event, env));
 }
 
-function pushTerms(out: Buffer[], spaces: Spaces, ids: number[], env: PresentEnv): void {
+function pushTerms(out: JsonPart[], spaces: Spaces, ids: number[], env: PresentEnv): void {
   const terms = embeddedTermsOf(ids, env);
   for (let i = 0; i < terms.length; i++) {
     if (i > 0) out.push(COMMA);
@@ -170,7 +174,7 @@ function warmUp(env: PresentEnv): void {
     }
     const spaces = spacesOf(quiet);
     const until = performance.now() + WARM_SLICE_MS;
-    const scratch: Buffer[] = [];
+    const scratch: JsonPart[] = [];
     while (next < queue.length && performance.now() < until) {
       if (parts.bytes >= parts.maxBytes * WARM_SHARE) return;
       // Taken from the store again: the queued object may have been replaced since.
@@ -187,9 +191,9 @@ function warmUp(env: PresentEnv): void {
  * The JSON array of `events` as a list shows them (`[{…},{…}]`), byte for byte what serializing
  * `events.map((event) => presentEvent(event, env, { password }))` gives.
  */
-export function eventListBytes(events: StoredEvent[], env: PresentEnv, password?: string): Buffer[] {
+export function eventListBytes(events: StoredEvent[], env: PresentEnv, password?: string): JsonPart[] {
   warmUp(env);
-  const out: Buffer[] = [];
+  const out: JsonPart[] = [];
   const spaces = spacesOf(env);
   for (let i = 0; i < events.length; i++) {
     if (i > 0) out.push(COMMA);
