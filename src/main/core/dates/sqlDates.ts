@@ -56,6 +56,13 @@ export function sqlToDateTime(sql: SqlDate, zone: string): DateTime {
   return atWallClock(wallOf(wall), z);
 }
 
+/** The instant, in milliseconds, of a 'Y-m-d H:i:s' wall clock in `zone` (throws on malformed input). */
+export function sqlToMillis(sql: SqlDate, zone: string): number {
+  const asUtc = canonicalSqlMs(sql);
+  const instant = asUtc === null ? null : instantAtWallClock(asUtc, toLuxonZone(zone));
+  return instant ?? sqlToDateTime(sql, zone).toMillis();
+}
+
 /** The `*_details` object of a 'Y-m-d H:i:s' string: zero-padded parts (epoch parts when unparseable, as PHP). */
 export function dateDetails(sql: SqlDate): {
   year: string;
