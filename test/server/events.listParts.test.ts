@@ -106,6 +106,20 @@ describe('a listed event', () => {
     await expectListedAsRead(eventId);
   });
 
+  it('writes a description with quotes, escapes and any script, and its dates, byte for byte', async () => {
+    const description = '<p>Say "hi" \\ back</p>\n\t\u2028\u0001 Łódź €12 日本 🎷 ' + '\u00e9'.repeat(300);
+    const { id } = await write('events', { ...eventBody('Odd Text', 5), description });
+    const single = await server.api(`events/${id}`);
+    const listedText = await (await fetch(`${server.base}events?per_page=50&${window}`)).text();
+    // The list's own bytes (not parsed again) hold the event exactly as serializing it gives.
+    expect(listedText).toContain(JSON.stringify(withoutJsonLd(single.body)));
+    expect((await listed()).get(id)).toMatchObject({
+      description,
+      start_date_details: { day: DAY.slice(8) },
+    });
+    await write(`events/${id}`, { status: 'trash' }, 'PUT');
+  });
+
   it('shows its own change at once', async () => {
     await write(`events/${eventId}`, { title: 'Jazz Night (moved)', cost: '18' });
     expect((await listed()).get(eventId)).toMatchObject({ title: 'Jazz Night (moved)', cost: '$18' });

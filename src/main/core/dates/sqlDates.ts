@@ -89,6 +89,17 @@ export function dateDetails(sql: SqlDate): {
   };
 }
 
+const CANONICAL_DIGITS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** `JSON.stringify(dateDetails(sql))`, of a canonical date straight from its digits (lists write four per event). */
+export function dateDetailsJson(sql: SqlDate): string {
+  if (!CANONICAL_DIGITS.test(sql)) return JSON.stringify(dateDetails(sql));
+  return (
+    `{"year":"${sql.slice(0, 4)}","month":"${sql.slice(5, 7)}","day":"${sql.slice(8, 10)}",` +
+    `"hour":"${sql.slice(11, 13)}","minutes":"${sql.slice(14, 16)}","seconds":"${sql.slice(17, 19)}"}`
+  );
+}
+
 /** Current UTC wall clock as 'Y-m-d H:i:s'. */
 export function utcSqlNow(now: Date): SqlDate {
   // Every write stamps its time: straight from the milliseconds, Luxon only for what they cannot show.
