@@ -1,7 +1,49 @@
-/** A response body that is JSON already: dispatch sends these bytes as they are, without serializing. */
+/**
+ * A response body that is JSON already: dispatch sends these bytes as they are, without serializing. When
+ * they live in a pooled buffer (`release` given), they may be read only until `release()` is called, once the
+ * answer has been sent; whoever keeps them longer keeps a copy.
+ */
 export class JsonBytes {
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly release?: () => void,
+  ) {}
 }
+
+/**
+ * Buffers for list answers, used again once an answer is sent. A fresh 200 KB Buffer per answer is memory
+ * outside V8's heap, and every 64 MB of that makes V8 mark its whole heap (a 250 MB heap at 100,000 events:
+ * about a quarter of a distinct list's CPU); pooled, the answers allocate nothing.
+ */
+class AnswerPool {
+  /** Free buffers by capacity (powers of two from 64 KB). */
+  private readonly free = new Map<number, Buffer[]>();
+  private static readonly MIN = 1 << 16;
+  /** Larger answers are rare: they get a buffer of their own. */
+  private static readonly MAX = 1 << 23;
+  /** Free buffers kept per capacity: about the answers in flight at once. */
+  private static readonly KEEP = 32;
+
+  take(length: number): { bytes: Buffer; release?: () => void } {
+    if (length > AnswerPool.MAX) return { bytes: Buffer.allocUnsafe(length) };
+    let capacity = AnswerPool.MIN;
+    while (capacity < length) capacity *= 2;
+    const base = this.free.get(capacity)?.pop() ?? Buffer.allocUnsafe(capacity);
+    let released = false;
+    return {
+      bytes: base.subarray(0, length),
+      release: () => {
+        if (released) return;
+        released = true;
+        let free = this.free.get(capacity);
+        if (!free) this.free.set(capacity, (free = []));
+        if (free.length < AnswerPool.KEEP) free.push(base);
+      },
+    };
+  }
+}
+
+const answers = new AnswerPool();
 
 /**
  * Builds a JSON answer from kept bytes and text made for it, in one scratch buffer reused by every answer (an
@@ -38,12 +80,12 @@ export class JsonWriter {
     this.at = 0;
   }
 
-  /** A copy of what was written. */
+  /** A copy of what was written, in a pooled buffer (see JsonBytes). */
   finish(): JsonBytes {
-    const answer = Buffer.allocUnsafe(this.at);
-    this.buffer.copy(answer, 0, 0, this.at);
+    const answer = answers.take(this.at);
+    this.buffer.copy(answer.bytes, 0, 0, this.at);
     this.at = 0;
-    return new JsonBytes(answer);
+    return new JsonBytes(answer.bytes, answer.release);
   }
 }
 
