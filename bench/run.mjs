@@ -38,6 +38,8 @@ const CLI = join(root, 'bin', 'calendar-desk.js');
 const BUILT_CLI = join(root, 'out', 'main', 'cli.js');
 const SEED = join(root, 'bench', 'seed.mjs');
 const BARE_KOA = join(root, 'bench', 'lib', 'bareKoa.mjs');
+/** Node options for the server under test only, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const TARGETS = {
   events: 100_000,
@@ -198,10 +200,13 @@ function fixtureOf(url, response) {
 /** Starts `calendar-desk serve` on the folder; start-up = spawn until the first list request is answered. */
 async function startServer(dataDir) {
   const started = performance.now();
-  const { child, found: apiRoot } = await spawnUntil([CLI, 'serve', '--port', '0', '--data', dataDir], {
-    cwd: root,
-    match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
-  });
+  const { child, found: apiRoot } = await spawnUntil(
+    [...SERVER_NODE_ARGS, CLI, 'serve', '--port', '0', '--data', dataDir],
+    {
+      cwd: root,
+      match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
+    },
+  );
   const listeningMs = performance.now() - started;
   let first;
   try {
