@@ -38,6 +38,8 @@ const CLI = join(root, 'bin', 'calendar-desk.js');
 const BUILT_CLI = join(root, 'out', 'main', 'cli.js');
 const SEED = join(root, 'bench', 'seed.mjs');
 const BARE_KOA = join(root, 'bench', 'lib', 'bareKoa.mjs');
+/** Node options for the server under test only, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const TARGETS = {
   events: 100_000,
@@ -52,9 +54,13 @@ const TARGETS = {
   rssMB: 600,
 };
 
+/** What a run measures after each start; `--parts` (or BENCH_PARTS) picks some for a focused run. */
+const PARTS = ['reads', 'distinct', 'mixed', 'create'];
+
 const { values: args } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '1000,10000,100000' },
+    sizes: { type: 'string', default: process.env.BENCH_SIZES ?? '1000,10000,100000' },
+    parts: { type: 'string', default: process.env.BENCH_PARTS ?? PARTS.join(',') },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
@@ -63,7 +69,7 @@ const { values: args } = parseArgs({
     'create-seconds': { type: 'string', default: '15' },
     'mixed-seconds': { type: 'string', default: '10' },
     'data-root': { type: 'string' },
-    out: { type: 'string', default: join(root, 'bench', 'results', 'latest.json') },
+    out: { type: 'string' },
     build: { type: 'boolean', default: true },
     keep: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -73,14 +79,20 @@ const { values: args } = parseArgs({
 
 if (args.help) {
   console.log(`usage: npm run bench -- [options]
-  --sizes 1000,10000,100000   calendars to seed and measure
+  --sizes 1000,10000,100000   calendars to seed and measure (or BENCH_SIZES=100000)
+  --parts reads,distinct,mixed,create
+                              what to measure after each start (or BENCH_PARTS=distinct,mixed): reads = the
+                              repeated lists and the single event against the same bytes, distinct = distinct
+                              lists against a stringifying route, mixed = the fixed-rate load with writes,
+                              create = durable creates and the daily series; start-up and RSS always
   --duration 5                seconds of each read measurement (after --warmup 1 s)
   --connections 10            concurrent connections of the read measurements
   --writers 16                concurrent connections of the create measurement
   --create-amount 10000       creates to send at most, within --create-seconds 15 (enough to include a compaction)
   --mixed-seconds 10          seconds of the mixed load (150 requests/s, 10% writes)
   --data-root DIR             where the seeded data folders go (default: the system temp folder)
-  --out FILE                  JSON result (default: bench/results/latest.json)
+  --out FILE                  JSON result (default: bench/results/latest.json for a whole run, the system
+                              temp folder's calendar-desk-bench-focused.json for some parts or sizes)
   --no-build                  do not rebuild out/ even when src/ is newer
   --keep                      keep the seeded data folders`);
   process.exit(0);
@@ -104,7 +116,15 @@ const settings = {
   createAmount: positive('create-amount'),
   createSeconds: positive('create-seconds'),
   mixedSeconds: positive('mixed-seconds'),
+  parts: new Set(
+    args.parts.split(',').map((part) => {
+      const name = part.trim();
+      if (!PARTS.includes(name)) throw new Error(`--parts: "${name}" is not one of ${PARTS.join(', ')}`);
+      return name;
+    }),
+  ),
 };
+const measures = (part) => settings.parts.has(part);
 
 /** Newest modification time of the files under `folder`. */
 function newestMtime(folder) {
@@ -180,10 +200,13 @@ function fixtureOf(url, response) {
 /** Starts `calendar-desk serve` on the folder; start-up = spawn until the first list request is answered. */
 async function startServer(dataDir) {
   const started = performance.now();
-  const { child, found: apiRoot } = await spawnUntil([CLI, 'serve', '--port', '0', '--data', dataDir], {
-    cwd: root,
-    match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
-  });
+  const { child, found: apiRoot } = await spawnUntil(
+    [...SERVER_NODE_ARGS, CLI, 'serve', '--port', '0', '--data', dataDir],
+    {
+      cwd: root,
+      match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
+    },
+  );
   const listeningMs = performance.now() - started;
   let first;
   try {
@@ -286,7 +309,7 @@ async function benchSize(events, dataRoot) {
     cleanups.push(() => stopChild(bare.child));
 
     const reads = {};
-    for (const target of targets) {
+    for (const target of measures('reads') ? targets : []) {
       const { pathname, search } = new URL(target.url);
       const bareUrl = `${bare.found}${pathname}${search}`;
       const entry = { path: target.path, status: target.status, responseBytes: target.bytes };
@@ -320,68 +343,72 @@ async function benchSize(events, dataRoot) {
           ` load ${entry.server.loadAverage})`,
       );
     }
-    result.reads = reads;
-    await waitIdle(pid);
-    result.memoryAfterReads = memoryOf(pid);
+    if (measures('reads')) {
+      result.reads = reads;
+      await waitIdle(pid);
+      result.memoryAfterReads = memoryOf(pid);
+    }
 
     // Distinct filtered lists: the server answers a new question every time; the bare route stringifies.
-    const distinctRequests = [{ setupRequest: (req) => ({ ...req, path: nextDistinctPath() }) }];
-    const distinctLoad = { connections: settings.connections, idle: [pid, bare.child.pid] };
     const serverOrigin = new URL(server.apiRoot).origin;
-    const distinctEntry = {
-      connections: settings.connections,
-      barePage: {
-        path: pageFixture.url,
-        status: page.status,
-        responseBytes: page.body.length,
-        events: page.status === 200 ? JSON.parse(page.body.toString('utf8')).events.length : null,
-      },
-    };
-    await runLoad({
-      url: serverOrigin,
-      requests: distinctRequests,
-      ...distinctLoad,
-      duration: settings.warmupSeconds,
-    });
-    distinctEntry.server = await runLoad({
-      url: serverOrigin,
-      requests: distinctRequests,
-      ...distinctLoad,
-      duration: settings.durationSeconds,
-      pid,
-    });
-    distinctEntry.server.averageResponseBytes = Math.round(
-      distinctEntry.server.bytesPerSecond / distinctEntry.server.requestsPerSecond,
-    );
-    await runLoad({
-      url: bare.found,
-      requests: distinctRequests,
-      ...distinctLoad,
-      duration: settings.warmupSeconds,
-    });
-    distinctEntry.bareKoa = await runLoad({
-      url: bare.found,
-      requests: distinctRequests,
-      ...distinctLoad,
-      duration: settings.durationSeconds,
-      pid: bare.child.pid,
-    });
-    distinctEntry.requestsSent = distinctCount;
-    distinctEntry.allDistinct = distinctCount <= distinct.capacity;
-    distinctEntry.ratioToBareKoa = ratio(
-      distinctEntry.server.requestsPerSecond,
-      distinctEntry.bareKoa.requestsPerSecond,
-    );
-    result.distinct = distinctEntry;
-    log(
-      `distinct lists: ${distinctEntry.server.requestsPerSecond} req/s vs bare Koa stringifying ` +
-        `${distinctEntry.bareKoa.requestsPerSecond} → ${distinctEntry.ratioToBareKoa}× ` +
-        `(≈${distinctEntry.server.averageResponseBytes} bytes, p99 ${distinctEntry.server.latencyMs.p99} ms,` +
-        ` ${distinctEntry.server.non2xx} non-2xx; load ${distinctEntry.server.loadAverage})`,
-    );
-    await waitIdle(pid);
-    result.memoryAfterDistinct = memoryOf(pid);
-    log(`RSS after the distinct lists: ${result.memoryAfterDistinct?.rssMB ?? '?'} MB`);
+    if (measures('distinct')) {
+      const distinctRequests = [{ setupRequest: (req) => ({ ...req, path: nextDistinctPath() }) }];
+      const distinctLoad = { connections: settings.connections, idle: [pid, bare.child.pid] };
+      const distinctEntry = {
+        connections: settings.connections,
+        barePage: {
+          path: pageFixture.url,
+          status: page.status,
+          responseBytes: page.body.length,
+          events: page.status === 200 ? JSON.parse(page.body.toString('utf8')).events.length : null,
+        },
+      };
+      await runLoad({
+        url: serverOrigin,
+        requests: distinctRequests,
+        ...distinctLoad,
+        duration: settings.warmupSeconds,
+      });
+      distinctEntry.server = await runLoad({
+        url: serverOrigin,
+        requests: distinctRequests,
+        ...distinctLoad,
+        duration: settings.durationSeconds,
+        pid,
+      });
+      distinctEntry.server.averageResponseBytes = Math.round(
+        distinctEntry.server.bytesPerSecond / distinctEntry.server.requestsPerSecond,
+      );
+      await runLoad({
+        url: bare.found,
+        requests: distinctRequests,
+        ...distinctLoad,
+        duration: settings.warmupSeconds,
+      });
+      distinctEntry.bareKoa = await runLoad({
+        url: bare.found,
+        requests: distinctRequests,
+        ...distinctLoad,
+        duration: settings.durationSeconds,
+        pid: bare.child.pid,
+      });
+      distinctEntry.requestsSent = distinctCount;
+      distinctEntry.allDistinct = distinctCount <= distinct.capacity;
+      distinctEntry.ratioToBareKoa = ratio(
+        distinctEntry.server.requestsPerSecond,
+        distinctEntry.bareKoa.requestsPerSecond,
+      );
+      result.distinct = distinctEntry;
+      log(
+        `distinct lists: ${distinctEntry.server.requestsPerSecond} req/s vs bare Koa stringifying ` +
+          `${distinctEntry.bareKoa.requestsPerSecond} → ${distinctEntry.ratioToBareKoa}× ` +
+          `(≈${distinctEntry.server.averageResponseBytes} bytes, p99 ${distinctEntry.server.latencyMs.p99} ms,` +
+          ` ${distinctEntry.server.non2xx} non-2xx; load ${distinctEntry.server.loadAverage})`,
+      );
+      await waitIdle(pid);
+      result.memoryAfterDistinct = memoryOf(pid);
+      log(`RSS after the distinct lists: ${result.memoryAfterDistinct?.rssMB ?? '?'} MB`);
+    }
     await cleanups.pop()(); // the bare app is done
 
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
@@ -391,107 +418,113 @@ async function benchSize(events, dataRoot) {
     // Mixed load at a fixed arrival rate: distinct reads, every tenth request a create or an update.
     const eventsPath = `${apiPath}/events`;
     let writes = 0;
-    const mixed = await openLoop({
-      origin: serverOrigin,
-      rate: TARGETS.mixedRate,
-      seconds: settings.mixedSeconds,
-      next: (i) => {
-        if (i % Math.round(1 / TARGETS.mixedWriteShare) !== 5) {
-          return { method: 'GET', path: nextDistinctPath(), kind: 'read' };
-        }
-        const isCreate = writes++ % 2 === 0;
-        return {
-          method: 'POST',
-          path: isCreate ? eventsPath : `${eventsPath}/${sample.eventId}`,
-          headers: createHeaders,
-          body: isCreate
-            ? createBody(sample, ++created)
-            : JSON.stringify({ title: `Benchmark Update ${writes}` }),
-          kind: 'write',
-        };
-      },
-    });
-    result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed };
-    log(
-      `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +
-        `(reads p99 ${mixed.readLatencyMs.p99}, writes p99 ${mixed.writeLatencyMs.p99}; ` +
-        `${JSON.stringify(mixed.statusCodes)}, ${mixed.errors} errors, ${mixed.lateSends} late sends; ` +
-        `load ${mixed.loadAverage})`,
-    );
-    await waitIdle(pid);
-
-    // Durable creates: 16 writers, each request a new event (201 only once it is on disk).
-    // One create first: a body the API refuses is reported instead of being measured 2000 times.
-    const probe = await httpRequest(`${server.apiRoot}/events`, {
-      method: 'POST',
-      headers: createHeaders,
-      body: createBody(sample, ++created),
-    });
-    if (probe.status !== 201) {
-      throw new Error(`a create was answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
-    }
-    const createRequest = {
-      method: 'POST',
-      path: new URL(`${server.apiRoot}/events`).pathname,
-      headers: createHeaders,
-      setupRequest: (req) => ({ ...req, body: createBody(sample, ++created) }),
-    };
-    const writeLoad = {
-      url: `${server.apiRoot}/events`,
-      connections: settings.writers,
-      requests: [createRequest],
-      idle: [pid],
-    };
-    await runLoad({
-      ...writeLoad,
-      amount: Math.min(100, settings.createAmount),
-      maxSeconds: settings.warmupSeconds + 1,
-    });
-    const create = await runLoad({
-      ...writeLoad,
-      amount: settings.createAmount,
-      maxSeconds: settings.createSeconds,
-      pid,
-    });
-    result.create = { writers: settings.writers, ...create };
-    if (create.non2xx || create.errors) {
+    if (measures('mixed')) {
+      const mixed = await openLoop({
+        origin: serverOrigin,
+        rate: TARGETS.mixedRate,
+        seconds: settings.mixedSeconds,
+        next: (i) => {
+          if (i % Math.round(1 / TARGETS.mixedWriteShare) !== 5) {
+            return { method: 'GET', path: nextDistinctPath(), kind: 'read' };
+          }
+          const isCreate = writes++ % 2 === 0;
+          return {
+            method: 'POST',
+            path: isCreate ? eventsPath : `${eventsPath}/${sample.eventId}`,
+            headers: createHeaders,
+            body: isCreate
+              ? createBody(sample, ++created)
+              : JSON.stringify({ title: `Benchmark Update ${writes}` }),
+            kind: 'write',
+          };
+        },
+      });
+      result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed };
       log(
-        `warning: ${create.non2xx} creates were refused and ${create.errors} failed: latencies mix them in`,
+        `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +
+          `(reads p99 ${mixed.readLatencyMs.p99}, writes p99 ${mixed.writeLatencyMs.p99}; ` +
+          `${JSON.stringify(mixed.statusCodes)}, ${mixed.errors} errors, ${mixed.lateSends} late sends; ` +
+          `load ${mixed.loadAverage})`,
+      );
+      await waitIdle(pid);
+    }
+
+    if (measures('create')) {
+      // Durable creates: 16 writers, each request a new event (201 only once it is on disk).
+      // One create first: a body the API refuses is reported instead of being measured 2000 times.
+      const probe = await httpRequest(`${server.apiRoot}/events`, {
+        method: 'POST',
+        headers: createHeaders,
+        body: createBody(sample, ++created),
+      });
+      if (probe.status !== 201) {
+        throw new Error(
+          `a create was answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`,
+        );
+      }
+      const createRequest = {
+        method: 'POST',
+        path: new URL(`${server.apiRoot}/events`).pathname,
+        headers: createHeaders,
+        setupRequest: (req) => ({ ...req, body: createBody(sample, ++created) }),
+      };
+      const writeLoad = {
+        url: `${server.apiRoot}/events`,
+        connections: settings.writers,
+        requests: [createRequest],
+        idle: [pid],
+      };
+      await runLoad({
+        ...writeLoad,
+        amount: Math.min(100, settings.createAmount),
+        maxSeconds: settings.warmupSeconds + 1,
+      });
+      const create = await runLoad({
+        ...writeLoad,
+        amount: settings.createAmount,
+        maxSeconds: settings.createSeconds,
+        pid,
+      });
+      result.create = { writers: settings.writers, ...create };
+      if (create.non2xx || create.errors) {
+        log(
+          `warning: ${create.non2xx} creates were refused and ${create.errors} failed: latencies mix them in`,
+        );
+      }
+      log(
+        `create: p50 ${create.latencyMs.p50} ms, p99 ${create.latencyMs.p99} ms, ${create.requestsPerSecond} req/s` +
+          ` (${create.answered2xx} created, ${create.non2xx} non-2xx, ${create.errors} errors;` +
+          ` load ${create.loadAverage})`,
+      );
+      await waitIdle(pid);
+      result.memoryAfterCreates = memoryOf(pid);
+
+      // A daily series for two years: one request, one durable write of its 730 events (tested in
+      // test/server/events.series.test.ts); the time it takes is reported here.
+      const seriesStarted = performance.now();
+      const series = await httpRequest(`${server.apiRoot}/events`, {
+        method: 'POST',
+        headers: createHeaders,
+        body: JSON.stringify({
+          ...JSON.parse(createBody(sample, ++created)),
+          title: 'Benchmark daily series',
+          recurrence: ['RRULE:FREQ=DAILY;COUNT=730'],
+        }),
+      });
+      const seriesMs = round(performance.now() - seriesStarted, 1);
+      if (series.status !== 201) throw new Error(`the daily series was answered ${series.status}`);
+      const headId = JSON.parse(series.body.toString('utf8')).id;
+      const members = await httpRequest(
+        `${server.apiRoot}/events?post_parent=${headId}&per_page=1&show_hidden=true`,
+        {
+          headers: createHeaders,
+        },
+      );
+      result.dailySeries = { ms: seriesMs, occurrences: Number(headerOf(members, 'x-wp-total')) + 1 };
+      log(
+        `a daily series for 2 years: ${result.dailySeries.occurrences} events in ${seriesMs} ms (one request)`,
       );
     }
-    log(
-      `create: p50 ${create.latencyMs.p50} ms, p99 ${create.latencyMs.p99} ms, ${create.requestsPerSecond} req/s` +
-        ` (${create.answered2xx} created, ${create.non2xx} non-2xx, ${create.errors} errors;` +
-        ` load ${create.loadAverage})`,
-    );
-    await waitIdle(pid);
-    result.memoryAfterCreates = memoryOf(pid);
-
-    // A daily series for two years: one request, one durable write of its 730 events (tested in
-    // test/server/events.series.test.ts); the time it takes is reported here.
-    const seriesStarted = performance.now();
-    const series = await httpRequest(`${server.apiRoot}/events`, {
-      method: 'POST',
-      headers: createHeaders,
-      body: JSON.stringify({
-        ...JSON.parse(createBody(sample, ++created)),
-        title: 'Benchmark daily series',
-        recurrence: ['RRULE:FREQ=DAILY;COUNT=730'],
-      }),
-    });
-    const seriesMs = round(performance.now() - seriesStarted, 1);
-    if (series.status !== 201) throw new Error(`the daily series was answered ${series.status}`);
-    const headId = JSON.parse(series.body.toString('utf8')).id;
-    const members = await httpRequest(
-      `${server.apiRoot}/events?post_parent=${headId}&per_page=1&show_hidden=true`,
-      {
-        headers: createHeaders,
-      },
-    );
-    result.dailySeries = { ms: seriesMs, occurrences: Number(headerOf(members, 'x-wp-total')) + 1 };
-    log(
-      `a daily series for 2 years: ${result.dailySeries.occurrences} events in ${seriesMs} ms (one request)`,
-    );
 
     const stop = await cleanups.pop()();
     result.shutdown = { ms: stop.ms, exit: stop.code, killed: stop.killed };
@@ -703,7 +736,7 @@ async function main() {
     dataRoot,
     dataRootFileSystem: fileSystemOf(dataRoot),
     loadGenerator: `autocannon ${autocannonVersion} (in the benchmark process; servers in child processes)`,
-    settings,
+    settings: { ...settings, parts: [...settings.parts] },
   };
   // Loads the CLI and its modules once, so that the first size's start-up is not paying for a cold file cache.
   await runNode([CLI, '--help'], { cwd: root });
@@ -722,7 +755,14 @@ async function main() {
     targets,
     sizes,
   };
-  const outFile = resolve(args.out);
+  // A focused run must not pass for the whole run the README reports.
+  const whole = settings.parts.size === PARTS.length && args.sizes === '1000,10000,100000';
+  const outFile = resolve(
+    args.out ??
+      (whole
+        ? join(root, 'bench', 'results', 'latest.json')
+        : join(tmpdir(), 'calendar-desk-bench-focused.json')),
+  );
   await mkdir(dirname(outFile), { recursive: true });
   await writeFile(`${outFile}.tmp`, await formatJson(JSON.stringify(output, null, 2), outFile));
   await rename(`${outFile}.tmp`, outFile);

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { DateTime, type Zone } from 'luxon';
+import { DateTime, IANAZone, type Zone } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { formatSql, fromUtcSql, sqlToDateTime, toUtcSql } from '../../src/main/core/dates/sqlDates';
 import { parseDateInput } from '../../src/main/core/dates/strtotime';
-import { toLuxonZone } from '../../src/main/core/dates/zones';
+import { timezoneAbbr, timezoneAbbrAt, toLuxonZone } from '../../src/main/core/dates/zones';
+import { normaliseFilterDate } from '../../src/main/core/dates/archiveWindow';
 
 // The conversions as they were written with Luxon alone: the fast paths must give exactly the same.
 function luxonAtWallClock(sql: string, zone: Zone): DateTime {
@@ -63,6 +64,47 @@ describe('date conversions', () => {
         const parsed = parseDateInput(sql, zone, new Date(0))!;
         expect(parsed.toMillis()).toBe(luxonAtWallClock(sql, toLuxonZone(zone)).toMillis());
         expect(formatSql(parsed)).toBe(parsed.toFormat(SQL));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("remember each zone's offsets per day without missing a transition inside a day", () => {
+    // Instants anywhere in 1995-2035, most of them in the hours around this century's transitions.
+    const instant = fc.oneof(
+      fc.integer({ min: Date.UTC(1995, 0, 1), max: Date.UTC(2035, 0, 1) }),
+      fc
+        .record({
+          year: fc.integer({ min: 1995, max: 2034 }),
+          month: fc.constantFrom(2, 3, 8, 9, 10),
+          day: fc.integer({ min: 1, max: 31 }),
+          minute: fc.integer({ min: -48 * 60, max: 48 * 60 }),
+        })
+        .map(({ year, month, day, minute }) => Date.UTC(year, month, day) + minute * 60_000),
+    );
+    const iana = zones.filter((zone) => IANAZone.isValidZone(zone) && zone !== 'UTC');
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...iana), (ms, zone) => {
+        expect(toLuxonZone(zone).offset(ms)).toBe(IANAZone.create(zone).offset(ms));
+        expect(timezoneAbbrAt(zone, ms)).toBe(timezoneAbbr(zone, DateTime.fromMillis(ms)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('read a bare date as its midnight, and filter dates to the day, as Luxon does', () => {
+    const day = sqlDate.map((sql) => sql.slice(0, 10));
+    fc.assert(
+      fc.property(day, fc.constantFrom(...zones), (text, zone) => {
+        const luxon = DateTime.fromISO(text, { zone: toLuxonZone(zone), setZone: true });
+        const parsed = parseDateInput(text, zone, new Date(0));
+        if (luxon.isValid && !luxon.zone.equals(toLuxonZone(zone))) return;
+        if (luxon.isValid) {
+          expect(parsed?.toMillis()).toBe(luxonAtWallClock(`${text} 00:00:00`, toLuxonZone(zone)).toMillis());
+          expect(normaliseFilterDate(text, 'dayEnd', false, zone, new Date(0))).toBe(
+            `${parsed!.toFormat('yyyy-MM-dd')} 23:59:59`,
+          );
+        }
       }),
       { numRuns: 3000 },
     );

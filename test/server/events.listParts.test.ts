@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, NS, type TestServer } from '../helpers/server';
+import { PNG } from '../helpers/fixtures';
 
 /**
  * A list assembles each event from JSON kept per record (its own keys, each embedded term, venue and
@@ -104,6 +105,53 @@ describe('a listed event', () => {
     const after = (await listed()).get(eventId) as typeof before;
     expect(after.categories).toEqual([expect.objectContaining({ name: 'Jazz & Blues', count: 2 })]);
     await expectListedAsRead(eventId);
+  });
+
+  it('writes a description with quotes, escapes and any script, and its dates, byte for byte', async () => {
+    const description = '<p>Say "hi" \\ back</p>\n\t\u2028\u0001 Łódź €12 日本 🎷 ' + '\u00e9'.repeat(300);
+    const { id } = await write('events', { ...eventBody('Odd Text', 5), description });
+    const single = await server.api(`events/${id}`);
+    const listedText = await (await fetch(`${server.base}events?per_page=50&${window}`)).text();
+    // The list's own bytes (not parsed again) hold the event exactly as serializing it gives.
+    expect(listedText).toContain(JSON.stringify(withoutJsonLd(single.body)));
+    expect((await listed()).get(id)).toMatchObject({
+      description,
+      start_date_details: { day: DAY.slice(8) },
+    });
+    await write(`events/${id}`, { status: 'trash' }, 'PUT');
+  });
+
+  it('shows a picture given to it, and the next one, at once', async () => {
+    const uploadPicture = async (name: string) => {
+      const response = await fetch(`${server.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        headers: {
+          ...server.admin,
+          'Content-Type': 'image/png',
+          'Content-Disposition': `attachment; filename="${name}"`,
+        },
+        body: PNG,
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as { id: number; url: string };
+    };
+    const first = await uploadPicture('poster.png');
+    await write(`events/${eventId}`, { image: first.id });
+    expect((await listed()).get(eventId)?.image).toMatchObject({ id: first.id, url: first.url });
+    const second = await uploadPicture('flyer.png');
+    await write(`events/${eventId}`, { image: second.id });
+    expect((await listed()).get(eventId)?.image).toMatchObject({ id: second.id, url: second.url });
+    await expectListedAsRead(eventId);
+  });
+
+  it('is blanked as soon as it gets a password, and shown in full once it is removed', async () => {
+    const id = (await write('events', eventBody('Open Rehearsal', 5, { cost: '4' }))).id;
+    expect((await listed()).get(id)).toMatchObject({ cost: '$4' });
+    await write(`events/${id}`, { post_password: 'backstage' });
+    expect((await listed()).get(id)).toMatchObject({ title: 'Open Rehearsal', cost: '', description: '' });
+    await write(`events/${id}`, { post_password: '' });
+    expect((await listed()).get(id)).toMatchObject({ cost: '$4' });
+    await expectListedAsRead(id);
   });
 
   it('shows its own change at once', async () => {

@@ -36,4 +36,17 @@ describe('kept presented parts', () => {
     expect(space.through(40, sources, () => 'made again').toString()).toMatch(/^40\./);
     expect(space.through(3, sources, () => 'made again').toString()).toBe('made again');
   });
+
+  it('keep one part per record however often it changes, and still evict in order after many changes', () => {
+    const budget = new PresentedBytes(50_000);
+    const space = budget.space('event http://127.0.0.1/');
+    for (let change = 0; change < 5_000; change++) space.through(1, [{ change }], () => 'x'.repeat(100));
+    expect(budget.bytes).toBeLessThan(1_000);
+    const sources = [{}];
+    for (let id = 2; id <= 200; id++) space.through(id, sources, () => `${id}`.padEnd(1_000, '.'));
+    expect(budget.bytes).toBeLessThanOrEqual(50_000);
+    // The oldest went first: the newest are still kept, an early one is made again.
+    expect(space.through(200, sources, () => 'made again').toString()).toMatch(/^200\./);
+    expect(space.through(3, sources, () => 'made again').toString()).toBe('made again');
+  });
 });

@@ -47,6 +47,20 @@ describe('SortedEvents', () => {
           expect(sorted.length).toBe(expected.length);
           expect(sorted.toArray()).toEqual(expected);
           for (let at = 0; at < expected.length; at += 97) expect(sorted.at(at)).toBe(expected[at]);
+          // Ranges starting and ending inside blocks, on their edges, spanning several, empty or reversed.
+          for (const [from, to] of [
+            [0, expected.length],
+            [37, 1500],
+            [511, 513],
+            [1023, 2049],
+            [expected.length - 3, expected.length],
+            [5, 5],
+            [9, 4],
+          ]) {
+            const visited: StoredEvent[] = [];
+            sorted.forEachBetween(from, Math.min(to, expected.length), (item) => visited.push(item));
+            expect(visited).toEqual(expected.slice(Math.max(0, from), Math.min(to, expected.length)));
+          }
           for (let day = 0; day <= 29; day++) {
             const probe = `2030-01-${String(day).padStart(2, '0')} 10:00:00`;
             expect(sorted.lowerBound(probe)).toBe(expected.filter((item) => item.startLocal < probe).length);

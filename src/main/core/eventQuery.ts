@@ -57,8 +57,57 @@ function compare(actual: string, op: DateBound['op'], value: string): boolean {
 
 const anyIn = (ids: readonly number[], wanted: ReadonlySet<number>) => ids.some((id) => wanted.has(id));
 
+/** The two characters whose lower case holds an ASCII letter: 'İ' (to 'i' and a dot) and the Kelvin sign. */
+const LOWERS_TO_ASCII = /[\u0130\u212a]/;
+
+/**
+ * Whether `text.toLowerCase()` contains `word`, without lowering every text a search walks past: a word
+ * of printable ASCII without capitals is looked for with a case-insensitive regular expression (without
+ * the `u` flag it matches an ASCII letter of either case and no other character), so only the two
+ * characters above can make the answers differ. Any other word is looked for in the lowered text.
+ */
+function wordFinder(word: string): (text: string) => boolean {
+  if (!/^[ -@[-~]*$/.test(word)) return (text) => text.toLowerCase().includes(word);
+  const pattern = new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  return (text) => pattern.test(text) || (LOWERS_TO_ASCII.test(text) && text.toLowerCase().includes(word));
+}
+
+/** Whether an event's title, excerpt or description holds every one of the search words. */
+function searcherOf(words: readonly string[]): (event: StoredEvent) => boolean {
+  // Lowering the three texts joined by new lines lowers each on its own (a new line also ends a word for the
+  // final sigma), so a word without a new line is in the joined text exactly when it is in one of them.
+  if (words.some((word) => word.includes('\n'))) {
+    return (event) => {
+      const haystack = `${event.title}\n${event.excerpt}\n${event.description}`.toLowerCase();
+      return words.every((word) => haystack.includes(word));
+    };
+  }
+  const finders = words.map(wordFinder);
+  return (event) => {
+    for (const finds of finders) {
+      if (!finds(event.title) && !finds(event.excerpt) && !finds(event.description)) return false;
+    }
+    return true;
+  };
+}
+
 /** Whether one event passes every filter of the query. */
 export function matchesQuery(event: StoredEvent, query: EventQuery, store: CalendarStore): boolean {
+  return matches(event, query, store, query.searchWords ? searcherOf(query.searchWords) : null);
+}
+
+/** `matchesQuery` for the many events of one query: its search is prepared once. */
+function matcherOf(query: EventQuery, store: CalendarStore): (event: StoredEvent) => boolean {
+  const search = query.searchWords ? searcherOf(query.searchWords) : null;
+  return (event) => matches(event, query, store, search);
+}
+
+function matches(
+  event: StoredEvent,
+  query: EventQuery,
+  store: CalendarStore,
+  search: ((event: StoredEvent) => boolean) | null,
+): boolean {
   if (!query.statuses.has(event.status)) return false;
   if (event.hideFromListings && !query.includeHidden) return false;
   if (query.include && !query.include.has(event.id)) return false;
@@ -82,10 +131,7 @@ export function matchesQuery(event: StoredEvent, query: EventQuery, store: Calen
     if (lat !== undefined && lng !== undefined && distanceKm(lat, lng, venue.geoLat, venue.geoLng) > radiusKm)
       return false;
   }
-  if (query.searchWords) {
-    const haystack = `${event.title}\n${event.excerpt}\n${event.description}`.toLowerCase();
-    if (!query.searchWords.every((word) => haystack.includes(word))) return false;
-  }
+  if (search && !search(event)) return false;
   return true;
 }
 
@@ -222,12 +268,13 @@ export function runEventQuery(
   }
   if (source && source.size <= walkSize) {
     const matching: StoredEvent[] = [];
+    const matchesIt = matcherOf(query, store);
     for (const id of source.ids()) {
       const event = store.events.get(id);
-      if (event && matchesQuery(event, query, store)) matching.push(event);
+      if (event && matchesIt(event)) matching.push(event);
     }
     matching.sort(query.include ? byPostDate : byStart);
     return { total: matching.length, items: matching.slice(page.offset, page.offset + page.limit) };
   }
-  return walk.run(filter, page.offset, page.limit, (event) => matchesQuery(event, query, store));
+  return walk.run(filter, page.offset, page.limit, matcherOf(query, store));
 }

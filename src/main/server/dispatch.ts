@@ -196,19 +196,36 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
     ctx.set(headers);
     // Only GET answers are kept (a HEAD answer may be built differently); HEAD may reuse them. Unchanged
     // version since it was built and settled: it holds only changes that are on disk.
-    if (cacheKey && ctx.method === 'GET' && ctx.status === 200 && store.version === version) {
+    if (
+      cacheKey &&
+      ctx.method === 'GET' &&
+      ctx.status === 200 &&
+      store.version === version &&
+      cache!.worthKeeping(cacheKey, version)
+    ) {
       // Serialized once here; the cache hands out the same bytes until the store changes.
-      const body = jsonBytesOf(response.body);
+      const body = keptBytesOf(response.body);
       cache!.set(cacheKey, { version, status: 200, headers, body });
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
       return;
     }
-    if (response.body instanceof JsonBytes) ctx.type = 'application/json; charset=utf-8';
-    ctx.body = response.body instanceof JsonBytes ? response.body.bytes : response.body;
+    if (response.body instanceof JsonBytes) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = response.body.bytes;
+      // A pooled buffer goes back once the answer is sent (or the connection is gone).
+      if (response.body.release) ctx.res.once('close', response.body.release);
+      return;
+    }
+    ctx.body = response.body;
   };
 }
 
-/** An answer's JSON bytes (a list assembles its own: see present/eventListJson.ts). */
-const jsonBytesOf = (body: unknown): Buffer =>
-  body instanceof JsonBytes ? body.bytes : Buffer.from(JSON.stringify(body), 'utf8');
+/** An answer's JSON bytes to keep (a list assembles its own, in a pooled buffer: see present/jsonBytes.ts). */
+function keptBytesOf(body: unknown): Buffer {
+  if (!(body instanceof JsonBytes)) return Buffer.from(JSON.stringify(body), 'utf8');
+  if (!body.release) return body.bytes;
+  const copy = Buffer.from(body.bytes);
+  body.release();
+  return copy;
+}

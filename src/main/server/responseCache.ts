@@ -16,6 +16,8 @@ interface CachedResponse {
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   private bytes = 0;
+  /** Requests answered once at a store version (key → version): an answer is kept when asked again. */
+  private readonly seen = new Map<string, number>();
 
   constructor(
     private readonly maxEntries = 500,
@@ -34,6 +36,18 @@ export class ResponseCache {
     }
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Whether an answer to `key` is worth keeping: the request was answered before at this `version`. A request
+   * asked once (a calendar moving window by window, a search) would only push out answers that are asked
+   * again, and cost a copy of its bytes; the second time, its answer is kept.
+   */
+  worthKeeping(key: string, version: number): boolean {
+    if (this.seen.get(key) === version) return true;
+    if (this.seen.size >= this.maxEntries * 8) this.seen.clear();
+    this.seen.set(key, version);
+    return false;
   }
 
   set(key: string, entry: CachedResponse): void {

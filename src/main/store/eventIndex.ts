@@ -175,9 +175,16 @@ interface Partition {
   readonly events: SortedEvents;
 }
 
-/** A run of one partition an archive page is read from. */
+/** The positions of one partition's events a query's start bounds keep. */
+interface Range {
+  partition: Partition;
+  from: number;
+  to: number;
+}
+
+/** A run of events in (start, id) order an archive page is read from: a partition's range, or what it kept. */
 interface Cursor {
-  events: SortedEvents;
+  events: Pick<SortedEvents, 'at'>;
   position: number;
   end: number;
 }
@@ -238,7 +245,7 @@ function mergeWalk(cursors: Cursor[], visit: (event: StoredEvent) => boolean) {
  *   a k-way merge of the ranges from their start. A query costs O(partitions × log n + events straddling its
  *   end bounds + offset + limit).
  *
- * Queries with other filters walk the ranges with a predicate instead (O(range)), still without sorting.
+ * Queries with other filters walk the ranges with a predicate instead (O(range)), merging only the page.
  */
 export class PartitionedEvents {
   private readonly partitions = new Map<number, Partition>();
@@ -295,8 +302,8 @@ export class PartitionedEvents {
   }
 
   /** The wanted partitions with the range of positions the bounds leave in each (possibly empty). */
-  private ranges(filter: ListingFilter): Array<{ partition: Partition; from: number; to: number }> {
-    const result: Array<{ partition: Partition; from: number; to: number }> = [];
+  private ranges(filter: ListingFilter): Range[] {
+    const result: Range[] = [];
     for (const partition of this.partitions.values()) {
       if (!filter.statuses.has(partition.status)) continue;
       if (partition.hidden && !filter.includeHidden) continue;
@@ -360,7 +367,7 @@ export class PartitionedEvents {
   /**
    * The events the filter (and `predicate`, if any) keeps, in (start, id) order: how many, and the page
    * from `offset`. Without a predicate only the page and the end-bound regions are read; with one, the
-   * whole range is walked (the page by merging, the rest partition by partition).
+   * whole range is walked (see `walkWith`).
    */
   run(
     filter: ListingFilter,
@@ -371,12 +378,10 @@ export class PartitionedEvents {
     const ranges = this.ranges(filter);
     const ends = filter.bounds.filter((bound) => bound.field === 'end');
     const keeps = (event: StoredEvent) => passes(event, filter.bounds) && (!predicate || predicate(event));
+    if (predicate) return this.walkWith(ranges, keeps, offset, limit);
     let total = 0;
-    if (!predicate) {
-      for (const { partition, from, to } of ranges) {
-        if (from < to)
-          total += to - from - (ends.length > 0 ? this.endFailures(partition, from, to, ends) : 0);
-      }
+    for (const { partition, from, to } of ranges) {
+      if (from < to) total += to - from - (ends.length > 0 ? this.endFailures(partition, from, to, ends) : 0);
     }
     const cursors: Cursor[] = ranges.map(({ partition, from, to }) => ({
       events: partition.events,
@@ -386,7 +391,7 @@ export class PartitionedEvents {
     const items: StoredEvent[] = [];
     let seen = 0;
     const pageEnd = offset + limit;
-    if (limit > 0 && (predicate || offset < total)) {
+    if (limit > 0 && offset < total) {
       mergeWalk(cursors, (event) => {
         if (!keeps(event)) return true;
         if (seen >= offset) items.push(event);
@@ -394,13 +399,41 @@ export class PartitionedEvents {
         return seen < pageEnd;
       });
     }
-    if (!predicate) return { total, items };
-    // The page is read; the rest only needs counting, in no particular order.
-    total = seen;
-    for (const cursor of cursors) {
-      for (let position = cursor.position; position < cursor.end; position++) {
-        if (keeps(cursor.events.at(position))) total++;
-      }
+    return { total, items };
+  }
+
+  /**
+   * `run` with a predicate: every event of the ranges is looked at anyway (to count them), so each range is
+   * read in sequence, not through the merge (a heap step per event: costly for a search that keeps few). The
+   * page can only hold the first `offset + limit` events a range keeps: only those are kept, then merged.
+   */
+  private walkWith(
+    ranges: Range[],
+    keeps: (event: StoredEvent) => boolean,
+    offset: number,
+    limit: number,
+  ): { total: number; items: StoredEvent[] } {
+    const pageEnd = limit > 0 ? offset + limit : 0;
+    let total = 0;
+    const firsts: Cursor[] = [];
+    for (const { partition, from, to } of ranges) {
+      const kept: StoredEvent[] = [];
+      partition.events.forEachBetween(from, to, (event) => {
+        if (!keeps(event)) return;
+        if (kept.length < pageEnd) kept.push(event);
+        total++;
+      });
+      if (kept.length > 0)
+        firsts.push({ events: { at: (position) => kept[position] }, position: 0, end: kept.length });
+    }
+    const items: StoredEvent[] = [];
+    let seen = 0;
+    if (offset < pageEnd) {
+      mergeWalk(firsts, (event) => {
+        if (seen >= offset) items.push(event);
+        seen++;
+        return seen < pageEnd;
+      });
     }
     return { total, items };
   }

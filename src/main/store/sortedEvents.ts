@@ -54,6 +54,19 @@ export class SortedEvents {
     return this.blocks[block][position - firsts[block]];
   }
 
+  /** Calls `visit` with the events from position `from` to `to` (excluded), in order. */
+  forEachBetween(from: number, to: number, visit: (event: StoredEvent) => void): void {
+    if (from >= to) return;
+    const firsts = this.positions();
+    for (let block = this.blockOfPosition(from); block < this.blocks.length; block++) {
+      const events = this.blocks[block];
+      const start = Math.max(0, from - firsts[block]);
+      const end = Math.min(events.length, to - firsts[block]);
+      for (let at = start; at < end; at++) visit(events[at]);
+      if (firsts[block] + events.length >= to) return;
+    }
+  }
+
   /** Position of the first event whose start is >= `startLocal`. */
   lowerBound(startLocal: string): number {
     return this.search((event) => event.startLocal < startLocal);

@@ -56,6 +56,13 @@ export function sqlToDateTime(sql: SqlDate, zone: string): DateTime {
   return atWallClock(wallOf(wall), z);
 }
 
+/** The instant, in milliseconds, of a 'Y-m-d H:i:s' wall clock in `zone` (throws on malformed input). */
+export function sqlToMillis(sql: SqlDate, zone: string): number {
+  const asUtc = canonicalSqlMs(sql);
+  const instant = asUtc === null ? null : instantAtWallClock(asUtc, toLuxonZone(zone));
+  return instant ?? sqlToDateTime(sql, zone).toMillis();
+}
+
 /** The `*_details` object of a 'Y-m-d H:i:s' string: zero-padded parts (epoch parts when unparseable, as PHP). */
 export function dateDetails(sql: SqlDate): {
   year: string;
@@ -80,6 +87,17 @@ export function dateDetails(sql: SqlDate): {
     minutes: pad(m[5]),
     seconds: pad(m[6]),
   };
+}
+
+const CANONICAL_DIGITS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** `JSON.stringify(dateDetails(sql))`, of a canonical date straight from its digits (lists write four per event). */
+export function dateDetailsJson(sql: SqlDate): string {
+  if (!CANONICAL_DIGITS.test(sql)) return JSON.stringify(dateDetails(sql));
+  return (
+    `{"year":"${sql.slice(0, 4)}","month":"${sql.slice(5, 7)}","day":"${sql.slice(8, 10)}",` +
+    `"hour":"${sql.slice(11, 13)}","minutes":"${sql.slice(14, 16)}","seconds":"${sql.slice(17, 19)}"}`
+  );
 }
 
 /** Current UTC wall clock as 'Y-m-d H:i:s'. */

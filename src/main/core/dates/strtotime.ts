@@ -122,6 +122,8 @@ function weekdayForms(text: string, zone: Zone, now: Date): DateTime | null | un
   return strtotimeInZone(`${day.toFormat('yyyy-MM-dd')} ${time}`, zone, now);
 }
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
 /**
  * Parses a date the way TEC does (PHP strtotime) in time zone `zone`, relative forms counting from `now`:
  * timestamps, ISO 8601 / SQL forms (own offset honoured) and English relative forms. Null when unparseable.
@@ -134,7 +136,8 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
   }
   const text = input.trim();
   if (text === '') return null; // locutus answers "now" for '', PHP answers false
-  const wall = canonicalSqlMs(text);
+  // A bare date is its midnight (as Luxon's ISO reading has it), without building a DateTime to find it.
+  const wall = canonicalSqlMs(DATE_ONLY.test(text) ? `${text} 00:00:00` : text);
   const instant = wall === null ? null : instantAtWallClock(wall, z);
   if (instant !== null) return DateTime.fromMillis(instant, { zone: z });
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {

@@ -10,16 +10,21 @@ import { DateTime, FixedOffsetZone, IANAZone, Zone } from 'luxon';
 const OFFSET_ZONE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2})|(\.\d+))?$/i;
 
 const QUARTER_HOUR_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
 // About 11 years of quarter hours per zone: a calendar spanning years is converted without the memo thrashing.
 const OFFSETS_PER_ZONE = 400_000;
 
 /**
- * An IANA zone whose UTC offsets are remembered per quarter hour. Luxon asks Intl for every offset, which
- * costs microseconds each and adds up when a page of events converts hundreds of dates; offsets only change
- * at transitions, and those fall on quarter hours of UTC.
+ * An IANA zone whose UTC offsets are remembered per UTC day, and per quarter hour on the days a transition
+ * falls on. Luxon asks Intl for every offset, which costs microseconds each and adds up when a page of events
+ * converts hundreds of dates; offsets only change at transitions, those fall on quarter hours of UTC, and
+ * never two in one day: a day whose first and last quarter hours have the same offset has it throughout.
+ * (Per day, a calendar spanning years is learnt in a thousand lookups instead of a hundred thousand.)
  */
 class MemoizedZone extends Zone {
   private readonly offsets = new Map<number, number>();
+  /** Each day's offset, or NaN on a day with a transition (its quarter hours are looked up then). */
+  private readonly dayOffsets = new Map<number, number>();
 
   constructor(private readonly inner: IANAZone) {
     super();
@@ -44,6 +49,17 @@ class MemoizedZone extends Zone {
     return this.inner.formatOffset(ts, format);
   }
   override offset(ts: number): number {
+    const day = Math.floor(ts / DAY_MS);
+    let whole = this.dayOffsets.get(day);
+    if (whole === undefined) {
+      if (this.dayOffsets.size >= OFFSETS_PER_ZONE) this.dayOffsets.clear();
+      const first = this.quarterOffset(day * DAY_MS);
+      whole = first === this.quarterOffset((day + 1) * DAY_MS - QUARTER_HOUR_MS) ? first : NaN;
+      this.dayOffsets.set(day, whole);
+    }
+    return Number.isNaN(whole) ? this.quarterOffset(ts) : whole;
+  }
+  private quarterOffset(ts: number): number {
     const bucket = Math.floor(ts / QUARTER_HOUR_MS);
     let offset = this.offsets.get(bucket);
     if (offset === undefined) {
@@ -144,14 +160,19 @@ const ABBR_CACHE = new Map<string, string>();
 
 /** The zone abbreviation at `at` ('EST', 'CEST', 'UTC'); offset zones return the zone string itself ('UTC+5'). */
 export function timezoneAbbr(tz: string, at: DateTime): string {
+  return timezoneAbbrAt(tz, at.toMillis());
+}
+
+/** `timezoneAbbr` at an instant in milliseconds (no DateTime to build). */
+export function timezoneAbbrAt(tz: string, ms: number): string {
   const zone = toLuxonZone(tz);
   if (zone instanceof FixedOffsetZone) return zone.offset(0) === 0 ? 'UTC' : tz.trim();
   // The abbreviation only changes with the offset (EST/EDT): look it up once per zone and offset.
-  const key = `${tz} ${zone.offset(at.toMillis())}`;
+  const key = `${tz} ${zone.offset(ms)}`;
   let abbr = ABBR_CACHE.get(key);
   if (abbr === undefined) {
     if (ABBR_CACHE.size >= ZONE_CACHE_LIMIT) ABBR_CACHE.clear();
-    abbr = lookUpAbbr(zone, at.toMillis());
+    abbr = lookUpAbbr(zone, ms);
     ABBR_CACHE.set(key, abbr);
   }
   return abbr;

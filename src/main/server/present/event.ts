@@ -1,7 +1,7 @@
 import type { StoredEvent, StoredTerm, StoredVenue } from '../../store/schema';
-import { dateDetails, sqlToDateTime } from '../../core/dates/sqlDates';
+import { dateDetails, sqlToMillis } from '../../core/dates/sqlDates';
 import { costDetailsValues, eventCurrency, formatCost, siteCurrency, typedCost } from '../../core/cost';
-import { timezoneAbbr } from '../../core/dates/zones';
+import { timezoneAbbrAt } from '../../core/dates/zones';
 import { globalId, permalink, postHeader, presentImage, type PresentEnv } from './common';
 import { presentEmbeddedTerm } from './term';
 import { presentOrganizer, presentVenue } from './linkedPosts';
@@ -93,7 +93,7 @@ export function eventOwnFields(event: StoredEvent, env: PresentEnv) {
     utc_end_date_details: dateDetails(event.endUtc),
     timezone: event.timezone,
     timezone_abbr: event.timezone
-      ? timezoneAbbr(event.timezone, sqlToDateTime(event.startLocal, event.timezone))
+      ? timezoneAbbrAt(event.timezone, sqlToMillis(event.startLocal, event.timezone))
       : '',
     cost: costText,
     cost_details: {

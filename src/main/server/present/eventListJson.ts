@@ -12,7 +12,9 @@ import {
 } from './event';
 import { presentOrganizer, presentVenue } from './linkedPosts';
 import { presentEmbeddedTerm } from './term';
-import { PresentedBytes } from './presentedBytes';
+import { PresentedBytes, type KeptPart } from './presentedBytes';
+import { JsonWriter } from './jsonBytes';
+import { dateDetailsJson } from '../../core/dates/sqlDates';
 
 /**
  * The JSON of the events of a list, as `JSON.stringify(presentEvent(event, env))` would write it, assembled
@@ -25,8 +27,11 @@ import { PresentedBytes } from './presentedBytes';
  * (`context=edit` by someone who may edit it), is presented in full every time.
  */
 
-/** About 60,000 events' own keys (≈1.9 KB each), and every venue, organizer and term. */
-const MAX_BYTES = 128 * 1024 * 1024;
+/**
+ * The own keys of 100,000 events (≈1.2 KB each with what keeping them costs, their description and dates
+ * written per answer), and every venue, organizer and term.
+ */
+const MAX_BYTES = 160 * 1024 * 1024;
 /** The warm-up stops when the parts fill this share of the budget: room is left for what is asked. */
 const WARM_SHARE = 0.85;
 /** The longest a warm-up slice keeps the event loop, so that requests wait at most this long for it. */
@@ -85,17 +90,91 @@ function organizerBytes(spaces: Spaces, organizer: StoredOrganizer, env: Present
   );
 }
 
+/**
+ * Keys of an event's own JSON whose values are not kept but written per answer: the description (the record
+ * holds it already) and the four date details (a few string slices): about half of the bytes of a head, so
+ * the kept heads of a 100,000-event calendar fit the budget. Their values, in this order, by `holeValues`.
+ */
+const HOLES = [
+  'description',
+  'start_date_details',
+  'end_date_details',
+  'utc_start_date_details',
+  'utc_end_date_details',
+];
+
+function holeValues(event: StoredEvent): string[] {
+  return [
+    JSON.stringify(event.description),
+    dateDetailsJson(event.startLocal),
+    dateDetailsJson(event.endLocal),
+    dateDetailsJson(event.startUtc),
+    dateDetailsJson(event.endUtc),
+  ];
+}
+
+/**
+ * `JSON.stringify(record)` without its closing brace and without the values of the `holes` keys: the text and,
+ * per hole, the byte offset its value goes in at. Consecutive other keys are serialized together, so the text
+ * is exactly JSON.stringify's (a key whose value it would leave out is left out).
+ */
+function jsonWithHoles(record: Record<string, unknown>, holes: readonly string[]) {
+  let text = '{';
+  let bytes = 1;
+  let comma = '';
+  const marks: number[] = [];
+  let group: Record<string, unknown> = {};
+  const append = (piece: string) => {
+    text += piece;
+    bytes += Buffer.byteLength(piece);
+  };
+  const flush = () => {
+    const inner = JSON.stringify(group).slice(1, -1);
+    if (inner !== '') {
+      append(comma + inner);
+      comma = ',';
+    }
+    group = {};
+  };
+  for (const key of Object.keys(record)) {
+    if (!holes.includes(key)) {
+      group[key] = record[key];
+      continue;
+    }
+    flush();
+    append(`${comma}${JSON.stringify(key)}:`);
+    marks.push(bytes);
+    comma = ',';
+  }
+  flush();
+  return { text, marks };
+}
+
 /** `{"id":…,"featured":…,"categories":[` of an event: its own keys, open for the embedded ones. */
-function headBytes(spaces: Spaces, event: StoredEvent, env: PresentEnv): Buffer {
+function head(spaces: Spaces, event: StoredEvent, env: PresentEnv): KeptPart {
   const sources = [event, env.store.settings, imageOf(event.imageId, env)];
-  return spaces.heads.through(event.id, sources, () => {
-    const own = JSON.stringify(eventOwnFields(event, env));
-    return `${own.slice(0, -1)},"categories":[`;
+  return spaces.heads.kept(event.id, sources, () => {
+    const own = jsonWithHoles(eventOwnFields(event, env), HOLES);
+    return { text: `${own.text},"categories":[`, marks: own.marks };
   });
 }
 
-/** `],"custom_fields":[],"language":…,"uid":…,"recurrence":…,"recurrence_id":…,"ticketed":…}`: what follows the organizers (small, per event). */
-function tailBytes(event: StoredEvent, env: PresentEnv): Buffer {
+/** Writes a kept part with the values of its holes. */
+function writeWithHoles(writer: JsonWriter, part: KeptPart, values: readonly string[]): void {
+  let from = 0;
+  for (let i = 0; i < part.marks.length; i++) {
+    writer.bytes(part.bytes, from, part.marks[i]);
+    writer.text(values[i]);
+    from = part.marks[i];
+  }
+  writer.bytes(part.bytes, from);
+}
+
+/**
+ * `],"custom_fields":[],"language":…,"uid":…,"recurrence":…,"recurrence_id":…,"ticketed":…}`: what follows
+ * the organizers (small, made per answer: text written straight into it costs less than keeping it).
+ */
+function tailText(event: StoredEvent, env: PresentEnv): string {
   const json = JSON.stringify({
     custom_fields: [],
     language: event.language,
@@ -103,12 +182,12 @@ function tailBytes(event: StoredEvent, env: PresentEnv): Buffer {
     ...eventSeriesFields(event, env),
     ticketed: event.ticketed,
   });
-  return bytes(`],${json.slice(1)}`);
+  return `],${json.slice(1)}`;
 }
 
 /** Appends one event's JSON to `out`, from kept parts when the answer does not depend on the caller. */
-function pushEvent(
-  out: Buffer[],
+function writeEvent(
+  out: JsonWriter,
   spaces: Spaces,
   event: StoredEvent,
   env: PresentEnv,
@@ -116,30 +195,30 @@ function pushEvent(
 ): void {
   if (event.password !== '' || editsEvent(event, env)) {
     // Shown per caller: a password may unlock it, an editor sees the cost as typed.
-    out.push(bytes(JSON.stringify(presentEvent(event, env, { password }))));
+    out.text(JSON.stringify(presentEvent(event, env, { password })));
     return;
   }
-  out.push(headBytes(spaces, event, env));
-  pushTerms(out, spaces, event.categoryIds, env);
-  out.push(TAGS);
-  pushTerms(out, spaces, event.tagIds, env);
-  out.push(VENUE);
+  writeWithHoles(out, head(spaces, event, env), holeValues(event));
+  writeTerms(out, spaces, event.categoryIds, env);
+  out.bytes(TAGS);
+  writeTerms(out, spaces, event.tagIds, env);
+  out.bytes(VENUE);
   const venue = shownVenueOf(event, env);
-  out.push(venue ? venueBytes(spaces, venue, env) : EMPTY_ARRAY);
-  out.push(ORGANIZER);
+  out.bytes(venue ? venueBytes(spaces, venue, env) : EMPTY_ARRAY);
+  out.bytes(ORGANIZER);
   const organizers = shownOrganizersOf(event, env);
   for (let i = 0; i < organizers.length; i++) {
-    if (i > 0) out.push(COMMA);
-    out.push(organizerBytes(spaces, organizers[i], env));
+    if (i > 0) out.bytes(COMMA);
+    out.bytes(organizerBytes(spaces, organizers[i], env));
   }
-  out.push(tailBytes(event, env));
+  out.text(tailText(event, env));
 }
 
-function pushTerms(out: Buffer[], spaces: Spaces, ids: number[], env: PresentEnv): void {
+function writeTerms(out: JsonWriter, spaces: Spaces, ids: number[], env: PresentEnv): void {
   const terms = embeddedTermsOf(ids, env);
   for (let i = 0; i < terms.length; i++) {
-    if (i > 0) out.push(COMMA);
-    out.push(termBytes(spaces, terms[i], env));
+    if (i > 0) out.bytes(COMMA);
+    out.bytes(termBytes(spaces, terms[i], env));
   }
 }
 
@@ -170,13 +249,14 @@ function warmUp(env: PresentEnv): void {
     }
     const spaces = spacesOf(quiet);
     const until = performance.now() + WARM_SLICE_MS;
-    const scratch: Buffer[] = [];
+    // Written and thrown away: what counts is what gets kept on the way.
+    const scratch = new JsonWriter();
     while (next < queue.length && performance.now() < until) {
       if (parts.bytes >= parts.maxBytes * WARM_SHARE) return;
       // Taken from the store again: the queued object may have been replaced since.
       const event = store.events.get(queue[next++].id);
-      if (event) pushEvent(scratch, spaces, event, quiet, undefined);
-      scratch.length = 0;
+      if (event) writeEvent(scratch, spaces, event, quiet, undefined);
+      scratch.reset();
     }
     if (next < queue.length) setImmediate(slice);
   };
@@ -184,16 +264,19 @@ function warmUp(env: PresentEnv): void {
 }
 
 /**
- * The JSON array of `events` as a list shows them (`[{…},{…}]`), byte for byte what serializing
+ * Writes the events of a list, comma-separated (the items of its JSON array), byte for byte what serializing
  * `events.map((event) => presentEvent(event, env, { password }))` gives.
  */
-export function eventListBytes(events: StoredEvent[], env: PresentEnv, password?: string): Buffer[] {
+export function writeEventList(
+  out: JsonWriter,
+  events: StoredEvent[],
+  env: PresentEnv,
+  password?: string,
+): void {
   warmUp(env);
-  const out: Buffer[] = [];
   const spaces = spacesOf(env);
   for (let i = 0; i < events.length; i++) {
-    if (i > 0) out.push(COMMA);
-    pushEvent(out, spaces, events[i], env, password);
+    if (i > 0) out.bytes(COMMA);
+    writeEvent(out, spaces, events[i], env, password);
   }
-  return out;
 }

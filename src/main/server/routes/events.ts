@@ -20,7 +20,7 @@ import {
 import { archiveStatuses, statusEcho } from '../args/common';
 import { isTruthy } from '../args/wpTypes';
 import { canAccessProtected, presentEvent } from '../present/event';
-import { eventListBytes } from '../present/eventListJson';
+import { writeEventList } from '../present/eventListJson';
 import { jsonWithArray } from '../present/jsonBytes';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
 import { clampPerPage, postArchive } from './paginate';
@@ -168,7 +168,7 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   // The page's JSON is assembled from each event's kept JSON (present/eventListJson.ts).
   return {
     ...archive,
-    body: jsonWithArray(archive.body, 'events', eventListBytes(items, request.env, password)),
+    body: jsonWithArray(archive.body, 'events', (out) => writeEventList(out, items, request.env, password)),
   };
 }
 
