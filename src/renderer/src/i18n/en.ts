@@ -301,6 +301,7 @@ export const en = {
     which: 'Which events',
     all: 'Everything',
     filtered: 'What this search shows',
+    filteredCalendar: 'What the calendar’s filters show',
     hints: {
       ics: 'For calendar apps (Google Calendar, Outlook, Apple Calendar): open or import the file there.',
       'csv-events':

@@ -307,6 +307,7 @@ export const it: Messages = {
     which: 'Quali eventi',
     all: 'Tutto',
     filtered: 'Quello che mostra questa ricerca',
+    filteredCalendar: 'Quello che mostrano i filtri del calendario',
     hints: {
       ics: 'Per le app di calendario (Google Calendar, Outlook, Calendario di Apple): apri o importa lì il file.',
       'csv-events':

@@ -307,6 +307,7 @@ export const pl: Messages = {
     which: 'Które wydarzenia',
     all: 'Wszystko',
     filtered: 'To, co pokazuje to wyszukiwanie',
+    filteredCalendar: 'To, co pokazują filtry kalendarza',
     hints: {
       ics: 'Dla aplikacji kalendarza (Google Calendar, Outlook, Kalendarz Apple): otwórz lub zaimportuj tam plik.',
       'csv-events':
