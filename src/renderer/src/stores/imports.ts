@@ -1,0 +1,171 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import { useSessionStore } from './session';
+import { useEventsStore } from './events';
+import { useRecordsStore } from './records';
+
+export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip' | 'trash';
+
+export interface ImportRow {
+  line: number;
+  kind: 'events' | 'venues' | 'organizers';
+  title: string;
+  action: ImportAction;
+  reason?: string;
+}
+
+export interface ImportAnswer {
+  format: 'ics' | 'csv' | 'json';
+  events: number;
+  venues: number;
+  organizers: number;
+  records: number;
+  rows: ImportRow[];
+  import_id?: string;
+}
+
+export interface ImportJobStatus {
+  id: string;
+  state: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  result: ImportAnswer | null;
+  error: { code: string; message: string; problems?: { line: number; message: string }[] } | null;
+}
+
+export interface ImportHistoryEntry {
+  id: string;
+  at: string;
+  file_name: string;
+  source_id: string | null;
+  created: number;
+  updated: number;
+  trashed: number;
+  undone: boolean;
+}
+
+export interface UndoAnswer {
+  restored: number;
+  trashed: number;
+  kept: { kind: string; id: number; title: string }[];
+}
+
+export interface ImportSource {
+  id: string;
+  url: string;
+  name: string;
+  day_first: boolean;
+  last_refresh: string | null;
+  last_result: ImportAnswer | null;
+  last_error: string | null;
+}
+
+/** A file as the API takes it: its name (the format by its ending) and its text. */
+export interface ImportFile {
+  file_name: string;
+  content: string;
+  day_first?: boolean;
+}
+
+const POLL_MS = 300;
+
+/**
+ * Imports through the admin API: the preview of a file (a dry run), the import itself as a job followed
+ * until it ends, the history of imports with their undo, and the addresses imported from again and again.
+ */
+export const useImportsStore = defineStore('imports', () => {
+  const session = useSessionStore();
+  const events = useEventsStore();
+  const records = useRecordsStore();
+  const admin = { namespace: ADMIN_NAMESPACE };
+  const job = ref<ImportJobStatus | null>(null);
+  const history = ref<ImportHistoryEntry[]>([]);
+  const sources = ref<ImportSource[]>([]);
+
+  /** Something was written: the calendar and the pickers read again. */
+  function changed() {
+    events.revision += 1;
+    records.invalidateAll();
+  }
+
+  /** What importing the file would do, writing nothing (throws `import_invalid` with its problems). */
+  async function preview(file: ImportFile): Promise<ImportAnswer> {
+    return (await session.api().post<ImportAnswer>('import', { ...file, dry_run: true }, admin)).data;
+  }
+
+  /** Imports the file as a job; `job` shows its progress meanwhile. Resolves with the final status. */
+  async function run(file: ImportFile): Promise<ImportJobStatus> {
+    job.value = (await session.api().post<ImportJobStatus>('import-jobs', file, admin)).data;
+    while (job.value.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      job.value = (await session.api().get<ImportJobStatus>(`import-jobs/${job.value.id}`, admin)).data;
+    }
+    if (job.value.state === 'done') changed();
+    return job.value;
+  }
+
+  async function loadHistory(): Promise<ImportHistoryEntry[]> {
+    history.value = (await session.api().get<ImportHistoryEntry[]>('imports', admin)).data;
+    return history.value;
+  }
+
+  /** Puts back what an import wrote; what was changed since stays, listed in `kept`. */
+  async function undo(id: string): Promise<UndoAnswer> {
+    const path = `imports/${encodeURIComponent(id)}/undo`;
+    const answer = (await session.api().post<UndoAnswer>(path, {}, admin)).data;
+    changed();
+    await loadHistory();
+    return answer;
+  }
+
+  async function loadSources(): Promise<ImportSource[]> {
+    sources.value = (await session.api().get<ImportSource[]>('import-sources', admin)).data;
+    return sources.value;
+  }
+
+  /** Remembers an address and imports from it a first time. */
+  async function addSource(input: {
+    url: string;
+    name?: string;
+    day_first?: boolean;
+  }): Promise<ImportSource> {
+    const source = (await session.api().post<ImportSource>('import-sources', input, admin)).data;
+    changed();
+    await Promise.all([loadSources(), loadHistory()]);
+    return source;
+  }
+
+  /** Imports from the address again: what changed is updated, what left it goes to the trash. */
+  async function refreshSource(id: string): Promise<ImportAnswer> {
+    const path = `import-sources/${encodeURIComponent(id)}/refresh`;
+    try {
+      const answer = (await session.api().post<ImportAnswer>(path, {}, admin)).data;
+      changed();
+      return answer;
+    } finally {
+      // The source remembers its last result or error either way.
+      await Promise.all([loadSources(), loadHistory()]);
+    }
+  }
+
+  /** Forgets an address; the events it brought stay. */
+  async function removeSource(id: string): Promise<void> {
+    await session.api().delete(`import-sources/${encodeURIComponent(id)}`, admin);
+    await loadSources();
+  }
+
+  return {
+    job,
+    history,
+    sources,
+    preview,
+    run,
+    loadHistory,
+    undo,
+    loadSources,
+    addSource,
+    refreshSource,
+    removeSource,
+  };
+});
