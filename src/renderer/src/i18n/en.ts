@@ -339,6 +339,13 @@ export const en = {
       skip: 'skipped',
       trash: 'to the trash',
     },
+    countsDone: {
+      create: 'created',
+      update: 'updated',
+      unchanged: 'unchanged',
+      skip: 'skipped',
+      trash: 'moved to the trash',
+    },
     actions: {
       create: 'Create',
       update: 'Update',
@@ -377,7 +384,7 @@ export const en = {
     historyHeading: 'Imports so far',
     noHistory: 'Nothing imported yet.',
     fromAddress: 'from the address “{name}”',
-    changes: '{created} created, {updated} updated, {trashed} to the trash',
+    changes: '{created} created, {updated} updated, {trashed} moved to the trash',
     wasUndone: 'Undone',
     sourcesHeading: 'Import from an address',
     sourcesIntro:

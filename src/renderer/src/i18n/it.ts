@@ -347,6 +347,13 @@ export const it: Messages = {
       skip: 'saltati',
       trash: 'nel cestino',
     },
+    countsDone: {
+      create: 'creati',
+      update: 'aggiornati',
+      unchanged: 'invariati',
+      skip: 'saltati',
+      trash: 'spostati nel cestino',
+    },
     actions: {
       create: 'Crea',
       update: 'Aggiorna',

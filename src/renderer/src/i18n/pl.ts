@@ -345,6 +345,13 @@ export const pl: Messages = {
       skip: 'pominięte',
       trash: 'do kosza',
     },
+    countsDone: {
+      create: 'utworzono',
+      update: 'zaktualizowano',
+      unchanged: 'bez zmian',
+      skip: 'pominięto',
+      trash: 'przeniesiono do kosza',
+    },
     actions: {
       create: 'Utwórz',
       update: 'Aktualizuj',
