@@ -1,20 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 
 /**
  * The Events screen's Export, in Chromium against a real `serve`: the downloaded file (Playwright's download
  * event) in each format, of everything or of what the search shows. Screenshots: test-results/e2e/export-*.png.
  */
 
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -40,35 +36,19 @@ const event = (title: string, days: number, extra: Record<string, unknown>) =>
   });
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-export-e2e-'));
-  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('export-e2e');
+  ({ origin, token } = app);
   const concerts = await call('categories', { name: 'Concerts' });
   const rehearsals = await call('categories', { name: 'Rehearsals' });
   await call('venues', { venue: 'Teatro Verdi', status: 'publish' });
   await event('Spring concert', 5, { status: 'publish', categories: [concerts.id] });
   await event('Autumn concert', 40, { status: 'draft', categories: [concerts.id] });
   await event('Choir rehearsal', 7, { status: 'publish', categories: [rehearsals.id] });
-  browser = await launchChromium();
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-GB',
-    acceptDownloads: true,
-  });
-  page = await context.newPage();
-  problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
-  await page.getByRole('navigation').first().waitFor();
+  signedIn = await signIn(app, { context: { acceptDownloads: true } });
+  ({ page, problems } = signedIn);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 /** Chooses a format and scope in the open Export panel, clicks Download: the file's name and text. */
 async function exportFile(format: string, scope?: 'all' | 'filtered') {
