@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { startCalendarSite, type CalendarSite } from '../helpers/calendarSite';
+import {
+  googleCalendar,
+  SECRET,
+  SECRET_PATH,
+  startCalendarSite,
+  type CalendarSite,
+} from '../helpers/calendarSite';
 import { DATA_FILE_NAME } from '../../src/main/store/persistence';
 import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources';
 
@@ -12,104 +18,6 @@ import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources'
 
 /** The server's clock: series are made up to 24 months after it. */
 const NOW = new Date('2026-09-01T10:00:00Z');
-/** Where the site serves the calendar: a Google-style secret address (the secret is in the path). */
-const SECRET = 'private-5f3c9a0e7d1b4c2a8e6f0d9b3a7c5e1f';
-const SECRET_PATH = `/calendar/ical/choir%40example.org/${SECRET}/basic.ics`;
-
-interface CalendarParts {
-  bakeTitle?: string;
-  withConcert?: boolean;
-  /** A further date removed from the weekly rehearsals (EXDATE). */
-  removedRehearsal?: string;
-}
-
-const VTIMEZONE = [
-  'BEGIN:VTIMEZONE',
-  'TZID:Europe/Rome',
-  'X-LIC-LOCATION:Europe/Rome',
-  'BEGIN:DAYLIGHT',
-  'TZOFFSETFROM:+0100',
-  'TZOFFSETTO:+0200',
-  'TZNAME:CEST',
-  'DTSTART:19700329T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
-  'END:DAYLIGHT',
-  'BEGIN:STANDARD',
-  'TZOFFSETFROM:+0200',
-  'TZOFFSETTO:+0100',
-  'TZNAME:CET',
-  'DTSTART:19701025T030000',
-  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
-  'END:STANDARD',
-  'END:VTIMEZONE',
-];
-
-/** A calendar as Google Calendar writes its secret address: its name, zone, a series with a changed date… */
-function googleCalendar(parts: CalendarParts = {}): string {
-  const { bakeTitle = 'Bake sale', withConcert = true, removedRehearsal } = parts;
-  return [
-    'BEGIN:VCALENDAR',
-    'PRODID:-//Google Inc//Google Calendar 70.9054//EN',
-    'VERSION:2.0',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'X-WR-CALNAME:St Cecilia Choir',
-    'X-WR-TIMEZONE:Europe/Rome',
-    ...VTIMEZONE,
-    'BEGIN:VEVENT',
-    'DTSTART;TZID=Europe/Rome:20270105T193000',
-    'DTEND;TZID=Europe/Rome:20270105T213000',
-    'RRULE:FREQ=WEEKLY;WKST=MO;UNTIL=20270302T183000Z;BYDAY=TU',
-    'EXDATE;TZID=Europe/Rome:20270119T193000',
-    'EXDATE;TZID=Europe/Rome:20270209T193000',
-    ...(removedRehearsal ? [`EXDATE;TZID=Europe/Rome:${removedRehearsal}`] : []),
-    'DTSTAMP:20261120T090000Z',
-    'UID:7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
-    'SEQUENCE:1',
-    'STATUS:CONFIRMED',
-    'SUMMARY:Choir rehearsal',
-    'END:VEVENT',
-    'BEGIN:VEVENT',
-    'DTSTART;TZID=Europe/Rome:20270126T200000',
-    'DTEND;TZID=Europe/Rome:20270126T223000',
-    'DTSTAMP:20261120T090000Z',
-    'UID:7kq2s9d0vq3mhq2p8b1v6u6f0c@google.com',
-    'RECURRENCE-ID;TZID=Europe/Rome:20270126T193000',
-    'SEQUENCE:2',
-    'SUMMARY:Choir rehearsal (dress rehearsal)',
-    'END:VEVENT',
-    'BEGIN:VEVENT',
-    'DTSTART;VALUE=DATE:20270410',
-    'DTEND;VALUE=DATE:20270412',
-    'DTSTAMP:20261120T090000Z',
-    'UID:festival-2027@google.com',
-    'SUMMARY:Spring festival\\, two days',
-    'DESCRIPTION:Bring music stands\\; chairs are provided.\\nDoors open at 9\\, ',
-    ' concert at 11.',
-    'END:VEVENT',
-    ...(withConcert
-      ? [
-          'BEGIN:VEVENT',
-          'DTSTART;TZID=Europe/Rome:20270320T180000',
-          'DTEND;TZID=Europe/Rome:20270320T200000',
-          'DTSTAMP:20261120T090000Z',
-          'UID:concert-lent@google.com',
-          'SUMMARY:Lent concert',
-          'END:VEVENT',
-        ]
-      : []),
-    'BEGIN:VEVENT',
-    'DTSTART;TZID=Europe/Rome:20270213T100000',
-    'DTEND;TZID=Europe/Rome:20270213T130000',
-    'DTSTAMP:20261120T090000Z',
-    'UID:bake-sale@google.com',
-    `SUMMARY:${bakeTitle}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
-}
-
 let server: TestServer;
 let site: CalendarSite;
 let logged: string[];
