@@ -13,6 +13,7 @@ import type { ImportMatch } from '../sync/exchange/csvMatch';
 import type { SyncCommandDeps } from './syncCommand';
 import { OwnerServerError } from './ownerServer';
 import { folderOwner } from '../core/users';
+import { importFromAddress, ImportSourcesUsageError } from './importSourcesCommand';
 
 /** The body limit of the folder's server (1 MiB, see server/middleware/body.ts). */
 const IMPORT_THROUGH_SERVER_MAX = 1024 * 1024;
@@ -105,6 +106,13 @@ export function matchedReport(matched: ImportMatch[]): string {
   ].join('\n');
 }
 
+interface ImportCliOptions {
+  data?: string;
+  dayFirst?: boolean;
+  url?: string;
+  name?: string;
+}
+
 /** `calendar-desk export` and `calendar-desk import`. */
 export function exchangeCommands(deps: SyncCommandDeps): Command[] {
   const exportCommand = new Command('export')
@@ -143,9 +151,16 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
 
   const importCommand = new Command('import')
     .description(
-      'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing',
+      'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing; ' +
+        'or follow a calendar address (--url)',
     )
-    .argument('<file>', 'file to import (.json, .ics or .csv)')
+    .argument('[file]', 'file to import (.json, .ics or .csv)')
+    .option(
+      '--url <address>',
+      'follow this calendar address (an .ics feed, a Google Calendar secret address): import it now, and ' +
+        'again with `import-sources refresh` (already followed: refreshed)',
+    )
+    .option('--name <name>', "with --url: the name to list it by (default: the calendar's own)")
     .option(
       '--day-first',
       'CSV: read 05/06/2026 as 5 June (day/month/year); without it, as 6 May (month first, as WordPress does)',
@@ -153,7 +168,13 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
-    .action(async (file: string, options: { data?: string; dayFirst?: boolean }) => {
+    .action(async (file: string | undefined, options: ImportCliOptions) => {
+      if ((file === undefined) === (options.url === undefined))
+        throw new ImportSourcesUsageError(
+          'Give either a file to import or --url with a calendar address, not both (see: calendar-desk import --help).',
+        );
+      if (file === undefined) return importFromAddress(deps, { ...options, url: options.url! });
+      if (options.name !== undefined) throw new ImportSourcesUsageError('--name goes with --url.');
       const text = await readFile(file, 'utf8');
       const dayFirst = options.dayFirst === true;
       const result = await deps.withStoreOrServer(

@@ -13,6 +13,8 @@ import { changesRoutes } from './changes';
 import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
+import { importSourceRoutes } from './importSources';
+import type { FetchLimits } from '../../sync/exchange/calendarFetch';
 import type { FeedSecret } from '../../core/feeds/secret';
 
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
@@ -105,6 +107,7 @@ export function adminRoutes({
   secretBox,
   feedSecret,
   addressNotice,
+  importFetchLimits,
 }: {
   store: CalendarStore;
   clock: () => Date;
@@ -113,6 +116,8 @@ export function adminRoutes({
   /** The calendar feeds' secret (see core/feeds/secret.ts). */
   feedSecret?: FeedSecret;
   addressNotice?: () => string | null;
+  /** Time and size limits of fetching an import address (see sync/exchange/calendarFetch.ts). */
+  importFetchLimits?: FetchLimits;
 }): RouteDef[] {
   return [
     ...settingsRoutes(),
@@ -120,6 +125,7 @@ export function adminRoutes({
     ...userRoutes(store, clock),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
     ...feedAdminRoutes(feedSecret, addressNotice),
+    ...importSourceRoutes({ store, limits: importFetchLimits }),
     ...changesRoutes,
     ...exportRoutes,
   ];

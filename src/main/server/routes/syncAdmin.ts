@@ -20,7 +20,8 @@ const importSchema = z.object({
   day_first: z.boolean().optional(),
 });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+/** `value` as `schema` takes it, else 400 `rest_invalid_param` naming each field and what is wrong with it. */
+export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) {
     const params = Object.fromEntries(
@@ -52,11 +53,11 @@ function remoteFailure(error: unknown): never {
 const PREVIEW_LIMITS = { attempts: 2, timeoutMs: 15_000 };
 
 /** The request's body (JSON or form), parsed by the dispatcher; the schemas below judge it whole. */
-const bodyOf = (request: BareRequest): unknown => request.ctx.request.body;
+export const bodyOf = (request: BareRequest): unknown => request.ctx.request.body;
 
 /** An administrators-only endpoint whose body a zod schema judges (its arguments are not WordPress args). */
-function adminEndpoint(
-  methods: Array<'GET' | 'POST' | 'PUT'>,
+export function adminEndpoint(
+  methods: Array<'GET' | 'POST' | 'PUT' | 'DELETE'>,
   summary: string,
   handle: (request: BareRequest) => Promise<ApiResponse> | ApiResponse,
 ) {
@@ -68,6 +69,14 @@ function adminEndpoint(
     doc: { summary, responses: { '200': { description: summary } } },
   });
 }
+
+/** A route of the admin namespace at `path` (`/remotes/:id/plan`: `:id` is a path parameter). */
+export const route = (path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
+  pattern: path.replace(/:(\w+)/g, '(?P<$1>[^/]+)'),
+  path,
+  docPath: path.replace(/:(\w+)/g, '{$1}'),
+  endpoints,
+});
 
 /**
  * The sync part of the admin namespace (administrators only): saved remotes (secrets sealed by the
@@ -108,13 +117,6 @@ export function syncAdminRoutes({
     if (!status) throw new ApiError(404, 'sync_job_not_found', message);
     return status;
   };
-  const route = (path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
-    pattern: path.replace(/:(\w+)/g, '(?P<$1>[^/]+)'),
-    path,
-    docPath: path.replace(/:(\w+)/g, '{$1}'),
-    endpoints,
-  });
-
   return [
     route('/remotes', [
       adminEndpoint(['GET'], 'List the saved remotes', () => ({

@@ -11,6 +11,7 @@ import {
 } from '../../core/recurrence/series';
 import { shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
 import { ImportChanges, NothingChanged } from './importChanges';
+import { SourceFollow } from './sourceEvents';
 import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
@@ -35,11 +36,20 @@ export interface ImportResult {
   unchangedByUid?: number;
   /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
   matched?: ImportMatch[];
+  /** A refresh of an import address: its events that left it, moved to the trash here. */
+  trashed?: Array<{ id: number; title: string; uid: string }>;
+  /** A refresh of an import address: its VEVENTs not imported, and why (in the trash here, no UID…). */
+  skipped?: Array<{ line: number; title: string; reason: string }>;
 }
 
 export interface ImportOptions {
   /** CSV: `05/06/2026` is 5 June (day/month/year); without it, 6 May (month first, as PHP's strtotime). */
   dayFirst?: boolean;
+  /**
+   * A refresh of the import address of this id (see sourceRefresh.ts): what it brought that left it goes to
+   * the trash in the same store change, and what the volunteer trashed here stays there.
+   */
+  sourceId?: string;
 }
 
 /** The format of a file: by its extension, else by its first bytes. */
@@ -90,6 +100,9 @@ export async function importFile(
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
   const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
+  const trashed: NonNullable<ImportResult['trashed']> = [];
+  const skipped: NonNullable<ImportResult['skipped']> = [];
+  let follow: SourceFollow | undefined;
   try {
     await store.mutate((tx) => {
       const changes = new ImportChanges(store);
@@ -97,6 +110,8 @@ export async function importFile(
       const problems: ImportProblem[] = [];
       const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
       const claimed = new Set<string>();
+      // Read inside the change: two refreshes of one address cannot both start from the same state.
+      follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
       for (const row of parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>) {
         changes.startEntry();
         try {
@@ -106,10 +121,16 @@ export async function importFile(
             // The UID names the event: the one already here is updated (re-importing a file duplicates
             // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
             const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-            if (uid) claimed.add(uid);
             const identity = identityOfIcsUid(uid);
             const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-            importIcsEvent(row, existing, identity, context, problems);
+            const skip = follow?.skipReason(uid, existing, claimed.has(row.uid));
+            if (uid) claimed.add(uid);
+            if (skip) {
+              skipped.push({ line: row.line, title: String(row.input.title ?? ''), reason: skip });
+              continue;
+            }
+            const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
+            importIcsEvent({ ...row, input }, existing, identity, context, problems);
             if (existing) {
               counts.matchedByUid++;
               if (!changes.entryChanged()) counts.unchangedByUid++;
@@ -128,14 +149,28 @@ export async function importFile(
       }
       // Throwing inside the change takes every row of it back out: nothing is half-imported.
       if (problems.length > 0) throw new ImportError(file, problems);
+      if (follow) {
+        for (const { uid, event } of follow.trashWhatLeft(context, known))
+          trashed.push({ id: event.id, title: event.title, uid });
+        if (follow.changed) follow.save(context);
+      }
       changes.finish(tx);
     });
   } catch (error) {
     // Every record already as the file has it: nothing was written.
     if (!(error instanceof NothingChanged)) throw error;
+    // An address whose events were all here already (imported from a file before): what it brought is noted.
+    const following = follow;
+    if (following?.changed) await store.mutate((tx) => following.save({ tx }));
   }
   const records = counts.events + counts.venues + counts.organizers;
-  return { format, ...counts, records, ...(format === 'csv' ? { matched } : {}) };
+  return {
+    format,
+    ...counts,
+    records,
+    ...(format === 'csv' ? { matched } : {}),
+    ...(follow ? { trashed, skipped } : {}),
+  };
 }
 
 /**
