@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import type { ImportSourceInput } from '../../../shared/schemas/importSources';
 import { useSessionStore } from './session';
 import { useEventsStore } from './events';
 import { useRecordsStore } from './records';
@@ -23,6 +24,8 @@ export interface ImportAnswer {
   records: number;
   rows: ImportRow[];
   import_id?: string;
+  /** A refresh of an address that answered "not modified": nothing was read or written. */
+  not_modified?: true;
 }
 
 export interface ImportJobStatus {
@@ -51,13 +54,15 @@ export interface UndoAnswer {
   kept: { kind: string; id: number; title: string }[];
 }
 
+/** An address imported from: its `url` is masked in lists (the secret part of the path cut). */
 export interface ImportSource {
   id: string;
   url: string;
   name: string;
   day_first: boolean;
   last_refresh: string | null;
-  last_result: ImportAnswer | null;
+  /** The last refresh that worked; without its rows when the server keeps only the counts. */
+  last_result: (Partial<ImportAnswer> & Pick<ImportAnswer, 'format'>) | null;
   last_error: string | null;
 }
 
@@ -125,12 +130,9 @@ export const useImportsStore = defineStore('imports', () => {
   }
 
   /** Remembers an address and imports from it a first time. */
-  async function addSource(input: {
-    url: string;
-    name?: string;
-    day_first?: boolean;
-  }): Promise<ImportSource> {
-    const source = (await session.api().post<ImportSource>('import-sources', input, admin)).data;
+  async function addSource(input: ImportSourceInput): Promise<ImportSource & { result?: ImportAnswer }> {
+    type Added = ImportSource & { result?: ImportAnswer };
+    const source = (await session.api().post<Added>('import-sources', input, admin)).data;
     changed();
     await Promise.all([loadSources(), loadHistory()]);
     return source;
