@@ -107,6 +107,35 @@ describe('Events screen, Export', () => {
     expect(problems).toEqual([]);
   });
 
+  it('on the Calendar screen: everything, or what the calendar’s filters show, whatever the dates', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.getByRole('combobox', { name: 'Categories' }).selectOption({ label: 'Concerts' });
+    await page.getByTestId('export-open').click();
+    expect(await page.getByText('What the calendar’s filters show').isVisible()).toBe(true);
+
+    const everything = await exportFile('ics', 'all');
+    for (const title of ['Spring concert', 'Autumn concert', 'Choir rehearsal'])
+      expect(everything.text).toContain(`SUMMARY:${title}`);
+    const shown = await exportFile('ics', 'filtered');
+    expect(shown.name).toMatch(/^calendar-desk-filtered-[\d-]+\.ics$/);
+    // The autumn concert is weeks away, not in the month shown: the filter is the categories, not the period.
+    expect(shown.text).toContain('SUMMARY:Spring concert');
+    expect(shown.text).toContain('SUMMARY:Autumn concert');
+    expect(shown.text).not.toContain('Choir rehearsal');
+    await screenshot(page, 'export-calendar-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await page.getByTestId('export-panel').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'export-calendar-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Back to the whole calendar for the next test (the filter is kept for the session).
+    await page.getByTestId('export-open').click();
+    await page.getByRole('combobox', { name: 'Categories' }).selectOption({ index: 0 });
+    expect(problems).toEqual([]);
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
