@@ -405,6 +405,7 @@ export const en = {
     refreshFailed: 'The refresh did not work: {message}',
     notModified: 'Nothing changed there since the last refresh.',
     refreshHeading: 'Refresh of “{name}”',
+    remove: 'Remove',
     removeName: 'Remove {name}',
     removeTitle: 'Remove the address',
     removeMessage:

@@ -413,6 +413,7 @@ export const it: Messages = {
     refreshFailed: 'L’aggiornamento non è riuscito: {message}',
     notModified: 'Lì non è cambiato nulla dall’ultimo aggiornamento.',
     refreshHeading: 'Aggiornamento di “{name}”',
+    remove: 'Rimuovi',
     removeName: 'Rimuovi {name}',
     removeTitle: 'Rimuovi l’indirizzo',
     removeMessage:

@@ -411,6 +411,7 @@ export const pl: Messages = {
     refreshFailed: 'Odświeżenie się nie udało: {message}',
     notModified: 'Od ostatniego odświeżenia nic się tam nie zmieniło.',
     refreshHeading: 'Odświeżenie „{name}”',
+    remove: 'Usuń',
     removeName: 'Usuń {name}',
     removeTitle: 'Usuń adres',
     removeMessage:

@@ -94,6 +94,14 @@ export const useImportsStore = defineStore('imports', () => {
     records.invalidateAll();
   }
 
+  /**
+   * The lists read again after a change that worked: their own failure is theirs to show (the history section
+   * says so), not a failure of the change.
+   */
+  async function reloadLists(): Promise<void> {
+    await Promise.allSettled([loadSources(), loadHistory()]);
+  }
+
   /** What importing the file would do, writing nothing (throws `import_invalid` with its problems). */
   async function preview(file: ImportFile): Promise<ImportAnswer> {
     return (await session.api().post<ImportAnswer>('import', { ...file, dry_run: true }, admin)).data;
@@ -106,7 +114,10 @@ export const useImportsStore = defineStore('imports', () => {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       job.value = (await session.api().get<ImportJobStatus>(`import-jobs/${job.value.id}`, admin)).data;
     }
-    if (job.value.state === 'done') changed();
+    if (job.value.state === 'done') {
+      changed();
+      await reloadLists();
+    }
     return job.value;
   }
 
@@ -120,7 +131,7 @@ export const useImportsStore = defineStore('imports', () => {
     const path = `imports/${encodeURIComponent(id)}/undo`;
     const answer = (await session.api().post<UndoAnswer>(path, {}, admin)).data;
     changed();
-    await loadHistory();
+    await reloadLists();
     return answer;
   }
 
@@ -134,7 +145,7 @@ export const useImportsStore = defineStore('imports', () => {
     type Added = ImportSource & { result?: ImportAnswer };
     const source = (await session.api().post<Added>('import-sources', input, admin)).data;
     changed();
-    await Promise.all([loadSources(), loadHistory()]);
+    await reloadLists();
     return source;
   }
 
@@ -147,7 +158,7 @@ export const useImportsStore = defineStore('imports', () => {
       return answer;
     } finally {
       // The source remembers its last result or error either way.
-      await Promise.all([loadSources(), loadHistory()]);
+      await reloadLists();
     }
   }
 
