@@ -326,7 +326,7 @@ export const en = {
     choose: 'Choose a file…',
     dropHint: 'or drop it here',
     unknownFile: '“{name}” is not a file this screen can import: choose an .ics, .csv or .json file.',
-    dayFirst: 'Dates are written day first (05/06/2026 is 5 June)',
+    dayFirst: 'In CSV files, dates are written day first (05/06/2026 is 5 June)',
     csvOrder:
       'CSV: import the venues and the organizers before the events, so that each event finds its venue and organizers.',
     previewing: 'Reading the file…',

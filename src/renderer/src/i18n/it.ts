@@ -334,7 +334,7 @@ export const it: Messages = {
     dropHint: 'o trascinalo qui',
     unknownFile:
       '“{name}” non è un file che questa schermata può importare: scegli un file .ics, .csv o .json.',
-    dayFirst: 'Le date hanno prima il giorno (05/06/2026 è il 5 giugno)',
+    dayFirst: 'Nei file CSV le date hanno prima il giorno (05/06/2026 è il 5 giugno)',
     csvOrder:
       'CSV: importa i luoghi e gli organizzatori prima degli eventi, così ogni evento trova il suo luogo e i suoi organizzatori.',
     previewing: 'Lettura del file…',

@@ -332,7 +332,7 @@ export const pl: Messages = {
     choose: 'Wybierz plik…',
     dropHint: 'albo upuść go tutaj',
     unknownFile: '„{name}” nie jest plikiem, który można tu zaimportować: wybierz plik .ics, .csv lub .json.',
-    dayFirst: 'Daty zapisane są od dnia (05/06/2026 to 5 czerwca)',
+    dayFirst: 'W plikach CSV daty zapisane są od dnia (05/06/2026 to 5 czerwca)',
     csvOrder:
       'CSV: zaimportuj miejsca i organizatorów przed wydarzeniami, aby każde wydarzenie znalazło swoje miejsce i organizatorów.',
     previewing: 'Czytanie pliku…',
