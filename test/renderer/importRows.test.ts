@@ -5,6 +5,7 @@ import {
   percentDone,
   problemsOf,
   rowsForReview,
+  rowsOf,
 } from '../../src/renderer/src/components/import/importRows';
 import { ApiError } from '../../src/renderer/src/api/client';
 import type { ImportRow } from '../../src/renderer/src/stores/imports';
@@ -32,6 +33,24 @@ describe('the Import screen’s preview', () => {
     expect(rowsForReview(rows).map((shown) => shown.line)).toEqual([4, 7, 6, 3, 8, 5, 2]);
     // The file's rows are left as they came.
     expect(rows.map((shown) => shown.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('shows the events that left an address and those it did not take as rows, once', () => {
+    const refresh = {
+      format: 'ics' as const,
+      rows: [row(4, 'create')],
+      trashed: [{ id: 7, title: 'Choir picnic' }],
+      skipped: [{ line: 9, title: 'Old fair', reason: 'it is in the trash here' }],
+    };
+    expect(rowsOf(refresh)).toEqual([
+      row(4, 'create'),
+      { line: 0, kind: 'events', title: 'Choir picnic', action: 'trash' },
+      { line: 9, kind: 'events', title: 'Old fair', action: 'skip', reason: 'it is in the trash here' },
+    ]);
+    // Rows that already say so are not doubled.
+    const listed = [row(4, 'trash'), row(9, 'skip', 'it is in the trash here')];
+    expect(rowsOf({ ...refresh, rows: listed })).toEqual(listed);
+    expect(rowsOf({ format: 'ics' })).toEqual([]);
   });
 
   it('counts the rows per action', () => {

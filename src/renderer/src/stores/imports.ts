@@ -26,6 +26,10 @@ export interface ImportAnswer {
   import_id?: string;
   /** A refresh of an address that answered "not modified": nothing was read or written. */
   not_modified?: true;
+  /** A refresh of an address: its events that left it, moved to the trash here. */
+  trashed?: { id: number; title: string }[];
+  /** A refresh of an address: its events not taken, and why. */
+  skipped?: { line: number; title: string; reason: string }[];
 }
 
 export interface ImportJobStatus {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/client';
-import type { ImportAction, ImportRow } from '../../stores/imports';
+import type { ImportAction, ImportAnswer, ImportRow } from '../../stores/imports';
 
 /** The files the Import screen takes, by their name's ending (the server decides by content as well). */
 export type ImportFileKind = 'ics' | 'csv' | 'json';
@@ -49,4 +49,26 @@ export function problemsOf(error: unknown): ImportProblem[] {
 /** Percent of a job done, for the progress bar (0 while the total is not known). */
 export function percentDone(done: number, total: number): number {
   return total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
+}
+
+/**
+ * The rows of an answer. A refresh of an address also lists the events that left it (`trashed`) and the
+ * calendar's events it did not take (`skipped`): shown as rows too when `rows` does not already hold them.
+ */
+export function rowsOf(answer: Partial<ImportAnswer>): ImportRow[] {
+  const rows = answer.rows ?? [];
+  const has = (action: ImportAction) => rows.some((row) => row.action === action);
+  const trashed = Array.isArray(answer.trashed) && !has('trash') ? answer.trashed : [];
+  const skipped = Array.isArray(answer.skipped) && !has('skip') ? answer.skipped : [];
+  return [
+    ...rows,
+    ...trashed.map((event): ImportRow => ({ line: 0, kind: 'events', title: event.title, action: 'trash' })),
+    ...skipped.map((event): ImportRow => ({
+      line: event.line,
+      kind: 'events',
+      title: event.title,
+      action: 'skip',
+      reason: event.reason,
+    })),
+  ];
 }
