@@ -207,6 +207,17 @@ describe('import from an address', () => {
     expect(server.engine.store.events.get(festival.id)!.status).toBe('trash');
     expect(server.engine.store.events.get(concert.id)!.status).toBe('publish');
     expect(events().filter((event) => event.title === 'Lent concert')).toHaveLength(1);
+    // Deleted for good here (the API only trashes; the store's own deletion, as a purge of the trash would do):
+    // not made again by the next refresh.
+    const bake = byTitle('Bake sale!')!;
+    await server.engine.store.mutate((tx) => tx.deletePost('event', bake.id, '2026-09-01 10:00:00'));
+    site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ bakeTitle: 'Bake sale!!' }) });
+    const after = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(after.body.skipped.map((row: { title: string }) => row.title)).toEqual([
+      'Spring festival, two days',
+      'Bake sale!!',
+    ]);
+    expect(events().filter((event) => event.title.startsWith('Bake sale'))).toEqual([]);
   });
 
   it('removing an address keeps its events and forgets the address', async () => {
