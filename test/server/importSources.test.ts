@@ -220,6 +220,39 @@ describe('import from an address', () => {
     expect(events().filter((event) => event.title.startsWith('Bake sale'))).toEqual([]);
   });
 
+  it('a series that left the address goes to the trash with all its dates', async () => {
+    const source = await follow();
+    const withoutSeries = googleCalendar().replace(
+      /BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Rome:20270105T193000[\s\S]*?END:VEVENT\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Rome:20270126T200000[\s\S]*?END:VEVENT\r\n/,
+      '',
+    );
+    expect(withoutSeries).not.toContain('Choir rehearsal');
+    site.serve(SECRET_PATH, { etag: true, body: withoutSeries });
+    const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual([
+      'Choir rehearsal',
+    ]);
+    expect(events().filter((event) => event.title.startsWith('Choir rehearsal'))).toHaveLength(7);
+    expect(live().filter((event) => event.title.startsWith('Choir rehearsal'))).toEqual([]);
+  });
+
+  it('an address whose events came in from its file before follows them from then on', async () => {
+    site.serve(SECRET_PATH, { body: googleCalendar(), etag: true });
+    const imported = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'basic.ics', content: googleCalendar() },
+    });
+    expect(imported.status).toBe(200);
+    const count = events().length;
+    const source = await follow();
+    expect(source.result).toMatchObject({ matchedByUid: 4, unchangedByUid: 4 });
+    expect(events()).toHaveLength(count);
+    // The address now knows it brought them: one that leaves it goes to the trash.
+    site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ withConcert: false }) });
+    const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual(['Lent concert']);
+  });
+
   it('removing an address keeps its events and forgets the address', async () => {
     const source = await follow();
     const count = live().length;
