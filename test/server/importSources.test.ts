@@ -302,6 +302,7 @@ describe('import from an address', () => {
         json: { url: `${site.origin}${path}` },
       });
       expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 502, code });
+      expect(answer.body.data.field).toBe('url');
       expect(answer.body.message).toMatch(message);
     }
     // A port nobody listens on (any more).
@@ -309,7 +310,10 @@ describe('import from an address', () => {
       method: 'POST',
       json: { url: `http://127.0.0.1:${await freePort()}/cal.ics` },
     });
-    expect(closed.body).toMatchObject({ code: 'source_unreachable', data: { status: 502 } });
+    expect(closed.body).toMatchObject({
+      code: 'source_unreachable',
+      data: { status: 502, field: 'url', network: 'ECONNREFUSED' },
+    });
     expect(closed.body.message).toMatch(/nothing answers at that address/);
     expect((await dataFile()).equals(before)).toBe(true);
     expect((await admin('import-sources')).body).toEqual([]);
