@@ -207,6 +207,50 @@ describe('import from an address', () => {
     expect(server.engine.store.events.get(festival.id)!.status).toBe('trash');
     expect(server.engine.store.events.get(concert.id)!.status).toBe('publish');
     expect(events().filter((event) => event.title === 'Lent concert')).toHaveLength(1);
+    // Deleted for good here (the API only trashes; the store's own deletion, as a purge of the trash would do):
+    // not made again by the next refresh.
+    const bake = byTitle('Bake sale!')!;
+    await server.engine.store.mutate((tx) => tx.deletePost('event', bake.id, '2026-09-01 10:00:00'));
+    site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ bakeTitle: 'Bake sale!!' }) });
+    const after = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(after.body.skipped.map((row: { title: string }) => row.title)).toEqual([
+      'Spring festival, two days',
+      'Bake sale!!',
+    ]);
+    expect(events().filter((event) => event.title.startsWith('Bake sale'))).toEqual([]);
+  });
+
+  it('a series that left the address goes to the trash with all its dates', async () => {
+    const source = await follow();
+    const withoutSeries = googleCalendar().replace(
+      /BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Rome:20270105T193000[\s\S]*?END:VEVENT\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Rome:20270126T200000[\s\S]*?END:VEVENT\r\n/,
+      '',
+    );
+    expect(withoutSeries).not.toContain('Choir rehearsal');
+    site.serve(SECRET_PATH, { etag: true, body: withoutSeries });
+    const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual([
+      'Choir rehearsal',
+    ]);
+    expect(events().filter((event) => event.title.startsWith('Choir rehearsal'))).toHaveLength(7);
+    expect(live().filter((event) => event.title.startsWith('Choir rehearsal'))).toEqual([]);
+  });
+
+  it('an address whose events came in from its file before follows them from then on', async () => {
+    site.serve(SECRET_PATH, { body: googleCalendar(), etag: true });
+    const imported = await admin('import', {
+      method: 'POST',
+      json: { file_name: 'basic.ics', content: googleCalendar() },
+    });
+    expect(imported.status).toBe(200);
+    const count = events().length;
+    const source = await follow();
+    expect(source.result).toMatchObject({ matchedByUid: 4, unchangedByUid: 4 });
+    expect(events()).toHaveLength(count);
+    // The address now knows it brought them: one that leaves it goes to the trash.
+    site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ withConcert: false }) });
+    const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual(['Lent concert']);
   });
 
   it('removing an address keeps its events and forgets the address', async () => {
@@ -258,6 +302,7 @@ describe('import from an address', () => {
         json: { url: `${site.origin}${path}` },
       });
       expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 502, code });
+      expect(answer.body.data.field).toBe('url');
       expect(answer.body.message).toMatch(message);
     }
     // A port nobody listens on (any more).
@@ -265,7 +310,10 @@ describe('import from an address', () => {
       method: 'POST',
       json: { url: `http://127.0.0.1:${await freePort()}/cal.ics` },
     });
-    expect(closed.body).toMatchObject({ code: 'source_unreachable', data: { status: 502 } });
+    expect(closed.body).toMatchObject({
+      code: 'source_unreachable',
+      data: { status: 502, field: 'url', network: 'ECONNREFUSED' },
+    });
     expect(closed.body.message).toMatch(/nothing answers at that address/);
     expect((await dataFile()).equals(before)).toBe(true);
     expect((await admin('import-sources')).body).toEqual([]);

@@ -26,7 +26,12 @@ import type { BareRequest, RouteDef } from './table';
  */
 function sourceFailure(error: unknown): never {
   if (error instanceof CalendarFetchError)
-    throw new ApiError(502, error.code, error.message, { source_status: error.status });
+    throw new ApiError(502, error.code, error.message, {
+      // As a sync remote's failures: the form field it is about, and a failed connection's kind.
+      field: 'url',
+      source_status: error.status,
+      ...(error.network ? { network: error.network } : {}),
+    });
   if (error instanceof ImportError)
     throw new ApiError(502, 'import_invalid', error.message, { problems: error.problems });
   if (error instanceof ImportSourcesFileError)

@@ -45,6 +45,8 @@ export class CalendarFetchError extends Error {
     message: string,
     /** The HTTP status the site answered, when it answered. */
     readonly status: number | null = null,
+    /** For a failed connection, its kind (`ENOTFOUND`, `ECONNREFUSED`, `TIMEOUT`…), for a screen to word. */
+    readonly network: string | null = null,
   ) {
     super(message);
   }
@@ -113,7 +115,12 @@ export async function fetchCalendar(
     } catch (error) {
       if (signal.aborted) throw tooSlow();
       const failure = networkFailure(error);
-      throw new CalendarFetchError('source_unreachable', `Could not reach ${shown}: ${failure.words}`);
+      throw new CalendarFetchError(
+        'source_unreachable',
+        `Could not reach ${shown}: ${failure.words}`,
+        null,
+        failure.code,
+      );
     }
     if (isRedirect(response.status)) {
       await response.body?.cancel().catch(() => undefined);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurably } from '../../store/durableJsonFile';
+import { describeWriteFailure, StorageUnavailableError } from '../../store/storageRefusal';
 import { maskedAddress, requestUrl, type FetchValidators } from './calendarFetch';
 
 /*
@@ -85,7 +86,10 @@ export class ImportSources {
     if (this.sources) return this.sources;
     const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
-      throw error;
+      throw new ImportSourcesFileError(
+        `The file of import addresses ${this.file} cannot be read (${error.code ?? error.message}): ` +
+          'give yourself read permission on it.',
+      );
     });
     if (text === null) return (this.sources = []);
     let parsed: ReturnType<typeof sourcesFileSchema.safeParse>;
@@ -148,7 +152,14 @@ export class ImportSources {
     const run = this.queue.then(async () => {
       const next = edit(await this.list());
       // writeFileDurably creates its files with mode 0600: the addresses are readable by this user only.
-      await writeFileDurably(this.file, `${JSON.stringify({ sources: next }, null, 1)}\n`);
+      await writeFileDurably(this.file, `${JSON.stringify({ sources: next }, null, 1)}\n`).catch(
+        (error: unknown) => {
+          // A full or read-only disk: said as the calendar's own writes say it (503, what to do).
+          throw new StorageUnavailableError(
+            `could not save the import addresses: ${describeWriteFailure(error, this.dataDir)}`,
+          );
+        },
+      );
       this.sources = next;
     });
     this.queue = run.catch(() => undefined);

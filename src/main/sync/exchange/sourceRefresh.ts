@@ -97,7 +97,10 @@ export async function refreshSource(
     });
     return answer;
   } catch (error) {
-    await sources.update(source.id, { lastRefreshUtc: at, lastError: (error as Error).message });
+    // Kept for the list when it can be: the refresh's own failure is what the caller must hear.
+    await sources
+      .update(source.id, { lastRefreshUtc: at, lastError: (error as Error).message })
+      .catch(() => undefined);
     throw error;
   }
 }
@@ -121,7 +124,7 @@ export async function addSource(
     const answer = await refreshSource(work, source, fetched);
     return { source: (await work.sources.get(source.id)) ?? source, answer };
   } catch (error) {
-    await work.sources.remove(source.id);
+    await work.sources.remove(source.id).catch(() => undefined);
     throw error;
   }
 }
