@@ -329,6 +329,7 @@ export const en = {
     dayFirst: 'In CSV files, dates are written day first (05/06/2026 is 5 June)',
     csvOrder:
       'CSV: import the venues and the organizers before the events, so that each event finds its venue and organizers.',
+    refused: 'Nothing was imported. Fix these lines in the file, then choose it again:',
     previewing: 'Reading the file…',
     previewHeading: 'What the import would do',
     resultHeading: 'What the import did',

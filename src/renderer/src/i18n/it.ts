@@ -337,6 +337,7 @@ export const it: Messages = {
     dayFirst: 'Nei file CSV le date hanno prima il giorno (05/06/2026 è il 5 giugno)',
     csvOrder:
       'CSV: importa i luoghi e gli organizzatori prima degli eventi, così ogni evento trova il suo luogo e i suoi organizzatori.',
+    refused: 'Non è stato importato nulla. Correggi queste righe del file, poi sceglilo di nuovo:',
     previewing: 'Lettura del file…',
     previewHeading: 'Cosa farebbe l’importazione',
     resultHeading: 'Cosa ha fatto l’importazione',

@@ -335,6 +335,7 @@ export const pl: Messages = {
     dayFirst: 'W plikach CSV daty zapisane są od dnia (05/06/2026 to 5 czerwca)',
     csvOrder:
       'CSV: zaimportuj miejsca i organizatorów przed wydarzeniami, aby każde wydarzenie znalazło swoje miejsce i organizatorów.',
+    refused: 'Nic nie zaimportowano. Popraw te wiersze w pliku, a potem wybierz go ponownie:',
     previewing: 'Czytanie pliku…',
     previewHeading: 'Co zrobiłby import',
     resultHeading: 'Co zrobił import',
