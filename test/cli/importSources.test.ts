@@ -81,7 +81,7 @@ describe('calendar-desk import --url / import-sources', () => {
     const refreshed = await runCli(['import-sources', 'refresh', '--data', dataDir], env);
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(refreshed.stdout).toContain('0 new event(s), 1 updated, 2 unchanged, 1 moved to the trash');
-    expect(refreshed.stdout).toMatch(/trashed: #\d+ "Lent concert"/);
+    expect(refreshed.stdout).toContain('  trashed: "Lent concert"');
     expect(await liveTitles(dataDir)).not.toContain('Lent concert');
 
     // The same address again: refreshed, not followed twice.

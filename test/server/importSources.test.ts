@@ -62,6 +62,10 @@ const dataFile = () => readFile(join(server.dataDir, DATA_FILE_NAME));
 const events = () => [...server.engine.store.events.values()];
 const live = () => events().filter((event) => event.status !== 'trash');
 const byTitle = (title: string) => events().find((event) => event.title === title);
+type Row = { title: string; action: string };
+const actionsOf = (answer: { rows: Row[] }) => answer.rows.map((row) => row.action);
+const titlesOf = (answer: { rows: Row[] }, action: string) =>
+  answer.rows.filter((row) => row.action === action).map((row) => row.title);
 const secretAddress = () => `${site.origin}${SECRET_PATH}`;
 
 /** Adds the secret address (served with an ETag) and returns the new source. */
@@ -81,8 +85,14 @@ describe('import from an address', () => {
       day_first: false,
       last_refresh: NOW.toISOString(),
       last_error: null,
-      result: { format: 'ics', events: 4, matchedByUid: 0, trashed: [], skipped: [] },
+      result: { format: 'ics', events: 4, matchedByUid: 0, import_id: expect.any(String) },
     });
+    expect(source.result.rows).toEqual([
+      { line: expect.any(Number), kind: 'events', title: 'Choir rehearsal', action: 'create' },
+      { line: expect.any(Number), kind: 'events', title: 'Spring festival, two days', action: 'create' },
+      { line: expect.any(Number), kind: 'events', title: 'Lent concert', action: 'create' },
+      { line: expect.any(Number), kind: 'events', title: 'Bake sale', action: 'create' },
+    ]);
     // The series with its EXDATEs and its changed date, the all-day festival with its escaped text.
     const rehearsals = live()
       .filter((event) => event.title.startsWith('Choir rehearsal'))
@@ -126,7 +136,9 @@ describe('import from an address', () => {
     // A site without validators sends the same calendar again (gzipped): matched by UID, nothing written.
     site.serve(SECRET_PATH, { body: googleCalendar(), gzip: true });
     const again = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
-    expect(again.body).toMatchObject({ matchedByUid: 4, unchangedByUid: 4, trashed: [], skipped: [] });
+    expect(again.body).toMatchObject({ matchedByUid: 4, unchangedByUid: 4 });
+    expect(again.body.import_id).toBeUndefined();
+    expect(actionsOf(again.body)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
     expect(site.requests.at(-1)).toMatchObject({ status: 200 });
     expect((await dataFile()).equals(before)).toBe(true);
     // Last-Modified is sent back as If-Modified-Since.
@@ -155,9 +167,20 @@ describe('import from an address', () => {
     });
     const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body.trashed).toEqual([
-      { id: concert.id, title: 'Lent concert', uid: 'concert-lent@google.com' },
+    expect(
+      refreshed.body.rows.map((row: { title: string; action: string }) => `${row.action} ${row.title}`),
+    ).toEqual([
+      'update Choir rehearsal',
+      'unchanged Spring festival, two days',
+      'update Bake sale and raffle',
+      'trash Lent concert',
     ]);
+    expect(refreshed.body.rows.at(-1)).toMatchObject({
+      line: 0,
+      kind: 'events',
+      reason: expect.stringMatching(/^no longer at the address/),
+    });
+    expect(refreshed.body).toMatchObject({ source_id: source.id, import_id: expect.any(String) });
     expect(server.engine.store.events.get(concert.id)!.status).toBe('trash');
     expect(server.engine.store.events.get(feb16.id)!.status).toBe('trash');
     expect(byTitle('Bake sale and raffle')!.status).toBe('publish');
@@ -180,8 +203,10 @@ describe('import from an address', () => {
     // The source remembers how it went.
     const [listed] = (await admin('import-sources')).body;
     expect(listed.last_result).toMatchObject({
-      trashed: [expect.objectContaining({ title: 'Lent concert' })],
+      source_id: source.id,
+      row_counts: { create: 0, update: 2, unchanged: 1, skip: 0, trash: 1 },
     });
+    expect(listed.last_result.rows).toBeUndefined();
   });
 
   it('an event trashed here stays in the trash; one that left and comes back leaves the trash', async () => {
@@ -197,10 +222,12 @@ describe('import from an address', () => {
     expect(server.engine.store.events.get(concert.id)!.status).toBe('trash');
     site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ bakeTitle: 'Bake sale!' }) });
     const back = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
-    expect(back.body.skipped).toEqual([
+    expect(back.body.rows.filter((row: { action: string }) => row.action === 'skip')).toEqual([
       {
         line: expect.any(Number),
+        kind: 'events',
         title: 'Spring festival, two days',
+        action: 'skip',
         reason: 'it is in the trash here: restore it to follow this address again',
       },
     ]);
@@ -213,10 +240,7 @@ describe('import from an address', () => {
     await server.engine.store.mutate((tx) => tx.deletePost('event', bake.id, '2026-09-01 10:00:00'));
     site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ bakeTitle: 'Bake sale!!' }) });
     const after = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
-    expect(after.body.skipped.map((row: { title: string }) => row.title)).toEqual([
-      'Spring festival, two days',
-      'Bake sale!!',
-    ]);
+    expect(titlesOf(after.body, 'skip')).toEqual(['Spring festival, two days', 'Bake sale!!']);
     expect(events().filter((event) => event.title.startsWith('Bake sale'))).toEqual([]);
   });
 
@@ -229,9 +253,7 @@ describe('import from an address', () => {
     expect(withoutSeries).not.toContain('Choir rehearsal');
     site.serve(SECRET_PATH, { etag: true, body: withoutSeries });
     const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
-    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual([
-      'Choir rehearsal',
-    ]);
+    expect(titlesOf(refreshed.body, 'trash')).toEqual(['Choir rehearsal']);
     expect(events().filter((event) => event.title.startsWith('Choir rehearsal'))).toHaveLength(7);
     expect(live().filter((event) => event.title.startsWith('Choir rehearsal'))).toEqual([]);
   });
@@ -250,7 +272,7 @@ describe('import from an address', () => {
     // The address now knows it brought them: one that leaves it goes to the trash.
     site.serve(SECRET_PATH, { etag: true, body: googleCalendar({ withConcert: false }) });
     const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
-    expect(refreshed.body.trashed.map((event: { title: string }) => event.title)).toEqual(['Lent concert']);
+    expect(titlesOf(refreshed.body, 'trash')).toEqual(['Lent concert']);
   });
 
   it('removing an address keeps its events and forgets the address', async () => {

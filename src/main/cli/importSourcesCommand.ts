@@ -26,23 +26,22 @@ export class ImportSourcesUsageError extends Error {}
 /** How long the CLI waits for the server's refresh: its fetch (30 s at most) and the import. */
 const REFRESH_THROUGH_SERVER_MS = 120_000;
 
-/** What a refresh did, in a line (and one more per event it did not import). */
+/** What a refresh did, in a line (and one more per event it moved to the trash or did not import). */
 export function refreshLines(answer: SourceRefreshAnswer): string[] {
   if (answer.not_modified) return ['nothing changed at the address since the last refresh.'];
-  const matched = answer.matchedByUid ?? 0;
-  const unchanged = answer.unchangedByUid ?? 0;
-  const trashed = answer.trashed ?? [];
-  const skipped = answer.skipped ?? [];
+  const count = (action: string) => answer.rows.filter((row) => row.action === action).length;
+  const trashed = answer.rows.filter((row) => row.action === 'trash');
+  const skipped = answer.rows.filter((row) => row.action === 'skip');
   const parts = [
-    `${answer.events - matched} new event(s)`,
-    `${matched - unchanged} updated`,
-    `${unchanged} unchanged`,
+    `${count('create')} new event(s)`,
+    `${count('update')} updated`,
+    `${count('unchanged')} unchanged`,
     `${trashed.length} moved to the trash (no longer at the address)`,
   ];
   if (skipped.length) parts.push(`${skipped.length} not imported`);
   return [
     `${parts.join(', ')}.`,
-    ...trashed.map((event) => `  trashed: #${event.id} "${event.title}"`),
+    ...trashed.map((row) => `  trashed: "${row.title}"`),
     ...skipped.map((row) => `  not imported (line ${row.line}) "${row.title}": ${row.reason}`),
   ];
 }

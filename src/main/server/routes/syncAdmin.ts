@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
+import { importRequestSchema } from '../../../shared/schemas/imports';
 import { adHocSyncSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
 import { adHocSyncOptions, runSync } from '../../sync/sync';
 import { SyncJobs } from '../../sync/jobs';
@@ -12,13 +13,6 @@ import { importFile } from '../../sync/exchange/importFile';
 import { ImportError } from '../../sync/exchange/errors';
 import { administrators } from './permissions';
 import { endpoint, type ApiResponse, type BareRequest, type RouteDef } from './table';
-
-const importSchema = z.object({
-  file_name: z.string().min(1),
-  content: z.string(),
-  /** CSV: `05/06/2026` is 5 June (day first); without it, 6 May as PHP's strtotime reads it. */
-  day_first: z.boolean().optional(),
-});
 
 /** `value` as `schema` takes it, else 400 `rest_invalid_param` naming each field and what is wrong with it. */
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -179,11 +173,12 @@ export function syncAdminRoutes({
     ]),
     route('/import', [
       adminEndpoint(['POST'], 'Import a CSV or iCalendar file', async (request) => {
-        const body = parse(importSchema, bodyOf(request));
+        const body = parse(importRequestSchema, bodyOf(request));
         try {
           return {
             body: await importFile(store, body.file_name, body.content, request.now, request.caller!, {
               dayFirst: body.day_first,
+              dryRun: body.dry_run,
             }),
           };
         } catch (error) {

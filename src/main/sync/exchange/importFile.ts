@@ -1,5 +1,5 @@
-import { extname } from 'node:path';
-import type { CalendarStore } from '../../store/store';
+import { basename, extname } from 'node:path';
+import type { CalendarStore, Transaction } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
 import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
 import {
@@ -15,7 +15,9 @@ import { SourceFollow } from './sourceEvents';
 import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
-import { importDump, parseDump } from './jsonDump';
+import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
+import { importHistoryOf } from './importHistory';
+import type { ImportRow } from '../../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { csvDates, parseCsv, type CsvInput } from './csv';
@@ -36,21 +38,36 @@ export interface ImportResult {
   unchangedByUid?: number;
   /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
   matched?: ImportMatch[];
-  /** A refresh of an import address: its events that left it, moved to the trash here. */
-  trashed?: Array<{ id: number; title: string; uid: string }>;
-  /** A refresh of an import address: its VEVENTs not imported, and why (in the trash here, no UID…). */
-  skipped?: Array<{ line: number; title: string; reason: string }>;
+  /** Each entry of the file and what became (or, previewed, would become) of it. */
+  rows: ImportRow[];
+  /** The id to undo the import by, when it wrote something (see importHistory.ts). */
+  import_id?: string;
+  /** A preview: nothing was written. */
+  dry_run?: true;
 }
 
 export interface ImportOptions {
   /** CSV: `05/06/2026` is 5 June (day/month/year); without it, 6 May (month first, as PHP's strtotime). */
   dayFirst?: boolean;
+  /** Run the whole import and take it back: the answer says what it would do, nothing is written. */
+  dryRun?: boolean;
+  /** Called after each entry of the file (`done` of `total`), for a progress bar. */
+  onEntry?: (done: number, total: number) => void;
   /**
-   * A refresh of the import address of this id (see sourceRefresh.ts): what it brought that left it goes to
-   * the trash in the same store change, and what the volunteer trashed here stays there.
+   * The import address the file came from (the history shows it): a refresh of it (see sourceRefresh.ts), where
+   * what it brought that left it goes to the trash in the same store change, and what the volunteer trashed
+   * here stays there.
    */
   sourceId?: string;
+  /** The file's format, when its name does not tell it (an import address: always .ics). */
+  format?: ImportFormat;
 }
+
+/** Why a refresh moved an event to the trash (its `trash` row). */
+const LEFT_THE_ADDRESS = 'no longer at the address: moved to the trash (restore it from there if need be)';
+
+/** Thrown at the end of a preview's store change to take every write of it back. */
+class PreviewTakenBack extends Error {}
 
 /** The format of a file: by its extension, else by its first bytes. */
 export function formatOf(file: string, text: string): ImportFormat {
@@ -66,7 +83,8 @@ export function formatOf(file: string, text: string): ImportFormat {
 
 /**
  * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change:
- * either every record is imported, or none is and the error lists each problem with its line.
+ * either every record is imported, or none is and the error lists each problem with its line. A preview
+ * (`dryRun`) runs the very same change and takes it back, so it says exactly what the import then does.
  */
 export async function importFile(
   store: CalendarStore,
@@ -77,12 +95,9 @@ export async function importFile(
   caller: Caller,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const format = formatOf(file, text);
+  const format = options.format ?? formatOf(file, text);
   const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
-  if (format === 'json') {
-    const { records } = await importDump(store, parseDump(text, file), file);
-    return { format, records, ...countsOf(store) };
-  }
+  if (format === 'json') return importDumpFile(store, file, text, now, caller, options);
   const parsed =
     format === 'ics'
       ? (() => {
@@ -100,76 +115,169 @@ export async function importFile(
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
   const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
-  const trashed: NonNullable<ImportResult['trashed']> = [];
-  const skipped: NonNullable<ImportResult['skipped']> = [];
+  const rows: ImportRow[] = [];
+  const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
   let follow: SourceFollow | undefined;
-  try {
-    await store.mutate((tx) => {
-      const changes = new ImportChanges(store);
-      const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-      const problems: ImportProblem[] = [];
-      const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-      const claimed = new Set<string>();
-      // Read inside the change: two refreshes of one address cannot both start from the same state.
-      follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-      for (const row of parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>) {
-        changes.startEntry();
-        try {
-          const match = 'overrides' in row ? undefined : matchCsv?.(row);
-          if (match) matched.push(writeCsvMatch(match, row, context));
-          else if (row.kind === 'events' && 'overrides' in row) {
-            // The UID names the event: the one already here is updated (re-importing a file duplicates
-            // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
-            const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-            const identity = identityOfIcsUid(uid);
-            const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-            const skip = follow?.skipReason(uid, existing, claimed.has(row.uid));
-            if (uid) claimed.add(uid);
-            if (skip) {
-              skipped.push({ line: row.line, title: String(row.input.title ?? ''), reason: skip });
-              continue;
-            }
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+    const problems: ImportProblem[] = [];
+    const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+    const claimed = new Set<string>();
+    // Read inside the change: two refreshes of one address cannot both start from the same state.
+    follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
+    for (const [index, row] of inputs.entries()) {
+      changes.startEntry();
+      let updating = false;
+      let skipped: string | null = null;
+      try {
+        const match = 'overrides' in row ? undefined : matchCsv?.(row);
+        updating = match !== undefined;
+        if (match) matched.push(writeCsvMatch(match, row, context));
+        else if (row.kind === 'events' && 'overrides' in row) {
+          // The UID names the event: the one already here is updated (re-importing a file duplicates
+          // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
+          const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+          const identity = identityOfIcsUid(uid);
+          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
+          skipped = follow?.skipReason(uid, existing, claimed.has(row.uid)) ?? null;
+          if (uid) claimed.add(uid);
+          updating = existing !== undefined;
+          if (!skipped) {
             const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
             importIcsEvent({ ...row, input }, existing, identity, context, problems);
-            if (existing) {
-              counts.matchedByUid++;
-              if (!changes.entryChanged()) counts.unchangedByUid++;
-            }
-          } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
-          else if (row.kind === 'venues') createVenue(row.input, context);
-          else createOrganizer(row.input, context);
-          counts[row.kind]++;
-        } catch (error) {
-          const field = (error as { field?: string }).field;
-          problems.push({
-            line: row.line,
-            message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
-          });
-        }
+          }
+          if (existing && !skipped) {
+            counts.matchedByUid++;
+            if (!changes.entryChanged()) counts.unchangedByUid++;
+          }
+        } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
+        else if (row.kind === 'venues') createVenue(row.input, context);
+        else createOrganizer(row.input, context);
+        if (!skipped) counts[row.kind]++;
+      } catch (error) {
+        const field = (error as { field?: string }).field;
+        problems.push({
+          line: row.line,
+          message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
+        });
       }
-      // Throwing inside the change takes every row of it back out: nothing is half-imported.
-      if (problems.length > 0) throw new ImportError(file, problems);
-      if (follow) {
-        for (const { uid, event } of follow.trashWhatLeft(context, known))
-          trashed.push({ id: event.id, title: event.title, uid });
-        if (follow.changed) follow.save(context);
-      }
-      changes.finish(tx);
-    });
-  } catch (error) {
-    // Every record already as the file has it: nothing was written.
-    if (!(error instanceof NothingChanged)) throw error;
-    // An address whose events were all here already (imported from a file before): what it brought is noted.
-    const following = follow;
-    if (following?.changed) await store.mutate((tx) => following.save({ tx }));
-  }
+      const action = skipped
+        ? 'skip'
+        : !updating
+          ? 'create'
+          : changes.entryChanged()
+            ? 'update'
+            : 'unchanged';
+      rows.push({
+        line: row.line,
+        kind: row.kind,
+        title: titleOf(row),
+        action,
+        ...(skipped ? { reason: skipped } : {}),
+      });
+      options.onEntry?.(index + 1, inputs.length);
+    }
+    // Throwing inside the change takes every row of it back out: nothing is half-imported.
+    if (problems.length > 0) throw new ImportError(file, problems);
+    if (follow) {
+      for (const event of follow.trashWhatLeft(context, known))
+        rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
+      if (follow.changed) follow.save(context);
+    }
+    changes.finish(tx);
+    return changes;
+  });
+  // Every event of the address was here already as it has it (imported from its file before): nothing was
+  // written, but what the address brought is noted, so that what leaves it later goes to the trash.
+  const following = follow;
+  if (!importId && !options.dryRun && following?.changed) await store.mutate((tx) => following.save({ tx }));
   const records = counts.events + counts.venues + counts.organizers;
   return {
     format,
     ...counts,
     records,
     ...(format === 'csv' ? { matched } : {}),
-    ...(follow ? { trashed, skipped } : {}),
+    rows,
+    ...answered(importId, options),
+  };
+}
+
+/** The id of an applied import that wrote something, or the mark of a preview. */
+const answered = (importId: string | undefined, options: ImportOptions) =>
+  options.dryRun ? { dry_run: true as const } : importId ? { import_id: importId } : {};
+
+/** The title or name an entry of a file gives its record. */
+function titleOf(row: CsvInput | (IcsEvent & { kind: 'events' })): string {
+  if (row.kind === 'venues') return row.input.venue ?? '';
+  if (row.kind === 'organizers') return row.input.organizer ?? '';
+  return String(row.input.title ?? '');
+}
+
+/**
+ * Runs an import's store change (`write` answers the records it watched) and notes it in the import history
+ * before the store write lands (see importHistory.ts); a preview or an import that changes nothing writes
+ * nothing at all. Answers the import's id, if it wrote something.
+ */
+async function applyImport(
+  store: CalendarStore,
+  file: string,
+  now: Date,
+  options: ImportOptions,
+  write: (tx: Transaction) => ImportChanges,
+): Promise<string | undefined> {
+  const history = importHistoryOf(store);
+  let importId: string | undefined;
+  try {
+    await store.mutate((tx) => {
+      const changes = write(tx);
+      if (options.dryRun) throw new PreviewTakenBack();
+      importId = history.begin(basename(file), options.sourceId ?? null, now, changes.written());
+    });
+  } catch (error) {
+    // Every record already as the file has it (nothing was written), or a preview taken back.
+    if (error instanceof NothingChanged || error instanceof PreviewTakenBack) return undefined;
+    // The store write failed and its change was taken back: there is nothing to undo.
+    if (importId) history.failed(importId);
+    throw error;
+  }
+  if (importId) history.landed(importId);
+  return importId;
+}
+
+/** A JSON dump, restored into an empty calendar: every record it holds is created. */
+async function importDumpFile(
+  store: CalendarStore,
+  file: string,
+  text: string,
+  now: Date,
+  caller: Caller,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const dump = parseDump(text, file);
+  checkDumpTarget(store, file);
+  const rows: ImportRow[] = [
+    ...dump.data.venues.map((venue) => ({ kind: 'venues' as const, title: venue.name })),
+    ...dump.data.organizers.map((organizer) => ({ kind: 'organizers' as const, title: organizer.name })),
+    ...dump.data.events.map((event) => ({ kind: 'events' as const, title: event.title })),
+  ].map((row) => ({ line: 0, ...row, action: 'create' as const }));
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    // Settings and categories come too: a dump is restored even when it holds no event, venue or organizer.
+    applyDump(changes.watch({ tx, store, caller, now, language: 'en' }).tx, store, dump);
+    options.onEntry?.(rows.length, rows.length);
+    return changes;
+  });
+  const live = <T extends { status: string }>(records: T[]) =>
+    records.filter((record) => record.status !== 'trash').length;
+  return {
+    format: 'json',
+    records: dumpRecordCount(dump),
+    events: live(dump.data.events),
+    venues: live(dump.data.venues),
+    organizers: live(dump.data.organizers),
+    rows,
+    ...answered(importId, options),
   };
 }
 
@@ -235,14 +343,4 @@ function eventsByIcsUid(store: CalendarStore): Map<string, StoredEvent> {
   // An occurrence of a series is known by its series' UID and its original start, not by its own uid.
   for (const event of store.events.values()) if (event.parentId === 0) byUid.set(icsUidOf(event), event);
   return byUid;
-}
-
-function countsOf(store: CalendarStore) {
-  const live = <T extends { status: string }>(records: Iterable<T>) =>
-    [...records].filter((r) => r.status !== 'trash').length;
-  return {
-    events: live(store.events.values()),
-    venues: live(store.venues.values()),
-    organizers: live(store.organizers.values()),
-  };
 }

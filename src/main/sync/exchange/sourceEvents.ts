@@ -27,12 +27,6 @@ export function broughtBy(store: CalendarStore, sourceId: string): Map<string, B
   return new Map(Object.entries(parsed.success ? parsed.data : {}));
 }
 
-/** An event a refresh moved to the trash because it left the address. */
-export interface LeftEvent {
-  uid: string;
-  event: StoredEvent;
-}
-
 /** One refresh of an import address, inside the import's store change. */
 export class SourceFollow {
   private readonly before: Map<string, BroughtState>;
@@ -82,8 +76,8 @@ export class SourceFollow {
    * After the VEVENTs, in the same store change: every event the address brought that is no longer in it goes
    * to the trash (a series with all its dates); one already in the trash or deleted here is forgotten.
    */
-  trashWhatLeft(context: EventWriteContext, byUid: Map<string, StoredEvent>): LeftEvent[] {
-    const trashed: LeftEvent[] = [];
+  trashWhatLeft(context: EventWriteContext, byUid: Map<string, StoredEvent>): StoredEvent[] {
+    const trashed: StoredEvent[] = [];
     const deleting = guardedTransaction(context, 'delete');
     for (const [uid, state] of this.before) {
       if (this.seen.has(uid) || state === 'left') continue;
@@ -92,7 +86,7 @@ export class SourceFollow {
         this.after.delete(uid);
         continue;
       }
-      trashed.push({ uid, event: trashInSeries(event, 'all', deleting) });
+      trashed.push(trashInSeries(event, 'all', deleting));
       this.after.set(uid, 'left');
     }
     return trashed;

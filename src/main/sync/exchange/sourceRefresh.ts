@@ -1,6 +1,6 @@
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
-import { fetchCalendar, maskedAddress, requestUrl, type FetchLimits } from './calendarFetch';
+import { fetchCalendar, requestUrl, type FetchLimits } from './calendarFetch';
 import { importFile, type ImportResult } from './importFile';
 import { ImportSources, validatorsOf, type StoredImportSource } from './importSources';
 import { forgetSource } from './sourceEvents';
@@ -32,13 +32,22 @@ export class ImportSourceExistsError extends Error {
   }
 }
 
-/** The file name an address's import is known by (in messages and the import history): its masked form. */
-const fileNameOf = (source: StoredImportSource) => maskedAddress(source.url);
+/**
+ * The name an address's import goes by in messages and the import history: the source's name and its site,
+ * never its path (where a secret address keeps its secret), nor a slash (the history keeps a file's base name).
+ */
+const fileNameOf = (source: StoredImportSource) =>
+  `${source.name} (${requestUrl(source.url).host})`.replace(/[\\/]/g, '-');
 
-/** The last result kept with the source: the answer without its rows (a large calendar has thousands). */
+/**
+ * The last result kept with the source: the answer without its rows (a large calendar has thousands), but
+ * with how many rows had each action (`row_counts.trash`: events moved to the trash).
+ */
 function summaryOf(answer: SourceRefreshAnswer): Record<string, unknown> {
-  const { rows: _rows, ...summary } = answer as SourceRefreshAnswer & { rows?: unknown };
-  return summary;
+  const { rows, ...summary } = answer;
+  const counts: Record<string, number> = { create: 0, update: 0, unchanged: 0, skip: 0, trash: 0 };
+  for (const row of rows) counts[row.action] = (counts[row.action] ?? 0) + 1;
+  return { ...summary, row_counts: counts };
 }
 
 /** The calendar's own name (X-WR-CALNAME), unfolded and unescaped, or ''. */
@@ -77,6 +86,7 @@ export async function refreshSource(
         venues: 0,
         organizers: 0,
         records: 0,
+        rows: [],
         source_id: source.id,
         not_modified: true,
       };
@@ -86,6 +96,7 @@ export async function refreshSource(
     const result = await importFile(store, fileNameOf(source), fetched.text, now, caller, {
       dayFirst: source.dayFirst,
       sourceId: source.id,
+      format: 'ics',
     });
     const answer: SourceRefreshAnswer = { ...result, source_id: source.id };
     await sources.update(source.id, {
