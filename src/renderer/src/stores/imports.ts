@@ -2,61 +2,33 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import type { ImportSourceInput } from '../../../shared/schemas/importSources';
+import type {
+  ImportAnswer as SharedImportAnswer,
+  ImportHistoryEntry,
+  ImportJobRequest,
+  ImportJobStatus,
+  ImportRow,
+  ImportUndoAnswer,
+} from '../../../shared/schemas/imports';
 import { useSessionStore } from './session';
 import { useEventsStore } from './events';
 import { useRecordsStore } from './records';
 
-export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip' | 'trash';
+export type { ImportHistoryEntry, ImportJobStatus, ImportRow, ImportUndoAnswer };
+export type ImportAction = ImportRow['action'];
 
-export interface ImportRow {
-  line: number;
-  kind: 'events' | 'venues' | 'organizers';
-  title: string;
-  action: ImportAction;
-  reason?: string;
-}
-
-export interface ImportAnswer {
-  format: 'ics' | 'csv' | 'json';
-  events: number;
-  venues: number;
-  organizers: number;
-  records: number;
-  rows: ImportRow[];
-  import_id?: string;
+/**
+ * What an import answers (`POST import`, a job's result, a refresh of an address); a refresh says in a few more
+ * fields what it did with the address.
+ */
+export type ImportAnswer = SharedImportAnswer & {
   /** A refresh of an address that answered "not modified": nothing was read or written. */
   not_modified?: true;
   /** A refresh of an address: its events that left it, moved to the trash here. */
   trashed?: { id: number; title: string }[];
   /** A refresh of an address: its events not taken, and why. */
   skipped?: { line: number; title: string; reason: string }[];
-}
-
-export interface ImportJobStatus {
-  id: string;
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  result: ImportAnswer | null;
-  error: { code: string; message: string; problems?: { line: number; message: string }[] } | null;
-}
-
-export interface ImportHistoryEntry {
-  id: string;
-  at: string;
-  file_name: string;
-  source_id: string | null;
-  created: number;
-  updated: number;
-  trashed: number;
-  undone: boolean;
-}
-
-export interface UndoAnswer {
-  restored: number;
-  trashed: number;
-  kept: { kind: string; id: number; title: string }[];
-}
+};
 
 /** An address imported from: its `url` is masked in lists (the secret part of the path cut). */
 export interface ImportSource {
@@ -65,17 +37,13 @@ export interface ImportSource {
   name: string;
   day_first: boolean;
   last_refresh: string | null;
-  /** The last refresh that worked; without its rows when the server keeps only the counts. */
+  /** The last refresh that worked, without its rows (the server keeps only its counts). */
   last_result: (Partial<ImportAnswer> & Pick<ImportAnswer, 'format'>) | null;
   last_error: string | null;
 }
 
-/** A file as the API takes it: its name (the format by its ending) and its text. */
-export interface ImportFile {
-  file_name: string;
-  content: string;
-  day_first?: boolean;
-}
+/** A file as the API takes it: its name (the format by its ending), its text, and for CSV the date order. */
+export type ImportFile = ImportJobRequest;
 
 const POLL_MS = 300;
 
@@ -131,9 +99,9 @@ export const useImportsStore = defineStore('imports', () => {
   }
 
   /** Puts back what an import wrote; what was changed since stays, listed in `kept`. */
-  async function undo(id: string): Promise<UndoAnswer> {
+  async function undo(id: string): Promise<ImportUndoAnswer> {
     const path = `imports/${encodeURIComponent(id)}/undo`;
-    const answer = (await session.api().post<UndoAnswer>(path, {}, admin)).data;
+    const answer = (await session.api().post<ImportUndoAnswer>(path, {}, admin)).data;
     changed();
     await reloadLists();
     return answer;
