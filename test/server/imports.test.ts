@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -192,10 +193,31 @@ describe('undo of a whole import', () => {
     importUndoAnswerSchema.parse(undone.body);
     expect(undone.body).toEqual({ restored: 1, trashed: 2, kept: [] });
     const after = records();
-    expect(after.events.filter((event) => event.title !== 'Fair')).toEqual(before.events);
+    // Every field as before; only the bookkeeping moves on (a new revision, for sync to send the undo).
+    const bookkeeping = ({
+      revision,
+      modifiedUtc,
+      ...fields
+    }: {
+      revision: number;
+      modifiedUtc: string;
+    }) => ({
+      fields,
+      revision,
+      modifiedUtc,
+    });
+    const restoredEvents = after.events.filter((event) => event.title !== 'Fair').map(bookkeeping);
+    const earlier = before.events.map(bookkeeping);
+    expect(restoredEvents.map((event) => event.fields)).toEqual(earlier.map((event) => event.fields));
+    const picnicBefore = earlier.find((event) => event.fields.title === 'Picnic')!;
+    const picnicAfter = restoredEvents.find((event) => event.fields.title === 'Picnic')!;
+    expect(picnicAfter.revision).toBe(picnicBefore.revision + 2);
+    // Choir, which the import left as it was, was not touched at all.
+    expect(after.events.find((event) => event.title === 'Choir')).toEqual(
+      before.events.find((event) => event.title === 'Choir'),
+    );
     expect(after.events.find((event) => event.title === 'Fair')?.status).toBe('trash');
     expect(after.venues.map((venue) => [venue.name, venue.status])).toEqual([['Town Hall', 'trash']]);
-    // Durable: the data file holds the restored versions after a restart of the store.
     const fair = after.events.find((event) => event.title === 'Fair')!;
     const restored = await server.api(`events/${fair.id}`, {
       method: 'POST',
@@ -230,25 +252,64 @@ describe('undo of a whole import', () => {
   });
 
   it('survives a restart; the history is readable by its owner only', async () => {
-    const before = records();
-    const applied = await post('import', { file_name: 'google.ics', content: ICS });
+    await post('import', { file_name: 'first.csv', content: FIRST_CSV });
+    const fields = (event: { revision?: number; modifiedUtc?: string }) => ({
+      ...event,
+      revision: undefined,
+      modifiedUtc: undefined,
+    });
+    const before = records().events.map(fields);
+    const applied = await post('import', { file_name: 'second.csv', content: SECOND_CSV });
     const { dataDir } = server;
     expect((await stat(join(dataDir, HISTORY_FILE))).mode & 0o777).toBe(0o600);
     await server.engine.close();
     const again = await startTestServer({ dataDir });
     try {
-      expect((await admin('imports', {}, again)).body.map((entry: { id: string }) => entry.id)).toEqual([
-        applied.body.import_id,
+      const listed = (await admin('imports', {}, again)).body;
+      expect(listed.map((entry: { file_name: string }) => entry.file_name)).toEqual([
+        'second.csv',
+        'first.csv',
       ]);
+      expect(listed[0].id).toBe(applied.body.import_id);
       const undone = await post(`imports/${applied.body.import_id}/undo`, {}, again);
-      expect(undone.status).toBe(200);
-      expect(undone.body.trashed).toBeGreaterThan(2);
+      expect(undone.body).toEqual({ restored: 1, trashed: 2, kept: [] });
       const live = records(again).events.filter((event) => event.status !== 'trash');
-      expect(live).toEqual(before.events);
+      expect(live.map(fields)).toEqual(before);
     } finally {
       await again.close();
-      // The first server's engine is closed; its folder is removed by its own close below.
+      await rm(dataDir, { recursive: true, force: true });
+      // The first server's engine is closed already.
       server = { ...server, close: async () => undefined };
+    }
+  });
+  it('a crash between the history and the store write: kept if the import landed, dropped if not', async () => {
+    const applied = await post('import', { file_name: 'first.csv', content: FIRST_CSV });
+    const { dataDir } = server;
+    await server.engine.close();
+    server = { ...server, close: () => rm(dataDir, { recursive: true, force: true }) };
+    // As a crash leaves it: the entry written ahead, its "landed" mark never written.
+    const history = JSON.parse(await readFile(join(dataDir, HISTORY_FILE), 'utf8'));
+    const crashed = JSON.stringify([{ ...history[0], pending: true }]);
+    await writeFile(join(dataDir, HISTORY_FILE), crashed);
+    const landed = await startTestServer({ dataDir });
+    try {
+      expect((await admin('imports', {}, landed)).body.map((entry: { id: string }) => entry.id)).toEqual([
+        applied.body.import_id,
+      ]);
+      expect((await post(`imports/${applied.body.import_id}/undo`, {}, landed)).body.trashed).toBe(2);
+    } finally {
+      await landed.close();
+    }
+    // The same entry in a folder whose store never got the import: nothing to undo, so it is dropped.
+    const otherDir = await mkdtemp(join(tmpdir(), 'calendar-desk-test-'));
+    await writeFile(join(otherDir, HISTORY_FILE), crashed, { mode: 0o600 });
+    const lost = await startTestServer({ dataDir: otherDir });
+    try {
+      expect((await admin('imports', {}, lost)).body).toEqual([]);
+      expect((await post(`imports/${applied.body.import_id}/undo`, {}, lost)).status).toBe(404);
+    } finally {
+      await lost.close();
+      await rm(otherDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import { trashedPost } from '../../core/posts';
+import { nowUtc, trashedPost } from '../../core/posts';
 import type { ImportUndoAnswer } from '../../../shared/schemas/imports';
 import { digestOf, importHistoryOf, type Tracked } from './importHistory';
 
@@ -19,8 +19,8 @@ export class ImportUndoRefused extends Error {
 const undoing = new WeakMap<CalendarStore, Set<string>>();
 
 /**
- * Undoes the import `id` in one store write: every record it wrote is put back as it was before (the very
- * stored version), the records it created go to the trash (restorable). A record changed again since the
+ * Undoes the import `id` in one store write: every record it wrote is put back as it was before (every field;
+ * a new revision), the records it created go to the trash (restorable). A record changed again since the
  * import is left as it is now, and listed in `kept`.
  */
 export async function undoImport(store: CalendarStore, id: string, now: Date): Promise<ImportUndoAnswer> {
@@ -55,7 +55,9 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
           const title = current ? titleOf(current) : written.before ? titleOf(written.before) : '';
           result.kept.push({ kind: written.kind, id: written.id, title });
         } else if (written.before) {
-          put(current.kind, written.before);
+          // Every field as it was, but as a new revision: sync sends a record whose revision differs from the
+          // one it last sent, so handing back an old revision number could hide this change (or a later edit).
+          put(current.kind, { ...written.before, revision: current.revision + 1, modifiedUtc: nowUtc(now) });
           result.restored++;
         } else if (current.status !== 'trash') {
           put(current.kind, trashedPost(store, current, now));
