@@ -194,18 +194,10 @@ describe('undo of a whole import', () => {
     expect(undone.body).toEqual({ restored: 1, trashed: 2, kept: [] });
     const after = records();
     // Every field as before; only the bookkeeping moves on (a new revision, for sync to send the undo).
-    const bookkeeping = ({
-      revision,
-      modifiedUtc,
-      ...fields
-    }: {
-      revision: number;
-      modifiedUtc: string;
-    }) => ({
-      fields,
-      revision,
-      modifiedUtc,
-    });
+    const bookkeeping = <T extends { revision: number; modifiedUtc: string }>(record: T) => {
+      const { revision, modifiedUtc, ...fields } = record;
+      return { fields, revision, modifiedUtc };
+    };
     const restoredEvents = after.events.filter((event) => event.title !== 'Fair').map(bookkeeping);
     const earlier = before.events.map(bookkeeping);
     expect(restoredEvents.map((event) => event.fields)).toEqual(earlier.map((event) => event.fields));
