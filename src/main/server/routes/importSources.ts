@@ -16,7 +16,7 @@ import {
   type SourceWork,
 } from '../../sync/exchange/sourceRefresh';
 import { importSourceInputSchema } from '../../../shared/schemas/importSources';
-import { adminEndpoint, bodyOf, parse, route } from './syncAdmin';
+import { adminEndpoint, adminRoute as route, bodyOf, parse } from './adminEndpoints';
 import type { BareRequest, RouteDef } from './table';
 
 /**
