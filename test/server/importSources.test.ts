@@ -13,6 +13,7 @@ import {
 } from '../helpers/calendarSite';
 import { DATA_FILE_NAME } from '../../src/main/store/persistence';
 import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources';
+import { importSourceViewSchema, sourceRefreshAnswerSchema } from '../../src/shared/schemas/importSources';
 
 // Import from an address (issue 15 item 2): a Google Calendar secret address followed, refreshed as it changes.
 
@@ -121,6 +122,10 @@ describe('import from an address', () => {
     expect(byTitle('Lent concert')).toMatchObject({ status: 'publish', timezone: 'Europe/Rome' });
     // Listed, masked; the whole address only in the answer about that one source.
     const list = await admin('import-sources');
+    // Every answer has the shape the Import screen relies on (the shared schemas).
+    importSourceViewSchema.array().parse(list.body);
+    importSourceViewSchema.parse(source);
+    sourceRefreshAnswerSchema.parse(source.result);
     expect(list.body).toEqual([
       expect.objectContaining({ id: source.id, url: `${site.origin}/…`, name: 'St Cecilia Choir' }),
     ]);
@@ -134,6 +139,7 @@ describe('import from an address', () => {
     const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ source_id: source.id, not_modified: true, events: 0 });
+    sourceRefreshAnswerSchema.parse(refreshed.body);
     // The site was asked conditionally and said "not modified".
     expect(site.requests.at(-1)).toMatchObject({ status: 304 });
     expect(site.requests.at(-1)!.headers['if-none-match']).toMatch(/^".+"$/);
