@@ -13,6 +13,7 @@ import {
 } from '../helpers/calendarSite';
 import { DATA_FILE_NAME } from '../../src/main/store/persistence';
 import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources';
+import { importSourceViewSchema, sourceRefreshAnswerSchema } from '../../src/shared/schemas/importSources';
 
 // Import from an address (issue 15 item 2): a Google Calendar secret address followed, refreshed as it changes.
 
@@ -89,6 +90,12 @@ describe('import from an address', () => {
     });
     expect(source.result.rows).toEqual([
       { line: expect.any(Number), kind: 'events', title: 'Choir rehearsal', action: 'create' },
+      {
+        line: expect.any(Number),
+        kind: 'events',
+        title: 'Choir rehearsal (dress rehearsal)',
+        action: 'create',
+      },
       { line: expect.any(Number), kind: 'events', title: 'Spring festival, two days', action: 'create' },
       { line: expect.any(Number), kind: 'events', title: 'Lent concert', action: 'create' },
       { line: expect.any(Number), kind: 'events', title: 'Bake sale', action: 'create' },
@@ -115,6 +122,10 @@ describe('import from an address', () => {
     expect(byTitle('Lent concert')).toMatchObject({ status: 'publish', timezone: 'Europe/Rome' });
     // Listed, masked; the whole address only in the answer about that one source.
     const list = await admin('import-sources');
+    // Every answer has the shape the Import screen relies on (the shared schemas).
+    importSourceViewSchema.array().parse(list.body);
+    importSourceViewSchema.parse(source);
+    sourceRefreshAnswerSchema.parse(source.result);
     expect(list.body).toEqual([
       expect.objectContaining({ id: source.id, url: `${site.origin}/…`, name: 'St Cecilia Choir' }),
     ]);
@@ -128,6 +139,7 @@ describe('import from an address', () => {
     const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ source_id: source.id, not_modified: true, events: 0 });
+    sourceRefreshAnswerSchema.parse(refreshed.body);
     // The site was asked conditionally and said "not modified".
     expect(site.requests.at(-1)).toMatchObject({ status: 304 });
     expect(site.requests.at(-1)!.headers['if-none-match']).toMatch(/^".+"$/);
@@ -138,7 +150,7 @@ describe('import from an address', () => {
     const again = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
     expect(again.body).toMatchObject({ matchedByUid: 4, unchangedByUid: 4 });
     expect(again.body.import_id).toBeUndefined();
-    expect(actionsOf(again.body)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(actionsOf(again.body)).toEqual(Array(5).fill('unchanged'));
     expect(site.requests.at(-1)).toMatchObject({ status: 200 });
     expect((await dataFile()).equals(before)).toBe(true);
     // Last-Modified is sent back as If-Modified-Since.
@@ -171,6 +183,7 @@ describe('import from an address', () => {
       refreshed.body.rows.map((row: { title: string; action: string }) => `${row.action} ${row.title}`),
     ).toEqual([
       'update Choir rehearsal',
+      'unchanged Choir rehearsal (dress rehearsal)',
       'unchanged Spring festival, two days',
       'update Bake sale and raffle',
       'trash Lent concert',
@@ -204,9 +217,47 @@ describe('import from an address', () => {
     const [listed] = (await admin('import-sources')).body;
     expect(listed.last_result).toMatchObject({
       source_id: source.id,
-      row_counts: { create: 0, update: 2, unchanged: 1, skip: 0, trash: 1 },
+      row_counts: { create: 0, update: 2, unchanged: 2, skip: 0, trash: 1 },
     });
     expect(listed.last_result.rows).toBeUndefined();
+  });
+
+  it('a refresh is an import like any other: in the history by its source, undone whole', async () => {
+    const source = await follow();
+    const concert = byTitle('Lent concert')!;
+    site.serve(SECRET_PATH, {
+      etag: true,
+      body: googleCalendar({ withConcert: false, bakeTitle: 'Bake sale and raffle' }),
+    });
+    const refreshed = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    const history = await admin('imports');
+    expect(history.body[0]).toMatchObject({
+      id: refreshed.body.import_id,
+      source_id: source.id,
+      file_name: `St Cecilia Choir (${new URL(site.origin).host})`,
+      updated: 1,
+      trashed: 1,
+      undone: false,
+    });
+    // The first refresh made the 7 dates of the series and 3 single events.
+    expect(history.body[1]).toMatchObject({ id: source.result.import_id, source_id: source.id, created: 10 });
+    const undone = await admin(`imports/${refreshed.body.import_id}/undo`, { method: 'POST' });
+    expect(undone.status).toBe(200);
+    expect(server.engine.store.events.get(concert.id)!.status).toBe('publish');
+    expect(byTitle('Bake sale')!.status).toBe('publish');
+    expect(byTitle('Bake sale and raffle')).toBeUndefined();
+    // The undo stands: the next refresh updates the bake sale again, but leaves the concert it was told back.
+    site.serve(SECRET_PATH, {
+      etag: true,
+      body: googleCalendar({ withConcert: false, bakeTitle: 'Bake sale and raffle!' }),
+    });
+    const next = await admin(`import-sources/${source.id}/refresh`, { method: 'POST' });
+    expect(titlesOf(next.body, 'trash')).toEqual([]);
+    expect(server.engine.store.events.get(concert.id)!.status).toBe('publish');
+    expect(byTitle('Bake sale and raffle!')!.status).toBe('publish');
+    // The history names the source, never its secret address.
+    const historyFile = await readFile(join(server.dataDir, 'import-history.json'), 'utf8');
+    expect(historyFile).not.toContain(SECRET);
   });
 
   it('an event trashed here stays in the trash; one that left and comes back leaves the trash', async () => {

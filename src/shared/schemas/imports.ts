@@ -7,18 +7,22 @@ import { z } from 'zod';
  */
 
 /** Body of `POST import`: a file's name (its extension tells the format) and its text. */
-export const importRequestSchema = z.object({
-  file_name: z.string().min(1).max(255),
-  content: z.string(),
-  /** CSV: `05/06/2026` is 5 June (day first); without it, 6 May as PHP's strtotime reads it. */
-  day_first: z.boolean().optional(),
-  /** True: nothing is written, the answer says what the import would do. */
-  dry_run: z.boolean().optional(),
-});
+export const importRequestSchema = z
+  .object({
+    file_name: z.string().min(1).max(255),
+    content: z.string(),
+    /** CSV: `05/06/2026` is 5 June (day first); without it, 6 May as PHP's strtotime reads it. */
+    day_first: z.boolean().optional(),
+    /** True: nothing is written, the answer says what the import would do. */
+    dry_run: z.boolean().optional(),
+  })
+  .meta({ id: 'ImportRequest', description: 'A file to import (or preview, with dry_run)' });
 export type ImportRequest = z.infer<typeof importRequestSchema>;
 
 /** Body of `POST import-jobs`: the same, always applied. */
-export const importJobRequestSchema = importRequestSchema.omit({ dry_run: true });
+export const importJobRequestSchema = importRequestSchema
+  .omit({ dry_run: true })
+  .meta({ id: 'ImportJobRequest', description: 'A file to import in the background' });
 export type ImportJobRequest = z.infer<typeof importJobRequestSchema>;
 
 export const IMPORT_KINDS = ['events', 'venues', 'organizers'] as const;
@@ -49,39 +53,43 @@ export const importMatchSchema = z.object({
 });
 
 /** The answer of an import, applied or previewed. */
-export const importAnswerSchema = z.object({
-  format: z.enum(['json', 'ics', 'csv']),
-  events: z.number(),
-  venues: z.number(),
-  organizers: z.number(),
-  records: z.number(),
-  matchedByUid: z.number().optional(),
-  unchangedByUid: z.number().optional(),
-  matched: z.array(importMatchSchema).optional(),
-  /** Each entry of the file and what became (or would become) of it, in the file's order. */
-  rows: z.array(importRowSchema),
-  /** An applied import that wrote something: the id to undo it by (`POST imports/{id}/undo`). */
-  import_id: z.string().optional(),
-  /** True when this answer is a preview: nothing was written. */
-  dry_run: z.boolean().optional(),
-});
+export const importAnswerSchema = z
+  .object({
+    format: z.enum(['json', 'ics', 'csv']),
+    events: z.number(),
+    venues: z.number(),
+    organizers: z.number(),
+    records: z.number(),
+    matchedByUid: z.number().optional(),
+    unchangedByUid: z.number().optional(),
+    matched: z.array(importMatchSchema).optional(),
+    /** Each entry of the file and what became (or would become) of it, in the file's order. */
+    rows: z.array(importRowSchema),
+    /** An applied import that wrote something: the id to undo it by (`POST imports/{id}/undo`). */
+    import_id: z.string().optional(),
+    /** True when this answer is a preview: nothing was written. */
+    dry_run: z.boolean().optional(),
+  })
+  .meta({ id: 'ImportAnswer', description: 'What an import did (or, previewed, would do), row by row' });
 export type ImportAnswer = z.infer<typeof importAnswerSchema>;
 
 /** One problem of a refused file (the `data.problems` of a 400 `import_invalid`). */
 export const importProblemSchema = z.object({ line: z.number(), message: z.string() });
 
 /** `GET import-jobs/{id}`: an import running in the background. */
-export const importJobStatusSchema = z.object({
-  id: z.string(),
-  state: z.enum(['running', 'done', 'failed']),
-  /** Entries of the file handled so far, of `total`. */
-  done: z.number(),
-  total: z.number(),
-  result: importAnswerSchema.nullable(),
-  error: z
-    .object({ code: z.string(), message: z.string(), problems: z.array(importProblemSchema).optional() })
-    .nullable(),
-});
+export const importJobStatusSchema = z
+  .object({
+    id: z.string(),
+    state: z.enum(['running', 'done', 'failed']),
+    /** Entries of the file handled so far, of `total`. */
+    done: z.number(),
+    total: z.number(),
+    result: importAnswerSchema.nullable(),
+    error: z
+      .object({ code: z.string(), message: z.string(), problems: z.array(importProblemSchema).optional() })
+      .nullable(),
+  })
+  .meta({ id: 'ImportJobStatus', description: 'An import running in the background, and its result' });
 export type ImportJobStatus = z.infer<typeof importJobStatusSchema>;
 
 /** One import of `GET imports` (newest first; the last 20 are kept). */
@@ -98,14 +106,19 @@ export const importHistoryEntrySchema = z.object({
   undone: z.boolean(),
 });
 export type ImportHistoryEntry = z.infer<typeof importHistoryEntrySchema>;
+export const importHistorySchema = z
+  .array(importHistoryEntrySchema)
+  .meta({ id: 'ImportHistory', description: 'The last imports, newest first' });
 
 /** A record an undo left as it is now: it was changed again after the import. */
 export const keptRecordSchema = z.object({ kind: importKindSchema, id: z.number(), title: z.string() });
 
 /** The answer of `POST imports/{id}/undo`: how many records were put back, how many went to the trash. */
-export const importUndoAnswerSchema = z.object({
-  restored: z.number(),
-  trashed: z.number(),
-  kept: z.array(keptRecordSchema),
-});
+export const importUndoAnswerSchema = z
+  .object({
+    restored: z.number(),
+    trashed: z.number(),
+    kept: z.array(keptRecordSchema),
+  })
+  .meta({ id: 'ImportUndo', description: 'What an undo of an import put back, trashed and kept' });
 export type ImportUndoAnswer = z.infer<typeof importUndoAnswerSchema>;

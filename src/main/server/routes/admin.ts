@@ -6,6 +6,10 @@ import { ApiError } from '../errors';
 import type { SecretBox } from '../../sync/secretBox';
 import { fileSecretBox } from '../../sync/secretBox';
 import { syncAdminRoutes } from './syncAdmin';
+import { importRoutes } from './imports';
+import { adminEndpoint, adminRoute } from './adminEndpoints';
+import { openApiDocument } from './discovery';
+import { docLanguage } from './index';
 import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
 import { exportRoutes } from './export';
@@ -119,14 +123,24 @@ export function adminRoutes({
   /** Time and size limits of fetching an import address (see sync/exchange/calendarFetch.ts). */
   importFetchLimits?: FetchLimits;
 }): RouteDef[] {
-  return [
+  const routes: RouteDef[] = [
     ...settingsRoutes(),
     ...mediaRoutes(),
     ...userRoutes(store, clock),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
+    ...importRoutes({ store }),
     ...feedAdminRoutes(feedSecret, addressNotice),
     ...importSourceRoutes({ store, limits: importFetchLimits }),
     ...changesRoutes,
     ...exportRoutes,
   ];
+  // Its own OpenAPI document, for administrators (who alone may call these routes).
+  routes.push(
+    adminRoute('/doc', [
+      adminEndpoint(['GET'], 'The OpenAPI document of the admin namespace', (request) => ({
+        body: openApiDocument(routes, request.links, docLanguage(request)),
+      })),
+    ]),
+  );
+  return routes;
 }

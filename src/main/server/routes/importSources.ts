@@ -15,8 +15,12 @@ import {
   removeSource,
   type SourceWork,
 } from '../../sync/exchange/sourceRefresh';
-import { importSourceInputSchema } from '../../../shared/schemas/importSources';
-import { adminEndpoint, bodyOf, parse, route } from './syncAdmin';
+import {
+  importSourceInputSchema,
+  importSourceViewSchema,
+  sourceRefreshAnswerSchema,
+} from '../../../shared/schemas/importSources';
+import { adminEndpoint, adminRoute as route, bodyOf, parse } from './adminEndpoints';
 import type { BareRequest, RouteDef } from './table';
 
 /**
@@ -92,26 +96,39 @@ export function importSourceRoutes({
 
   return [
     route('/import-sources', [
-      adminEndpoint(['GET'], 'List the import addresses (masked)', async () => ({
-        body: (await sources.list().catch(sourceFailure)).map(presentSource),
-      })),
-      adminEndpoint(['POST'], 'Follow an import address (fetched and imported first)', async (request) => {
-        const input = parse(importSourceInputSchema, bodyOf(request));
-        const { source, answer } = await once(input.url.trim(), () =>
-          addSource(workOf(request), input),
-        ).catch(sourceFailure);
-        return {
-          status: 201,
-          headers: { Location: `import-sources/${source.id}` },
-          body: { ...presentSource(source), result: answer },
-        };
-      }),
+      adminEndpoint(
+        ['GET'],
+        'List the import addresses (masked)',
+        async () => ({ body: (await sources.list().catch(sourceFailure)).map(presentSource) }),
+        { answer: importSourceViewSchema.array() },
+      ),
+      adminEndpoint(
+        ['POST'],
+        'Follow an import address (fetched and imported first)',
+        async (request) => {
+          const input = parse(importSourceInputSchema, bodyOf(request));
+          const { source, answer } = await once(input.url.trim(), () =>
+            addSource(workOf(request), input),
+          ).catch(sourceFailure);
+          return {
+            status: 201,
+            headers: { Location: `import-sources/${source.id}` },
+            body: { ...presentSource(source), result: answer },
+          };
+        },
+        { body: importSourceInputSchema, answer: importSourceViewSchema, status: '201' },
+      ),
     ]),
     route('/import-sources/:id', [
-      adminEndpoint(['GET'], 'One import address, with its whole address', async (request) => {
-        const source = await sourceOf(request);
-        return { body: { ...presentSource(source), address: source.url } };
-      }),
+      adminEndpoint(
+        ['GET'],
+        'One import address, with its whole address (`address`)',
+        async (request) => {
+          const source = await sourceOf(request);
+          return { body: { ...presentSource(source), address: source.url } };
+        },
+        { answer: importSourceViewSchema },
+      ),
       adminEndpoint(['DELETE'], 'Stop following an import address (its events stay)', async (request) => {
         const source = await sourceOf(request);
         await removeSource(store, sources, source);
@@ -119,12 +136,17 @@ export function importSourceRoutes({
       }),
     ]),
     route('/import-sources/:id/refresh', [
-      adminEndpoint(['POST'], 'Refresh an import address', async (request) => {
-        const source = await sourceOf(request);
-        return {
-          body: await once(source.id, () => refreshSource(workOf(request), source)).catch(sourceFailure),
-        };
-      }),
+      adminEndpoint(
+        ['POST'],
+        'Refresh an import address',
+        async (request) => {
+          const source = await sourceOf(request);
+          return {
+            body: await once(source.id, () => refreshSource(workOf(request), source)).catch(sourceFailure),
+          };
+        },
+        { answer: sourceRefreshAnswerSchema },
+      ),
     ]),
   ];
 }

@@ -117,6 +117,8 @@ export async function importFile(
   const matched: ImportMatch[] = [];
   const rows: ImportRow[] = [];
   const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
+  // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
+  const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
   let follow: SourceFollow | undefined;
   const importId = await applyImport(store, file, now, options, (tx) => {
     const changes = new ImportChanges(store);
@@ -124,12 +126,14 @@ export async function importFile(
     const problems: ImportProblem[] = [];
     const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
     const claimed = new Set<string>();
+    const actionOf = (updating: boolean) =>
+      !updating ? 'create' : changes.entryChanged() ? 'update' : 'unchanged';
+    let done = 0;
     // Read inside the change: two refreshes of one address cannot both start from the same state.
     follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-    for (const [index, row] of inputs.entries()) {
+    for (const row of inputs) {
       changes.startEntry();
       let updating = false;
-      let skipped: string | null = null;
       try {
         const match = 'overrides' in row ? undefined : matchCsv?.(row);
         updating = match !== undefined;
@@ -140,21 +144,43 @@ export async function importFile(
           const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
           const identity = identityOfIcsUid(uid);
           const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-          skipped = follow?.skipReason(uid, existing, claimed.has(row.uid)) ?? null;
+          const skipped = follow?.skipReason(uid, existing, claimed.has(row.uid));
           if (uid) claimed.add(uid);
-          updating = existing !== undefined;
-          if (!skipped) {
-            const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-            importIcsEvent({ ...row, input }, existing, identity, context, problems);
+          if (skipped) {
+            // Not imported, and neither are its changed dates: rows of their own, with why.
+            const skip = (line: number, title: unknown) =>
+              rows.push({
+                line,
+                kind: 'events',
+                title: String(title ?? ''),
+                action: 'skip',
+                reason: skipped,
+              });
+            skip(row.line, row.input.title);
+            for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
+            done += 1 + row.overrides.length;
+            options.onEntry?.(done, total);
+            continue;
           }
-          if (existing && !skipped) {
+          updating = existing !== undefined;
+          // Its rows as it goes: the event, then each changed date (its own entry, its own action).
+          let changed = false;
+          const entryRow = (line: number, title: unknown) => {
+            const action = actionOf(updating);
+            changed ||= action !== 'unchanged';
+            rows.push({ line, kind: 'events', title: String(title ?? ''), action });
+            changes.startEntry();
+          };
+          const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
+          importIcsEvent({ ...row, input }, existing, identity, context, problems, entryRow);
+          if (existing) {
             counts.matchedByUid++;
-            if (!changes.entryChanged()) counts.unchangedByUid++;
+            if (!changed) counts.unchangedByUid++;
           }
         } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
         else if (row.kind === 'venues') createVenue(row.input, context);
         else createOrganizer(row.input, context);
-        if (!skipped) counts[row.kind]++;
+        counts[row.kind]++;
       } catch (error) {
         const field = (error as { field?: string }).field;
         problems.push({
@@ -162,21 +188,10 @@ export async function importFile(
           message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
         });
       }
-      const action = skipped
-        ? 'skip'
-        : !updating
-          ? 'create'
-          : changes.entryChanged()
-            ? 'update'
-            : 'unchanged';
-      rows.push({
-        line: row.line,
-        kind: row.kind,
-        title: titleOf(row),
-        action,
-        ...(skipped ? { reason: skipped } : {}),
-      });
-      options.onEntry?.(index + 1, inputs.length);
+      if (!('overrides' in row))
+        rows.push({ line: row.line, kind: row.kind, title: titleOf(row), action: actionOf(updating) });
+      done += 'overrides' in row ? 1 + row.overrides.length : 1;
+      options.onEntry?.(done, total);
     }
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
@@ -208,7 +223,7 @@ const answered = (importId: string | undefined, options: ImportOptions) =>
   options.dryRun ? { dry_run: true as const } : importId ? { import_id: importId } : {};
 
 /** The title or name an entry of a file gives its record. */
-function titleOf(row: CsvInput | (IcsEvent & { kind: 'events' })): string {
+function titleOf(row: CsvInput): string {
   if (row.kind === 'venues') return row.input.venue ?? '';
   if (row.kind === 'organizers') return row.input.organizer ?? '';
   return String(row.input.title ?? '');
@@ -291,6 +306,8 @@ function importIcsEvent(
   identity: EventIdentity,
   context: EventWriteContext,
   problems: ImportProblem[],
+  /** Called after the VEVENT and after each of its changed dates, with the line of its BEGIN:VEVENT. */
+  entryRow: (line: number, title: unknown) => void,
 ): void {
   const { store } = context;
   // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
@@ -301,6 +318,7 @@ function importIcsEvent(
   const event = existing
     ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
     : createEvent(input, context, identity);
+  entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
   for (const override of row.overrides) {
     const occurrence =
@@ -317,6 +335,7 @@ function importIcsEvent(
       continue;
     }
     changeInSeries(occurrence, override.input, 'this', changing);
+    entryRow(override.veventLine, override.input.title ?? row.input.title);
   }
 }
 

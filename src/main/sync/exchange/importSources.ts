@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { writeFileDurably } from '../../store/durableJsonFile';
 import { describeWriteFailure, StorageUnavailableError } from '../../store/storageRefusal';
 import { maskedAddress, requestUrl, type FetchValidators } from './calendarFetch';
+import type { ImportSourceView } from '../../../shared/schemas/importSources';
+
+export type { ImportSourceView };
 
 /*
  * The import addresses the calendar follows (a Google Calendar secret address, another site's feed). A
@@ -23,7 +26,7 @@ const storedSourceSchema = z.object({
   createdUtc: z.string(),
   lastRefreshUtc: z.string().nullable(),
   /** The answer of the last refresh that worked (an import answer). */
-  lastResult: z.unknown().nullable(),
+  lastResult: z.record(z.string(), z.unknown()).nullable(),
   /** Why the last refresh failed (null: it worked). */
   lastError: z.string().nullable(),
   /** The validators of the last calendar imported, for a conditional request (304: nothing changed). */
@@ -37,19 +40,6 @@ const sourcesFileSchema = z.object({ sources: z.array(storedSourceSchema) });
 /** The import address file could not be read: the message says what to do. */
 export class ImportSourcesFileError extends Error {
   readonly code = 'IMPORT_SOURCES_UNREADABLE';
-}
-
-/** An import address as the admin API and the CLI show it: the address masked. */
-export interface ImportSourceView {
-  id: string;
-  /** The address with its path cut (`https://calendar.google.com/…`): the secret part is never listed. */
-  url: string;
-  name: string;
-  day_first: boolean;
-  created_utc: string;
-  last_refresh: string | null;
-  last_result: unknown;
-  last_error: string | null;
 }
 
 export function presentSource(source: StoredImportSource): ImportSourceView {
