@@ -320,6 +320,21 @@ describe('undo of a whole import', () => {
       await rm(otherDir, { recursive: true, force: true });
     }
   });
+
+  it('a damaged history is set aside: the calendar starts, only earlier undos are lost', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-test-'));
+    await writeFile(join(dataDir, HISTORY_FILE), '[{"id": 1', { mode: 0o600 });
+    const started = await startTestServer({ dataDir });
+    try {
+      expect((await admin('imports', {}, started)).body).toEqual([]);
+      expect((await readdir(dataDir)).some((name) => name.startsWith(`${HISTORY_FILE}.damaged-`))).toBe(true);
+      const applied = await post('import', { file_name: 'first.csv', content: FIRST_CSV }, started);
+      expect((await admin('imports', {}, started)).body[0].id).toBe(applied.body.import_id);
+    } finally {
+      await started.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('import jobs', () => {
