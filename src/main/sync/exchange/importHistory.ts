@@ -69,14 +69,14 @@ export class ImportHistory {
     private readonly file: string,
     store: CalendarStore,
   ) {
-    this.entries = readHistory(file);
+    const stored = readHistory(file);
     const landed = (entry: StoredImport) =>
       entry.records.some((record) => digestOf(store[record.kind].get(record.id)) === record.after);
-    const before = this.entries.length;
-    this.entries = this.entries
+    this.entries = stored
       .filter((entry) => !entry.pending || landed(entry))
       .map(({ pending: _pending, ...entry }) => entry);
-    if (this.entries.length !== before || readHistory(file).some((entry) => entry.pending)) this.save();
+    // Settled once: the entries a crash left pending are now known to have landed, or are gone.
+    if (stored.some((entry) => entry.pending)) this.save();
   }
 
   /** The imports kept, newest first, as `GET imports` lists them. */
@@ -152,10 +152,21 @@ function readHistory(file: string): StoredImport[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const parsed = z.array(storedImportSchema).safeParse(JSON.parse(text));
-  if (!parsed.success)
-    throw new Error(`${file} is damaged (${parsed.error.issues[0]?.message}); move it away to start afresh.`);
-  return parsed.data as StoredImport[];
+  let parsed: z.ZodSafeParseResult<z.infer<typeof storedImportSchema>[]> | undefined;
+  try {
+    parsed = z.array(storedImportSchema).safeParse(JSON.parse(text));
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.success) return parsed.data as StoredImport[];
+  // A damaged history must not stop the calendar: it is set aside (for whoever wants to look) and the
+  // history starts afresh; only the undo of earlier imports is lost.
+  const aside = `${file}.damaged-${Date.now()}`;
+  renameSync(file, aside);
+  console.error(
+    `calendar-desk: ${file} was damaged; moved to ${aside}. Earlier imports can no longer be undone.`,
+  );
+  return [];
 }
 
 /** Temp file, fsync, rename over, fsync of the folder: a crash leaves the old or the new file, never a torn one. */
