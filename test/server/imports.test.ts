@@ -372,6 +372,9 @@ describe('import jobs', () => {
     expect(bad).toMatchObject({ state: 'failed', result: null, error: { code: 'import_invalid' } });
     expect(bad.error.problems).toEqual([{ line: 2, message: expect.any(String) }]);
     expect((await admin('import-jobs/nope')).status).toBe(404);
+    const preview = await post('import-jobs', { file_name: 'a.csv', content: FIRST_CSV, dry_run: true });
+    expect(preview.status).toBe(400);
+    expect(preview.body.data.params.dry_run).toMatch(/preview with POST import/);
   });
 });
 

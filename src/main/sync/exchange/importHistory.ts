@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import type { ImportHistoryEntry, ImportKind } from '../../../shared/schemas/imports';
+import {
+  importHistoryEntrySchema,
+  importKindSchema,
+  type ImportHistoryEntry,
+  type ImportKind,
+} from '../../../shared/schemas/imports';
 
 /*
  * The last imports and, for each, every record it wrote as it was before (issue 15 item 2: undo of a whole
@@ -35,19 +40,12 @@ export interface WrittenRecord {
   trashed?: boolean;
 }
 
-const storedImportSchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  file_name: z.string(),
-  source_id: z.string().nullable(),
-  created: z.number(),
-  updated: z.number(),
-  trashed: z.number(),
-  undone: z.boolean(),
+/** An import as the file keeps it: what `GET imports` lists, and the versions an undo puts back. */
+const storedImportSchema = importHistoryEntrySchema.extend({
   pending: z.boolean().optional(),
   records: z.array(
     z.object({
-      kind: z.enum(['events', 'venues', 'organizers']),
+      kind: importKindSchema,
       id: z.number(),
       // The stored record as it was (the store's own schema checked it when it was written).
       before: z.record(z.string(), z.unknown()).nullable(),
