@@ -61,11 +61,6 @@ export interface ImportOptions {
   sourceId?: string;
   /** The file's format, when its name does not tell it (an import address: always .ics). */
   format?: ImportFormat;
-  /**
-   * More writes of the same import, after the file's rows, in its one store change (recorded for its undo):
-   * an address refresh moves to the trash the events that left the source. Answers their rows.
-   */
-  alsoWrite?: (context: EventWriteContext) => ImportRow[];
 }
 
 /** An entry of the file (a row, a VEVENT, one changed date of it) and the records its write touched. */
@@ -223,7 +218,6 @@ export async function importFile(
       done += 'overrides' in row ? 1 + row.overrides.length : 1;
       options.onEntry?.(done, total);
     }
-    if (options.alsoWrite && problems.length === 0) rows.push(...options.alsoWrite(context));
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
     if (follow) {
