@@ -57,7 +57,7 @@ describe('calendar-desk import --url / import-sources', () => {
     expect(added.stdout).toMatch(
       /^Now following "Choir" \(http:\/\/127\.0\.0\.1:\d+\/…\), id [0-9a-f-]{36}\./,
     );
-    expect(added.stdout).toContain('4 new event(s), 0 updated, 0 unchanged, 0 moved to the trash');
+    expect(added.stdout).toContain('5 created, 0 updated, 0 unchanged, 0 moved to the trash');
     expect(await liveTitles(dataDir)).toEqual([
       'Bake sale',
       'Choir rehearsal',
@@ -80,9 +80,15 @@ describe('calendar-desk import --url / import-sources', () => {
     });
     const refreshed = await runCli(['import-sources', 'refresh', '--data', dataDir], env);
     expect(refreshed.code, refreshed.stderr).toBe(0);
-    expect(refreshed.stdout).toContain('0 new event(s), 1 updated, 2 unchanged, 1 moved to the trash');
+    expect(refreshed.stdout).toContain('0 created, 1 updated, 3 unchanged, 1 moved to the trash');
     expect(refreshed.stdout).toContain('  trashed: "Lent concert"');
     expect(await liveTitles(dataDir)).not.toContain('Lent concert');
+    // A refresh is undone as any import.
+    const undoId = /To undo it: calendar-desk imports undo (\S+)/.exec(refreshed.stdout)![1]!;
+    const undone = await runCli(['imports', 'undo', undoId, '--data', dataDir], env);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(await liveTitles(dataDir)).toContain('Lent concert');
+    expect(await liveTitles(dataDir)).toContain('Bake sale');
 
     // The same address again: refreshed, not followed twice.
     const again = await runCli(['import', '--url', address(), '--data', dataDir], env);

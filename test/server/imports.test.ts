@@ -104,7 +104,13 @@ describe('import preview (dry_run)', () => {
     expect(preview.body.rows).toEqual([
       { line: 2, kind: 'events', title: 'Picnic', action: 'update' },
       { line: 3, kind: 'events', title: 'Choir', action: 'unchanged' },
-      { line: 4, kind: 'events', title: 'Fair', action: 'create' },
+      {
+        line: 4,
+        kind: 'events',
+        title: 'Fair',
+        action: 'create',
+        reason: 'also adds the venue "Town Hall", which the calendar did not have',
+      },
     ]);
     expect(preview.body.dry_run).toBe(true);
     expect(preview.body.import_id).toBeUndefined();
@@ -134,6 +140,16 @@ describe('import preview (dry_run)', () => {
       'unchanged',
       'unchanged',
     ]);
+    // A UID given twice: the second VEVENT says it becomes an event of its own.
+    const twice = ICS.replace('UID:concert@example.test', 'UID:rehearsal@example.test');
+    const repeated = await post('import', { file_name: 'twice.ics', content: twice, dry_run: true });
+    expect(repeated.body.rows[2]).toEqual({
+      line: 19,
+      kind: 'events',
+      title: 'Concert',
+      action: 'create',
+      reason: 'its UID is also that of the event at line 4: it becomes an event of its own',
+    });
   });
 
   it('a JSON dump: every record it restores, at line 0', async () => {
@@ -304,6 +320,21 @@ describe('undo of a whole import', () => {
       await rm(otherDir, { recursive: true, force: true });
     }
   });
+
+  it('a damaged history is set aside: the calendar starts, only earlier undos are lost', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-test-'));
+    await writeFile(join(dataDir, HISTORY_FILE), '[{"id": 1', { mode: 0o600 });
+    const started = await startTestServer({ dataDir });
+    try {
+      expect((await admin('imports', {}, started)).body).toEqual([]);
+      expect((await readdir(dataDir)).some((name) => name.startsWith(`${HISTORY_FILE}.damaged-`))).toBe(true);
+      const applied = await post('import', { file_name: 'first.csv', content: FIRST_CSV }, started);
+      expect((await admin('imports', {}, started)).body[0].id).toBe(applied.body.import_id);
+    } finally {
+      await started.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('import jobs', () => {
@@ -341,6 +372,9 @@ describe('import jobs', () => {
     expect(bad).toMatchObject({ state: 'failed', result: null, error: { code: 'import_invalid' } });
     expect(bad.error.problems).toEqual([{ line: 2, message: expect.any(String) }]);
     expect((await admin('import-jobs/nope')).status).toBe(404);
+    const preview = await post('import-jobs', { file_name: 'a.csv', content: FIRST_CSV, dry_run: true });
+    expect(preview.status).toBe(400);
+    expect(preview.body.data.params.dry_run).toMatch(/preview with POST import/);
   });
 });
 

@@ -26,14 +26,17 @@ export class ImportSourcesUsageError extends Error {}
 /** How long the CLI waits for the server's refresh: its fetch (30 s at most) and the import. */
 const REFRESH_THROUGH_SERVER_MS = 120_000;
 
-/** What a refresh did, in a line (and one more per event it moved to the trash or did not import). */
+/**
+ * What a refresh did, counted by the rows of the calendar (an event, or a changed date of a series), in a line;
+ * and one more per event it moved to the trash or did not import.
+ */
 export function refreshLines(answer: SourceRefreshAnswer): string[] {
   if (answer.not_modified) return ['nothing changed at the address since the last refresh.'];
   const count = (action: string) => answer.rows.filter((row) => row.action === action).length;
   const trashed = answer.rows.filter((row) => row.action === 'trash');
   const skipped = answer.rows.filter((row) => row.action === 'skip');
   const parts = [
-    `${count('create')} new event(s)`,
+    `${count('create')} created`,
     `${count('update')} updated`,
     `${count('unchanged')} unchanged`,
     `${trashed.length} moved to the trash (no longer at the address)`,
@@ -43,6 +46,7 @@ export function refreshLines(answer: SourceRefreshAnswer): string[] {
     `${parts.join(', ')}.`,
     ...trashed.map((row) => `  trashed: "${row.title}"`),
     ...skipped.map((row) => `  not imported (line ${row.line}) "${row.title}": ${row.reason}`),
+    ...(answer.import_id ? [`  To undo it: calendar-desk imports undo ${answer.import_id}`] : []),
   ];
 }
 

@@ -21,6 +21,8 @@ import { exchangeCommands } from './exchangeCommands';
 import { importSourcesCommand, ImportSourcesUsageError } from './importSourcesCommand';
 import { CalendarFetchError } from '../sync/exchange/calendarFetch';
 import { ImportSourcesFileError } from '../sync/exchange/importSources';
+import { importsCommand } from './importsCommand';
+import { ImportUndoRefused } from '../sync/exchange/importUndo';
 import { feedsCommand, FeedsUsageError } from './feedsCommand';
 import { FeedSecretError } from '../core/feeds/secret';
 import { ImportError } from '../sync/exchange/errors';
@@ -283,6 +285,7 @@ export function buildProgram(): Command {
   program.addCommand(feedsCommand({ resolveDataFolder, withStoreOrServer }));
   for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
     program.addCommand(command);
+  program.addCommand(importsCommand({ resolveDataFolder, withStoreOrServer }));
   program.addCommand(importSourcesCommand({ resolveDataFolder, withStoreOrServer }));
   return program;
 }
@@ -299,6 +302,7 @@ function isUserFacing(error: unknown): boolean {
     error instanceof FeedsUsageError ||
     error instanceof FeedSecretError ||
     error instanceof ImportError ||
+    error instanceof ImportUndoRefused ||
     error instanceof ImportSourcesUsageError ||
     error instanceof ImportSourcesFileError ||
     error instanceof CalendarFetchError ||

@@ -22,6 +22,10 @@ export type ImportRequest = z.infer<typeof importRequestSchema>;
 /** Body of `POST import-jobs`: the same, always applied. */
 export const importJobRequestSchema = importRequestSchema
   .omit({ dry_run: true })
+  // Refused rather than ignored: a client asking a job for a preview must not get a real import.
+  .extend({
+    dry_run: z.never({ message: 'a job always imports: preview with POST import and dry_run' }).optional(),
+  })
   .meta({ id: 'ImportJobRequest', description: 'A file to import in the background' });
 export type ImportJobRequest = z.infer<typeof importJobRequestSchema>;
 

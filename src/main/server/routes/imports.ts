@@ -7,7 +7,7 @@ import {
   importJobStatusSchema,
   importRequestSchema,
   importUndoAnswerSchema,
-  type ImportJobRequest,
+  type ImportRequest,
 } from '../../../shared/schemas/imports';
 import { importFile, type ImportOptions, type ImportResult } from '../../sync/exchange/importFile';
 import { ImportError } from '../../sync/exchange/errors';
@@ -35,7 +35,7 @@ export function importRoutes({ store }: { store: CalendarStore }): RouteDef[] {
   const jobs = new ImportJobs();
   // Read now, at the server's start: an import a crash caught mid-write is settled before any new edit.
   importHistoryOf(store);
-  const run = (request: BareRequest, body: ImportJobRequest, options: ImportOptions): Promise<ImportResult> =>
+  const run = (request: BareRequest, body: ImportRequest, options: ImportOptions): Promise<ImportResult> =>
     importFile(store, body.file_name, body.content, request.now, request.caller!, {
       dayFirst: body.day_first,
       ...options,

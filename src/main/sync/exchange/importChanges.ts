@@ -55,14 +55,29 @@ export class ImportChanges {
     return { ...context, tx: watched };
   }
 
-  /** Starts a new entry of the file: {@link entryChanged} answers for the writes since. */
+  /** Starts a new entry of the file: {@link endEntry} answers the records written since. */
   startEntry(): void {
     this.touched = new Set();
   }
 
-  /** True when the writes since {@link startEntry} left some record different from before the import. */
-  entryChanged(): boolean {
-    return [...this.touched].some((key) => this.differs(key));
+  /** The records written since {@link startEntry} (a new entry starts), for {@link changedAmong}. */
+  endEntry(): Set<string> {
+    const touched = this.touched;
+    this.touched = new Set();
+    return touched;
+  }
+
+  /** True when some of the records of an entry is now different from before the import. */
+  changedAmong(entry: Set<string>): boolean {
+    return [...entry].some((key) => this.differs(key));
+  }
+
+  /** The venues and organizers an entry created (an event row naming new ones). */
+  createdLinkedAmong(entry: Set<string>): Array<StoredVenue | StoredOrganizer> {
+    return [...entry]
+      .filter((key) => !key.startsWith('events:') && !this.originals.get(key)!.before)
+      .map((key) => this.current(key) as StoredVenue | StoredOrganizer)
+      .filter(Boolean);
   }
 
   private differs(key: string): boolean {

@@ -63,6 +63,15 @@ export interface ImportOptions {
   format?: ImportFormat;
 }
 
+/** An entry of the file (a row, a VEVENT, one changed date of it) and the records its write touched. */
+interface Entry {
+  line: number;
+  title: string;
+  keys: Set<string>;
+  /** What the row should say besides its action. */
+  notes: string[];
+}
+
 /** Why a refresh moved an event to the trash (its `trash` row). */
 const LEFT_THE_ADDRESS = 'no longer at the address: moved to the trash (restore it from there if need be)';
 
@@ -125,15 +134,29 @@ export async function importFile(
     const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
     const problems: ImportProblem[] = [];
     const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-    const claimed = new Set<string>();
-    const actionOf = (updating: boolean) =>
-      !updating ? 'create' : changes.entryChanged() ? 'update' : 'unchanged';
+    const claimed = new Map<string, number>();
+    /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
+    const rowOf = (kind: ImportRow['kind'], entry: Entry, updating: boolean): ImportRow => {
+      const added = changes
+        .createdLinkedAmong(entry.keys)
+        .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
+      const reasons = [...entry.notes, ...added];
+      const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
+      return {
+        line: entry.line,
+        kind,
+        title: entry.title,
+        action,
+        ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+      };
+    };
     let done = 0;
     // Read inside the change: two refreshes of one address cannot both start from the same state.
     follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
     for (const row of inputs) {
       changes.startEntry();
       let updating = false;
+      const entries: Entry[] = [];
       try {
         const match = 'overrides' in row ? undefined : matchCsv?.(row);
         updating = match !== undefined;
@@ -142,10 +165,11 @@ export async function importFile(
           // The UID names the event: the one already here is updated (re-importing a file duplicates
           // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
           const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+          const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
+          if (uid) claimed.set(uid, row.line);
           const identity = identityOfIcsUid(uid);
           const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-          const skipped = follow?.skipReason(uid, existing, claimed.has(row.uid));
-          if (uid) claimed.add(uid);
+          const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
           if (skipped) {
             // Not imported, and neither are its changed dates: rows of their own, with why.
             const skip = (line: number, title: unknown) =>
@@ -163,20 +187,15 @@ export async function importFile(
             continue;
           }
           updating = existing !== undefined;
-          // Its rows as it goes: the event, then each changed date (its own entry, its own action).
-          let changed = false;
-          const entryRow = (line: number, title: unknown) => {
-            const action = actionOf(updating);
-            changed ||= action !== 'unchanged';
-            rows.push({ line, kind: 'events', title: String(title ?? ''), action });
-            changes.startEntry();
-          };
+          // The event, then each changed date: entries of their own, each with its line.
+          const entryWritten = (line: number, title: unknown) =>
+            entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
           const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-          importIcsEvent({ ...row, input }, existing, identity, context, problems, entryRow);
-          if (existing) {
-            counts.matchedByUid++;
-            if (!changed) counts.unchangedByUid++;
-          }
+          importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+          if (sameUid)
+            entries[0].notes.push(
+              `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
+            );
         } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
         else if (row.kind === 'venues') createVenue(row.input, context);
         else createOrganizer(row.input, context);
@@ -189,7 +208,13 @@ export async function importFile(
         });
       }
       if (!('overrides' in row))
-        rows.push({ line: row.line, kind: row.kind, title: titleOf(row), action: actionOf(updating) });
+        entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
+      const written = entries.map((entry) => rowOf(row.kind, entry, updating));
+      rows.push(...written);
+      if ('overrides' in row && updating) {
+        counts.matchedByUid++;
+        if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
+      }
       done += 'overrides' in row ? 1 + row.overrides.length : 1;
       options.onEntry?.(done, total);
     }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import type { ImportHistoryEntry, ImportKind } from '../../../shared/schemas/imports';
+import {
+  importHistoryEntrySchema,
+  importKindSchema,
+  type ImportHistoryEntry,
+  type ImportKind,
+} from '../../../shared/schemas/imports';
 
 /*
  * The last imports and, for each, every record it wrote as it was before (issue 15 item 2: undo of a whole
@@ -35,19 +40,12 @@ export interface WrittenRecord {
   trashed?: boolean;
 }
 
-const storedImportSchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  file_name: z.string(),
-  source_id: z.string().nullable(),
-  created: z.number(),
-  updated: z.number(),
-  trashed: z.number(),
-  undone: z.boolean(),
+/** An import as the file keeps it: what `GET imports` lists, and the versions an undo puts back. */
+const storedImportSchema = importHistoryEntrySchema.extend({
   pending: z.boolean().optional(),
   records: z.array(
     z.object({
-      kind: z.enum(['events', 'venues', 'organizers']),
+      kind: importKindSchema,
       id: z.number(),
       // The stored record as it was (the store's own schema checked it when it was written).
       before: z.record(z.string(), z.unknown()).nullable(),
@@ -69,14 +67,14 @@ export class ImportHistory {
     private readonly file: string,
     store: CalendarStore,
   ) {
-    this.entries = readHistory(file);
+    const stored = readHistory(file);
     const landed = (entry: StoredImport) =>
       entry.records.some((record) => digestOf(store[record.kind].get(record.id)) === record.after);
-    const before = this.entries.length;
-    this.entries = this.entries
+    this.entries = stored
       .filter((entry) => !entry.pending || landed(entry))
       .map(({ pending: _pending, ...entry }) => entry);
-    if (this.entries.length !== before || readHistory(file).some((entry) => entry.pending)) this.save();
+    // Settled once: the entries a crash left pending are now known to have landed, or are gone.
+    if (stored.some((entry) => entry.pending)) this.save();
   }
 
   /** The imports kept, newest first, as `GET imports` lists them. */
@@ -152,10 +150,21 @@ function readHistory(file: string): StoredImport[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const parsed = z.array(storedImportSchema).safeParse(JSON.parse(text));
-  if (!parsed.success)
-    throw new Error(`${file} is damaged (${parsed.error.issues[0]?.message}); move it away to start afresh.`);
-  return parsed.data as StoredImport[];
+  let parsed: z.ZodSafeParseResult<z.infer<typeof storedImportSchema>[]> | undefined;
+  try {
+    parsed = z.array(storedImportSchema).safeParse(JSON.parse(text));
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.success) return parsed.data as StoredImport[];
+  // A damaged history must not stop the calendar: it is set aside (for whoever wants to look) and the
+  // history starts afresh; only the undo of earlier imports is lost.
+  const aside = `${file}.damaged-${Date.now()}`;
+  renameSync(file, aside);
+  console.error(
+    `calendar-desk: ${file} was damaged; moved to ${aside}. Earlier imports can no longer be undone.`,
+  );
+  return [];
 }
 
 /** Temp file, fsync, rename over, fsync of the folder: a crash leaves the old or the new file, never a torn one. */
