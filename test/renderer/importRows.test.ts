@@ -4,8 +4,8 @@ import {
   fileKindOf,
   percentDone,
   problemsOf,
+  lastRefreshCounts,
   rowsForReview,
-  rowsOf,
 } from '../../src/renderer/src/components/import/importRows';
 import { ApiError } from '../../src/renderer/src/api/client';
 import type { ImportRow } from '../../src/renderer/src/stores/imports';
@@ -35,22 +35,16 @@ describe('the Import screen’s preview', () => {
     expect(rows.map((shown) => shown.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('shows the events that left an address and those it did not take as rows, once', () => {
-    const refresh = {
-      format: 'ics' as const,
-      rows: [row(4, 'create')],
-      trashed: [{ id: 7, title: 'Choir picnic' }],
-      skipped: [{ line: 9, title: 'Old fair', reason: 'it is in the trash here' }],
-    };
-    expect(rowsOf(refresh)).toEqual([
-      row(4, 'create'),
-      { line: 0, kind: 'events', title: 'Choir picnic', action: 'trash' },
-      { line: 9, kind: 'events', title: 'Old fair', action: 'skip', reason: 'it is in the trash here' },
-    ]);
-    // Rows that already say so are not doubled.
-    const listed = [row(4, 'trash'), row(9, 'skip', 'it is in the trash here')];
-    expect(rowsOf({ ...refresh, rows: listed })).toEqual(listed);
-    expect(rowsOf({ format: 'ics' })).toEqual([]);
+  it('reads the counts the server kept of an address’s last refresh, and none when it kept none', () => {
+    expect(lastRefreshCounts({ format: 'ics', row_counts: { create: 1, update: 2, trash: 3 } })).toEqual({
+      create: 1,
+      update: 2,
+      unchanged: 0,
+      skip: 0,
+      trash: 3,
+    });
+    expect(lastRefreshCounts({ format: 'ics' })).toBeNull();
+    expect(lastRefreshCounts(null)).toBeNull();
   });
 
   it('counts the rows per action', () => {

@@ -1,7 +1,12 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
-import type { ImportSourceInput } from '../../../shared/schemas/importSources';
+import type { z } from 'zod';
+import type {
+  ImportSourceInput,
+  ImportSourceView,
+  sourceRefreshAnswerSchema,
+} from '../../../shared/schemas/importSources';
 import type {
   ImportAnswer as SharedImportAnswer,
   ImportHistoryEntry,
@@ -17,30 +22,13 @@ import { useRecordsStore } from './records';
 export type { ImportHistoryEntry, ImportJobStatus, ImportRow, ImportUndoAnswer };
 export type ImportAction = ImportRow['action'];
 
-/**
- * What an import answers (`POST import`, a job's result, a refresh of an address); a refresh says in a few more
- * fields what it did with the address.
- */
-export type ImportAnswer = SharedImportAnswer & {
-  /** A refresh of an address that answered "not modified": nothing was read or written. */
-  not_modified?: true;
-  /** A refresh of an address: its events that left it, moved to the trash here. */
-  trashed?: { id: number; title: string }[];
-  /** A refresh of an address: its events not taken, and why. */
-  skipped?: { line: number; title: string; reason: string }[];
-};
+/** What an import answers (`POST import`, a job's result); a refresh of an address says which and if it changed. */
+export type ImportAnswer = SharedImportAnswer &
+  Partial<Pick<SourceRefreshAnswer, 'source_id' | 'not_modified'>>;
+type SourceRefreshAnswer = z.infer<typeof sourceRefreshAnswerSchema>;
 
-/** An address imported from: its `url` is masked in lists (the secret part of the path cut). */
-export interface ImportSource {
-  id: string;
-  url: string;
-  name: string;
-  day_first: boolean;
-  last_refresh: string | null;
-  /** The last refresh that worked, without its rows (the server keeps only its counts). */
-  last_result: (Partial<ImportAnswer> & Pick<ImportAnswer, 'format'>) | null;
-  last_error: string | null;
-}
+/** An address imported from: its `url` masked (the secret part of the path cut). */
+export type ImportSource = ImportSourceView;
 
 /** A file as the API takes it: its name (the format by its ending), its text, and for CSV the date order. */
 export type ImportFile = ImportJobRequest;

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/client';
-import type { ImportAction, ImportAnswer, ImportRow } from '../../stores/imports';
+import type { ImportAction, ImportRow } from '../../stores/imports';
 
 /** The files the Import screen takes, by their name's ending (the server decides by content as well). */
 export type ImportFileKind = 'ics' | 'csv' | 'json';
@@ -52,23 +52,20 @@ export function percentDone(done: number, total: number): number {
 }
 
 /**
- * The rows of an answer. A refresh of an address also lists the events that left it (`trashed`) and the
- * calendar's events it did not take (`skipped`): shown as rows too when `rows` does not already hold them.
+ * How many rows of the last refresh of an address had each action: the server keeps them (`row_counts`) instead
+ * of the rows themselves. Null when it kept none (never refreshed, or an older answer).
  */
-export function rowsOf(answer: Partial<ImportAnswer>): ImportRow[] {
-  const rows = answer.rows ?? [];
-  const has = (action: ImportAction) => rows.some((row) => row.action === action);
-  const trashed = Array.isArray(answer.trashed) && !has('trash') ? answer.trashed : [];
-  const skipped = Array.isArray(answer.skipped) && !has('skip') ? answer.skipped : [];
-  return [
-    ...rows,
-    ...trashed.map((event): ImportRow => ({ line: 0, kind: 'events', title: event.title, action: 'trash' })),
-    ...skipped.map((event): ImportRow => ({
-      line: event.line,
-      kind: 'events',
-      title: event.title,
-      action: 'skip',
-      reason: event.reason,
-    })),
-  ];
+export function lastRefreshCounts(
+  lastResult: Record<string, unknown> | null,
+): Record<ImportAction, number> | null {
+  const counts = lastResult?.row_counts as Partial<Record<ImportAction, unknown>> | undefined;
+  if (!counts || typeof counts !== 'object') return null;
+  const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+  return {
+    create: number(counts.create),
+    update: number(counts.update),
+    unchanged: number(counts.unchanged),
+    skip: number(counts.skip),
+    trash: number(counts.trash),
+  };
 }
