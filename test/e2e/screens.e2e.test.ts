@@ -159,6 +159,16 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
         .waitFor(),
   },
   { name: 'settings', path: '/#/settings', ready: () => page.getByTestId('ui-language').waitFor() },
+  {
+    name: 'import',
+    path: '/#/import',
+    // Its history and addresses loaded (none yet); its states are checked in import.e2e.test.ts.
+    ready: () =>
+      Promise.all([
+        page.getByText('No address yet.').waitFor(),
+        page.getByText('Nothing imported yet.').waitFor(),
+      ]),
+  },
 ];
 
 beforeAll(async () => {
