@@ -52,6 +52,12 @@ function ics(events: { uid: string; title: string; day: string }[]): string {
   return lines.join('\r\n');
 }
 
+/** A calendar file of two June 2027 events, imported once, then previewed again (nothing to do). */
+const GALA_ICS = ics([
+  { uid: 'gala@example.org', title: 'Gala evening', day: '20270615' },
+  { uid: 'open@example.org', title: 'Open rehearsal', day: '20270616' },
+]);
+
 async function api<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
   const response = await fetch(`${app.origin}/wp-json/${path}`, {
     method,
@@ -184,11 +190,7 @@ describe('Import screen, a file', { timeout: 120_000 }, () => {
   it('imports an .ics on a phone, and the Calendar screen shows every imported event', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Import another file' }).click();
-    const calendarFile = ics([
-      { uid: 'gala@example.org', title: 'Gala evening', day: '20270615' },
-      { uid: 'open@example.org', title: 'Open rehearsal', day: '20270616' },
-    ]);
-    await page.getByTestId('import-file').setInputFiles(file('gala.ics', calendarFile, 'text/calendar'));
+    await page.getByTestId('import-file').setInputFiles(file('gala.ics', GALA_ICS, 'text/calendar'));
     await page.getByTestId('import-preview').waitFor();
     expect(await page.getByTestId('import-preview').getByTestId('count-create').innerText()).toBe(
       '2 to create',
@@ -200,6 +202,24 @@ describe('Import screen, a file', { timeout: 120_000 }, () => {
     await screenshot(page, 'import-result-390');
     await page.setViewportSize({ width: 1440, height: 900 });
     expect(await calendarJune()).toEqual([
+      'Choir rehearsal',
+      'Gala evening',
+      'Open rehearsal',
+      'Spring concert',
+    ]);
+  });
+
+  it('previews the same .ics again as nothing to do: matched by UID, nothing duplicated', async () => {
+    await nav('Import');
+    await page.getByTestId('import-file').setInputFiles(file('gala.ics', GALA_ICS, 'text/calendar'));
+    const preview = page.getByTestId('import-preview');
+    await preview.waitFor();
+    expect(await preview.getByTestId('count-unchanged').innerText()).toBe('2 unchanged');
+    expect(await preview.getByTestId('count-create').innerText()).toBe('0 to create');
+    await page.getByTestId('import-nothing').waitFor();
+    expect(await page.getByTestId('import-run').isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await juneTitles()).toEqual([
       'Choir rehearsal',
       'Gala evening',
       'Open rehearsal',
