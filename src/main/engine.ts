@@ -14,6 +14,7 @@ import { extendAllSeries } from './core/recurrence/series';
 /** How often repeating events without an end are extended to the horizon while the server runs. */
 const SERIES_EXTENSION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 import { FeedSecret } from './core/feeds/secret';
+import type { FetchLimits } from './sync/exchange/calendarFetch';
 import { addressChangeNotice, DEFAULT_PORT, readLastPort, recordLastPort } from './lastPort';
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.
@@ -40,6 +41,8 @@ export interface EngineOptions {
   secretBox?: SecretBox;
   /** Replaces the data file's adapter (tests make writes fail through it). */
   storeAdapter?: Adapter<DataFile>;
+  /** Time and size limits of fetching an import address (default 30 s, 20 MiB; tests shorten them). */
+  importFetchLimits?: FetchLimits;
 }
 
 export interface Engine {
@@ -125,6 +128,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       secretBox: options.secretBox,
       feedSecret,
       addressNotice: () => addressNotice,
+      importFetchLimits: options.importFetchLimits,
     });
     // Before serving, while no upload can be under way. Not after a start that restored a backup or skipped
     // damaged changes: records may still name pictures whose media record is what was lost.

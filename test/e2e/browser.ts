@@ -1,7 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT } from '../cli/cliProcess';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { ensureBuilt, isolatedEnv, ROOT, startServe, type ServeProcess } from '../cli/cliProcess';
 
 /** Debian's Chromium (installed by .ci/run); Playwright's own browser download is not possible here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -44,9 +52,113 @@ export function watchProblems(page: Page): string[] {
   return problems;
 }
 
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The page's global object, as the axe callbacks below use it (this file is type-checked without the DOM). */
+declare const window: object;
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now: the accessibility check of every screen. */
+export async function axeFindings(page: Page): Promise<string[]> {
+  // Evaluated through DevTools (not a <script>), so the app's CSP stays as strict as users get it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (options: object) => Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (await axe.run({ resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.help}): ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(', ')}${violation.nodes.length > 3 ? ` and ${violation.nodes.length - 3} more` : ''}`,
+    );
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+/** A `calendar-desk serve` of its own (a fresh home and data folder), and Chromium signed in to it. */
+export interface E2eApp {
+  home: string;
+  serve: ServeProcess;
+  /** `http://127.0.0.1:PORT`: the page's and the API's origin. */
+  origin: string;
+  /** The administrator's bearer token (the one the sign-in link carries). */
+  token: string;
+}
+
+export interface SignedInBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** What the page reported as broken so far (see watchProblems). */
+  problems: string[];
+}
+
+/**
+ * Starts `serve` on a fresh data folder (`name` names the temporary home). `beforeStart` may put files into
+ * the data folder first (e.g. the port the calendar last used).
+ */
+export async function startApp(
+  name: string,
+  args: string[] = [],
+  beforeStart?: (dataDir: string) => Promise<void>,
+): Promise<E2eApp> {
+  await ensureBuilt();
+  const home = await mkdtemp(join(tmpdir(), `calendar-desk-${name}-`));
+  const dataDir = join(home, 'data');
+  await beforeStart?.(dataDir);
+  const serve = await startServe([...args, '--data', dataDir], isolatedEnv(home));
+  const origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
+  const token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  return { home, serve, origin, token };
+}
+
+/**
+ * Chromium at 1440 × 900 in British English, signed in with the app's token through its sign-in link; resolves
+ * once `ready` (the main navigation by default) is on the page.
+ */
+export async function signIn(
+  app: E2eApp,
+  options: {
+    context?: BrowserContextOptions;
+    /** Playwright's default wait for each action, when the screens under test need longer. */
+    timeout?: number;
+    ready?: (page: Page) => Promise<unknown>;
+  } = {},
+): Promise<SignedInBrowser> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-GB',
+    ...options.context,
+  });
+  const page = await context.newPage();
+  if (options.timeout) page.setDefaultTimeout(options.timeout);
+  const problems = watchProblems(page);
+  await page.goto(`${app.origin}/#/signin?token=${encodeURIComponent(app.token)}`);
+  await (options.ready ?? ((signedIn: Page) => signedIn.getByRole('navigation').first().waitFor()))(page);
+  return { browser, context, page, problems };
+}
+
+/** Closes the browser, stops `serve` and removes its home: whatever part of them was started. */
+export async function stopApp(app: E2eApp | undefined, signedIn: SignedInBrowser | undefined): Promise<void> {
+  await signedIn?.browser.close();
+  if (app?.serve.child.exitCode === null) app.serve.child.kill('SIGTERM');
+  await app?.serve.exited;
+  if (app) await rm(app.home, { recursive: true, force: true });
 }

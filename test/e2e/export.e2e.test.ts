@@ -1,20 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 
 /**
  * The Events screen's Export, in Chromium against a real `serve`: the downloaded file (Playwright's download
  * event) in each format, of everything or of what the search shows. Screenshots: test-results/e2e/export-*.png.
  */
 
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -40,35 +36,19 @@ const event = (title: string, days: number, extra: Record<string, unknown>) =>
   });
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-export-e2e-'));
-  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('export-e2e');
+  ({ origin, token } = app);
   const concerts = await call('categories', { name: 'Concerts' });
   const rehearsals = await call('categories', { name: 'Rehearsals' });
   await call('venues', { venue: 'Teatro Verdi', status: 'publish' });
   await event('Spring concert', 5, { status: 'publish', categories: [concerts.id] });
   await event('Autumn concert', 40, { status: 'draft', categories: [concerts.id] });
   await event('Choir rehearsal', 7, { status: 'publish', categories: [rehearsals.id] });
-  browser = await launchChromium();
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    locale: 'en-GB',
-    acceptDownloads: true,
-  });
-  page = await context.newPage();
-  problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
-  await page.getByRole('navigation').first().waitFor();
+  signedIn = await signIn(app, { context: { acceptDownloads: true } });
+  ({ page, problems } = signedIn);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 /** Chooses a format and scope in the open Export panel, clicks Download: the file's name and text. */
 async function exportFile(format: string, scope?: 'all' | 'filtered') {
@@ -124,6 +104,35 @@ describe('Events screen, Export', () => {
     const dump = JSON.parse(backup.text) as { format: string; data: { events: object } };
     expect(dump.format).toBe('calendar-desk-dump');
     expect(Object.keys(dump.data.events)).toHaveLength(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('on the Calendar screen: everything, or what the calendar’s filters show, whatever the dates', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${origin}/#/calendar`);
+    await page.getByRole('combobox', { name: 'Categories' }).selectOption({ label: 'Concerts' });
+    await page.getByTestId('export-open').click();
+    expect(await page.getByText('What the calendar’s filters show').isVisible()).toBe(true);
+
+    const everything = await exportFile('ics', 'all');
+    for (const title of ['Spring concert', 'Autumn concert', 'Choir rehearsal'])
+      expect(everything.text).toContain(`SUMMARY:${title}`);
+    const shown = await exportFile('ics', 'filtered');
+    expect(shown.name).toMatch(/^calendar-desk-filtered-[\d-]+\.ics$/);
+    // The autumn concert is weeks away, not in the month shown: the filter is the categories, not the period.
+    expect(shown.text).toContain('SUMMARY:Spring concert');
+    expect(shown.text).toContain('SUMMARY:Autumn concert');
+    expect(shown.text).not.toContain('Choir rehearsal');
+    await screenshot(page, 'export-calendar-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await page.getByTestId('export-panel').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'export-calendar-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Back to the whole calendar for the next test (the filter is kept for the session).
+    await page.getByTestId('export-open').click();
+    await page.getByRole('combobox', { name: 'Categories' }).selectOption({ index: 0 });
     expect(problems).toEqual([]);
   });
 

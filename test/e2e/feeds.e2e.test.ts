@@ -1,11 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 import { LAST_PORT_FILE } from '../../src/main/lastPort';
 
 /**
@@ -16,10 +14,8 @@ import { LAST_PORT_FILE } from '../../src/main/lastPort';
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
-let context: BrowserContext;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -38,17 +34,15 @@ async function call(path: string, method: string, body: unknown): Promise<{ id: 
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-feeds-e2e-'));
   // The folder last served on a port another program holds now: the calendar moves, and says so.
   squatter = createServer();
   await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
   takenPort = (squatter.address() as AddressInfo).port;
-  await mkdir(join(home, 'data'), { recursive: true, mode: 0o700 });
-  await writeFile(join(home, 'data', LAST_PORT_FILE), JSON.stringify({ port: takenPort }));
-  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('feeds-e2e', [], async (dataDir) => {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dataDir, LAST_PORT_FILE), JSON.stringify({ port: takenPort }));
+  });
+  ({ origin, token } = app);
   const concerts = await call('cal/events/v1/categories', 'POST', { name: 'Concerts' });
   await call('cal/events/v1/categories', 'POST', { name: 'Rehearsals' });
   const venue = await call('cal/events/v1/venues', 'POST', { venue: 'Teatro Verdi', status: 'publish' });
@@ -69,21 +63,13 @@ beforeAll(async () => {
       auth_type: 'none',
     },
   ]);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  page = await context.newPage();
-  problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
-  await page.getByRole('navigation').first().waitFor();
+  signedIn = await signIn(app, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  ({ page, problems } = signedIn);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
-  await serve?.exited;
+  await stopApp(app, signedIn);
   await new Promise((resolve) => squatter?.close(resolve));
-  await rm(home, { recursive: true, force: true });
 });
 
 const wholeAddress = () => page.getByTestId('feed-whole').innerText();

@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import { axeFindings, launchChromium, screenshot, watchProblems } from './browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -32,7 +31,6 @@ interface PageElement {
   querySelector(selector: string): PageElement | null;
   getBoundingClientRect(): { left: number; right: number; width: number; height: number };
 }
-declare const window: object;
 declare const document: {
   documentElement: PageElement;
   activeElement: PageElement | null;
@@ -49,7 +47,6 @@ declare function getComputedStyle(element: unknown): {
 };
 
 const ZONE = 'Europe/Rome';
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WIDTHS = [1440, 800, 390];
 
 let home: string;
@@ -74,33 +71,8 @@ async function post(path: string, body: unknown): Promise<{ id: number }> {
   return (await response.json()) as { id: number };
 }
 
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 /** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(): Promise<string[]> {
-  // Evaluated through DevTools (not a <script>), so the app's CSP stays as strict as users get it.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (options: object) => Promise<{ violations: unknown[] }> } }
-    ).axe;
-    return (await axe.run({ resultTypes: ['violations'] })).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.help}): ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(', ')}${violation.nodes.length > 3 ? ` and ${violation.nodes.length - 3} more` : ''}`,
-    );
-}
+const seriousViolations = () => axeFindings(page);
 
 /**
  * What scrolls sideways: the page itself, or any box that scrolls horizontally (the app's content area has
@@ -187,6 +159,16 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
         .waitFor(),
   },
   { name: 'settings', path: '/#/settings', ready: () => page.getByTestId('ui-language').waitFor() },
+  {
+    name: 'import',
+    path: '/#/import',
+    // Its history and addresses loaded (none yet); its states are checked in import.e2e.test.ts.
+    ready: () =>
+      Promise.all([
+        page.getByText('No address yet.').waitFor(),
+        page.getByText('Nothing imported yet.').waitFor(),
+      ]),
+  },
 ];
 
 beforeAll(async () => {

@@ -1,11 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 
 /**
  * A choir secretary's season of weekly rehearsals, in Chromium against `calendar-desk serve` (site zone
@@ -13,9 +9,8 @@ import { launchChromium, screenshot, watchProblems } from './browser';
  * series changed, an occurrence dragged (and put back by Cancel), and an event duplicated.
  */
 const ZONE = 'Europe/Rome';
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -109,29 +104,16 @@ async function dragEvent(from: string, to: string) {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-series-'));
-  serve = await startServe(
-    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
-    isolatedEnv(home),
-  );
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
-  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+  app = await startApp('series', ['--port', '0', '--timezone', ZONE]);
+  ({ origin, token } = app);
+  signedIn = await signIn(app, {
+    timeout: 10_000,
+    ready: (signedInPage) => signedInPage.getByRole('heading', { name: 'Calendar', exact: true }).waitFor(),
+  });
+  ({ page, problems } = signedIn);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 describe('a weekly series from the editor', { timeout: 90_000 }, () => {
   it('creates eight Tuesday rehearsals at 19:30 with the Repeat control, and the calendar shows all eight', async () => {

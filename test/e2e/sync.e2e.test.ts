@@ -1,10 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -15,10 +11,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
  */
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
-let home: string;
-let serve: ServeProcess;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let remote: TestServer;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -51,11 +46,8 @@ async function remotePatch(id: number, json: unknown) {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-sync-e2e-'));
-  serve = await startServe(['--port', '0', '--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('sync-e2e', ['--port', '0']);
+  ({ origin, token } = app);
   remote = await startTestServer();
   for (const title of ['Spring concert', 'Choir rehearsal']) {
     await local('cal/events/v1/events', 'POST', {
@@ -73,21 +65,13 @@ beforeAll(async () => {
       secret: remote.engine.adminToken,
     },
   ]);
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
-  await page.getByRole('navigation').first().waitFor();
+  signedIn = await signIn(app, { timeout: 15_000 });
+  ({ page, problems } = signedIn);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
-  await serve?.exited;
+  await stopApp(app, signedIn);
   await remote?.close();
-  await rm(home, { recursive: true, force: true });
 });
 
 describe('two-way sync on the Publish screen', { timeout: 120_000 }, () => {

@@ -6,6 +6,7 @@ import { adminRoutes } from '../../src/main/server/routes/admin';
 import { wpV2TermRoutes } from '../../src/main/server/routes/wpV2Terms';
 import type { RouteDef } from '../../src/main/server/routes/table';
 import { eventBody, type TestServer } from './server';
+import { googleCalendar, startCalendarSite } from './calendarSite';
 
 /** Tests that walk every route of the API: the routes, and records for their path parameters. */
 
@@ -29,7 +30,8 @@ export type PathValues = Record<string, Record<string, string>>;
 
 /**
  * Creates, as the admin, a record behind every path parameter: an event with a venue, an organizer, a
- * category and a tag, a saved remote and a (dry-run) sync job against an address nobody listens on.
+ * category and a tag, a saved remote and a (dry-run) sync job against an address nobody listens on, and an
+ * import (run as a job), and an import address that no longer answers.
  * `login` names the user the user routes act on.
  */
 export async function seedRouteRecords(server: TestServer, login: string): Promise<PathValues> {
@@ -51,11 +53,25 @@ export async function seedRouteRecords(server: TestServer, login: string): Promi
     json: [{ name: 'Site', root: 'http://127.0.0.1:1/wp-json/', auth_type: 'token', secret: 'sealed' }],
   });
   expect(remotes.status).toBe(200);
+  // An import address, followed while a calendar answers there, which then stops answering (like the remote).
+  const site = await startCalendarSite();
+  site.serve('/walk.ics', { body: googleCalendar() });
+  const source = await admin('import-sources', { method: 'POST', json: { url: `${site.origin}/walk.ics` } });
+  await site.close();
+  expect(source.status).toBe(201);
   const job = await admin('sync-jobs', {
     method: 'POST',
     json: { remote: 'http://127.0.0.1:1/wp-json/', auth: null, dry_run: true },
   });
   expect(job.status).toBe(202);
+  const importJob = await admin('import-jobs', {
+    method: 'POST',
+    json: { file_name: 'walk.csv', content: 'Event Name,Event Start Date\nWalk import,2027-05-01\n' },
+  });
+  expect(importJob.status).toBe(202);
+  let imported = importJob.body;
+  while (imported.state === 'running') imported = (await admin(`import-jobs/${importJob.body.id}`)).body;
+  expect(imported.result?.import_id).toEqual(expect.any(String));
   return {
     events: { id: String(event.body.id), slug: event.body.slug },
     venues: { id: String(event.body.venue.id), slug: event.body.venue.slug },
@@ -68,6 +84,9 @@ export async function seedRouteRecords(server: TestServer, login: string): Promi
     users: { login },
     remotes: { id: remotes.body[0].id },
     'sync-jobs': { id: job.body.id },
+    'import-jobs': { id: importJob.body.id },
+    imports: { id: imported.result.import_id },
+    'import-sources': { id: source.body.id },
   };
 }
 

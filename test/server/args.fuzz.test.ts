@@ -214,8 +214,10 @@ describe('hostile arguments on every route', () => {
           const { path, payload, response } = await send(target, sample);
           const kind = Math.floor(response.status / 100);
           classes.set(kind, (classes.get(kind) ?? 0) + 1);
-          // A 502 remote_… is the saved remote's own failure, said as such (it is unreachable on purpose).
-          const remoteFailure = response.status === 502 && /^remote_/.test(response.json?.code ?? '');
+          // A 502 remote_… (source_…) is the saved remote's (import address') own failure, said as such: it is
+          // unreachable on purpose.
+          const remoteFailure =
+            response.status === 502 && /^(remote|source)_/.test(response.json?.code ?? '');
           if (response.status >= 500 && !remoteFailure) {
             const sent = JSON.stringify(payload)?.slice(0, 300);
             const log = logged.slice(before).join('\n').split('\n').slice(0, 4).join('\n');

@@ -49,6 +49,7 @@ function bodyFor(namespace: string, routePath: string, method: string): { type: 
       timezone: 'Pacific/Fiji',
       site_name: 'Owned',
       remote: 'http://127.0.0.1:2/wp-json/',
+      url: 'http://127.0.0.1:2/evil.ics',
       auth: null,
       file_name: 'evil.csv',
       content: 'Event Name,Event Start Date,Event Start Time\nEvil,2027-05-01,12:00\n',

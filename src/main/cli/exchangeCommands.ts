@@ -10,9 +10,11 @@ import { exportText } from '../sync/exchange/exportText';
 import { CSV_KINDS, type CsvKind } from '../sync/exchange/csv';
 import { importFile, type ImportResult } from '../sync/exchange/importFile';
 import type { ImportMatch } from '../sync/exchange/csvMatch';
+import { previewReport } from './importReport';
 import type { SyncCommandDeps } from './syncCommand';
 import { OwnerServerError } from './ownerServer';
 import { folderOwner } from '../core/users';
+import { importFromAddress, ImportSourcesUsageError } from './importSourcesCommand';
 
 /** The body limit of the folder's server (1 MiB, see server/middleware/body.ts). */
 const IMPORT_THROUGH_SERVER_MAX = 1024 * 1024;
@@ -105,6 +107,14 @@ export function matchedReport(matched: ImportMatch[]): string {
   ].join('\n');
 }
 
+interface ImportCliOptions {
+  data?: string;
+  dayFirst?: boolean;
+  dryRun?: boolean;
+  url?: string;
+  name?: string;
+}
+
 /** `calendar-desk export` and `calendar-desk import`. */
 export function exchangeCommands(deps: SyncCommandDeps): Command[] {
   const exportCommand = new Command('export')
@@ -143,25 +153,48 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
 
   const importCommand = new Command('import')
     .description(
-      'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing',
+      'import a JSON dump (into an empty data folder), an .ics or a CSV file: all of it or nothing; ' +
+        'or follow a calendar address (--url)',
     )
-    .argument('<file>', 'file to import (.json, .ics or .csv)')
+    .argument('[file]', 'file to import (.json, .ics or .csv)')
+    .option(
+      '--url <address>',
+      'follow this calendar address (an .ics feed, a Google Calendar secret address): import it now, and ' +
+        'again with `import-sources refresh` (already followed: refreshed)',
+    )
+    .option('--name <name>', "with --url: the name to list it by (default: the calendar's own)")
     .option(
       '--day-first',
       'CSV: read 05/06/2026 as 5 June (day/month/year); without it, as 6 May (month first, as WordPress does)',
     )
+    .option('--dry-run', 'write nothing: say what the import would create, update or skip, line by line')
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
-    .action(async (file: string, options: { data?: string; dayFirst?: boolean }) => {
+    .action(async (file: string | undefined, options: ImportCliOptions) => {
+      if ((file === undefined) === (options.url === undefined))
+        throw new ImportSourcesUsageError(
+          'Give either a file to import or --url with a calendar address, not both (see: calendar-desk import --help).',
+        );
+      if (file === undefined) {
+        if (options.dryRun) throw new ImportSourcesUsageError('--dry-run goes with a file, not --url.');
+        return importFromAddress(deps, { ...options, url: options.url! });
+      }
+      if (options.name !== undefined) throw new ImportSourcesUsageError('--name goes with --url.');
       const text = await readFile(file, 'utf8');
       const dayFirst = options.dayFirst === true;
+      const dryRun = options.dryRun === true;
       const result = await deps.withStoreOrServer(
         deps.resolveDataFolder(options.data),
-        (store) => importFile(store, file, text, new Date(), folderOwner(store), { dayFirst }),
+        (store) => importFile(store, file, text, new Date(), folderOwner(store), { dayFirst, dryRun }),
         (server) => {
           // The server takes request bodies up to 1 MiB: a bigger file is imported with the folder free.
-          const body = { file_name: basename(file), content: text, ...(dayFirst ? { day_first: true } : {}) };
+          const body = {
+            file_name: basename(file),
+            content: text,
+            ...(dayFirst ? { day_first: true } : {}),
+            ...(dryRun ? { dry_run: true } : {}),
+          };
           if (Buffer.byteLength(JSON.stringify(body)) > IMPORT_THROUGH_SERVER_MAX) {
             throw new OwnerServerError(
               `The data folder is in use by the server at ${server.apiRoot}, and ${file} is too big to send to it ` +
@@ -171,6 +204,7 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
           return server.call<ImportResult>('POST', 'import', body);
         },
       );
+      if (dryRun) return console.log(previewReport(file, result.rows));
       console.log(
         result.format === 'json'
           ? `Restored ${result.records} record(s) from ${file}.`
@@ -180,6 +214,8 @@ export function exchangeCommands(deps: SyncCommandDeps): Command[] {
                 : '.'),
       );
       if (result.matched?.length) console.log(matchedReport(result.matched));
+      if (result.import_id)
+        console.log(`To undo this import: calendar-desk imports undo ${result.import_id}`);
     });
   return [exportCommand, importCommand];
 }

@@ -18,6 +18,11 @@ import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
 import { exchangeCommands } from './exchangeCommands';
+import { importSourcesCommand, ImportSourcesUsageError } from './importSourcesCommand';
+import { CalendarFetchError } from '../sync/exchange/calendarFetch';
+import { ImportSourcesFileError } from '../sync/exchange/importSources';
+import { importsCommand } from './importsCommand';
+import { ImportUndoRefused } from '../sync/exchange/importUndo';
 import { feedsCommand, FeedsUsageError } from './feedsCommand';
 import { FeedSecretError } from '../core/feeds/secret';
 import { ImportError } from '../sync/exchange/errors';
@@ -280,6 +285,8 @@ export function buildProgram(): Command {
   program.addCommand(feedsCommand({ resolveDataFolder, withStoreOrServer }));
   for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
     program.addCommand(command);
+  program.addCommand(importsCommand({ resolveDataFolder, withStoreOrServer }));
+  program.addCommand(importSourcesCommand({ resolveDataFolder, withStoreOrServer }));
   return program;
 }
 
@@ -295,6 +302,10 @@ function isUserFacing(error: unknown): boolean {
     error instanceof FeedsUsageError ||
     error instanceof FeedSecretError ||
     error instanceof ImportError ||
+    error instanceof ImportUndoRefused ||
+    error instanceof ImportSourcesUsageError ||
+    error instanceof ImportSourcesFileError ||
+    error instanceof CalendarFetchError ||
     error instanceof RemoteError ||
     error instanceof SyncStoppedError ||
     error instanceof SyncStateError ||

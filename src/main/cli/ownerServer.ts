@@ -8,6 +8,13 @@ import { ownerIsGone, type FolderLockedError } from '../store/lock';
 /** A command could not go through the server that owns the folder: the message says what to do. */
 export class OwnerServerError extends Error {
   readonly code = 'OWNER_SERVER_UNUSABLE';
+  constructor(
+    message: string,
+    /** The server's own error code and data, when it answered one (`import_source_exists`…). */
+    readonly answer: { code?: string; data?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+  }
 }
 
 /** Only a server of this machine gets the admin token: an API root on loopback, over plain HTTP. */
@@ -28,8 +35,11 @@ export interface RemoteUser {
 /** The running server that owns a data folder, reached with the folder's admin token. */
 export interface OwnerServer {
   apiRoot: string;
-  /** Calls `calendar-desk/v1/<path>` as the admin; an error answer becomes an {@link OwnerServerError}. */
-  call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  /**
+   * Calls `calendar-desk/v1/<path>` as the admin; an error answer becomes an {@link OwnerServerError}.
+   * `timeoutMs` (default 15 s): longer for a call that itself waits on another site.
+   */
+  call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs?: number): Promise<T>;
 }
 
 /**
@@ -57,7 +67,12 @@ export async function ownerServerOf(locked: FolderLockedError): Promise<OwnerSer
   }
   return {
     apiRoot,
-    async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    async call<T>(
+      method: 'GET' | 'POST' | 'DELETE',
+      path: string,
+      body?: unknown,
+      timeoutMs = 15_000,
+    ): Promise<T> {
       let response: Response;
       try {
         response = await fetch(`${apiRoot}${ADMIN_NAMESPACE}/${path}`, {
@@ -67,7 +82,7 @@ export async function ownerServerOf(locked: FolderLockedError): Promise<OwnerSer
             ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           },
           body: body !== undefined ? JSON.stringify(body) : undefined,
-          signal: AbortSignal.timeout(15_000),
+          signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
         const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
@@ -92,7 +107,11 @@ export async function ownerServerOf(locked: FolderLockedError): Promise<OwnerSer
         throw new OwnerServerError(`${inUse}, a version that cannot do this. ${STOP_IT}`);
       }
       // The server's own verdict (a login that exists, an unknown user…): its message is the whole story.
-      throw new OwnerServerError(said);
+      const { code, data } = (answer ?? {}) as { code?: unknown; data?: unknown };
+      throw new OwnerServerError(said, {
+        ...(typeof code === 'string' ? { code } : {}),
+        ...(data && typeof data === 'object' ? { data: data as Record<string, unknown> } : {}),
+      });
     },
   };
 }

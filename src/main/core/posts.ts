@@ -74,6 +74,17 @@ export function trashedSlug(store: CalendarStore, post: StoredPost): string {
   );
 }
 
+/** `post` moved to the trash by a write at `now`: the trashed slug, a new revision (restorable from the trash). */
+export function trashedPost<T extends StoredPost>(store: CalendarStore, post: T, now: Date): T {
+  return {
+    ...post,
+    status: 'trash',
+    slug: trashedSlug(store, post),
+    modifiedUtc: nowUtc(now),
+    revision: post.revision + 1,
+  };
+}
+
 /**
  * A post leaving the trash gets its slug back without the `__trashed` suffix (unique again), as WordPress
  * restores the slug it wanted.

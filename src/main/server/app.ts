@@ -23,6 +23,7 @@ import { registerRoutes } from './dispatch';
 import type { ApiState } from './state';
 import type { FeedSecret } from '../core/feeds/secret';
 import { feedRoutes } from './routes/feeds';
+import type { FetchLimits } from '../sync/exchange/calendarFetch';
 
 export type { ApiState } from './state';
 
@@ -44,6 +45,8 @@ export interface AppDeps {
   feedSecret?: FeedSecret;
   /** Whether this start's address differs from the last one (known once listening: read when asked). */
   addressNotice?: () => string | null;
+  /** Time and size limits of fetching an import address (tests shorten them). */
+  importFetchLimits?: FetchLimits;
 }
 
 const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-json(?:/.*)?)$`, 'i');
@@ -63,6 +66,7 @@ export function createApp({
   secretBox,
   feedSecret,
   addressNotice,
+  importFetchLimits,
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
@@ -110,11 +114,15 @@ export function createApp({
   });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
   const adminRouter = new Router<ApiState>({ sensitive: false, strict: false });
-  registerRoutes(adminRouter, adminRoutes({ store, clock, secretBox, feedSecret, addressNotice }), {
-    store,
-    clock,
-    identify,
-  });
+  registerRoutes(
+    adminRouter,
+    adminRoutes({ store, clock, secretBox, feedSecret, addressNotice, importFetchLimits }),
+    {
+      store,
+      clock,
+      identify,
+    },
+  );
   api.use(`/${ADMIN_NAMESPACE}`, adminRouter.routes());
   // WordPress' own wp/v2 read routes for categories and tags, which term answers link to (public reads).
   const wpV2Router = new Router<ApiState>({ sensitive: false, strict: false });

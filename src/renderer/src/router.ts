@@ -26,6 +26,7 @@ export const routes: RouteRecordRaw[] = [
     props: { kind },
   })),
   { path: '/trash', name: 'trash', component: () => import('./views/TrashView.vue') },
+  { path: '/import', name: 'import', component: () => import('./views/ImportView.vue') },
   { path: '/sync', name: 'sync', component: () => import('./views/SyncView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   { path: '/:pathMatch(.*)*', redirect: '/calendar' },

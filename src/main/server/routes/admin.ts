@@ -6,6 +6,10 @@ import { ApiError } from '../errors';
 import type { SecretBox } from '../../sync/secretBox';
 import { fileSecretBox } from '../../sync/secretBox';
 import { syncAdminRoutes } from './syncAdmin';
+import { importRoutes } from './imports';
+import { adminEndpoint, adminRoute } from './adminEndpoints';
+import { openApiDocument } from './discovery';
+import { docLanguage } from './index';
 import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
 import { exportRoutes } from './export';
@@ -14,6 +18,8 @@ import { administrators } from './permissions';
 import { endpoint, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
 import { linkedPostMergeRoutes } from './linkedPostMerge';
+import { importSourceRoutes } from './importSources';
+import type { FetchLimits } from '../../sync/exchange/calendarFetch';
 import type { FeedSecret } from '../../core/feeds/secret';
 
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
@@ -106,6 +112,7 @@ export function adminRoutes({
   secretBox,
   feedSecret,
   addressNotice,
+  importFetchLimits,
 }: {
   store: CalendarStore;
   clock: () => Date;
@@ -114,15 +121,28 @@ export function adminRoutes({
   /** The calendar feeds' secret (see core/feeds/secret.ts). */
   feedSecret?: FeedSecret;
   addressNotice?: () => string | null;
+  /** Time and size limits of fetching an import address (see sync/exchange/calendarFetch.ts). */
+  importFetchLimits?: FetchLimits;
 }): RouteDef[] {
-  return [
+  const routes: RouteDef[] = [
     ...settingsRoutes(),
     ...mediaRoutes(),
     ...userRoutes(store, clock),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
+    ...importRoutes({ store }),
     ...feedAdminRoutes(feedSecret, addressNotice),
+    ...importSourceRoutes({ store, limits: importFetchLimits }),
     ...changesRoutes,
     ...exportRoutes,
     ...linkedPostMergeRoutes,
   ];
+  // Its own OpenAPI document, for administrators (who alone may call these routes).
+  routes.push(
+    adminRoute('/doc', [
+      adminEndpoint(['GET'], 'The OpenAPI document of the admin namespace', (request) => ({
+        body: openApiDocument(routes, request.links, docLanguage(request)),
+      })),
+    ]),
+  );
+  return routes;
 }

@@ -241,6 +241,9 @@ function parameters(endpoint: Endpoint, method: HttpMethod, language: DocLanguag
 }
 
 function requestBody(endpoint: Endpoint, method: HttpMethod, language: DocLanguage) {
+  const whole = endpoint.doc.body && componentRef(endpoint.doc.body);
+  if (whole && BODY_METHODS.has(method))
+    return { required: true, content: { 'application/json': { schema: whole } } };
   const fields = Object.entries(endpoint.args).filter(([, def]) => placeOf(def, method) === 'body');
   if (fields.length === 0) return undefined;
   const required = fields.filter(([, def]) => def.meta.required).map(([name]) => name);

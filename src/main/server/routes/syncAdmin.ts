@@ -8,30 +8,8 @@ import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
 import { checkRemote, fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
 import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } from '../../sync/remotes';
-import { importFile } from '../../sync/exchange/importFile';
-import { ImportError } from '../../sync/exchange/errors';
-import { administrators } from './permissions';
-import { endpoint, type ApiResponse, type BareRequest, type RouteDef } from './table';
-
-const importSchema = z.object({
-  file_name: z.string().min(1),
-  content: z.string(),
-  /** CSV: `05/06/2026` is 5 June (day first); without it, 6 May as PHP's strtotime reads it. */
-  day_first: z.boolean().optional(),
-});
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const params = Object.fromEntries(
-      parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message]),
-    );
-    throw new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
-      params,
-    });
-  }
-  return parsed.data;
-}
+import { adminEndpoint, adminRoute, bodyOf, parse } from './adminEndpoints';
+import type { ApiResponse, BareRequest, RouteDef } from './table';
 
 /**
  * A remote's failure as an API error (502: the trouble is on the other server), with its own code, the form
@@ -51,27 +29,9 @@ function remoteFailure(error: unknown): never {
 /** A preview answers within this per request (and retries once): the user is waiting on the screen. */
 const PREVIEW_LIMITS = { attempts: 2, timeoutMs: 15_000 };
 
-/** The request's body (JSON or form), parsed by the dispatcher; the schemas below judge it whole. */
-const bodyOf = (request: BareRequest): unknown => request.ctx.request.body;
-
-/** An administrators-only endpoint whose body a zod schema judges (its arguments are not WordPress args). */
-function adminEndpoint(
-  methods: Array<'GET' | 'POST' | 'PUT'>,
-  summary: string,
-  handle: (request: BareRequest) => Promise<ApiResponse> | ApiResponse,
-) {
-  return endpoint({
-    methods,
-    args: {},
-    permission: administrators,
-    handle,
-    doc: { summary, responses: { '200': { description: summary } } },
-  });
-}
-
 /**
  * The sync part of the admin namespace (administrators only): saved remotes (secrets sealed by the
- * SecretBox, never returned), dry runs, background sync jobs with progress, and imports.
+ * SecretBox, never returned), dry runs and background sync jobs with progress (imports: routes/imports.ts).
  */
 export function syncAdminRoutes({
   store,
@@ -108,15 +68,8 @@ export function syncAdminRoutes({
     if (!status) throw new ApiError(404, 'sync_job_not_found', message);
     return status;
   };
-  const route = (path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
-    pattern: path.replace(/:(\w+)/g, '(?P<$1>[^/]+)'),
-    path,
-    docPath: path.replace(/:(\w+)/g, '{$1}'),
-    endpoints,
-  });
-
   return [
-    route('/remotes', [
+    adminRoute('/remotes', [
       adminEndpoint(['GET'], 'List the saved remotes', () => ({
         body: savedRemotes(store).map(presentRemote),
       })),
@@ -125,7 +78,7 @@ export function syncAdminRoutes({
         return { body: (await saveRemotes(store, secretBox, inputs)).map(presentRemote) };
       }),
     ]),
-    route('/remotes/check', [
+    adminRoute('/remotes/check', [
       adminEndpoint(['POST'], 'Check a site before it is saved', async (request) => {
         const input = parse(remoteCheckSchema, bodyOf(request));
         const saved = input.id ? savedRemotes(store).find((remote) => remote.id === input.id) : undefined;
@@ -139,7 +92,7 @@ export function syncAdminRoutes({
         return { body: await checkRemote(input.root, auth).catch(remoteFailure) };
       }),
     ]),
-    route('/remotes/:id/plan', [
+    adminRoute('/remotes/:id/plan', [
       adminEndpoint(['POST'], 'Preview a sync with a saved remote', async (request) => {
         const remote = { ...remoteOf(request), ...PREVIEW_LIMITS };
         const { policy, decisions, direction } = parse(syncRunSchema, bodyOf(request));
@@ -150,44 +103,29 @@ export function syncAdminRoutes({
         };
       }),
     ]),
-    route('/remotes/:id/sync', [
+    adminRoute('/remotes/:id/sync', [
       adminEndpoint(['POST'], 'Start a sync with a saved remote', (request) => {
         const remote = remoteOf(request);
         const { policy, decisions, direction } = parse(syncRunSchema, bodyOf(request));
         return startJob({ store, caller: request.caller!, clock, policy, decisions, direction, remote });
       }),
     ]),
-    route('/sync-jobs', [
+    adminRoute('/sync-jobs', [
       adminEndpoint(['POST'], 'Start a sync with a remote given in full', (request) => {
         const body = parse(adHocSyncSchema, bodyOf(request));
         return startJob({ store, clock, caller: request.caller!, ...adHocSyncOptions(body) });
       }),
     ]),
-    route('/sync-jobs/:id', [
+    adminRoute('/sync-jobs/:id', [
       adminEndpoint(['GET'], 'Progress of a sync job', (request) => ({
         body: jobOf(request, 'No such sync job (jobs are forgotten when the server restarts).'),
       })),
     ]),
-    route('/sync-jobs/:id/cancel', [
+    adminRoute('/sync-jobs/:id/cancel', [
       adminEndpoint(['POST'], 'Cancel a sync job', (request) => {
         const status = jobOf(request, 'No such sync job.');
         jobs.cancel(status.id);
         return { body: status };
-      }),
-    ]),
-    route('/import', [
-      adminEndpoint(['POST'], 'Import a CSV or iCalendar file', async (request) => {
-        const body = parse(importSchema, bodyOf(request));
-        try {
-          return {
-            body: await importFile(store, body.file_name, body.content, request.now, request.caller!, {
-              dayFirst: body.day_first,
-            }),
-          };
-        } catch (error) {
-          if (!(error instanceof ImportError)) throw error;
-          throw new ApiError(400, 'import_invalid', error.message, { problems: error.problems });
-        }
       }),
     ]),
   ];

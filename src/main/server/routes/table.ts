@@ -35,6 +35,8 @@ export interface EndpointDoc {
   summary: string;
   /** Response schemas by status; `200`/`201` name the record schema. */
   responses: Record<string, { description: string; schema?: z.ZodType }>;
+  /** The body of an endpoint that judges it whole with a zod schema (a registered one, by its id). */
+  body?: z.ZodType;
 }
 
 /** What a permission check looks at: who calls, the store, and the endpoint's validated arguments. */

@@ -12,6 +12,8 @@ import { lineOf, veventTexts, type IcsVeventText } from './icsText';
 export interface IcsOverride {
   /** The line of its RECURRENCE-ID. */
   line: number;
+  /** The line of its BEGIN:VEVENT. */
+  veventLine: number;
   /** Its original start, 'Y-m-d H:i:s' wall clock in the series' zone (the occurrence's `recurrenceId`). */
   recurrenceId: string;
   input: EventInput;
@@ -154,7 +156,7 @@ function attachOverride(
     master.added.push(clockLine('RDATE'));
   }
   const input = eventInputOf(component, vevent, problems);
-  if (input) master.event.overrides.push({ line: at, recurrenceId, input });
+  if (input) master.event.overrides.push({ line: at, veventLine: vevent?.line ?? at, recurrenceId, input });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CalendarStore, Transaction } from '../../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import type { EventWriteContext } from '../../core/events';
+import { writtenRecord, type Tracked, type WrittenRecord } from './importHistory';
 
 /*
  * Re-importing a file must change nothing that the file does not change (issue 15 item 3): the event writes
@@ -10,7 +11,6 @@ import type { EventWriteContext } from '../../core/events';
  */
 
 type Kind = 'events' | 'venues' | 'organizers';
-type Tracked = StoredEvent | StoredVenue | StoredOrganizer;
 
 /** The bookkeeping of a write, which does not make a record different. */
 const BOOKKEEPING = new Set(['revision', 'modifiedUtc']);
@@ -55,20 +55,49 @@ export class ImportChanges {
     return { ...context, tx: watched };
   }
 
-  /** Starts a new entry of the file: {@link entryChanged} answers for the writes since. */
+  /** Starts a new entry of the file: {@link endEntry} answers the records written since. */
   startEntry(): void {
     this.touched = new Set();
   }
 
-  /** True when the writes since {@link startEntry} left some record different from before the import. */
-  entryChanged(): boolean {
-    return [...this.touched].some((key) => this.differs(key));
+  /** The records written since {@link startEntry} (a new entry starts), for {@link changedAmong}. */
+  endEntry(): Set<string> {
+    const touched = this.touched;
+    this.touched = new Set();
+    return touched;
+  }
+
+  /** True when some of the records of an entry is now different from before the import. */
+  changedAmong(entry: Set<string>): boolean {
+    return [...entry].some((key) => this.differs(key));
+  }
+
+  /** The venues and organizers an entry created (an event row naming new ones). */
+  createdLinkedAmong(entry: Set<string>): Array<StoredVenue | StoredOrganizer> {
+    return [...entry]
+      .filter((key) => !key.startsWith('events:') && !this.originals.get(key)!.before)
+      .map((key) => this.current(key) as StoredVenue | StoredOrganizer)
+      .filter(Boolean);
   }
 
   private differs(key: string): boolean {
-    const { kind, before } = this.originals.get(key)!;
-    const now = this.store[kind].get(Number(key.slice(kind.length + 1)));
+    const { before } = this.originals.get(key)!;
+    const now = this.current(key);
     return !before || !now || !sameRecord(before, now);
+  }
+
+  private current(key: string): Tracked | undefined {
+    const { kind } = this.originals.get(key)!;
+    return this.store[kind].get(Number(key.slice(kind.length + 1)));
+  }
+
+  /** The records the import changed, each with its version before: what an undo of the import puts back. */
+  written(): WrittenRecord[] {
+    return [...this.originals.keys()]
+      .filter((key) => this.differs(key) && this.current(key))
+      .map((key) =>
+        writtenRecord(this.originals.get(key)!.kind, this.originals.get(key)!.before, this.current(key)!),
+      );
   }
 
   /**

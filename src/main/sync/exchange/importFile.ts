@@ -1,5 +1,5 @@
-import { extname } from 'node:path';
-import type { CalendarStore } from '../../store/store';
+import { basename, extname } from 'node:path';
+import type { CalendarStore, Transaction } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
 import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
 import {
@@ -11,10 +11,13 @@ import {
 } from '../../core/recurrence/series';
 import { shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
 import { ImportChanges, NothingChanged } from './importChanges';
+import { SourceFollow } from './sourceEvents';
 import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
-import { importDump, parseDump } from './jsonDump';
+import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
+import { importHistoryOf } from './importHistory';
+import type { ImportRow } from '../../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { csvDates, parseCsv, type CsvInput } from './csv';
@@ -35,12 +38,45 @@ export interface ImportResult {
   unchangedByUid?: number;
   /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
   matched?: ImportMatch[];
+  /** Each entry of the file and what became (or, previewed, would become) of it. */
+  rows: ImportRow[];
+  /** The id to undo the import by, when it wrote something (see importHistory.ts). */
+  import_id?: string;
+  /** A preview: nothing was written. */
+  dry_run?: true;
 }
 
 export interface ImportOptions {
   /** CSV: `05/06/2026` is 5 June (day/month/year); without it, 6 May (month first, as PHP's strtotime). */
   dayFirst?: boolean;
+  /** Run the whole import and take it back: the answer says what it would do, nothing is written. */
+  dryRun?: boolean;
+  /** Called after each entry of the file (`done` of `total`), for a progress bar. */
+  onEntry?: (done: number, total: number) => void;
+  /**
+   * The import address the file came from (the history shows it): a refresh of it (see sourceRefresh.ts), where
+   * what it brought that left it goes to the trash in the same store change, and what the volunteer trashed
+   * here stays there.
+   */
+  sourceId?: string;
+  /** The file's format, when its name does not tell it (an import address: always .ics). */
+  format?: ImportFormat;
 }
+
+/** An entry of the file (a row, a VEVENT, one changed date of it) and the records its write touched. */
+interface Entry {
+  line: number;
+  title: string;
+  keys: Set<string>;
+  /** What the row should say besides its action. */
+  notes: string[];
+}
+
+/** Why a refresh moved an event to the trash (its `trash` row). */
+const LEFT_THE_ADDRESS = 'no longer at the address: moved to the trash (restore it from there if need be)';
+
+/** Thrown at the end of a preview's store change to take every write of it back. */
+class PreviewTakenBack extends Error {}
 
 /** The format of a file: by its extension, else by its first bytes. */
 export function formatOf(file: string, text: string): ImportFormat {
@@ -56,7 +92,8 @@ export function formatOf(file: string, text: string): ImportFormat {
 
 /**
  * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change:
- * either every record is imported, or none is and the error lists each problem with its line.
+ * either every record is imported, or none is and the error lists each problem with its line. A preview
+ * (`dryRun`) runs the very same change and takes it back, so it says exactly what the import then does.
  */
 export async function importFile(
   store: CalendarStore,
@@ -67,12 +104,9 @@ export async function importFile(
   caller: Caller,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const format = formatOf(file, text);
+  const format = options.format ?? formatOf(file, text);
   const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
-  if (format === 'json') {
-    const { records } = await importDump(store, parseDump(text, file), file);
-    return { format, records, ...countsOf(store) };
-  }
+  if (format === 'json') return importDumpFile(store, file, text, now, caller, options);
   const parsed =
     format === 'ics'
       ? (() => {
@@ -90,53 +124,202 @@ export async function importFile(
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
   const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
+  const rows: ImportRow[] = [];
+  const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
+  // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
+  const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
+  let follow: SourceFollow | undefined;
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+    const problems: ImportProblem[] = [];
+    const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+    const claimed = new Map<string, number>();
+    /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
+    const rowOf = (kind: ImportRow['kind'], entry: Entry, updating: boolean): ImportRow => {
+      const added = changes
+        .createdLinkedAmong(entry.keys)
+        .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
+      const reasons = [...entry.notes, ...added];
+      const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
+      return {
+        line: entry.line,
+        kind,
+        title: entry.title,
+        action,
+        ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+      };
+    };
+    let done = 0;
+    // Read inside the change: two refreshes of one address cannot both start from the same state.
+    follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
+    for (const row of inputs) {
+      changes.startEntry();
+      let updating = false;
+      const entries: Entry[] = [];
+      try {
+        const match = 'overrides' in row ? undefined : matchCsv?.(row);
+        updating = match !== undefined;
+        if (match) matched.push(writeCsvMatch(match, row, context));
+        else if (row.kind === 'events' && 'overrides' in row) {
+          // The UID names the event: the one already here is updated (re-importing a file duplicates
+          // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
+          const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+          const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
+          if (uid) claimed.set(uid, row.line);
+          const identity = identityOfIcsUid(uid);
+          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
+          const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
+          if (skipped) {
+            // Not imported, and neither are its changed dates: rows of their own, with why.
+            const skip = (line: number, title: unknown) =>
+              rows.push({
+                line,
+                kind: 'events',
+                title: String(title ?? ''),
+                action: 'skip',
+                reason: skipped,
+              });
+            skip(row.line, row.input.title);
+            for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
+            done += 1 + row.overrides.length;
+            options.onEntry?.(done, total);
+            continue;
+          }
+          updating = existing !== undefined;
+          // The event, then each changed date: entries of their own, each with its line.
+          const entryWritten = (line: number, title: unknown) =>
+            entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
+          const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
+          importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+          if (sameUid)
+            entries[0].notes.push(
+              `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
+            );
+        } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
+        // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
+        else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
+        else createOrganizer(row.input, context, { avoidDuplicates: false });
+        counts[row.kind]++;
+      } catch (error) {
+        const field = (error as { field?: string }).field;
+        problems.push({
+          line: row.line,
+          message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
+        });
+      }
+      if (!('overrides' in row))
+        entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
+      const written = entries.map((entry) => rowOf(row.kind, entry, updating));
+      rows.push(...written);
+      if ('overrides' in row && updating) {
+        counts.matchedByUid++;
+        if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
+      }
+      done += 'overrides' in row ? 1 + row.overrides.length : 1;
+      options.onEntry?.(done, total);
+    }
+    // Throwing inside the change takes every row of it back out: nothing is half-imported.
+    if (problems.length > 0) throw new ImportError(file, problems);
+    if (follow) {
+      for (const event of follow.trashWhatLeft(context, known))
+        rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
+      if (follow.changed) follow.save(context);
+    }
+    changes.finish(tx);
+    return changes;
+  });
+  // Every event of the address was here already as it has it (imported from its file before): nothing was
+  // written, but what the address brought is noted, so that what leaves it later goes to the trash.
+  const following = follow;
+  if (!importId && !options.dryRun && following?.changed) await store.mutate((tx) => following.save({ tx }));
+  const records = counts.events + counts.venues + counts.organizers;
+  return {
+    format,
+    ...counts,
+    records,
+    ...(format === 'csv' ? { matched } : {}),
+    rows,
+    ...answered(importId, options),
+  };
+}
+
+/** The id of an applied import that wrote something, or the mark of a preview. */
+const answered = (importId: string | undefined, options: ImportOptions) =>
+  options.dryRun ? { dry_run: true as const } : importId ? { import_id: importId } : {};
+
+/** The title or name an entry of a file gives its record. */
+function titleOf(row: CsvInput): string {
+  if (row.kind === 'venues') return row.input.venue ?? '';
+  if (row.kind === 'organizers') return row.input.organizer ?? '';
+  return String(row.input.title ?? '');
+}
+
+/**
+ * Runs an import's store change (`write` answers the records it watched) and notes it in the import history
+ * before the store write lands (see importHistory.ts); a preview or an import that changes nothing writes
+ * nothing at all. Answers the import's id, if it wrote something.
+ */
+async function applyImport(
+  store: CalendarStore,
+  file: string,
+  now: Date,
+  options: ImportOptions,
+  write: (tx: Transaction) => ImportChanges,
+): Promise<string | undefined> {
+  const history = importHistoryOf(store);
+  let importId: string | undefined;
   try {
     await store.mutate((tx) => {
-      const changes = new ImportChanges(store);
-      const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-      const problems: ImportProblem[] = [];
-      const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-      const claimed = new Set<string>();
-      for (const row of parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>) {
-        changes.startEntry();
-        try {
-          const match = 'overrides' in row ? undefined : matchCsv?.(row);
-          if (match) matched.push(writeCsvMatch(match, row, context));
-          else if (row.kind === 'events' && 'overrides' in row) {
-            // The UID names the event: the one already here is updated (re-importing a file duplicates
-            // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
-            const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-            if (uid) claimed.add(uid);
-            const identity = identityOfIcsUid(uid);
-            const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-            importIcsEvent(row, existing, identity, context, problems);
-            if (existing) {
-              counts.matchedByUid++;
-              if (!changes.entryChanged()) counts.unchangedByUid++;
-            }
-          } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
-          // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
-          else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
-          else createOrganizer(row.input, context, { avoidDuplicates: false });
-          counts[row.kind]++;
-        } catch (error) {
-          const field = (error as { field?: string }).field;
-          problems.push({
-            line: row.line,
-            message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
-          });
-        }
-      }
-      // Throwing inside the change takes every row of it back out: nothing is half-imported.
-      if (problems.length > 0) throw new ImportError(file, problems);
-      changes.finish(tx);
+      const changes = write(tx);
+      if (options.dryRun) throw new PreviewTakenBack();
+      importId = history.begin(basename(file), options.sourceId ?? null, now, changes.written());
     });
   } catch (error) {
-    // Every record already as the file has it: nothing was written.
-    if (!(error instanceof NothingChanged)) throw error;
+    // Every record already as the file has it (nothing was written), or a preview taken back.
+    if (error instanceof NothingChanged || error instanceof PreviewTakenBack) return undefined;
+    // The store write failed and its change was taken back: there is nothing to undo.
+    if (importId) history.failed(importId);
+    throw error;
   }
-  const records = counts.events + counts.venues + counts.organizers;
-  return { format, ...counts, records, ...(format === 'csv' ? { matched } : {}) };
+  if (importId) history.landed(importId);
+  return importId;
+}
+
+/** A JSON dump, restored into an empty calendar: every record it holds is created. */
+async function importDumpFile(
+  store: CalendarStore,
+  file: string,
+  text: string,
+  now: Date,
+  caller: Caller,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const dump = parseDump(text, file);
+  checkDumpTarget(store, file);
+  const rows: ImportRow[] = [
+    ...dump.data.venues.map((venue) => ({ kind: 'venues' as const, title: venue.name })),
+    ...dump.data.organizers.map((organizer) => ({ kind: 'organizers' as const, title: organizer.name })),
+    ...dump.data.events.map((event) => ({ kind: 'events' as const, title: event.title })),
+  ].map((row) => ({ line: 0, ...row, action: 'create' as const }));
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    // Settings and categories come too: a dump is restored even when it holds no event, venue or organizer.
+    applyDump(changes.watch({ tx, store, caller, now, language: 'en' }).tx, store, dump);
+    options.onEntry?.(rows.length, rows.length);
+    return changes;
+  });
+  const live = <T extends { status: string }>(records: T[]) =>
+    records.filter((record) => record.status !== 'trash').length;
+  return {
+    format: 'json',
+    records: dumpRecordCount(dump),
+    events: live(dump.data.events),
+    venues: live(dump.data.venues),
+    organizers: live(dump.data.organizers),
+    rows,
+    ...answered(importId, options),
+  };
 }
 
 /**
@@ -149,6 +332,8 @@ function importIcsEvent(
   identity: EventIdentity,
   context: EventWriteContext,
   problems: ImportProblem[],
+  /** Called after the VEVENT and after each of its changed dates, with the line of its BEGIN:VEVENT. */
+  entryRow: (line: number, title: unknown) => void,
 ): void {
   const { store } = context;
   // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
@@ -159,6 +344,7 @@ function importIcsEvent(
   const event = existing
     ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
     : createEvent(input, context, identity);
+  entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
   for (const override of row.overrides) {
     const occurrence =
@@ -175,6 +361,7 @@ function importIcsEvent(
       continue;
     }
     changeInSeries(occurrence, override.input, 'this', changing);
+    entryRow(override.veventLine, override.input.title ?? row.input.title);
   }
 }
 
@@ -201,14 +388,4 @@ function eventsByIcsUid(store: CalendarStore): Map<string, StoredEvent> {
   // An occurrence of a series is known by its series' UID and its original start, not by its own uid.
   for (const event of store.events.values()) if (event.parentId === 0) byUid.set(icsUidOf(event), event);
   return byUid;
-}
-
-function countsOf(store: CalendarStore) {
-  const live = <T extends { status: string }>(records: Iterable<T>) =>
-    [...records].filter((r) => r.status !== 'trash').length;
-  return {
-    events: live(store.events.values()),
-    venues: live(store.venues.values()),
-    organizers: live(store.organizers.values()),
-  };
 }

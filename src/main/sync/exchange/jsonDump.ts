@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CalendarStore } from '../../store/store';
+import type { CalendarStore, Transaction } from '../../store/store';
 import { dataFileSchema, type DataFile } from '../../store/schema';
 import { ImportError, type ImportProblem } from './errors';
 import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
@@ -20,7 +20,7 @@ export const dumpSchema = z.object({
 });
 export type Dump = z.infer<typeof dumpSchema>;
 
-/** The calendar as a JSON dump that {@link importDump} restores exactly (ids, sync links, users without secrets). */
+/** The calendar as a JSON dump that {@link applyDump} restores exactly (ids, sync links, users without secrets). */
 export function exportDump(store: CalendarStore, now: Date): Dump {
   const {
     schemaVersion: _version,
@@ -136,14 +136,9 @@ function repeatedUids(data: Dump['data'], text: string): ImportProblem[] {
 }
 
 /**
- * Restores a dump into a calendar that holds no records yet (a fresh data folder), in one store write:
- * the same ids, settings and sync links. Users keep the secrets they already have here (a dump has none).
+ * A dump restores a whole calendar: into a calendar that holds no records yet (a fresh data folder) only.
  */
-export async function importDump(
-  store: CalendarStore,
-  dump: Dump,
-  file: string,
-): Promise<{ records: number }> {
+export function checkDumpTarget(store: CalendarStore, file: string): void {
   const occupied = store.events.size + store.venues.size + store.organizers.size + store.terms.size;
   if (occupied > 0) {
     throw new ImportError(file, [
@@ -155,20 +150,28 @@ export async function importDump(
       },
     ]);
   }
-  const data: Omit<DataFile, 'schemaVersion' | 'journalSeq' | 'tokens' | 'changeFeed'> = dump.data;
-  await store.mutate((tx) => {
-    tx.raiseCounters(data.counters);
-    tx.setSettings(data.settings);
-    for (const term of data.terms) tx.putTerm(term);
-    for (const media of data.media) tx.putMedia(media);
-    for (const venue of data.venues) tx.putVenue(venue);
-    for (const organizer of data.organizers) tx.putOrganizer(organizer);
-    for (const event of data.events) tx.putEvent(event);
-    for (const user of data.users) {
-      const existing = store.users.get(user.id);
-      tx.putUser({ ...user, appPasswords: existing?.appPasswords ?? [] });
-    }
-    for (const [key, value] of Object.entries(data.syncLinks)) tx.setSyncState(key, value);
-  });
-  return { records: data.events.length + data.venues.length + data.organizers.length + data.terms.length };
 }
+
+/**
+ * Restores a checked dump ({@link checkDumpTarget}) inside a store change: the same ids, settings and sync
+ * links. Users keep the secrets they already have here (a dump has none).
+ */
+export function applyDump(tx: Transaction, store: CalendarStore, dump: Dump): void {
+  const data: Omit<DataFile, 'schemaVersion' | 'journalSeq' | 'tokens' | 'changeFeed'> = dump.data;
+  tx.raiseCounters(data.counters);
+  tx.setSettings(data.settings);
+  for (const term of data.terms) tx.putTerm(term);
+  for (const media of data.media) tx.putMedia(media);
+  for (const venue of data.venues) tx.putVenue(venue);
+  for (const organizer of data.organizers) tx.putOrganizer(organizer);
+  for (const event of data.events) tx.putEvent(event);
+  for (const user of data.users) {
+    const existing = store.users.get(user.id);
+    tx.putUser({ ...user, appPasswords: existing?.appPasswords ?? [] });
+  }
+  for (const [key, value] of Object.entries(data.syncLinks)) tx.setSyncState(key, value);
+}
+
+/** The records a dump restores: terms, venues, organizers and events. */
+export const dumpRecordCount = ({ data }: Dump) =>
+  data.events.length + data.venues.length + data.organizers.length + data.terms.length;

@@ -91,3 +91,12 @@ export function parseTimeInput(text: string): string | null {
   if (hour > 23 || minute > 59) return null;
   return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
+
+/** A moment (an ISO timestamp, e.g. when an import ran) as the language writes date and time; as given if unreadable. */
+export function formatMoment(iso: string, language: string): string {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return iso;
+  return new Intl.DateTimeFormat(formatLocale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    moment,
+  );
+}
