@@ -151,6 +151,8 @@ export async function signIn(
   if (options.timeout) page.setDefaultTimeout(options.timeout);
   const problems = watchProblems(page);
   await page.goto(`${app.origin}/#/signin?token=${encodeURIComponent(app.token)}`);
+  // Signing in ends by going where it was asked (the calendar): wait for it, or it may undo the test's own navigation.
+  await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
   await (options.ready ?? ((signedIn: Page) => signedIn.getByRole('navigation').first().waitFor()))(page);
   return { browser, context, page, problems };
 }
