@@ -20,7 +20,7 @@ function describedArguments(): Map<string, string[]> {
     if (!text) return; // the namespace index's own `namespace`/`context` have no description (as in WordPress)
     found.set(text, [...(found.get(text) ?? []), where]);
   };
-  // /doc lists the admin namespace's merge routes too.
+  // The admin namespace's /doc lists the merge routes, in the request's language too.
   for (const route of [...namespaceRoutes(), ...linkedPostMergeRoutes]) {
     for (const endpoint of route.endpoints) {
       for (const [name, def] of Object.entries<ArgDef>(endpoint.args)) {

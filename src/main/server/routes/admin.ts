@@ -140,7 +140,7 @@ export function adminRoutes({
   routes.push(
     adminRoute('/doc', [
       adminEndpoint(['GET'], 'The OpenAPI document of the admin namespace', (request) => ({
-        body: openApiDocument(routes, request.links, docLanguage(request)),
+        body: openApiDocument(routes, request.links, docLanguage(request), 'admin'),
       })),
     ]),
   );

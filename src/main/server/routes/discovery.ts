@@ -364,13 +364,11 @@ export function openApiDocument(
   routes: RouteDef[],
   links: Links,
   language: DocLanguage,
-  /** Routes of the admin namespace documented here too, each operation with that namespace as its server. */
-  adminRoutes: RouteDef[] = [],
+  /** Which namespace `routes` are of: the admin one has its own document (and no language roots). */
+  namespace: 'public' | 'admin' = 'public',
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
-  // The admin namespace has no language roots: one address, whatever the language of the document.
-  const adminServer = [{ url: `${links.siteUrl}/wp-json/${ADMIN_NAMESPACE}` }];
-  for (const route of [...routes, ...adminRoutes]) {
+  for (const route of routes) {
     if (route.pattern === '') continue;
     const isCollection = !route.params && !route.pattern.includes('(?P<') && route.pattern !== '/doc';
     const item: Record<string, unknown> = {};
@@ -385,7 +383,6 @@ export function openApiDocument(
           ...(body ? { requestBody: body } : {}),
           responses: responses(endpoint, method, isCollection),
           security: method === 'GET' ? READ_SECURITY : WRITE_SECURITY,
-          ...(adminRoutes.includes(route) ? { servers: adminServer } : {}),
         };
       }
     }
@@ -396,9 +393,12 @@ export function openApiDocument(
     info: {
       version: '1.0.0',
       title: 'Calendar Desk REST API',
-      description: `The ${NAMESPACE} API of Calendar Desk: events, venues, organizers, event categories and event tags, compatible with The Events Calendar REST API v1.`,
+      description:
+        namespace === 'admin'
+          ? `The ${ADMIN_NAMESPACE} API of Calendar Desk, for administrators: settings, users, sync, import and export, feeds, merging venues and organizers.`
+          : `The ${NAMESPACE} API of Calendar Desk: events, venues, organizers, event categories and event tags, compatible with The Events Calendar REST API v1.`,
     },
-    servers: [{ url: links.nsRoot }],
+    servers: [{ url: namespace === 'admin' ? `${links.siteUrl}/wp-json/${ADMIN_NAMESPACE}` : links.nsRoot }],
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

@@ -5,7 +5,6 @@ import { docLanguageOf, type DocLanguage } from '../i18n/descriptions';
 import { namespaceIndex, openApiDocument, siteIndex } from './discovery';
 import { eventRoutes } from './events';
 import { organizerRoutes, venueRoutes } from './linkedPosts';
-import { linkedPostMergeRoutes } from './linkedPostMerge';
 import { categoryRoutes, tagRoutes } from './terms';
 import { endpoint, type BareRequest, type RouteDef } from './table';
 import { anyone } from './permissions';
@@ -53,7 +52,7 @@ export function namespaceRoutes(): RouteDef[] {
         args: {},
         permission: anyone,
         handle: (request) => ({
-          body: openApiDocument(routes, request.links, docLanguage(request), linkedPostMergeRoutes),
+          body: openApiDocument(routes, request.links, docLanguage(request)),
         }),
         doc: {
           summary: 'This OpenAPI document',
