@@ -6,6 +6,7 @@ import { CalendarStore } from './store/store';
 import type { DataFile } from './store/schema';
 import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
 import { createApp } from './server/app';
+import { preloadWritePath } from './server/preload';
 import { setAsideOrphanedUploads } from './core/media';
 import type { SecretBox } from './sync/secretBox';
 import { isValidTimezone } from './core/dates/zones';
@@ -166,6 +167,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // after that: extending one reads the index of occurrences by series, which would otherwise be built at
     // once, in one piece, while the first requests wait.
     const seriesExtended = store.completeIndexesSoon().then(extendSeries);
+    // Then what only writes need is loaded while nothing waits for it (see preloadWritePath).
+    void seriesExtended.then(() =>
+      closing
+        ? undefined
+        : preloadWritePath().catch((error: Error) =>
+            console.error(`calendar-desk: could not load the modules writes need: ${error.message}`),
+          ),
+    );
     const running = server;
     return {
       store,

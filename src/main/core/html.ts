@@ -135,6 +135,12 @@ let htmlParser: HtmlParser | undefined;
 const parserClass = (): HtmlParser =>
   (htmlParser ??= (load('htmlparser2') as typeof import('htmlparser2')).Parser);
 
+/** Loads sanitize-html and htmlparser2 now (see `preloadWritePath`), so that the first write does not wait. */
+export function preloadHtmlModules(): void {
+  sanitizer ??= load('sanitize-html') as typeof sanitizeHtml;
+  parserClass();
+}
+
 /** Elements whose content is not text anyone reads. */
 const UNREAD = new Set([
   'script',

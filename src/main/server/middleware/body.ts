@@ -54,3 +54,6 @@ export async function parseRequestBody(ctx: Koa.Context): Promise<void> {
   }
   await parser(ctx, async () => {});
 }
+
+/** Loads the body parser now (see `preloadWritePath`), so that the first write does not wait for it. */
+export const preloadBodyParser = (): Promise<void> => parser.preload();
