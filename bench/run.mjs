@@ -20,16 +20,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  cpuMsOf,
-  killChildren,
-  memoryOf,
-  round,
-  runNode,
-  spawnUntil,
-  stopChild,
-  waitIdle,
-} from './lib/proc.mjs';
+import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, waitIdle } from './lib/proc.mjs';
 import { runLoad } from './lib/load.mjs';
 import { distinctQueries, openLoop } from './lib/distinct.mjs';
 
@@ -778,14 +769,4 @@ async function main() {
   if (sizes.some((size) => size.error)) process.exitCode = 1;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killChildren();
-    process.exit(130);
-  });
-}
-main().catch((error) => {
-  killChildren();
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+runMain('bench', main);

@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cpuMsOf, killChildren, memoryOf, round, runNode, spawnUntil, stopChild } from './lib/proc.mjs';
+import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild } from './lib/proc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -122,14 +122,4 @@ async function main() {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killChildren();
-    process.exit(130);
-  });
-}
-main().catch((error) => {
-  killChildren();
-  console.error(`startup: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+runMain('startup', main);

@@ -133,3 +133,21 @@ export async function waitIdle(pid, timeoutMs = 60_000) {
     before = now;
   }
 }
+
+/**
+ * Runs a bench script's `main`: every child it started is killed when it fails or is interrupted, and a
+ * failure is one line on stderr (prefixed with `name`) and exit code 1.
+ */
+export function runMain(name, main) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      killChildren();
+      process.exit(130);
+    });
+  }
+  main().catch((error) => {
+    killChildren();
+    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}
