@@ -68,7 +68,15 @@ export function sanitizeRichText(html: string): string {
   if (html === '') return '';
   const known = recentRichText.get(html);
   if (known !== undefined) return known;
-  const clean = sanitize(html, RICH_TEXT);
+  let clean = sanitize(html, RICH_TEXT);
+  // What sanitize-html writes from broken markup can itself parse differently (`<p><A</p><p>` gives
+  // `<p><p></p></p>`, whose inner <p> closes the outer one): sanitized again until it stays as it is, so that
+  // saving a text a second time never changes it. A text it left alone is stable at once.
+  for (let round = 0; clean !== html && round < 4; round++) {
+    const again = sanitize(clean, RICH_TEXT);
+    if (again === clean) break;
+    clean = again;
+  }
   if (html.length <= MAX_REMEMBERED_LENGTH) {
     // Oldest first (insertion order): drop the oldest once full.
     if (recentRichText.size >= RECENT_RICH_TEXTS) recentRichText.delete(recentRichText.keys().next().value!);
