@@ -42,9 +42,6 @@ const REGISTERED = [
   'CategoryArchive',
   'TagArchive',
   'Error',
-  // The admin namespace's merge answers (shared/schemas/merge.ts), which /doc lists too.
-  'VenueMerge',
-  'OrganizerMerge',
 ];
 
 const BY_ID: Record<string, z.ZodType> = {
