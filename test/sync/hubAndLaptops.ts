@@ -51,7 +51,7 @@ export const syncWith = (
 export async function write(server: TestServer, path: string, json: Record<string, unknown>) {
   const answer = await server.api(path, { method: 'POST', auth: server.admin, json });
   expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-  return answer.body as { id: number; uid: string };
+  return answer.body as { id: number; slug: string; uid: string };
 }
 
 /** The id on `server` of the event with this uid. */

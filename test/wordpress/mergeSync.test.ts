@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  describeWithPeer,
-  PEER_START_TIMEOUT_MS,
-  startWordPressPeer,
-  type WordPressPeer,
-} from '../helpers/wordpressPeer';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { runSync, type SyncReport } from '../../src/main/sync/sync';
-import { folderOwner } from '../../src/main/core/users';
+import { describeWithPeer, PEER_START_TIMEOUT_MS, type WordPressPeer } from '../helpers/wordpressPeer';
+import { eventBody, type TestServer } from '../helpers/server';
+import { write } from '../sync/hubAndLaptops';
+import { startSiteAndLaptops, syncWithSite } from './wordpressSync';
 
 /**
  * Two venues (and two organizers) merged on one laptop reach the real WordPress site and the other laptop as
@@ -18,34 +13,12 @@ describeWithPeer('a merge of venues and organizers, synced with the real WordPre
   let site: WordPressPeer;
   let laptopA: TestServer;
   let laptopB: TestServer;
+  let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    [site, laptopA, laptopB] = await Promise.all([
-      startWordPressPeer(),
-      startTestServer(),
-      startTestServer(),
-    ]);
+    ({ site, laptopA, laptopB, stop } = await startSiteAndLaptops());
   }, PEER_START_TIMEOUT_MS);
-  afterAll(async () => {
-    await Promise.all([site?.stop(), laptopA?.close(), laptopB?.close()]);
-  });
+  afterAll(() => stop?.());
 
-  const syncWithSite = (laptop: TestServer): Promise<SyncReport> =>
-    runSync({
-      store: laptop.engine.store,
-      caller: folderOwner(laptop.engine.store),
-      policy: 'ask',
-      remote: {
-        root: site.root,
-        namespace: 'tribe/events/v1',
-        auth: { user: site.admin.user, password: site.admin.password },
-        backoffMs: 1,
-      },
-    });
-  const write = async (laptop: TestServer, path: string, json: Record<string, unknown>) => {
-    const answer = await laptop.api(path, { method: 'POST', auth: laptop.admin, json });
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-    return answer.body as { id: number; slug: string; uid: string };
-  };
   const siteList = async (collection: 'venues' | 'organizers' | 'events') => {
     const window = collection === 'events' ? 'start_date=2000-01-01&end_date=2100-01-01&' : '';
     const answer = await site.api(`tribe/events/v1/${collection}?${window}per_page=50`);
@@ -87,7 +60,7 @@ describeWithPeer('a merge of venues and organizers, synced with the real WordPre
     );
     await write(laptopA, 'events', eventBody('Draft plan', 8, { venue: twin.id, status: 'draft' }));
     for (const laptop of [laptopA, laptopB]) {
-      const report = await syncWithSite(laptop);
+      const report = await syncWithSite(site, laptop);
       expect(report.failures).toEqual([]);
       expect(report.conflicts).toEqual([]);
     }
@@ -105,7 +78,7 @@ describeWithPeer('a merge of venues and organizers, synced with the real WordPre
     expect((await merge('venues', twin.id, kept.id)).body).toMatchObject({ moved: 3 });
     expect((await merge('organizers', annaToo.id, anna.id)).body).toMatchObject({ moved: 2 });
 
-    const pushed = await syncWithSite(laptopA);
+    const pushed = await syncWithSite(site, laptopA);
     expect(pushed.failures).toEqual([]);
     expect(pushed.conflicts).toEqual([]);
     expect(
@@ -143,13 +116,13 @@ describeWithPeer('a merge of venues and organizers, synced with the real WordPre
     ]);
 
     // Laptop B takes the merge in; then nothing is left to do on either side.
-    const pulled = await syncWithSite(laptopB);
+    const pulled = await syncWithSite(site, laptopB);
     expect(pulled.failures).toEqual([]);
     expect(pulled.conflicts).toEqual([]);
     expect(pulled.summary).toMatchObject({ created: 0, imported: 0, trashed: 2 });
     expect(linksOn(laptopB)).toEqual(linksOn(laptopA));
     for (const laptop of [laptopA, laptopB]) {
-      const quiet = await syncWithSite(laptop);
+      const quiet = await syncWithSite(site, laptop);
       expect(quiet.operations).toEqual([]);
       expect(quiet.conflicts).toEqual([]);
     }

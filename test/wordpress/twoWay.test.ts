@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  describeWithPeer,
-  PEER_START_TIMEOUT_MS,
-  startWordPressPeer,
-  type WordPressPeer,
-} from '../helpers/wordpressPeer';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { runSync, type SyncReport } from '../../src/main/sync/sync';
-import type { ConflictPolicy } from '../../src/main/sync/model';
-import { folderOwner } from '../../src/main/core/users';
+import { describeWithPeer, PEER_START_TIMEOUT_MS, type WordPressPeer } from '../helpers/wordpressPeer';
+import { eventBody, type TestServer } from '../helpers/server';
+import { write } from '../sync/hubAndLaptops';
+import { startSiteAndLaptops, syncWithSite } from './wordpressSync';
 import { decodeHtmlEntities } from '../../src/main/core/html';
 
 /**
@@ -19,34 +13,12 @@ describeWithPeer('two laptops and the real WordPress site as their hub', () => {
   let site: WordPressPeer;
   let laptopA: TestServer;
   let laptopB: TestServer;
+  let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    [site, laptopA, laptopB] = await Promise.all([
-      startWordPressPeer(),
-      startTestServer(),
-      startTestServer(),
-    ]);
+    ({ site, laptopA, laptopB, stop } = await startSiteAndLaptops());
   }, PEER_START_TIMEOUT_MS);
-  afterAll(async () => {
-    await Promise.all([site?.stop(), laptopA?.close(), laptopB?.close()]);
-  });
+  afterAll(() => stop?.());
 
-  const syncWithSite = (laptop: TestServer, policy: ConflictPolicy = 'ask'): Promise<SyncReport> =>
-    runSync({
-      store: laptop.engine.store,
-      caller: folderOwner(laptop.engine.store),
-      policy,
-      remote: {
-        root: site.root,
-        namespace: 'tribe/events/v1',
-        auth: { user: site.admin.user, password: site.admin.password },
-        backoffMs: 1,
-      },
-    });
-  const write = async (laptop: TestServer, path: string, json: Record<string, unknown>) => {
-    const answer = await laptop.api(path, { method: 'POST', auth: laptop.admin, json });
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-    return answer.body as { id: number; slug: string };
-  };
   /** The laptop's events by slug (title, description, status): what the calendar shows. */
   const eventsOf = (laptop: TestServer) =>
     Object.fromEntries(
@@ -77,13 +49,14 @@ describeWithPeer('two laptops and the real WordPress site as their hub', () => {
     );
     const talk = await write(laptopA, 'events', eventBody('Talk', 6, { description: 'About bees' }));
     await write(laptopA, 'events', eventBody('Film', 7));
-    expect((await syncWithSite(laptopA)).failures).toEqual([]);
-    const imported = await syncWithSite(laptopB);
+    expect((await syncWithSite(site, laptopA)).failures).toEqual([]);
+    const imported = await syncWithSite(site, laptopB);
     expect(imported.failures).toEqual([]);
     expect(imported.summary).toMatchObject({ imported: 4, created: 0, conflicts: 0 });
     expect(eventsOf(laptopB)).toEqual(eventsOf(laptopA));
     // A round trip is never an edit: nothing to do on either side.
-    for (const laptop of [laptopA, laptopB]) expect((await syncWithSite(laptop)).operations).toEqual([]);
+    for (const laptop of [laptopA, laptopB])
+      expect((await syncWithSite(site, laptop)).operations).toEqual([]);
 
     // Someone fixes a typo in the site (its REST API), creates an event there, and deletes the film;
     // meanwhile laptop A changes the talk's description and laptop B its title.
@@ -112,7 +85,7 @@ describeWithPeer('two laptops and the real WordPress site as their hub', () => {
 
     // Both sync twice in turn.
     for (const laptop of [laptopA, laptopB, laptopA, laptopB]) {
-      const report = await syncWithSite(laptop);
+      const report = await syncWithSite(site, laptop);
       expect(report.failures).toEqual([]);
       expect(report.conflicts).toEqual([]);
     }
@@ -142,7 +115,7 @@ describeWithPeer('two laptops and the real WordPress site as their hub', () => {
     for (const laptop of [laptopA, laptopB]) {
       const film = [...laptop.engine.store.events.values()].find((event) => event.title === 'Film');
       expect(film?.status).toBe('trash');
-      expect((await syncWithSite(laptop)).operations).toEqual([]);
+      expect((await syncWithSite(site, laptop)).operations).toEqual([]);
     }
   }, 240_000);
 });

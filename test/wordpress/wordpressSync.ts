@@ -53,6 +53,55 @@ export async function startWordPressPair(): Promise<WordPressPair> {
   };
 }
 
+/** The real WordPress site as the hub of two laptops (two real Calendar Desk servers), for two-way sync tests. */
+export interface SiteAndLaptops {
+  site: WordPressPeer;
+  laptopA: TestServer;
+  laptopB: TestServer;
+  stop(): Promise<void>;
+}
+
+export async function startSiteAndLaptops(): Promise<SiteAndLaptops> {
+  const started = await Promise.allSettled([startWordPressPeer(), startTestServer(), startTestServer()]);
+  const stopAll = async () => {
+    await Promise.all(
+      started.map((one) =>
+        one.status !== 'fulfilled' ? undefined : 'stop' in one.value ? one.value.stop() : one.value.close(),
+      ),
+    );
+  };
+  const failed = started.find((one) => one.status === 'rejected');
+  if (failed) {
+    // What did start is stopped: a WordPress site left running keeps its PHP and database processes.
+    await stopAll();
+    throw failed.reason;
+  }
+  const [site, laptopA, laptopB] = started.map((one) => (one as PromiseFulfilledResult<unknown>).value) as [
+    WordPressPeer,
+    TestServer,
+    TestServer,
+  ];
+  return { site, laptopA, laptopB, stop: stopAll };
+}
+
+/** A two-way sync (the default) of a laptop with the site, as its administrator. */
+export const syncWithSite = (
+  site: WordPressPeer,
+  laptop: TestServer,
+  policy: ConflictPolicy = 'ask',
+): Promise<SyncReport> =>
+  runSync({
+    store: laptop.engine.store,
+    caller: folderOwner(laptop.engine.store),
+    policy,
+    remote: {
+      root: site.root,
+      namespace: 'tribe/events/v1',
+      auth: { user: site.admin.user, password: site.admin.password },
+      backoffMs: 1,
+    },
+  });
+
 /** A real PNG of `width`×`height` red pixels (WordPress reads its size, so it must be a valid image). */
 export function pngBytes(width: number, height: number): Buffer {
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([255, 0, 0]))]);
