@@ -147,8 +147,8 @@ const codeOf = (text: string) => {
   return code;
 };
 
-function placementOf(event: StoredEvent): Placement {
-  const start = wallClockSeconds(event.startLocal);
+/** `start`: the event's start in wall-clock seconds when the caller has it already (a start sorts by it). */
+function placementOf(event: StoredEvent, start = wallClockSeconds(event.startLocal)): Placement {
   const end = wallClockSeconds(event.endLocal);
   const span = start !== null && end !== null && end >= start ? end - start : -1;
   // Class 0 for irregular events, 1 for spans up to a day, then each class up to 4× longer (at most 13).
@@ -563,10 +563,11 @@ export class EventIndex {
   reset(events: Iterable<StoredEvent>): void {
     this.listing.clear();
     this.publishedPerTerm.clear();
-    const sorted = sortByStart([...events]);
+    const { sorted, starts } = startOrder([...events]);
     // In start order, every partition is filled by appending.
-    for (const event of sorted) {
-      this.listing.add(event, placementOf(event), true);
+    for (let at = 0; at < sorted.length; at++) {
+      const event = sorted[at];
+      this.listing.add(event, starts ? placementOf(event, starts[at]) : placementOf(event), true);
       this.countTerms(event, 1);
     }
     this.links = new EventLinks();
@@ -635,7 +636,15 @@ const KEY_SPAN_LIMIT = 2 ** 32;
  * starts more than 136 years apart) is sorted by compareStart itself.
  */
 export function sortByStart(events: StoredEvent[]): StoredEvent[] {
-  const byComparing = () => [...events].sort(compareStart);
+  return startOrder(events).sorted;
+}
+
+/**
+ * `events` sorted as sortByStart does, with each one's start in wall-clock seconds when the numeric sort could
+ * be used (null otherwise): the start's listing reuses them instead of reading 100,000 dates twice.
+ */
+function startOrder(events: StoredEvent[]): { sorted: StoredEvent[]; starts: Float64Array | null } {
+  const byComparing = () => ({ sorted: [...events].sort(compareStart), starts: null });
   if (events.length >= KEY_POSITIONS) return byComparing();
   const keys = new Float64Array(events.length);
   let earliest = Infinity;
@@ -653,8 +662,11 @@ export function sortByStart(events: StoredEvent[]): StoredEvent[] {
   for (let at = 0; at < keys.length; at++) keys[at] = (keys[at] - earliest) * KEY_POSITIONS + at;
   keys.sort();
   const sorted = new Array<StoredEvent>(events.length);
-  for (let at = 0; at < keys.length; at++) sorted[at] = events[keys[at] % KEY_POSITIONS];
-  return sorted;
+  for (let at = 0; at < keys.length; at++) {
+    sorted[at] = events[keys[at] % KEY_POSITIONS];
+    keys[at] = Math.floor(keys[at] / KEY_POSITIONS) + earliest;
+  }
+  return { sorted, starts: keys };
 }
 
 /** Adds the event to the listing of each of its terms (a term repeated in `termIds` counts once). */
