@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import {
   defaultArchiveEnd,
@@ -351,6 +352,44 @@ describe('event archive window (REFERENCE §2.1, §4.4)', () => {
   it('defaults as in the samples for a UTC site (01-namespace-root)', () => {
     expect(defaultArchiveStart(NOW, 'UTC')).toBe('2026-11-21 23:59:00');
     expect(defaultArchiveEnd(NOW)).toBe('2028-11-22 02:15:33');
+  });
+
+  it("computes the defaults as PHP's phrases 'yesterday 23:59' and '+24 months' do, at any instant", () => {
+    // The defaults are computed directly (no phrase parsed per request): the phrases, as strtotime reads
+    // them, are the reference. Leap days and month ends are where month overflow differs from clamping.
+    const phrases = (now: Date, zone: string) => ({
+      start: formatSql(parseDateInput('yesterday 23:59', 'UTC', now)!.setZone(toLuxonZone(zone))),
+      end: formatSql(parseDateInput('+24 months', 'UTC', now)!),
+    });
+    const direct = (now: Date, zone: string) => ({
+      start: defaultArchiveStart(now, zone),
+      end: defaultArchiveEnd(now),
+    });
+    for (const at of ['2028-02-29T12:00:00Z', '2027-01-31T23:59:59Z', '2026-03-01T00:00:00Z']) {
+      expect(direct(new Date(at), 'UTC')).toEqual(phrases(new Date(at), 'UTC'));
+    }
+    expect(defaultArchiveEnd(new Date('2028-02-29T12:00:00Z'))).toBe('2030-03-01 12:00:00');
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1971-01-01T00:00:00Z'),
+          max: new Date('2100-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom(
+          'UTC',
+          'America/New_York',
+          'Asia/Kolkata',
+          'Pacific/Chatham',
+          'UTC-9:30',
+          'Europe/Berlin',
+        ),
+        (now, zone) => {
+          expect(direct(now, zone)).toEqual(phrases(now, zone));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('normalises the defaults inclusively as in the rest_url of 03-events-archive', () => {

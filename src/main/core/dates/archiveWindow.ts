@@ -1,19 +1,30 @@
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { formatSql, type SqlDate } from './sqlDates';
 import { parseDateInput } from './strtotime';
 import { toLuxonZone } from './zones';
 
 // The window of GET /events: its default start and end, and the start_date/end_date filters as wall clocks.
+// The defaults are PHP's strtotime('yesterday 23:59') and strtotime('+24 months'), computed with Date.UTC
+// (which overflows months and days as PHP does) rather than by parsing the phrases on every list request:
+// test/core/dates.test.ts holds them equal to the phrases for any instant.
 
 /** Default `start_date` of GET /events: 'yesterday 23:59' computed in UTC, rendered in the site zone. */
 export function defaultArchiveStart(now: Date, siteZone: string): SqlDate {
-  const utc = parseDateInput('yesterday 23:59', 'UTC', now) as DateTime;
-  return formatSql(utc.setZone(toLuxonZone(siteZone)));
+  const yesterday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59, 0);
+  return formatSql(DateTime.fromMillis(yesterday, { zone: toLuxonZone(siteZone) }));
 }
 
 /** Default `end_date` of GET /events: now + 24 months as a UTC wall clock (PHP month overflow, not clamping). */
 export function defaultArchiveEnd(now: Date): SqlDate {
-  return formatSql(parseDateInput('+24 months', 'UTC', now) as DateTime);
+  const later = Date.UTC(
+    now.getUTCFullYear(),
+    now.getUTCMonth() + 24,
+    now.getUTCDate(),
+    now.getUTCHours(),
+    now.getUTCMinutes(),
+    now.getUTCSeconds(),
+  );
+  return formatSql(DateTime.fromMillis(later, { zone: 'UTC' }));
 }
 
 /**
