@@ -201,15 +201,32 @@ describe('calendar-desk sync', () => {
     expect((await remote.api(`events/${market.id}`)).body.title).toBe('Local market');
   });
 
+  it('finds the API from the address of the site alone (no REST root, no --namespace)', async () => {
+    const site = remote.engine.apiRoot.replace(/wp-json\/$/, '');
+    expect(site).not.toBe(remote.engine.apiRoot);
+    const result = await runCli(
+      ['sync', '--data', dataDir, '--remote', site, '--token', remote.engine.adminToken, '--push-only'],
+      env,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const titles = (await remote.api('events?per_page=50')).body.events.map(
+      (e: { title: string }) => e.title,
+    );
+    expect(titles.sort()).toEqual(['Market', 'Parade']);
+  });
+
   it('explains wrong credentials, a missing password and a remote that is not this API (exit 1, no stack)', async () => {
     const wrong = await sync('--user', 'admin', '--password', 'abcd efgh ijkl mnop qrst uvwx');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/refused the credentials/);
     expect(wrong.stderr).not.toMatch(/^\s+at /m);
 
-    const noPassword = await sync('--user', 'admin');
+    const noPassword = await sync('--user', 'admin', '--json');
     expect(noPassword.code).toBe(1);
     expect(noPassword.stderr).toMatch(/--user needs a password/);
+    // Tools reading --json get a wrong flag as JSON too.
+    expect(JSON.parse(noPassword.stdout)).toMatchObject({ error: { code: 'SYNC_USAGE' }, exit_status: 1 });
 
     const otherApi = await sync(
       '--token',

@@ -58,10 +58,21 @@ describeWithPeer('calendar-desk sync against the real site: what the user reads'
     expectOneLine(unknown.stderr);
   }, 60_000);
 
-  it('the namespace of another API: says which one this site takes', async () => {
-    const args = syncArgs(peer, dataDir);
+  it('without --namespace, finds The Events Calendar from the site address alone; a wrong one is named', async () => {
+    // What a volunteer types: the site's address, no REST root, no namespace.
+    const args = syncArgs(peer, dataDir, peer.admin, '--dry-run');
     args.splice(args.indexOf('--namespace'), 2);
-    const result = await runCli(args, env);
+    args[args.indexOf('--remote') + 1] = peer.root.replace(/wp-json\/$/, '');
+    const found = await runCli(args, env);
+    expect(found.stderr).toBe('');
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/^Dry run: nothing was changed\./m);
+    expect(found.stdout).toMatch(/create\s+event \d+ "Jazz night"/);
+    expect(await peerEvents(peer)).toEqual([]);
+
+    const wrong = syncArgs(peer, dataDir);
+    wrong[wrong.indexOf('--namespace') + 1] = 'cal/events/v1';
+    const result = await runCli(wrong, env);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
       `calendar-desk: ${peer.root} does not serve the cal/events/v1 namespace. ` +

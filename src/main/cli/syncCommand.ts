@@ -11,6 +11,7 @@ import type { SyncJobStatus } from '../sync/jobs';
 import { SyncStoppedError } from '../sync/executor';
 import { folderOwner } from '../core/users';
 import { adHocSyncSchema, type AdHocSyncRequest } from '../../shared/schemas/sync';
+import { findEventsApi } from '../sync/remoteCheck';
 
 /** A sync option the user got wrong: one line, exit 1. */
 export class SyncUsageError extends Error {
@@ -26,7 +27,8 @@ const VISIBLE_TO_OTHERS = 'visible to other users of this computer (ps)';
 export interface SyncCliOptions {
   data?: string;
   remote: string;
-  namespace: string;
+  /** Absent: the namespace the remote serves (The Events Calendar's, else this app's). */
+  namespace?: string;
   token?: string;
   tokenFile?: string;
   user?: string;
@@ -98,10 +100,15 @@ async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest>
       'Give --push-only or --pull-only, not both (without either, sync goes both ways).',
     );
   }
+  const auth = await remoteAuthOf(options);
+  // Without --namespace the site says which API it serves, as the app's "add a site" form finds it.
+  const api = options.namespace
+    ? { root: options.remote, namespace: options.namespace }
+    : await findEventsApi(options.remote, auth);
   const request = adHocSyncSchema.safeParse({
-    remote: options.remote,
-    namespace: options.namespace,
-    auth: await remoteAuthOf(options),
+    remote: api.root,
+    namespace: api.namespace,
+    auth,
     policy: options.policy,
     direction: options.pushOnly ? 'push' : options.pullOnly ? 'pull' : 'both',
     dry_run: options.dryRun === true,
@@ -165,11 +172,14 @@ export function syncCommand(deps: SyncCommandDeps): Command {
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
-    .requiredOption('--remote <url>', 'REST root of the remote, e.g. https://example.org/wp-json/')
+    .requiredOption(
+      '--remote <url>',
+      'the remote site (https://example.org) or its REST root (https://example.org/wp-json/)',
+    )
     .option(
       '--namespace <ns>',
-      `API namespace on the remote (${TRIBE_NAMESPACE} for The Events Calendar)`,
-      NAMESPACE,
+      `API namespace on the remote (default: the one it serves, ${TRIBE_NAMESPACE} on a WordPress site ` +
+        `with The Events Calendar, ${NAMESPACE} on a Calendar Desk)`,
     )
     .option('--token-file <file>', `file holding the bearer token of the remote (or $${TOKEN_ENV})`)
     .option('--token <token>', `the bearer token itself: ${VISIBLE_TO_OTHERS}, prefer --token-file`)
@@ -199,10 +209,10 @@ export function syncCommand(deps: SyncCommandDeps): Command {
       ].join('\n'),
     )
     .action(async (options: SyncCliOptions) => {
-      const request = await syncRequestOf(options);
       const progress = progressReporter(options.json === true);
       let report: SyncReport;
       try {
+        const request = await syncRequestOf(options);
         report = await deps.withStoreOrServer(
           deps.resolveDataFolder(options.data),
           (store) =>

@@ -32,11 +32,14 @@ export function fieldOf(error: RemoteError): RemoteCheckField {
 }
 
 /**
- * Checks a site before it is saved, all at once: that the address answers and is a REST root (trying
- * /wp-json/ after a bare site address), which events namespace it serves, and that the credentials work and
- * may publish events. Throws the RemoteError of the first problem (see {@link fieldOf} for its field).
+ * The REST root and events namespace of a site, from what the user typed: tries the address and /wp-json/
+ * after a bare site address, and picks The Events Calendar's namespace, else this app's. Throws the RemoteError
+ * of the first problem (unreachable, not a REST root, no events calendar there).
  */
-export async function checkRemote(address: string, auth: RemoteAuth): Promise<RemoteCheckResult> {
+export async function findEventsApi(
+  address: string,
+  auth: RemoteAuth,
+): Promise<{ root: string; namespace: string }> {
   let found: { root: string; namespaces: string[] } | null = null;
   let firstFailure: RemoteError | null = null;
   for (const root of rootCandidates(address)) {
@@ -61,6 +64,17 @@ export async function checkRemote(address: string, auth: RemoteAuth): Promise<Re
       'no_events_namespace',
     );
   }
+  return { root: found.root, namespace };
+}
+
+/**
+ * Checks a site before it is saved, all at once: that the address answers and is a REST root (see
+ * {@link findEventsApi}), which events namespace it serves, and that the credentials work and may publish
+ * events. Throws the RemoteError of the first problem (see {@link fieldOf} for its field).
+ */
+export async function checkRemote(address: string, auth: RemoteAuth): Promise<RemoteCheckResult> {
+  const found = await findEventsApi(address, auth);
+  const namespace = found.namespace;
   await new RemoteClient({
     root: found.root,
     namespace,
