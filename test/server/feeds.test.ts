@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
+import { mountSmallDisk, whySmallDisksCannotBeMounted } from '../helpers/tmpfs';
 import { parseWithPythonIcalendar } from '../helpers/icalendarPython';
 import { FEED_SECRET_FILE } from '../../src/main/core/feeds/secret';
 import { remoteKey } from '../../src/main/sync/linkState';
@@ -239,3 +240,47 @@ describe('calendar feeds', () => {
     feeds = regenerated.body;
   });
 });
+
+const cannotMount = await whySmallDisksCannotBeMounted();
+
+describe.skipIf(cannotMount !== null)(
+  cannotMount
+    ? `SKIPPED (${cannotMount}): new feed addresses on a full disk`
+    : 'new feed addresses on a full disk',
+  () => {
+    it('answers 503 saying what is wrong with the disk and what to do; the addresses stay as they were', async () => {
+      const disk = await mountSmallDisk();
+      const onDisk = await startTestServer({ dataDir: join(disk.dir, 'data') });
+      try {
+        const call = (action: string) =>
+          onDisk.api(`${onDisk.engine.origin}/${ADMIN}/${action}`, {
+            method: action === 'feeds' ? 'GET' : 'POST',
+            auth: onDisk.admin,
+          });
+        const before = (await call('feeds')).body as Feeds;
+        const secretFile = join(onDisk.dataDir, FEED_SECRET_FILE);
+        const saved = await readFile(secretFile, 'utf8');
+
+        await disk.fill();
+        const full = await call('feeds/regenerate');
+        expect(full.status).toBe(503);
+        expect(full.body.code).toBe('rest_storage_unavailable');
+        expect(full.body.message).toContain('could not save the feed addresses');
+        expect(full.body.message).toContain(`the disk that holds the data folder ${onDisk.dataDir} is full`);
+        expect(full.body.message).toContain('free some space on that disk');
+
+        const revoked = await call('feeds/revoke');
+        expect(revoked.status).toBe(503);
+        expect(revoked.body.message).toContain('free some space on that disk');
+
+        // Nothing changed: the same addresses, still answering, and the same secret on disk.
+        expect(((await call('feeds')).body as Feeds).calendar).toEqual(before.calendar);
+        expect((await fetch(before.calendar!.http)).status).toBe(200);
+        expect(await readFile(secretFile, 'utf8')).toBe(saved);
+      } finally {
+        await onDisk.close();
+        await disk.unmount();
+      }
+    });
+  },
+);

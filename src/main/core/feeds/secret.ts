@@ -1,8 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurably } from '../../store/durableJsonFile';
+import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../../store/storageRefusal';
 
 /**
  * The secret in the feed addresses (`/feeds/<secret>/…`). Calendar apps cannot send credentials, so whoever
@@ -88,7 +89,14 @@ export class FeedSecret {
 
   private async write(next: FeedFile): Promise<void> {
     // writeFileDurably creates its files with mode 0600: the secret is readable by this user only.
-    await writeFileDurably(this.file, `${JSON.stringify(next)}\n`);
+    await writeFileDurably(this.file, `${JSON.stringify(next)}\n`).catch((error: unknown) => {
+      // A full or read-only disk: said as the calendar's own writes say it (503, what to do); the addresses
+      // stay as they were.
+      if (!storageRefusalOf(error)) throw error;
+      throw new StorageUnavailableError(
+        `could not save the feed addresses: ${describeWriteFailure(error, dirname(this.file))}`,
+      );
+    });
     this.state = next;
   }
 }
