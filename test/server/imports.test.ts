@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { mountSmallDisk, whySmallDisksCannotBeMounted } from '../helpers/tmpfs';
 import { exportDump } from '../../src/main/sync/exchange/jsonDump';
 import { HISTORY_FILE } from '../../src/main/sync/exchange/importHistory';
 import {
@@ -336,6 +337,43 @@ describe('undo of a whole import', () => {
     }
   });
 });
+
+const cannotMount = await whySmallDisksCannotBeMounted();
+
+describe.skipIf(cannotMount !== null)(
+  cannotMount ? `SKIPPED (${cannotMount}): an import on a full disk` : 'an import on a full disk',
+  () => {
+    it('answers 503 saying the disk is full and what to do; nothing is imported; with space again it is', async () => {
+      const disk = await mountSmallDisk();
+      const onDisk = await startTestServer({ dataDir: join(disk.dir, 'data') });
+      try {
+        await disk.fill();
+        const refused = await post('import', { file_name: 'first.csv', content: FIRST_CSV }, onDisk);
+        expect(refused.status).toBe(503);
+        expect(refused.body.code).toBe('rest_storage_unavailable');
+        expect(refused.body.message).toContain(
+          `the disk that holds the data folder ${onDisk.dataDir} is full`,
+        );
+        expect(refused.body.message).toContain('free some space on that disk');
+        expect(records(onDisk).events).toEqual([]);
+        expect((await admin('imports', {}, onDisk)).body).toEqual([]);
+
+        await rm(join(disk.dir, 'filler'));
+        const imported = await post('import', { file_name: 'first.csv', content: FIRST_CSV }, onDisk);
+        expect(imported.status).toBe(200);
+        expect(
+          records(onDisk)
+            .events.map((event) => event.title)
+            .sort(),
+        ).toEqual(['Choir', 'Picnic']);
+        expect((await admin('imports', {}, onDisk)).body).toHaveLength(1);
+      } finally {
+        await onDisk.close();
+        await disk.unmount();
+      }
+    });
+  },
+);
 
 describe('import jobs', () => {
   it('run in the background: done reaches total, with the result; one at a time', async () => {

@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, w
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
+import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../../store/storageRefusal';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
 import {
   importHistoryEntrySchema,
@@ -74,7 +75,7 @@ export class ImportHistory {
       .filter((entry) => !entry.pending || landed(entry))
       .map(({ pending: _pending, ...entry }) => entry);
     // Settled once: the entries a crash left pending are now known to have landed, or are gone.
-    if (stored.some((entry) => entry.pending)) this.save();
+    if (stored.some((entry) => entry.pending)) this.save(this.entries);
   }
 
   /** The imports kept, newest first, as `GET imports` lists them. */
@@ -104,35 +105,60 @@ export class ImportHistory {
       pending: true,
       records,
     };
-    this.entries = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
-    this.save();
+    // Kept in memory only once on disk: an import whose note cannot be written is refused, and never listed.
+    const next = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
+    this.save(next);
+    this.entries = next;
     return entry.id;
   }
 
   /** The import's store write is durable. */
   landed(id: string): void {
-    this.update(id, (entry) => ({ ...entry, pending: undefined }));
+    this.afterStoreWrite(this.updated(id, (entry) => ({ ...entry, pending: undefined })));
   }
 
   /** The import's store write failed (its change was taken back): nothing to undo. */
   failed(id: string): void {
-    this.entries = this.entries.filter((entry) => entry.id !== id);
-    this.save();
+    this.afterStoreWrite(this.entries.filter((entry) => entry.id !== id));
   }
 
   /** Noted after the undo's store write: a crash between them leaves an undo that restores nothing more. */
   undone(id: string): void {
-    this.update(id, (entry) => ({ ...entry, undone: true }));
+    this.afterStoreWrite(this.updated(id, (entry) => ({ ...entry, undone: true })));
   }
 
-  private update(id: string, change: (entry: StoredImport) => StoredImport): void {
-    this.entries = this.entries.map((entry) => (entry.id === id ? change(entry) : entry));
-    this.save();
+  /**
+   * The entries as they are once the store write has landed or failed: memory takes them whatever the disk
+   * says, since a disk refusing the note then must not make the import (or undo) look failed. The file keeps
+   * the entry `pending`, which the next start settles by the records' digests (an undo's mark is lost then:
+   * undoing again restores nothing more).
+   */
+  private afterStoreWrite(next: StoredImport[]): void {
+    this.entries = next;
+    try {
+      this.save(next);
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+    }
   }
 
-  private save(): void {
-    const entries = this.entries.map(({ pending, ...entry }) => (pending ? { ...entry, pending } : entry));
-    writeFileDurablySync(this.file, JSON.stringify(entries));
+  /** The entries with the entry `id` changed. */
+  private updated(id: string, change: (entry: StoredImport) => StoredImport): StoredImport[] {
+    return this.entries.map((entry) => (entry.id === id ? change(entry) : entry));
+  }
+
+  private save(entries: StoredImport[]): void {
+    const written = entries.map(({ pending, ...entry }) => (pending ? { ...entry, pending } : entry));
+    try {
+      writeFileDurablySync(this.file, JSON.stringify(written));
+    } catch (error) {
+      // A full or read-only disk: said as the calendar's own writes say it (503, what to do).
+      if (!storageRefusalOf(error)) throw error;
+      throw new StorageUnavailableError(
+        `could not note the import in its history: ${describeWriteFailure(error, join(this.file, '..'))}`,
+        { cause: error },
+      );
+    }
   }
 }
 
