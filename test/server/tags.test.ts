@@ -214,6 +214,9 @@ describe('GET /tags', () => {
     expect(body.rest_url).toBe(`${local.base}tags/`);
     expect(names(await list('orderby=name&order=asc'))).toEqual(['A', 'b', 'brand new', 'C']);
     expect(names(await list('hide_empty=false'))).toContain('unused');
+    // Names of Object.prototype's members are unknown orders like any other: by name (was a 500).
+    for (const orderby of ['__proto__', 'constructor', 'toString'])
+      expect(names(await list(`orderby=${orderby}`))).toEqual(['A', 'b', 'brand new', 'C']);
   });
 
   it('orders by id descending', async () => {

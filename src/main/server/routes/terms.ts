@@ -79,7 +79,8 @@ export function matchingTerms(
     const order = (args.include as Array<string | number>).map((ref) => findTerm(store, taxonomy, ref)!.id);
     terms.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   } else if (orderby !== 'none') {
-    const key = ORDER_BY[orderby] ?? ORDER_BY.name;
+    // Own keys only: `__proto__` or `constructor` from the query would find Object.prototype's members.
+    const key = Object.hasOwn(ORDER_BY, orderby) ? ORDER_BY[orderby] : ORDER_BY.name;
     terms.sort((a, b) => {
       const left = key(a, store);
       const right = key(b, store);
