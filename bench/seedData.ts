@@ -8,6 +8,7 @@
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournaledPersistence } from '../src/main/store/persistence';
+import { withEventKeys } from '../src/main/store/lazyEvents';
 import {
   dataFileSchema,
   emptyDataFile,
@@ -709,7 +710,7 @@ export async function seedDataFolder(
     await persistence.load(() => {
       throw new Error(`${dataDir} already holds a calendar: seed an empty folder.`);
     });
-    await persistence.writeSnapshot(data);
+    await persistence.writeSnapshot(withEventKeys(data));
   } finally {
     await persistence.close();
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseChunkedJson } from '../../src/main/store/chunkedJson';
+import { RawLines } from '../../src/main/store/rawLines';
 import { readJsonFile, serializeInChunks } from '../../src/main/store/durableJsonFile';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,13 @@ function whole(content: Buffer): { value: unknown } | { error: true } {
   } catch {
     return { error: true };
   }
+}
+/** The document with its raw array (if it was kept as lines) parsed: what the store makes of it. */
+function parsingRaw(read: { value: unknown } | undefined, rawArray: string) {
+  if (!read) return read;
+  const document = read.value as Record<string, unknown>;
+  const lines = document[rawArray];
+  return { value: { ...document, ...(lines instanceof RawLines ? { [rawArray]: lines.parseAll() } : {}) } };
 }
 /** What reading the file gives: the line-by-line result when it applies, JSON.parse of the whole otherwise. */
 function read(content: Buffer): { value: unknown } | { error: true } {
@@ -68,6 +76,48 @@ describe('reading a data file line by line', () => {
     );
   });
 
+  it('keeps the lines of the raw array unparsed, and parsing them gives what JSON.parse gives', () => {
+    fc.assert(
+      fc.property(dataFile, (data) => {
+        const content = Buffer.from(text(data), 'utf8');
+        const read = parseChunkedJson(content, 'events');
+        const events = (read?.value as { events: unknown }).events;
+        expect(events instanceof RawLines || (Array.isArray(events) && events.length === 0)).toBe(true);
+        expect(parsingRaw(read, 'events')).toEqual({ value: JSON.parse(content.toString('utf8')) });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('with a raw array, still never accepts a damaged file whose lines would not parse as JSON.parse does', () => {
+    fc.assert(
+      fc.property(
+        dataFile,
+        fc.nat(),
+        fc.nat({ max: 8 }),
+        fc.constantFrom('', ',', '\n', ']', '}', '[', '{', '\r\n', ' ', ',\n', '\n}\n', '{}', '\n{"x":1}'),
+        (data, at, cut, insert) => {
+          const content = Buffer.from(text(data), 'utf8');
+          const position = at % (content.length + 1);
+          const edited = Buffer.concat([
+            content.subarray(0, position),
+            Buffer.from(insert, 'utf8'),
+            content.subarray(position + cut),
+          ]);
+          let parsed: { value: unknown } | { error: true } | undefined;
+          try {
+            parsed = parsingRaw(parseChunkedJson(edited, 'events'), 'events');
+          } catch {
+            // A raw line that is not JSON: the store treats the file as damaged, as JSON.parse would.
+            parsed = { error: true };
+          }
+          expect(parsed ?? whole(edited)).toEqual(whole(edited));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves other layouts to JSON.parse', () => {
     for (const content of [
       '{"a":[1,2]}',
@@ -94,6 +144,10 @@ describe('reading a data file line by line', () => {
       const file = join(folder, 'calendar.json');
       await writeFile(file, [...serializeInChunks(data)].join(''));
       expect(await readJsonFile(file)).toEqual(data);
+      // Kept as lines, on pieces that are never reused: every line reads back as written.
+      const kept = (await readJsonFile(file, 'events')) as { events: RawLines };
+      expect(kept.events).toBeInstanceOf(RawLines);
+      expect(kept.events.parseAll()).toEqual(events);
       // The same document on one line is read as a whole, with the same result.
       await writeFile(file, JSON.stringify(data));
       expect(await readJsonFile(file)).toEqual(data);

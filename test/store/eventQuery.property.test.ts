@@ -136,7 +136,13 @@ const ORGANIZERS = new Map<number, StoredOrganizer>(
 
 /** What `runEventQuery` reads of a store. */
 const storeOf = (index: EventIndex, events: Map<number, StoredEvent>) =>
-  ({ eventIndex: index, events, venues: VENUES, organizers: ORGANIZERS }) as unknown as CalendarStore;
+  ({
+    eventIndex: index,
+    events,
+    venues: VENUES,
+    organizers: ORGANIZERS,
+    readAllEvents: () => undefined,
+  }) as unknown as CalendarStore;
 
 const boundValue = fc.oneof(
   { weight: 8, arbitrary: canonicalStart },

@@ -254,8 +254,14 @@ export function runEventQuery(
     }
   }
   for (const { listing, rest } of listings) {
-    if (listingAnswers(rest)) return listing.run(filter, page.offset, page.limit);
+    if (!listingAnswers(rest)) continue;
+    const { total, items } = listing.run(filter, page.offset, page.limit);
+    // Soon after a start the listing may hold placeholders (see CalendarStore's `lazy`): the store hands out
+    // their records, read now.
+    return { total, items: items.map((event) => store.events.get(event.id)!) };
   }
+  // The filters below read any field of the events they look at.
+  store.readAllEvents();
 
   const source = smallestIdSource(query, store);
   let walk = listings[0].listing;

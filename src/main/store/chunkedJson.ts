@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { RawLines } from './rawLines';
 
 /**
  * Reads a JSON document in the layout `serializeInChunks` writes, one line at a time:
@@ -16,10 +17,15 @@ import { open } from 'node:fs/promises';
  * brackets are checked as strictly as JSON does: a result is only given when the lines form one valid JSON
  * document, and then it equals `JSON.parse` of the whole text. Any other layout (hand-edited, one-line, CRLF,
  * damaged) is refused, and the caller parses the whole text instead.
+ *
+ * The elements of the top-level array named `rawArray` (when one is given and its lines are objects) are not
+ * parsed: that member is a RawLines of their bytes, for the caller to parse when it needs them.
  */
 export class ChunkedJsonReader {
   private readonly document: Record<string, unknown> = {};
   private array: unknown[] | null = null;
+  /** The array of `rawArray` while its lines are being read. */
+  private raw: RawLines | null = null;
   /** Whether the previous member / element ended with a comma (so another one must follow). */
   private comma = false;
   /** Whether a member (or element) was already read in the object (or array) being read. */
@@ -27,6 +33,25 @@ export class ChunkedJsonReader {
   private opened = false;
   private closed = false;
   private refused = false;
+
+  constructor(private readonly rawArray?: string) {}
+
+  /** Takes the next line as bytes, `buffer[from, to)` (kept, not copied, when it is a raw element). */
+  bytes(buffer: Buffer, from: number, to: number): boolean {
+    if (this.raw && !this.refused) {
+      const hasComma = buffer[to - 1] === 0x2c;
+      const end = hasComma ? to - 1 : to;
+      // An object on one line ('{' … '}'); anything else (the closing ']', a damaged line) is read as text.
+      if (end - from >= 2 && buffer[from] === 0x7b && buffer[end - 1] === 0x7d) {
+        if (this.any && !this.comma) return this.line('');
+        this.raw.add(buffer, from, end);
+        this.any = true;
+        this.comma = hasComma;
+        return true;
+      }
+    }
+    return this.line(buffer.toString('utf8', from, to));
+  }
 
   /** Takes the next line (without its newline); false once the text is not in this layout. */
   line(line: string): boolean {
@@ -52,6 +77,13 @@ export class ChunkedJsonReader {
     if (this.any && !this.comma && line !== ']' && line !== '],' && line !== '}') return false;
     const hasComma = line.endsWith(',');
     const body = hasComma ? line.slice(0, -1) : line;
+    if (this.raw) {
+      if (body !== ']' || !this.any || this.comma) return false;
+      this.raw = null;
+      this.any = true;
+      this.comma = hasComma;
+      return true;
+    }
     if (this.array) {
       if (body === ']') {
         if (!this.any || this.comma) return false;
@@ -68,6 +100,12 @@ export class ChunkedJsonReader {
     if (body.endsWith(':[')) {
       const key: unknown = JSON.parse(body.slice(0, -2));
       if (typeof key !== 'string' || key === '__proto__' || hasComma) return false;
+      if (key === this.rawArray) {
+        this.document[key] = this.raw = new RawLines();
+        this.any = false;
+        this.comma = false;
+        return true;
+      }
       this.document[key] = this.array = [];
       this.any = false;
       this.comma = false;
@@ -86,13 +124,13 @@ export class ChunkedJsonReader {
 }
 
 /** `content` read by a ChunkedJsonReader: the document, or undefined when it is not in that layout. */
-export function parseChunkedJson(content: Buffer): { value: unknown } | undefined {
-  const reader = new ChunkedJsonReader();
+export function parseChunkedJson(content: Buffer, rawArray?: string): { value: unknown } | undefined {
+  const reader = new ChunkedJsonReader(rawArray);
   let offset = 0;
   while (offset < content.length) {
     let end = content.indexOf(0x0a, offset);
     if (end < 0) end = content.length;
-    if (!reader.line(content.toString('utf8', offset, end))) return undefined;
+    if (!reader.bytes(content, offset, end)) return undefined;
     offset = end + 1;
   }
   return reader.result();
@@ -102,40 +140,47 @@ const READ_CHUNK = 4 * 1024 * 1024;
 
 /**
  * Reads `filename` through a ChunkedJsonReader a few megabytes at a time, so that neither the file's bytes nor
- * its text are ever held whole; undefined when it is not in that layout.
+ * its text are ever held whole (except the raw lines of `rawArray`, kept as read); undefined when it is not in
+ * that layout.
  */
-export async function readChunkedJsonFile(filename: string): Promise<{ value: unknown } | undefined> {
+export async function readChunkedJsonFile(
+  filename: string,
+  rawArray?: string,
+): Promise<{ value: unknown } | undefined> {
   const handle = await open(filename, 'r');
-  // Two pieces in turn: the next is read from the disk while this one is parsed.
+  // Two pieces in turn: the next is read from the disk while this one is parsed. Raw lines keep the pieces
+  // they are in, so then every piece is a new one.
   const chunks = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  const next = (turn: number) => (rawArray ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn]);
   let position = 0;
   let reading = handle.read(chunks[0], 0, READ_CHUNK, position);
   try {
-    const reader = new ChunkedJsonReader();
+    const reader = new ChunkedJsonReader(rawArray);
     let rest: Buffer = Buffer.alloc(0);
     for (let turn = 0; ; turn ^= 1) {
       const { bytesRead } = await reading;
       if (bytesRead === 0) break;
       position += bytesRead;
-      reading = handle.read(chunks[turn ^ 1], 0, READ_CHUNK, position);
+      reading = handle.read(next(turn ^ 1), 0, READ_CHUNK, position);
       const data = chunks[turn].subarray(0, bytesRead);
       let offset = 0;
       let end = data.indexOf(0x0a);
       if (end >= 0 && rest.length > 0) {
         // The line the previous piece ended in.
-        if (!reader.line(Buffer.concat([rest, data.subarray(0, end)]).toString('utf8'))) return undefined;
+        const line = Buffer.concat([rest, data.subarray(0, end)]);
+        if (!reader.bytes(line, 0, line.length)) return undefined;
         offset = end + 1;
         end = data.indexOf(0x0a, offset);
         rest = Buffer.alloc(0);
       }
       for (; end >= 0; end = data.indexOf(0x0a, offset)) {
-        if (!reader.line(data.toString('utf8', offset, end))) return undefined;
+        if (!reader.bytes(data, offset, end)) return undefined;
         offset = end + 1;
       }
       // The unfinished last line waits for the next piece (copied: the buffer is read into again).
       rest = Buffer.concat([rest, data.subarray(offset)]);
     }
-    if (rest.length > 0 && !reader.line(rest.toString('utf8'))) return undefined;
+    if (rest.length > 0 && !reader.bytes(rest, 0, rest.length)) return undefined;
     return reader.result();
   } finally {
     // A read may still be under way (the text was refused early, or a read failed): done before closing.

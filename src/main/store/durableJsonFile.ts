@@ -13,10 +13,11 @@ import { isRunning } from './processes';
 export class DurableJsonFile<T> implements Adapter<T> {
   constructor(private readonly filename: string) {}
 
-  async read(): Promise<T | null> {
+  /** The file's document; with `rawArray`, that array may be a RawLines (see ChunkedJsonReader). */
+  async read(rawArray?: string): Promise<T | null> {
     let data: T | null;
     try {
-      data = (await readJsonFile(this.filename)) as T | null;
+      data = (await readJsonFile(this.filename, rawArray)) as T | null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -70,8 +71,8 @@ export function* serializeInChunks(data: unknown): Generator<string> {
  * a ~240 MB string (UTF-16 once one character is not Latin-1) left for the garbage collector. Anything else
  * is parsed as a whole, so the result (or the SyntaxError) is always what `JSON.parse` gives.
  */
-export async function readJsonFile(filename: string): Promise<unknown> {
-  const read = await readChunkedJsonFile(filename);
+export async function readJsonFile(filename: string, rawArray?: string): Promise<unknown> {
+  const read = await readChunkedJsonFile(filename, rawArray);
   return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 

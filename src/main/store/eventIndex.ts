@@ -287,6 +287,11 @@ export class PartitionedEvents {
     for (const [key, partition] of this.partitions) if (this.removeFrom(key, partition, event)) return;
   }
 
+  /** Puts `next` in the place of `current`, which has the same id, dates, status, hidden flag and language. */
+  replace(current: StoredEvent, placement: Placement, next: StoredEvent): boolean {
+    return this.partitions.get(placement.key)?.events.replace(current, next) ?? false;
+  }
+
   private removeFrom(key: number, partition: Partition, event: StoredEvent): boolean {
     if (!partition.events.remove(event)) return false;
     this.count--;
@@ -513,6 +518,11 @@ export class EventIndex {
   private readonly publishedPerTerm = new Map<number, number>();
   private links = new EventLinks();
   private build: LinkBuild | null = null;
+  /**
+   * Called before the links are built while the listing holds placeholders (see LazyEvents): it reads every
+   * record and calls `relink`. The links are only ever built from full records.
+   */
+  beforeLinks: (() => void) | null = null;
 
   get byTerm(): Map<number, Set<number>> {
     return this.ready().byTerm;
@@ -559,8 +569,12 @@ export class EventIndex {
     return [...(taxonomy === 'category' ? links.categoryListings : links.tagListings).keys()];
   }
 
-  /** Indexes exactly `events`, dropping whatever was indexed before; the links are built later. */
-  reset(events: Iterable<StoredEvent>): void {
+  /**
+   * Indexes exactly `events`, dropping whatever was indexed before; the links are built later. With
+   * `publishedPerTerm` (a start from the data file's keys), the events may be placeholders holding only what
+   * the listing reads (see LazyEvents): the term counts are taken as given.
+   */
+  reset(events: Iterable<StoredEvent>, publishedPerTerm?: ReadonlyMap<number, number>): void {
     this.listing.clear();
     this.publishedPerTerm.clear();
     const { sorted, starts } = startOrder([...events]);
@@ -568,14 +582,36 @@ export class EventIndex {
     for (let at = 0; at < sorted.length; at++) {
       const event = sorted[at];
       this.listing.add(event, starts ? placementOf(event, starts[at]) : placementOf(event), true);
-      this.countTerms(event, 1);
+      if (!publishedPerTerm) this.countTerms(event, 1);
     }
+    for (const [termId, count] of publishedPerTerm ?? []) this.publishedPerTerm.set(termId, count);
+    this.relinkSorted(sorted);
+  }
+
+  /** Puts the full record `next` in the listing in the place of the placeholder `current` (same id). */
+  replacePlaceholder(current: StoredEvent, next: StoredEvent): void {
+    if (!this.listing.replace(current, placementOf(current), next))
+      throw new Error(`event ${current.id} is not where the data file's keys put it`);
+  }
+
+  /** Drops the links (built or being built) and starts building them again from `events`. */
+  relink(events: Iterable<StoredEvent>): void {
+    this.relinkSorted(sortByStart([...events]));
+  }
+
+  private relinkSorted(sorted: StoredEvent[]) {
     this.links = new EventLinks();
     this.build = sorted.length > 0 ? { events: sorted, next: 0, changes: [] } : null;
   }
 
+  /** Published events per term, as [term id, count] (what the data file's keys keep). */
+  termCounts(): IterableIterator<[number, number]> {
+    return this.publishedPerTerm.entries();
+  }
+
   /** Adds up to `count` more events to the links being built; true once they are complete. */
   buildSome(count: number): boolean {
+    this.beforeLinks?.();
     const build = this.build;
     if (!build) return true;
     const end = Math.min(build.events.length, build.next + count);

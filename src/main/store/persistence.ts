@@ -26,6 +26,12 @@ export type Validate = (raw: unknown, trusted?: boolean) => DataFile;
 
 const FINGERPRINT_FILE = `${DATA_FILE_NAME}.written`;
 
+/**
+ * The array of a data file this process wrote that is handed to `validate` unparsed, as a RawLines: the store
+ * reads the events' records when they are first used, so that a big calendar answers sooner after a start.
+ */
+const RAW_ARRAY = 'events';
+
 /** The file's identity and last change, as the file system reports them (null: no such file). */
 async function fileStamp(file: string) {
   const info = await stat(file).catch(() => null);
@@ -48,6 +54,8 @@ export interface Persistence<Op> {
   rotate(nextSeq: number): Promise<void>;
   /** Writes the data file (whose `journalSeq` says what it contains) and drops the journals it covers. */
   writeSnapshot(data: DataFile): Promise<void>;
+  /** Makes the next start check the data file in full (a part of it turned out unreadable after the start). */
+  distrustDataFile?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -197,7 +205,10 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     let firstError: unknown;
     try {
       const stampBefore = JSON.stringify(await fileStamp(this.file));
-      const raw = await reader.read();
+      const writtenBefore = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
+      // Written here and unchanged since (as far as its stamp tells before reading it): its lines are ours.
+      const ours = writtenBefore.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
+      const raw = await reader.read(ours ? RAW_ARRAY : undefined);
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
         if ((await this.backups()).length === 0) return null;
@@ -357,6 +368,10 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   private async pruneBackups(): Promise<void> {
     for (const old of (await this.backups()).slice(this.options.backups))
       await unlink(old.path).catch(() => undefined);
+  }
+
+  async distrustDataFile(): Promise<void> {
+    await unlink(join(this.dataDir, FINGERPRINT_FILE)).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -110,6 +110,16 @@ export class SortedEvents {
     return true;
   }
 
+  /** Puts `next` where `current` is (the same id and start: the same place); false when it is not there. */
+  replace(current: StoredEvent, next: StoredEvent): boolean {
+    if (this.blocks.length === 0) return false;
+    const events = this.blocks[this.blockFor(current)];
+    const at = insertionPoint(events, current);
+    if (events[at] !== current) return false;
+    events[at] = next;
+    return true;
+  }
+
   /** Every event, in order (tests). */
   toArray(): StoredEvent[] {
     return this.blocks.flat();

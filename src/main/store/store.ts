@@ -21,6 +21,8 @@ import { Collection } from './collection';
 import { ChangeFeed, type TombstoneLimits } from './changeFeed';
 import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
+import { eventKeysOf, LazyEvents, placeholdersFrom } from './lazyEvents';
+import { RawLines } from './rawLines';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
 import {
   dataFileSchema,
@@ -74,6 +76,8 @@ export interface OpenStoreOptions {
 
 /** Events indexed per slice of the background build (a few milliseconds of work). */
 const INDEX_SLICE = 2000;
+/** Event records read per slice after a start from the data file's keys (a few milliseconds of work). */
+const READ_SLICE = 500;
 
 /**
  * The calendar's data: one data folder owned by one process, read from memory, changed through `mutate()`.
@@ -116,6 +120,18 @@ export class CalendarStore {
   /** Bumped whenever the in-memory state changes (a change applied or undone): readers' cache key. */
   private changeCount = 0;
   private closed = false;
+  /**
+   * After a start from the data file's keys: the events whose records are not read yet (placeholders in the
+   * collection and the listing, see LazyEvents). Reads hand out full records only; any change, any use of
+   * the slugs or the links, and the background after the first answers read them all. Null once all are.
+   */
+  private lazy: LazyEvents | null = null;
+  /** What `validate` found for such a start: the records' lines and the placeholders' term counts. */
+  private lazyStart: { lines: RawLines; publishedPerTerm: Map<number, number> } | null = null;
+  /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
+  private keysMissing = false;
+  private allRead: Promise<void> = Promise.resolve();
+  private markAllRead: () => void = () => undefined;
 
   private constructor(
     readonly dataDir: string,
@@ -127,7 +143,7 @@ export class CalendarStore {
     this.commits = new CommitQueue({
       dataDir,
       persistence,
-      snapshot: () => this.snapshot(),
+      snapshot: () => this.fileSnapshot(),
       counters: () => this.records.counters,
       takeBack: (undo) => {
         this.transactions.takeBack(undo);
@@ -228,6 +244,10 @@ export class CalendarStore {
       );
     }
     const version = (raw as { schemaVersion?: unknown }).schemaVersion;
+    this.startFromKeys(
+      raw as { events?: unknown; eventKeys?: unknown },
+      trusted && version === SCHEMA_VERSION,
+    );
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
       throw new DataFileTooNewError(
         `The data file ${file} was written by a newer Calendar Desk (schema version ${version}; ` +
@@ -250,6 +270,25 @@ export class CalendarStore {
   };
 
   private migrated: number[] = [];
+
+  /**
+   * A data file read with its events' lines left unparsed (persistence.ts, RAW_ARRAY): started from its
+   * events' keys when it is trusted, current and has them; otherwise every line is parsed now.
+   */
+  private startFromKeys(raw: { events?: unknown; eventKeys?: unknown }, trustedAndCurrent: boolean) {
+    this.lazyStart = null;
+    this.keysMissing = false;
+    const lines = raw.events;
+    if (!(lines instanceof RawLines)) return;
+    const fromKeys = trustedAndCurrent ? placeholdersFrom(raw.eventKeys, lines.length) : null;
+    if (fromKeys) {
+      raw.events = fromKeys.events;
+      this.lazyStart = { lines, publishedPerTerm: fromKeys.publishedPerTerm };
+      return;
+    }
+    raw.events = lines.parseAll();
+    this.keysMissing = trustedAndCurrent && raw.eventKeys === undefined && lines.length > 0;
+  }
 
   /**
    * Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk.
@@ -279,6 +318,7 @@ export class CalendarStore {
     const base = loaded.base ?? emptyDataFile(initialSettings);
     this.hydrate(base);
     this.commits.seq = base.journalSeq;
+    if (loaded.entries.length > 0) this.readAllEvents();
     for (const entry of loaded.entries) {
       for (const op of entry.ops) this.transactions.replay(op);
       this.commits.seq = entry.seq;
@@ -287,11 +327,12 @@ export class CalendarStore {
       this.notices.push(`The data file was upgraded to schema version ${SCHEMA_VERSION}.`);
     }
     if (!loaded.base || this.migrated.length > 0) {
-      await this.persistence.writeSnapshot(this.snapshot());
+      await this.persistence.writeSnapshot(this.fileSnapshot());
       return false;
     }
-    // Fold the replayed batches into the data file soon, without delaying the start.
-    return loaded.entries.length > 0;
+    // Fold the replayed batches into the data file soon (and give a file of an older version its events'
+    // keys), without delaying the start.
+    return loaded.entries.length > 0 || this.keysMissing;
   }
 
   private hydrate(data: DataFile) {
@@ -300,11 +341,27 @@ export class CalendarStore {
     this.records.counters = { ...data.counters };
     this.records.syncLinks = data.syncLinks;
     this.changeFeed.reset(data.changeFeed);
-    for (const event of data.events) {
-      this.events.put(event);
-      this.eventSlugs.set(event.slug, event.id);
+    const lazyStart = this.lazyStart;
+    this.lazyStart = null;
+    if (lazyStart) {
+      // Placeholders: the slugs are known once the records are read (finishReading).
+      for (const event of data.events) this.events.put(event);
+      this.eventIndex.reset(data.events, lazyStart.publishedPerTerm);
+      this.lazy = new LazyEvents(lazyStart.lines, data.events);
+      this.events.holdPlaceholders({
+        isPlaceholder: (event) => this.lazy?.isPlaceholder(event) ?? false,
+        read: (placeholder) => this.readEvent(placeholder),
+        readAll: () => this.readAllEvents(),
+      });
+      this.eventIndex.beforeLinks = () => this.readAllEvents();
+      this.allRead = new Promise((resolve) => (this.markAllRead = resolve));
+    } else {
+      for (const event of data.events) {
+        this.events.put(event);
+        this.eventSlugs.set(event.slug, event.id);
+      }
+      this.eventIndex.reset(data.events);
     }
-    this.eventIndex.reset(data.events);
     for (const venue of data.venues) this.venues.put(venue);
     for (const organizer of data.organizers) this.organizers.put(organizer);
     for (const term of data.terms) this.terms.put(term);
@@ -313,7 +370,79 @@ export class CalendarStore {
     for (const token of data.tokens) this.tokens.set(token.id, token);
   }
 
+  /** The record of a placeholder, read from its line and put in its place everywhere. */
+  private readEvent(placeholder: StoredEvent): StoredEvent {
+    const lazy = this.lazy!;
+    let record: StoredEvent;
+    try {
+      record = lazy.read(placeholder);
+    } catch (error) {
+      throw this.damagedAfterStart(placeholder, error as Error);
+    }
+    this.events.fill(record);
+    this.eventIndex.replacePlaceholder(placeholder, record);
+    if (lazy.size === 0) this.finishReading();
+    return record;
+  }
+
+  /**
+   * A record that cannot be read from the data file vouched for at the start (the disk damaged it since it was
+   * written): nothing may be changed, since the next data file would lack the record, and the next start
+   * checks the whole file (restoring the last backup if it is damaged).
+   */
+  private damagedAfterStart(placeholder: StoredEvent, error: Error): DataFileInvalidError {
+    const file = join(this.dataDir, DATA_FILE_NAME);
+    const problem = `the record of event ${placeholder.id} in ${file} cannot be read (${error.message})`;
+    const todo =
+      'restart Calendar Desk: it checks the whole file and restores the last backup if it is damaged';
+    if (!this.readOnly) {
+      this.readOnly = `${problem}; ${todo}`;
+      console.error(`calendar-desk: ${problem}`);
+      this.notices.push(`Read-only: ${problem}. Changes are refused until then; ${todo}.`);
+      void this.persistence.distrustDataFile?.();
+    }
+    return new DataFileInvalidError(`The data file is damaged: ${problem}. Nothing was changed; ${todo}.`);
+  }
+
+  /** Reads up to `count` more records of placeholders; true once every record is read. */
+  private readSomeEvents(count: number): boolean {
+    for (let read = 0; read < count && this.lazy; read++) {
+      const placeholder = this.lazy.nextPending();
+      if (placeholder) this.readEvent(placeholder);
+      else this.finishReading();
+    }
+    return this.lazy === null;
+  }
+
+  /** Reads every record still to be read (see `lazy`): a no-op once they all are. */
+  readAllEvents(): void {
+    this.readSomeEvents(Infinity);
+  }
+
+  /** How many events' records a start from the data file's keys left to read (0 once all are). */
+  get unreadEvents(): number {
+    return this.lazy?.size ?? 0;
+  }
+
+  /** Resolves once every event's record is read (at once, unless a start left some to read). */
+  allEventsRead(): Promise<void> {
+    return this.allRead;
+  }
+
+  private finishReading() {
+    this.lazy = null;
+    this.events.holdPlaceholders(null);
+    this.eventIndex.beforeLinks = null;
+    for (const event of this.events.values()) this.eventSlugs.set(event.slug, event.id);
+    // The links are built from the records, never from placeholders.
+    this.eventIndex.relink(this.events.values());
+    this.markAllRead();
+  }
+
   private clear() {
+    this.lazy = null;
+    this.events.holdPlaceholders(null);
+    this.eventIndex.beforeLinks = null;
     this.eventIndex.reset([]);
     this.events.clear();
     this.eventSlugs.clear();
@@ -326,6 +455,7 @@ export class CalendarStore {
   }
 
   eventBySlug(slug: string): StoredEvent | undefined {
+    this.readAllEvents();
     const id = this.eventSlugs.get(slug);
     return id === undefined ? undefined : this.events.get(id);
   }
@@ -359,6 +489,13 @@ export class CalendarStore {
     };
   }
 
+  /** The snapshot as the data file holds it: with the events' keys a start begins from (see EventKeys). */
+  private fileSnapshot(): DataFile {
+    const data = this.snapshot();
+    const eventKeys = eventKeysOf(data.events, this.eventIndex.termCounts());
+    return eventKeys ? ({ ...data, eventKeys } as DataFile) : data;
+  }
+
   /** Changes whenever what readers see changes; equal versions mean identical state. */
   get version(): number {
     return this.changeCount;
@@ -378,6 +515,8 @@ export class CalendarStore {
    */
   async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
     this.assertWritable();
+    // A change may read or replace any event: none may be a placeholder.
+    this.readAllEvents();
     const { result, ops, undo } = this.transactions.run(change);
     if (ops.length === 0) return result;
     this.changeCount++;
@@ -386,14 +525,24 @@ export class CalendarStore {
   }
 
   /**
-   * Builds, between requests, the indexes a start leaves out (see EventIndex): a slice of events per turn of
-   * the event loop, so that requests arriving meanwhile wait for one slice at most. Settles once they are built
-   * (or the store closed).
+   * Reads, between requests, the records a start left unread (see `lazy`), then builds the indexes it left
+   * out (see EventIndex): a slice of events per turn of the event loop, so that requests arriving meanwhile
+   * wait for one slice at most. Settles once they are built (or the store closed).
    */
   completeIndexesSoon(): Promise<void> {
     return new Promise((resolve) => {
       const step = () => {
-        if (!this.closed && !this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
+        if (this.closed) resolve();
+        else if (this.lazy) {
+          try {
+            this.readSomeEvents(READ_SLICE);
+          } catch {
+            // A damaged record (see damagedAfterStart): reported there; the rest stays unread.
+            resolve();
+            return;
+          }
+          setImmediate(step);
+        } else if (!this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
         else resolve();
       };
       setImmediate(step);

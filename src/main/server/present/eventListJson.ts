@@ -260,7 +260,8 @@ function warmUp(env: PresentEnv): void {
     }
     if (next < queue.length) setImmediate(slice);
   };
-  setImmediate(slice);
+  // Once a start's records are all read: reading them in one piece here would stall the next requests.
+  void store.allEventsRead().then(() => setImmediate(slice));
 }
 
 /**

@@ -1,0 +1,35 @@
+/**
+ * The lines of one top-level array of a data file, kept as the bytes read from the disk instead of parsed:
+ * a start reads the events' records when they are first used (see LazyEvents), not all 100,000 before the
+ * first answer. Each line is one element's JSON (its trailing comma left out).
+ */
+export class RawLines {
+  private readonly buffers: Buffer[] = [];
+  private readonly bufferOf: number[] = [];
+  private readonly from: number[] = [];
+  private readonly to: number[] = [];
+
+  get length(): number {
+    return this.from.length;
+  }
+
+  /** Keeps `buffer[from, to)` as the next line; `buffer` must never be written again. */
+  add(buffer: Buffer, from: number, to: number): void {
+    if (this.buffers[this.buffers.length - 1] !== buffer) this.buffers.push(buffer);
+    this.bufferOf.push(this.buffers.length - 1);
+    this.from.push(from);
+    this.to.push(to);
+  }
+
+  /** The element on line `at`, parsed (a SyntaxError when the line is not JSON). */
+  parse(at: number): unknown {
+    return JSON.parse(this.buffers[this.bufferOf[at]].toString('utf8', this.from[at], this.to[at]));
+  }
+
+  /** Every element, parsed. */
+  parseAll(): unknown[] {
+    const elements = new Array<unknown>(this.length);
+    for (let at = 0; at < elements.length; at++) elements[at] = this.parse(at);
+    return elements;
+  }
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { seedDataFolder } from '../../bench/seedData';
+import { runEventQuery, type EventQuery } from '../../src/main/core/eventQuery';
+import { JournaledPersistence } from '../../src/main/store/persistence';
+import { RawLines } from '../../src/main/store/rawLines';
+import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
+import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
+
+// A start from the data file's events' keys (issue 17): the listing of all events is built from them and the
+// records are read when first used. Held here against a start that reads and checks every record (the same
+// file, no longer vouched for by its fingerprint), on the benchmark's realistic calendar.
+const EVENTS = 3000;
+const settings: Settings = { siteName: 'Test', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
+const now = '2026-11-24 12:00:00';
+let dataDir: string;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'lazy-start-'));
+  await seedDataFolder(dataDir, { events: EVENTS, now: new Date('2026-11-24T12:00:00Z'), seed: 11 });
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+const open = () => CalendarStore.open({ dataDir, initialSettings: settings, lock: false });
+const dataFile = () => join(dataDir, DATA_FILE_NAME);
+const readDataFile = async () => JSON.parse(await readFile(dataFile(), 'utf8')) as Record<string, unknown>;
+/** A start that reads every record: without the fingerprint, the file is checked as a foreign one. */
+const openReadingEverything = async () => {
+  await rm(`${dataFile()}.written`);
+  const store = await open();
+  expect(store.unreadEvents).toBe(0);
+  return store;
+};
+
+const published = new Set(['publish'] as const);
+const everyStatus = new Set(['publish', 'draft', 'pending', 'private', 'future'] as const);
+/** Listing-only queries (statuses, hidden flag, language, dates): answered from the keys. */
+const listingQueries: EventQuery[] = [
+  { bounds: [{ field: 'end', op: '>=', value: now }], statuses: published, includeHidden: false },
+  { bounds: [], statuses: everyStatus, includeHidden: true },
+  {
+    bounds: [
+      { field: 'start', op: '>=', value: '2026-12-01 00:00:00' },
+      { field: 'start', op: '<', value: '2027-01-01 00:00:00' },
+    ],
+    statuses: published,
+    includeHidden: false,
+    language: 'it',
+  },
+];
+/** Queries that read other fields or the links. */
+const otherQueries = (sample: StoredEvent): EventQuery[] => [
+  { bounds: [], statuses: everyStatus, includeHidden: true, searchWords: ['concert'] },
+  { bounds: [], statuses: published, includeHidden: false, categoryIds: new Set(sample.categoryIds) },
+  { bounds: [], statuses: published, includeHidden: false, tagIds: new Set([sample.tagIds[0] ?? 1]) },
+  { bounds: [], statuses: everyStatus, includeHidden: true, venueIds: new Set([sample.venueId]) },
+  { bounds: [], statuses: published, includeHidden: false, featured: true },
+];
+const pages = [
+  { offset: 0, limit: 50 },
+  { offset: 120, limit: 10 },
+];
+/** What a query answers, as JSON: the total and every field of every record of the page, in order. */
+const answersOf = (store: CalendarStore, queries: EventQuery[]) =>
+  queries.flatMap((query) => pages.map((page) => JSON.stringify(runEventQuery(query, store, page))));
+const termCountsOf = (store: CalendarStore) =>
+  [...store.terms.values()].map((term) => [term.id, store.eventIndex.termCount(term.id)]);
+
+describe('a start from the events’ keys', () => {
+  it('answers the default listing without reading the calendar, and every query as a start that reads every record', async () => {
+    const lazy = await open();
+    expect(lazy.unreadEvents).toBe(EVENTS);
+    const listings = answersOf(lazy, listingQueries);
+    // Only the pages' records were read.
+    expect(lazy.unreadEvents).toBeGreaterThan(EVENTS - 300);
+    const counts = termCountsOf(lazy);
+    const sample = lazy.events.get(
+      lazy.eventIndex.listing.run({ bounds: [], statuses: published, includeHidden: false }, 0, 1).items[0]
+        .id,
+    )!;
+    const others = answersOf(lazy, otherQueries(sample));
+    const bySlug = lazy.eventBySlug(sample.slug);
+    expect(lazy.unreadEvents).toBe(0);
+    const snapshot = JSON.stringify(lazy.snapshot());
+    await lazy.close();
+
+    const full = await openReadingEverything();
+    expect(answersOf(full, listingQueries)).toEqual(listings);
+    expect(answersOf(full, otherQueries(sample))).toEqual(others);
+    expect(termCountsOf(full)).toEqual(counts);
+    expect(full.eventBySlug(sample.slug)).toEqual(bySlug);
+    // Every record as written, its fields in their order (the import history's digests hash that JSON).
+    expect(JSON.stringify(full.snapshot())).toBe(snapshot);
+    await full.close();
+  });
+
+  it('reads the rest between requests, then builds the links from the records', async () => {
+    const store = await open();
+    let settled = false;
+    void store.allEventsRead().then(() => (settled = true));
+    const completing = store.completeIndexesSoon();
+    // One slice at a time: the start is not blocked by the reading.
+    expect(store.unreadEvents).toBe(EVENTS);
+    await completing;
+    expect(store.unreadEvents).toBe(0);
+    expect(settled).toBe(true);
+    const anyEvent = store.events.get([...store.events.values()][0].id)!;
+    expect(store.eventIndex.byVenue.get(anyEvent.venueId!)?.has(anyEvent.id) ?? !anyEvent.venueId).toBe(true);
+    for (const id of anyEvent.categoryIds)
+      expect(store.eventIndex.byTerm.get(id)?.has(anyEvent.id)).toBe(true);
+    await store.close();
+  });
+
+  it('keeps changes made right after the start, and the next start begins from the keys again', async () => {
+    const store = await open();
+    const [first] = store.eventIndex.listing.run(
+      { bounds: [], statuses: published, includeHidden: false },
+      0,
+      1,
+    ).items;
+    const changed = await store.mutate((tx) => {
+      const event = store.events.get(first.id)!;
+      const next = { ...event, title: 'Changed right after the start', revision: event.revision + 1 };
+      tx.putEvent(next);
+      const created = {
+        ...event,
+        id: tx.nextPostId(),
+        uid: randomUUID(),
+        slug: 'created-right-after-the-start',
+        startLocal: '2031-01-01 10:00:00',
+        endLocal: '2031-01-01 12:00:00',
+      };
+      tx.putEvent(created);
+      return { next, created };
+    });
+    expect(store.unreadEvents).toBe(0);
+    const expected = JSON.stringify(store.snapshot().events);
+    // Closing folds the journal into the data file, with fresh keys.
+    await store.close();
+    const again = await open();
+    expect(again.unreadEvents).toBe(EVENTS + 1);
+    expect(again.events.get(changed.next.id)?.title).toBe('Changed right after the start');
+    expect(again.eventBySlug('created-right-after-the-start')?.id).toBe(changed.created.id);
+    expect(JSON.stringify(again.snapshot().events)).toBe(expected);
+    await again.close();
+  });
+
+  it('a data file of an older version, without keys, is read whole and given its keys soon', async () => {
+    // Written as the previous version wrote it: the same persistence, no keys.
+    await rm(`${dataFile()}.written`);
+    const persistence = new JournaledPersistence(dataDir);
+    const { base } = await persistence.load((raw) => raw as DataFile);
+    const { eventKeys, ...older } = base as DataFile & { eventKeys: unknown };
+    expect(eventKeys).toBeDefined();
+    await persistence.writeSnapshot(older as DataFile);
+    await persistence.close();
+    expect(await readDataFile()).not.toHaveProperty('eventKeys');
+
+    const store = await open();
+    expect(store.unreadEvents).toBe(0);
+    await store.idle();
+    expect(await readDataFile()).toHaveProperty('eventKeys');
+    await store.close();
+    const next = await open();
+    expect(next.unreadEvents).toBe(EVENTS);
+    await next.close();
+  });
+
+  it('keys in a file someone else changed are ignored: every record is read and checked', async () => {
+    const content = await readDataFile();
+    const keys = content.eventKeys as { ids: number[] };
+    keys.ids.reverse();
+    await writeFile(dataFile(), JSON.stringify(content));
+    const store = await open();
+    expect(store.unreadEvents).toBe(0);
+    const events = [...store.events.values()];
+    expect(events).toHaveLength(EVENTS);
+    expect(events.map((event) => event.id)).toEqual(
+      (content.events as StoredEvent[]).map((event) => event.id),
+    );
+    await store.close();
+  });
+});
+
+describe('a record the disk damaged after the start', () => {
+  it('is reported, changes are refused, and the next start checks the whole file', async () => {
+    const store = await open();
+    const parse = RawLines.prototype.parse;
+    const spy = vi.spyOn(RawLines.prototype, 'parse').mockImplementation(function (this: RawLines, at) {
+      if (at === 7) throw new SyntaxError('Unexpected token in JSON at position 12');
+      return parse.call(this, at);
+    });
+    try {
+      expect(() => store.readAllEvents()).toThrow(/damaged: the record of event \d+ in .* cannot be read/);
+      await expect(store.completeIndexesSoon()).resolves.toBeUndefined();
+      await expect(
+        store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed' })),
+      ).rejects.toThrow(/read-only because the record of event \d+ .*restart Calendar Desk/);
+      expect(store.notices.join('\n')).toMatch(/Read-only: the record of event \d+/);
+      await expect(readFile(`${dataFile()}.written`)).rejects.toThrow(/ENOENT/);
+    } finally {
+      spy.mockRestore();
+    }
+    await store.close();
+    // The bytes on disk are intact here: the full check finds every record.
+    const next = await open();
+    expect(next.unreadEvents).toBe(0);
+    expect(next.events.size).toBe(EVENTS);
+    await next.close();
+  });
+});
