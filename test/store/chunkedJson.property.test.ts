@@ -42,6 +42,25 @@ const dataFile = fc.record({
   syncLinks: fc.dictionary(fc.string(), fc.jsonValue()),
 });
 
+/** A file the store writes, edited as bytes as a damaged file would be (possibly in the middle of a character). */
+const editedFile = (...inserts: string[]) =>
+  fc
+    .tuple(
+      dataFile,
+      fc.nat(),
+      fc.nat({ max: 8 }),
+      fc.constantFrom('', ',', '\n', ']', '}', '[', '{', '\r\n', ' ', ',\n', '\n}\n', ...inserts),
+    )
+    .map(([data, at, cut, insert]) => {
+      const content = Buffer.from(text(data), 'utf8');
+      const position = at % (content.length + 1);
+      return Buffer.concat([
+        content.subarray(0, position),
+        Buffer.from(insert, 'utf8'),
+        content.subarray(position + cut),
+      ]);
+    });
+
 describe('reading a data file line by line', () => {
   it('gives exactly what JSON.parse gives for every file the store writes', () => {
     fc.assert(
@@ -55,23 +74,9 @@ describe('reading a data file line by line', () => {
 
   it('never accepts what JSON.parse refuses, nor reads it differently, after any edit of the text', () => {
     fc.assert(
-      fc.property(
-        dataFile,
-        fc.nat(),
-        fc.nat({ max: 8 }),
-        fc.constantFrom('', ',', '\n', ']', '}', '[', '{', '\r\n', ' ', ',\n', '\n}\n', '"__proto__":{}'),
-        (data, at, cut, insert) => {
-          // Edited as bytes, as a damaged file would be (possibly in the middle of a character).
-          const content = Buffer.from(text(data), 'utf8');
-          const position = at % (content.length + 1);
-          const edited = Buffer.concat([
-            content.subarray(0, position),
-            Buffer.from(insert, 'utf8'),
-            content.subarray(position + cut),
-          ]);
-          expect(read(edited)).toEqual(whole(edited));
-        },
-      ),
+      fc.property(editedFile('"__proto__":{}'), (edited) => {
+        expect(read(edited)).toEqual(whole(edited));
+      }),
       { numRuns: 300 },
     );
   });
@@ -89,31 +94,19 @@ describe('reading a data file line by line', () => {
     );
   });
 
-  it('with a raw array, still never accepts a damaged file whose lines would not parse as JSON.parse does', () => {
+  it('with a raw array, never reads a damaged file differently from JSON.parse once its lines parse', () => {
     fc.assert(
-      fc.property(
-        dataFile,
-        fc.nat(),
-        fc.nat({ max: 8 }),
-        fc.constantFrom('', ',', '\n', ']', '}', '[', '{', '\r\n', ' ', ',\n', '\n}\n', '{}', '\n{"x":1}'),
-        (data, at, cut, insert) => {
-          const content = Buffer.from(text(data), 'utf8');
-          const position = at % (content.length + 1);
-          const edited = Buffer.concat([
-            content.subarray(0, position),
-            Buffer.from(insert, 'utf8'),
-            content.subarray(position + cut),
-          ]);
-          let parsed: { value: unknown } | { error: true } | undefined;
-          try {
-            parsed = parsingRaw(parseChunkedJson(edited, 'events'), 'events');
-          } catch {
-            // A raw line that is not JSON: the store treats the file as damaged, as JSON.parse would.
-            parsed = { error: true };
-          }
-          expect(parsed ?? whole(edited)).toEqual(whole(edited));
-        },
-      ),
+      fc.property(editedFile('{}', '\n{"x":1}', '},{'), (edited) => {
+        let parsed: { value: unknown } | undefined;
+        try {
+          parsed = parsingRaw(parseChunkedJson(edited, 'events'), 'events');
+        } catch {
+          // A kept line that is not one JSON value (two records on a line, a damaged one): the store reads the
+          // file again as a whole (persistence.ts), where JSON.parse decides.
+          return;
+        }
+        expect(parsed ?? whole(edited)).toEqual(whole(edited));
+      }),
       { numRuns: 300 },
     );
   });

@@ -124,8 +124,8 @@ export class LazyEvents {
     return undefined;
   }
 
-  /** The record of `placeholder`, from its line; it is no longer pending. */
-  read(placeholder: StoredEvent): StoredEvent {
+  /** The record of `placeholder`, parsed from its line and checked against it (still pending: see `done`). */
+  parse(placeholder: StoredEvent): StoredEvent {
     const { line } = this.pending.get(placeholder.id)!;
     const record = this.lines.parse(line) as StoredEvent;
     const keysAgree =
@@ -139,8 +139,12 @@ export class LazyEvents {
       record.language === placeholder.language;
     if (!keysAgree)
       throw new Error(`the data file's line for event ${placeholder.id} does not match its keys`);
-    this.pending.delete(placeholder.id);
     return record;
+  }
+
+  /** `placeholder`'s record is in its place everywhere: it is no longer pending. */
+  done(placeholder: StoredEvent): void {
+    this.pending.delete(placeholder.id);
   }
 }
 

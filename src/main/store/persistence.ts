@@ -208,7 +208,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       const writtenBefore = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
       // Written here and unchanged since (as far as its stamp tells before reading it): its lines are ours.
       const ours = writtenBefore.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
-      const raw = await reader.read(ours ? RAW_ARRAY : undefined);
+      let raw = await reader.read(ours ? RAW_ARRAY : undefined);
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
         if ((await this.backups()).length === 0) return null;
@@ -223,7 +223,16 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
           ? fingerprintFrom(stampAfter, seq)
           : '';
       const trusted = fingerprint !== '' && written === fingerprint;
-      const data = validate(raw, trusted);
+      let data: DataFile;
+      try {
+        data = validate(raw, trusted);
+      } catch (error) {
+        // A line kept as bytes that is not one JSON value (the file is not quite as written, after all): the
+        // whole text decides, as for any file.
+        if (!(ours && error instanceof SyntaxError)) throw error;
+        raw = await reader.read();
+        data = validate(raw, trusted);
+      }
       // Fully checked now: the next start can trust it as long as nobody changes it.
       if (!trusted && fingerprint) {
         await writeFile(join(this.dataDir, FINGERPRINT_FILE), fingerprint, { mode: 0o600 }).catch(

@@ -48,6 +48,12 @@ export class DataFileInvalidError extends Error {
   readonly code: string = 'DATA_FILE_INVALID';
 }
 
+/**
+ * A record of a data file vouched for at the start cannot be read from it now (the disk damaged it since): the
+ * calendar is read-only until a start checks the whole file. A 503 for requests that needed the record.
+ */
+export class RecordUnreadableError extends StorageUnavailableError {}
+
 /** The data file was written by a newer Calendar Desk: not damaged, so never replaced by a backup. */
 export class DataFileTooNewError extends DataFileInvalidError {
   override readonly code = 'DATA_FILE_TOO_NEW';
@@ -130,6 +136,8 @@ export class CalendarStore {
   private lazyStart: { lines: RawLines; publishedPerTerm: Map<number, number> } | null = null;
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
+  /** Set once a record turned out unreadable: the fingerprint being removed (see damagedAfterStart). */
+  private distrusting: Promise<void> = Promise.resolve();
   private allRead: Promise<void> = Promise.resolve();
   private markAllRead: () => void = () => undefined;
 
@@ -195,6 +203,17 @@ export class CalendarStore {
   }
 
   private static async openWritable(options: OpenStoreOptions): Promise<CalendarStore> {
+    try {
+      return await CalendarStore.openWritableOnce(options);
+    } catch (error) {
+      // A record unreadable while the journal was replayed: the file is no longer vouched for, so it is
+      // checked whole this time (and replaced by the newest good backup if it is damaged).
+      if (!(error instanceof RecordUnreadableError)) throw error;
+      return CalendarStore.openWritableOnce(options);
+    }
+  }
+
+  private static async openWritableOnce(options: OpenStoreOptions): Promise<CalendarStore> {
     const lock = options.lock === false ? null : await lockDataFolder(options.dataDir);
     const persistence =
       options.persistence ??
@@ -318,7 +337,14 @@ export class CalendarStore {
     const base = loaded.base ?? emptyDataFile(initialSettings);
     this.hydrate(base);
     this.commits.seq = base.journalSeq;
-    if (loaded.entries.length > 0) this.readAllEvents();
+    if (loaded.entries.length > 0) {
+      try {
+        this.readAllEvents();
+      } catch (error) {
+        await this.distrusting;
+        throw error;
+      }
+    }
     for (const entry of loaded.entries) {
       for (const op of entry.ops) this.transactions.replay(op);
       this.commits.seq = entry.seq;
@@ -375,12 +401,14 @@ export class CalendarStore {
     const lazy = this.lazy!;
     let record: StoredEvent;
     try {
-      record = lazy.read(placeholder);
+      record = lazy.parse(placeholder);
+      // First, as it may fail: nothing is changed until it did not.
+      this.eventIndex.replacePlaceholder(placeholder, record);
     } catch (error) {
       throw this.damagedAfterStart(placeholder, error as Error);
     }
     this.events.fill(record);
-    this.eventIndex.replacePlaceholder(placeholder, record);
+    lazy.done(placeholder);
     if (lazy.size === 0) this.finishReading();
     return record;
   }
@@ -390,7 +418,7 @@ export class CalendarStore {
    * written): nothing may be changed, since the next data file would lack the record, and the next start
    * checks the whole file (restoring the last backup if it is damaged).
    */
-  private damagedAfterStart(placeholder: StoredEvent, error: Error): DataFileInvalidError {
+  private damagedAfterStart(placeholder: StoredEvent, error: Error): RecordUnreadableError {
     const file = join(this.dataDir, DATA_FILE_NAME);
     const problem = `the record of event ${placeholder.id} in ${file} cannot be read (${error.message})`;
     const todo =
@@ -399,9 +427,9 @@ export class CalendarStore {
       this.readOnly = `${problem}; ${todo}`;
       console.error(`calendar-desk: ${problem}`);
       this.notices.push(`Read-only: ${problem}. Changes are refused until then; ${todo}.`);
-      void this.persistence.distrustDataFile?.();
+      this.distrusting = this.persistence.distrustDataFile?.() ?? Promise.resolve();
     }
-    return new DataFileInvalidError(`The data file is damaged: ${problem}. Nothing was changed; ${todo}.`);
+    return new RecordUnreadableError(`The data file is damaged: ${problem}. Nothing was changed; ${todo}.`);
   }
 
   /** Reads up to `count` more records of placeholders; true once every record is read. */
@@ -592,6 +620,7 @@ export class CalendarStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.distrusting;
     try {
       await this.commits.close();
     } finally {
