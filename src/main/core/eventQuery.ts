@@ -258,7 +258,10 @@ export function runEventQuery(
     const { total, items } = listing.run(filter, page.offset, page.limit);
     // Soon after a start the listing may hold placeholders (see CalendarStore's `lazy`): the store hands out
     // their records, read now.
-    return { total, items: items.map((event) => store.events.get(event.id)!) };
+    return {
+      total,
+      items: store.unreadEvents > 0 ? items.map((event) => store.events.get(event.id)!) : items,
+    };
   }
   // The filters below read any field of the events they look at.
   store.readAllEvents();

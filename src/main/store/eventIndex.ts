@@ -520,7 +520,7 @@ export class EventIndex {
   private build: LinkBuild | null = null;
   /**
    * Called before the links are built while the listing holds placeholders (see LazyEvents): it reads every
-   * record and calls `relink`. The links are only ever built from full records.
+   * record and calls `useRecords`. The links are only ever built from full records.
    */
   beforeLinks: (() => void) | null = null;
 
@@ -585,7 +585,8 @@ export class EventIndex {
       if (!publishedPerTerm) this.countTerms(event, 1);
     }
     for (const [termId, count] of publishedPerTerm ?? []) this.publishedPerTerm.set(termId, count);
-    this.relinkSorted(sorted);
+    this.links = new EventLinks();
+    this.build = sorted.length > 0 ? { events: sorted, next: 0, changes: [] } : null;
   }
 
   /** Puts the full record `next` in the listing in the place of the placeholder `current` (same id). */
@@ -594,14 +595,14 @@ export class EventIndex {
       throw new Error(`event ${current.id} is not where the data file's keys put it`);
   }
 
-  /** Drops the links (built or being built) and starts building them again from `events`. */
-  relink(events: Iterable<StoredEvent>): void {
-    this.relinkSorted(sortByStart([...events]));
-  }
-
-  private relinkSorted(sorted: StoredEvent[]) {
-    this.links = new EventLinks();
-    this.build = sorted.length > 0 ? { events: sorted, next: 0, changes: [] } : null;
+  /**
+   * The links are built from the records `recordOf` gives for the placeholders `reset` was given: the same
+   * events in the same start order (nothing changes while placeholders remain), so no sort again.
+   */
+  useRecords(recordOf: (id: number) => StoredEvent): void {
+    const build = this.build;
+    if (build)
+      for (let at = 0; at < build.events.length; at++) build.events[at] = recordOf(build.events[at].id);
   }
 
   /** Published events per term, as [term id, count] (what the data file's keys keep). */

@@ -205,9 +205,9 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     let firstError: unknown;
     try {
       const stampBefore = JSON.stringify(await fileStamp(this.file));
-      const writtenBefore = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
+      const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
       // Written here and unchanged since (as far as its stamp tells before reading it): its lines are ours.
-      const ours = writtenBefore.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
+      const ours = written.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
       let raw = await reader.read(ours ? RAW_ARRAY : undefined);
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
@@ -215,7 +215,6 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
         throw Object.assign(new Error('the data file is missing'), { code: 'DATA_FILE_INVALID' });
       }
       const seq = (raw as { journalSeq?: unknown }).journalSeq;
-      const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
       // Only a file that did not change while it was read can be vouched for by what was read.
       const stampAfter = await fileStamp(this.file);
       const fingerprint =

@@ -463,7 +463,7 @@ export class CalendarStore {
     this.eventIndex.beforeLinks = null;
     for (const event of this.events.values()) this.eventSlugs.set(event.slug, event.id);
     // The links are built from the records, never from placeholders.
-    this.eventIndex.relink(this.events.values());
+    this.eventIndex.useRecords((id) => this.events.get(id)!);
     this.markAllRead();
   }
 
