@@ -138,6 +138,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         console.error(`calendar-desk: could not tidy the media folder: ${error.message}`),
       );
     }
+    // After the tidy above, which a notice of the data would hold back: the feeds' own file has nothing to do with it.
+    if (feedSecret?.notice) store.notices.push(feedSecret.notice);
     const handle = app.callback();
     // Koa answers a failed request itself (ctx.onerror), so the promise of each request is not awaited.
     const handler = (request: IncomingMessage, response: ServerResponse) => void handle(request, response);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurably } from './store/durableJsonFile';
+import { queueFileWrite } from './store/fileWriteQueue';
 
 /**
  * The port the calendar last served on, kept in the data folder: the next start takes it again, so the
@@ -27,7 +28,8 @@ export async function readLastPort(dataDir: string): Promise<number | null> {
 }
 
 export async function recordLastPort(dataDir: string, port: number): Promise<void> {
-  await writeFileDurably(join(dataDir, LAST_PORT_FILE), `${JSON.stringify({ port })}\n`);
+  const file = join(dataDir, LAST_PORT_FILE);
+  await queueFileWrite(file, () => writeFileDurably(file, `${JSON.stringify({ port })}\n`));
 }
 
 /** What to tell the user when the address moved (null when it did not). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
 import { seedDataFolder } from '../../bench/seedData';
+import { temporaryCopyOf } from '../../src/main/store/durableJsonFile';
 
 /**
  * SIGKILLs a real `calendar-desk serve` process at random moments while concurrent writers create, update
@@ -307,10 +308,11 @@ describe('crash safety under a concurrent write load', () => {
         server = await start(dataDir);
         restarts.push(Date.now() - restartAt);
         // A snapshot the kill interrupted is removed by the restart: only the new server's own may be there.
-        const ownPid = String(server.serve.child.pid);
-        const leftBehind = (await readdir(dataDir)).filter(
-          (name) => /^\..*\.\d+\.tmp$/.test(name) && name.split('.').at(-2) !== ownPid,
-        );
+        const ownPid = server.serve.child.pid;
+        const leftBehind = (await readdir(dataDir)).filter((name) => {
+          const copy = temporaryCopyOf(name);
+          return copy !== null && copy.pid !== ownPid;
+        });
         expect(leftBehind, 'temporary copies left by killed servers').toEqual([]);
         // This round's records every round, everything every 10th round (and at the end), a sample otherwise:
         // the test stays linear for long runs, and a lost record can never come back unseen.
@@ -389,9 +391,12 @@ describe('a kill while the journal is folded into calendar.json', () => {
 
     // A clean stop folds the journal into calendar.json through a temporary copy: kill it as that appears.
     const victim = server.serve;
-    const snapshot = `.calendar.json.${victim.child.pid}.tmp`;
+    let snapshot = '';
     const watcher = watch(dataDir, (_event, name) => {
-      if (name === snapshot) victim.child.kill('SIGKILL');
+      const copy = name ? temporaryCopyOf(name) : null;
+      if (snapshot || copy?.of !== 'calendar.json' || copy.pid !== victim.child.pid) return;
+      snapshot = name!;
+      victim.child.kill('SIGKILL');
     });
     try {
       victim.child.kill('SIGTERM');

@@ -208,10 +208,13 @@ describe('a crashed owner, and two owners at once (real processes)', () => {
         const killedAt = Date.now();
         // A snapshot the kill interrupted, and copies of other writers: gone ones, and one that still runs.
         const left = {
-          zombie: `.calendar.json.${owner.pid}.tmp`,
-          ended: `.calendar.json.${await deadPid()}.tmp`,
-          endedOwnerRecord: `.owner.json.${await deadPid()}.tmp`,
-          live: `.calendar.json.${parent.pid}.tmp`,
+          zombie: `.calendar.json.${owner.pid}-7-0a1b2c3d.tmp`,
+          ended: `.calendar.json.${await deadPid()}-1-99aa88bb.tmp`,
+          endedOwnerRecord: `.owner.json.${await deadPid()}-2-00ff00ff.tmp`,
+          endedFeeds: `.feeds.json.${await deadPid()}-c-12345678.tmp`,
+          // The name versions before unique copies gave.
+          endedEarlierVersion: `.calendar.json.${await deadPid()}.tmp`,
+          live: `.calendar.json.${parent.pid}-1-abcdef01.tmp`,
         };
         for (const name of Object.values(left)) await writeFile(join(dataDir, name), '{"half":');
 
@@ -223,6 +226,8 @@ describe('a crashed owner, and two owners at once (real processes)', () => {
         expect(names).not.toContain(left.zombie);
         expect(names).not.toContain(left.ended);
         expect(names).not.toContain(left.endedOwnerRecord);
+        expect(names).not.toContain(left.endedFeeds);
+        expect(names).not.toContain(left.endedEarlierVersion);
         expect(names, 'the copy of a process that still runs is left alone').toContain(left.live);
         await createEvent(second.apiRoot, 'After the crash');
       } finally {

@@ -62,7 +62,7 @@ export function feedsCommand(deps: SyncCommandDeps): Command {
           if (options.regenerate) await secret.regenerate();
           if (options.revoke) await secret.revoke();
           const port = (await readLastPort(dataDir)) ?? DEFAULT_PORT;
-          return feedsOverview(store, secret, `http://127.0.0.1:${port}`);
+          return feedsOverview(store, secret, `http://127.0.0.1:${port}`, secret.notice);
         },
         async (server) => {
           const action = options.regenerate ? 'feeds/regenerate' : options.revoke ? 'feeds/revoke' : null;

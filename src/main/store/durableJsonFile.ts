@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { copyFile, link, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { readChunkedJsonFile } from './chunkedJson';
 import { basename, dirname, resolve } from 'node:path';
@@ -76,12 +77,25 @@ export async function readJsonFile(filename: string, rawArray?: string): Promise
   return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 
-/** The temporary file a durable write of `name` goes through (`.<name>.<pid>.tmp`, beside it). */
-const temporaryNameOf = (name: string) => `.${name}.${process.pid}.tmp`;
+/** Durable writes this process started, so that no two of its temporary copies ever share a name. */
+let writesStarted = 0;
 
-/** The file `name` is a temporary copy of and the process that wrote it, if it is one a durable write makes. */
+/**
+ * A fresh temporary file for a durable write of `name` (`.<name>.<pid>-<n>-<random>.tmp`, beside it): the pid
+ * tells the start's sweep whose copy it is, the rest keeps two writes of one file (two requests at once)
+ * from writing into, or renaming away, each other's copy.
+ */
+export function temporaryNameOf(name: string): string {
+  writesStarted += 1;
+  return `.${name}.${process.pid}-${writesStarted.toString(36)}-${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * The file `name` is a temporary copy of and the process that wrote it, if it is one a durable write makes
+ * (also `.<name>.<pid>.tmp`, the name earlier versions used).
+ */
 export function temporaryCopyOf(name: string): { of: string; pid: number } | null {
-  const match = /^\.(.+)\.(\d+)\.tmp$/.exec(name);
+  const match = /^\.(.+)\.(\d+)(?:-[0-9a-z]+-[0-9a-f]+)?\.tmp$/.exec(name);
   return match ? { of: match[1], pid: Number(match[2]) } : null;
 }
 
@@ -106,6 +120,8 @@ export async function removeAbandonedCopies(folder: string, isOf: (name: string)
 /**
  * Writes `content` to `filename` atomically and durably (temp file + fsync + rename + fsync of the folder).
  * With `keepPrevious`, the replaced file is first hard-linked there (a free backup: no copy is made).
+ * Each call writes its own temporary copy, so concurrent calls never damage the file; which one lands last
+ * is for the caller to decide: the small files go through `queueFileWrite` (fileWriteQueue.ts).
  */
 export async function writeFileDurably(
   filename: string,
@@ -127,7 +143,8 @@ async function writeThroughCopy(
   content: string | Buffer | Iterable<string>,
   keepPrevious?: string,
 ): Promise<void> {
-  const handle = await open(temp, 'w', 0o600);
+  // `wx`: a fresh file, never one (or a link) already there.
+  const handle = await open(temp, 'wx', 0o600);
   try {
     try {
       if (typeof content === 'string') await handle.writeFile(content, 'utf8');

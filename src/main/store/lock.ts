@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { prepareDataFolder } from './dataFolder';
 import { writeFileDurably } from './durableJsonFile';
+import { queueFileWrite } from './fileWriteQueue';
 import { isRunning, PROCESS_STATE_READABLE, waitUntilGone } from './processes';
 
 /** What the owner of a data folder records about itself, so that others can name it or talk to it. */
@@ -93,7 +94,9 @@ export async function lockDataFolder(dataDir: string, owner: Omit<FolderOwner, '
     ...owner,
   };
   // Written whole (temp file + rename) so that a process that is refused never reads half a record.
-  const saveOwner = () => writeFileDurably(join(dataDir, OWNER_FILE), JSON.stringify(record));
+  const ownerFile = join(dataDir, OWNER_FILE);
+  const saveOwner = () =>
+    queueFileWrite(ownerFile, () => writeFileDurably(ownerFile, JSON.stringify(record)));
 
   /** One attempt: the lock directory, then the owner record (undone if the record cannot be written). */
   const acquire = async () => {

@@ -1,6 +1,6 @@
 import type { CalendarStore } from '../../store/store';
 import { htmlToText } from '../html';
-import type { FeedSecret } from './secret';
+import type { FeedState } from './secret';
 import { feedPastMonths } from './select';
 
 /** One feed's addresses: `http://127.0.0.1:PORT/feeds/<secret>/…ics` and the same as `webcal://`. */
@@ -68,9 +68,10 @@ export interface FeedsOverview {
   address_notice: string | null;
 }
 
+/** `secret`: the folder's FeedSecret, or the state one change of it left (what the answer to that change shows). */
 export function feedsOverview(
   store: CalendarStore,
-  secret: FeedSecret | undefined,
+  secret: FeedState | undefined,
   origin: string,
   addressNotice: string | null = null,
 ): FeedsOverview {

@@ -4,7 +4,7 @@ import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import { exportIcs } from '../../sync/exchange/ics';
 import { publishedEventPages } from '../../sync/publishedPages';
-import type { FeedSecret } from '../../core/feeds/secret';
+import type { FeedSecret, FeedState } from '../../core/feeds/secret';
 import { feedEvents, feedIncludes, feedWindowStartUtc, type FeedScope } from '../../core/feeds/select';
 import { feedsOverview } from '../../core/feeds/addresses';
 import { htmlToText } from '../../core/html';
@@ -171,15 +171,16 @@ export function feedAdminRoutes(
   secret: FeedSecret | undefined,
   addressNotice: () => string | null = () => null,
 ): RouteDef[] {
-  const present = (request: ApiRequest<Record<string, never>>) =>
-    feedsOverview(request.store, secret, originOf(request), addressNotice());
+  const notice = () => [addressNotice(), secret?.notice].filter(Boolean).join(' ') || null;
+  const present = (request: ApiRequest<Record<string, never>>, state: FeedState | undefined = secret) =>
+    feedsOverview(request.store, state, originOf(request), notice());
   const feeds = {
     description: 'Whether the feeds answer, and their addresses (whole calendar, categories, venues)',
   };
   const action = (
     path: string,
     summary: string,
-    act: (feedSecret: FeedSecret) => Promise<unknown>,
+    act: (feedSecret: FeedSecret) => Promise<FeedState>,
   ): RouteDef => ({
     pattern: `/feeds/${path}`,
     path: `/feeds/${path}`,
@@ -191,8 +192,8 @@ export function feedAdminRoutes(
         permission: administrators,
         handle: async (request) => {
           if (!secret) throw new ApiError(501, 'feeds_unavailable', NO_SECRET_STORE);
-          await act(secret);
-          return { body: present(request) };
+          // The state this change wrote, not whatever a change queued after it has made of it meanwhile.
+          return { body: present(request, await act(secret)) };
         },
         doc: { summary, responses: { '200': feeds } },
       }),

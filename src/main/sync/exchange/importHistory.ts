@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { temporaryNameOf } from '../../store/durableJsonFile';
 import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../../store/storageRefusal';
@@ -195,8 +196,10 @@ function readHistory(file: string): StoredImport[] {
 
 /** Temp file, fsync, rename over, fsync of the folder: a crash leaves the old or the new file, never a torn one. */
 function writeFileDurablySync(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.writing`;
-  const handle = openSync(temp, 'w', 0o600);
+  // Named as every durable write names its copy, so the start's sweep removes one a crash left behind.
+  // Synchronous, so no other write of this process can run while it is written.
+  const temp = join(dirname(file), temporaryNameOf(basename(file)));
+  const handle = openSync(temp, 'wx', 0o600);
   try {
     writeSync(handle, text);
     fsyncSync(handle);

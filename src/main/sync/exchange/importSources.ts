@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurably } from '../../store/durableJsonFile';
+import { queueFileWrite } from '../../store/fileWriteQueue';
 import { describeWriteFailure, StorageUnavailableError } from '../../store/storageRefusal';
 import { maskedAddress, requestUrl, type FetchValidators } from './calendarFetch';
 import type { ImportSourceView } from '../../../shared/schemas/importSources';
@@ -63,8 +64,6 @@ export const validatorsOf = (source: StoredImportSource): FetchValidators => ({
 /** The import addresses of one data folder: read once, every change written durably (0600) before it counts. */
 export class ImportSources {
   private sources: StoredImportSource[] | null = null;
-  /** Changes one after the other: two refreshes finishing together must not lose each other's result. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly dataDir: string) {}
 
@@ -138,8 +137,9 @@ export class ImportSources {
     return this.change((sources) => sources.filter((source) => source.id !== id));
   }
 
+  /** Changes one after the other: two refreshes finishing together must not lose each other's result. */
   private change(edit: (sources: StoredImportSource[]) => StoredImportSource[]): Promise<void> {
-    const run = this.queue.then(async () => {
+    return queueFileWrite(this.file, async () => {
       const next = edit(await this.list());
       // writeFileDurably creates its files with mode 0600: the addresses are readable by this user only.
       await writeFileDurably(this.file, `${JSON.stringify({ sources: next }, null, 1)}\n`).catch(
@@ -152,8 +152,6 @@ export class ImportSources {
       );
       this.sources = next;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }
 
