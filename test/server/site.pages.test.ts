@@ -102,6 +102,34 @@ describe('public record pages (the `url` of a record)', () => {
     }
   });
 
+  it('refuses to be framed by another page (clickjacking): record pages, the 404 page and the web UI', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Framed?', 5, {
+        venue: { venue: 'Frame Hall', city: 'Pisa' },
+        organizer: { organizer: 'Frame Club' },
+        tags: ['Frames'],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const urls = [
+      created.body.url,
+      created.body.venue.url,
+      created.body.organizer[0].url,
+      `${server.engine.origin}/tag/frames/`,
+      `${server.engine.origin}/no/such/page`,
+      `${server.engine.origin}/`,
+    ];
+    for (const url of urls) {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      expect(response.headers.get('content-type'), url).toMatch(/^text\/html/);
+      expect(response.headers.get('content-security-policy'), url).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options'), url).toBe('DENY');
+    }
+  });
+
   it('serves the web UI at / and a 404 page elsewhere', async () => {
     const ui = await page(`${server.engine.origin}/`);
     expect(ui.status).toBe(200);

@@ -46,6 +46,8 @@ describe('the web UI served over HTTP (calendar-desk serve)', () => {
           "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
       );
       expect(headers.get('x-content-type-options'), path).toBe('nosniff');
+      // No other page may frame the app (clickjacking its buttons): frame-ancestors above, and for old browsers:
+      expect(headers.get('x-frame-options'), path).toBe('DENY');
       // The browser sign-in link carries the token in the fragment: no Referer may ever leave the app.
       expect(headers.get('referrer-policy'), path).toBe('no-referrer');
     }

@@ -19,9 +19,13 @@ export function rendererCsp(connectSrc = "'self'"): string {
   ].join('; ');
 }
 
-/** Headers of every file of the built renderer: its CSP, no MIME sniffing, no Referer leaking the sign-in link. */
+/**
+ * Headers of every file of the built renderer: its CSP, no framing by other pages (X-Frame-Options for browsers
+ * without CSP's frame-ancestors), no MIME sniffing, no Referer leaking the sign-in link.
+ */
 export const RENDERER_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': rendererCsp(),
+  'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };

@@ -20,10 +20,13 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
   const router = new Router({ sensitive: false, strict: false });
   const page = (ctx: Koa.Context, title: string, body: string) => {
     ctx.type = 'text/html; charset=utf-8';
+    // No page of another site may frame ours (clickjacking): `default-src` does not cover `frame-ancestors`;
+    // X-Frame-Options says the same to browsers without it.
     ctx.set(
       'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; frame-ancestors 'none'",
     );
+    ctx.set('X-Frame-Options', 'DENY');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
