@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -37,8 +37,10 @@ export function resolveDataFolder(
 }
 
 /**
- * Creates the data folder if needed and checks that it is a folder this process may read and write. One it
- * may only read fails with the system's error (EROFS, EACCES): the store then opens it read-only.
+ * Creates the data folder if needed (mode 0700) and checks that it is a folder this process may read and
+ * write. One it may only read fails with the system's error (EROFS, EACCES): the store then opens it
+ * read-only. An existing folder others may enter (made by hand, or by an older version) is made private:
+ * it holds the admin token, the feeds' secret and the calendar's drafts.
  */
 export async function prepareDataFolder(dataDir: string): Promise<void> {
   const info = await stat(dataDir).catch((error: NodeJS.ErrnoException) => {
@@ -47,6 +49,10 @@ export async function prepareDataFolder(dataDir: string): Promise<void> {
     throw new DataFolderError(dataDir, `cannot be read (${error.code ?? error.message})`);
   });
   if (info && !info.isDirectory()) throw new DataFolderError(dataDir, 'is a file, not a folder');
+  if (info && (info.mode & 0o077) !== 0) {
+    // Not ours (EPERM) or on a read-only disk (EROFS): left as it is; the checks below say what matters.
+    await chmod(dataDir, 0o700).catch(() => undefined);
+  }
   if (!info) {
     await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
       const reason =
