@@ -1,4 +1,6 @@
-import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, open, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
@@ -85,6 +87,44 @@ describe('calendar-desk export / import', () => {
         await othersHandle.close();
       }
     }
+  });
+
+  it('--out refuses a symbolic link to a file or to nothing (a planted link must not choose what is replaced)', async () => {
+    const dataDir = await seededFolder();
+    const victim = join(home, 'precious.txt');
+    await writeFile(victim, 'precious', { mode: 0o644 });
+    const toFile = join(home, 'export-link.json');
+    await symlink(victim, toFile);
+    const nowhere = join(home, 'not-yet.json');
+    const dangling = join(home, 'dangling-link.json');
+    await symlink(nowhere, dangling);
+    for (const [link, leadsTo] of [
+      [toFile, `to ${victim}`],
+      [dangling, 'to nothing'],
+    ]) {
+      const exported = await runCli(['export', '--format', 'json', '--out', link, '--data', dataDir], env);
+      expect(exported.code, link).toBe(1);
+      expect(exported.stderr.trim()).toBe(
+        `calendar-desk: ${link} is a symbolic link ${leadsTo}: the export is not written through it (it would ` +
+          'replace or create a file elsewhere). Remove the link or choose another --out file; without --out the ' +
+          'export goes to standard output.',
+      );
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    }
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+    expect(((await stat(victim)).mode & 0o777).toString(8)).toBe('644');
+    expect(await readlink(dangling)).toBe(nowhere);
+    expect(existsSync(nowhere)).toBe(false);
+
+    // A link to a pipe is still written through (as `--out /dev/stdout` from a shell): a named pipe here.
+    const fifo = join(home, 'export.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const toPipe = join(home, 'pipe-link.json');
+    await symlink(fifo, toPipe);
+    const read = readFile(fifo, 'utf8');
+    const piped = await runCli(['export', '--format', 'json', '--out', toPipe, '--data', dataDir], env);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(JSON.parse(await read).data.events).toHaveLength(2);
   });
 
   it('the .ics export parses with an independent parser; the CSV export imports', async () => {

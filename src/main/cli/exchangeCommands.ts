@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readFile, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { CalendarStore } from '../store/store';
@@ -50,18 +51,36 @@ async function withReadableStore<T>(dataDir: string, work: (store: CalendarStore
   }
 }
 
+/** `--out` names a place an export must not be written to (a link to a file): the message says what to do. */
+export class ExportTargetError extends Error {}
+
 /**
  * Writes an export readable by its owner only (mode 0600): it may hold drafts, private events and event
  * passwords. A regular file (or a new one) is replaced by a new file, written beside it under a name no one
  * can have prepared, and renamed over it: whoever opened an older export while it was readable keeps reading
- * that one, not what is written now (a change of mode does not close their handle).
+ * that one, not what is written now (a change of mode does not close their handle). A symbolic link is not
+ * followed to a file, or to nothing: whoever planted it would choose what the export replaces or creates
+ * (`--out ~/shared/export.json` made a link to `~/.bashrc`). Only a link to a terminal or a pipe
+ * (`--out /dev/stdout`) is written through.
  */
 async function writePrivateFile(file: string, text: string): Promise<void> {
   const existing = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  if (existing && !existing.isFile()) return writeInto(file, text);
+  if (existing?.isSymbolicLink()) {
+    const target = await stat(file).catch(() => null);
+    if (!target || target.isFile() || target.isDirectory()) {
+      const where = target ? `to ${await realpath(file).catch(() => 'another file')}` : 'to nothing';
+      throw new ExportTargetError(
+        `${file} is a symbolic link ${where}: the export is not written through it (it would replace or ` +
+          'create a file elsewhere). Remove the link or choose another --out file; without --out the export ' +
+          'goes to standard output.',
+      );
+    }
+    return writeInto(file, text, true);
+  }
+  if (existing && !existing.isFile()) return writeInto(file, text, false);
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o600);
   try {
@@ -70,6 +89,7 @@ async function writePrivateFile(file: string, text: string): Promise<void> {
     } finally {
       await handle.close();
     }
+    // rename replaces whatever is at `file` now (a link put there meanwhile too) and never follows it.
     await rename(temp, file);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
@@ -77,12 +97,20 @@ async function writePrivateFile(file: string, text: string): Promise<void> {
   }
 }
 
-/** `--out /dev/stdout`, a pipe or a link: written into as it is (a regular file it leads to made private). */
-async function writeInto(file: string, text: string): Promise<void> {
-  const handle = await open(file, 'w', 0o600);
+/**
+ * `--out /dev/stdout`, a pipe, a terminal: written into as it is. Opened without creating or truncating
+ * anything (and, unless `followLink`, without following a link put there meanwhile), then checked: what it
+ * turns out to be must still be no regular file.
+ */
+async function writeInto(file: string, text: string, followLink: boolean): Promise<void> {
+  const noFollow = followLink ? 0 : (constants.O_NOFOLLOW ?? 0);
+  const handle = await open(file, constants.O_WRONLY | noFollow);
   try {
     const info = await handle.stat();
-    if (info.isFile() && (info.mode & 0o077) !== 0) await handle.chmod(0o600);
+    if (info.isFile() || info.isDirectory())
+      throw new ExportTargetError(
+        `${file} changed while the export was being written: choose another --out file.`,
+      );
     await handle.writeFile(text, 'utf8');
   } finally {
     await handle.close();

@@ -17,7 +17,7 @@ import { DataFolderError, resolveDataFolder } from '../store/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
-import { exchangeCommands } from './exchangeCommands';
+import { exchangeCommands, ExportTargetError } from './exchangeCommands';
 import { importSourcesCommand, ImportSourcesUsageError } from './importSourcesCommand';
 import { CalendarFetchError } from '../sync/exchange/calendarFetch';
 import { ImportSourcesFileError } from '../sync/exchange/importSources';
@@ -300,6 +300,7 @@ function isUserFacing(error: unknown): boolean {
     error instanceof UserError ||
     error instanceof SyncUsageError ||
     error instanceof FeedsUsageError ||
+    error instanceof ExportTargetError ||
     error instanceof FeedSecretError ||
     error instanceof ImportError ||
     error instanceof ImportUndoRefused ||
