@@ -75,7 +75,9 @@ export function createApp({
     if (clientWentAway(error)) return;
     app.onerror(error);
   });
-  const identify = callerIdentifier(store, new AuthThrottle(() => clock().getTime()));
+  // One throttle for sign-ins and event passwords alike (each keyed by client and what was tried).
+  const throttle = new AuthThrottle(() => clock().getTime());
+  const identify = callerIdentifier(store, throttle);
   const routes = namespaceRoutes();
 
   app.use(errorMapper(log));
@@ -111,6 +113,7 @@ export function createApp({
     identify,
     cache: new ResponseCache(),
     describe: true,
+    passwordThrottle: throttle,
   });
   api.use(`/${NAMESPACE}`, namespaceRouter.routes());
   const adminRouter = new Router<ApiState>({ sensitive: false, strict: false });

@@ -8,6 +8,8 @@ import { ApiError, FORBIDDEN } from './errors';
 import type { ApiContext, ApiState } from './state';
 import { validateArgs, type ArgSpec } from './args/define';
 import { parseRequestBody } from './middleware/body';
+import type { AuthThrottle } from './middleware/auth';
+import { postPasswordOf } from './postPasswords';
 import { indexRoutes } from './routes/discovery';
 import { docLanguageOf } from './i18n/descriptions';
 import { paginationLink } from './routes/paginate';
@@ -25,6 +27,8 @@ export interface DispatchDeps {
   cache?: ResponseCache;
   /** Answer OPTIONS with the route's description, as WordPress does (the public namespace). */
   describe?: boolean;
+  /** Counts wrong `?password=` guesses of protected posts (omitted: not counted). */
+  passwordThrottle?: AuthThrottle;
 }
 
 /** PHP-style query parsing (`a[]=1&a[]=2`), as WordPress reads parameters. */
@@ -144,8 +148,9 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
     const allow = allowHeader(route, pathParams, caller, store);
     if (allow) ctx.set('Allow', allow);
     const isRead = ['GET', 'HEAD'].includes(ctx.method);
+    // An answer a password unlocked is never kept: the next one must count the guess again (postPasswords.ts).
     const cacheKey =
-      cache && isRead
+      cache && isRead && parseQuery(ctx.querystring).password === undefined
         ? `${ctx.host} ${ctx.originalUrl} ${caller?.userId ?? 0} ${Math.floor(deps.clock().getTime() / 60_000)}`
         : undefined;
     const cached = cacheKey ? cache!.get(cacheKey, store.version) : undefined;
@@ -176,6 +181,7 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
         env,
         recordLanguage: (language as Language | undefined) ?? state.languageRoot ?? 'en',
         ctx,
+        postPassword: postPasswordOf(ctx, raw.password, deps.passwordThrottle),
       });
     };
     let version = store.version;

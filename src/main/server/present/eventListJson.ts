@@ -191,11 +191,11 @@ function writeEvent(
   spaces: Spaces,
   event: StoredEvent,
   env: PresentEnv,
-  password: string | undefined,
+  passwordOf: (event: StoredEvent) => string | undefined,
 ): void {
   if (event.password !== '' || editsEvent(event, env)) {
     // Shown per caller: a password may unlock it, an editor sees the cost as typed.
-    out.text(JSON.stringify(presentEvent(event, env, { password })));
+    out.text(JSON.stringify(presentEvent(event, env, { password: passwordOf(event) })));
     return;
   }
   writeWithHoles(out, head(spaces, event, env), holeValues(event));
@@ -255,7 +255,7 @@ function warmUp(env: PresentEnv): void {
       if (parts.bytes >= parts.maxBytes * WARM_SHARE) return;
       // Taken from the store again: the queued object may have been replaced since.
       const event = store.events.get(queue[next++].id);
-      if (event) writeEvent(scratch, spaces, event, quiet, undefined);
+      if (event) writeEvent(scratch, spaces, event, quiet, () => undefined);
       scratch.reset();
     }
     if (next < queue.length) setImmediate(slice);
@@ -266,18 +266,19 @@ function warmUp(env: PresentEnv): void {
 
 /**
  * Writes the events of a list, comma-separated (the items of its JSON array), byte for byte what serializing
- * `events.map((event) => presentEvent(event, env, { password }))` gives.
+ * `events.map((event) => presentEvent(event, env, { password: passwordOf(event) }))` gives. `passwordOf` is
+ * asked only for the events a password may unlock.
  */
 export function writeEventList(
   out: JsonWriter,
   events: StoredEvent[],
   env: PresentEnv,
-  password?: string,
+  passwordOf: (event: StoredEvent) => string | undefined = () => undefined,
 ): void {
   warmUp(env);
   const spaces = spacesOf(env);
   for (let i = 0; i < events.length; i++) {
     if (i > 0) out.bytes(COMMA);
-    writeEvent(out, spaces, events[i], env, password);
+    writeEvent(out, spaces, events[i], env, passwordOf);
   }
 }

@@ -19,7 +19,7 @@ import {
 } from '../args/eventArgs';
 import { archiveStatuses, statusEcho } from '../args/common';
 import { isTruthy } from '../args/wpTypes';
-import { canAccessProtected, presentEvent } from '../present/event';
+import { canAccessProtected, editsEvent, presentEvent } from '../present/event';
 import { writeEventList } from '../present/eventListJson';
 import { jsonWithArray } from '../present/jsonBytes';
 import { eventArchiveSchema, eventResponseSchema } from '../../../shared/schemas/records';
@@ -142,7 +142,11 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
   const { query, statuses, dateEcho } = archiveQuery(request);
   const { total, items } = runEventQuery(query, store, { offset: (page - 1) * perPage, limit: perPage });
-  const password = typeof request.raw.password === 'string' ? request.raw.password : undefined;
+  const passwordOf = (event: StoredEvent) =>
+    request.postPassword(
+      { kind: 'event', id: event.id, password: event.password },
+      { visibleAnyway: editsEvent(event, request.env), single: false },
+    );
   const bool = (value: boolean | undefined) => (value === undefined ? [] : [value ? '1' : '0']);
   const echo: Array<[string, string]> = [
     ...dateEcho,
@@ -168,7 +172,7 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   // The page's JSON is assembled from each event's kept JSON (present/eventListJson.ts).
   return {
     ...archive,
-    body: jsonWithArray(archive.body, 'events', (out) => writeEventList(out, items, request.env, password)),
+    body: jsonWithArray(archive.body, 'events', (out) => writeEventList(out, items, request.env, passwordOf)),
   };
 }
 
@@ -182,12 +186,17 @@ function requireEvent(store: CalendarStore, id: number): StoredEvent {
   throw new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`);
 }
 
-function single(event: StoredEvent, request: ApiRequest<typeof eventIdArgs>, status = 200): ApiResponse {
+function single(
+  event: StoredEvent,
+  request: ApiRequest<typeof eventIdArgs>,
+  status = 200,
+  password?: string,
+): ApiResponse {
   return {
     status,
     body: presentEvent(event, request.env, {
       single: status === 200 && request.ctx.method === 'GET',
-      password: request.args.password,
+      password,
     }),
     headers: { ETag: etagOf('event', event) },
   };
@@ -200,14 +209,18 @@ function read(request: ApiRequest<typeof eventIdArgs>, event: StoredEvent): ApiR
   if (!canReadPost(request.caller, event)) {
     throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
   }
-  if (!canAccessProtected(event, request.env, request.args.password)) {
+  const password = request.postPassword(
+    { kind: 'event', id: event.id, password: event.password },
+    { visibleAnyway: editsEvent(event, request.env), single: true },
+  );
+  if (!canAccessProtected(event, request.env, password)) {
     throw new ApiError(
       403,
       'event-password-protected',
       'The requested event is not accessible without a password',
     );
   }
-  return single(event, request);
+  return single(event, request, 200, password);
 }
 
 const ruleError = (error: unknown): never => {

@@ -99,12 +99,16 @@ function archive(
     offset: (page - 1) * perPage,
     limit: perPage,
   });
-  const presented = items.map((post) =>
-    rules.present(post, request.env, {
-      canEdit: request.env.editContext === true && canChangePost(caller, post, 'edit'),
-      password: request.raw.password as string | undefined,
-    }),
-  );
+  const presented = items.map((post) => {
+    const canEdit = request.env.editContext === true && canChangePost(caller, post, 'edit');
+    return rules.present(post, request.env, {
+      canEdit,
+      password: request.postPassword(
+        { kind: rules.kind, id: post.id, password: post.password },
+        { visibleAnyway: canEdit, single: false },
+      ),
+    });
+  });
   const echo: Array<[string, string]> = [
     ...(args.event !== undefined ? [['event', String(args.event)] as [string, string]] : []),
     ...(args.has_events !== undefined ? [['has_events', String(args.has_events)] as [string, string]] : []),
@@ -134,10 +138,14 @@ function read(rules: KindRules, request: BareRequest, post: LinkedPost): ApiResp
   if (!canReadPost(request.caller, post)) {
     throw new ApiError(403, `${rules.kind}-not-accessible`, `The requested ${rules.kind} is not accessible`);
   }
+  const canEdit = request.env.editContext === true && canChangePost(request.caller, post, 'edit');
   const body = rules.present(post, request.env, {
     jsonLd: true,
-    canEdit: request.env.editContext === true && canChangePost(request.caller, post, 'edit'),
-    password: request.raw.password as string | undefined,
+    canEdit,
+    password: request.postPassword(
+      { kind: rules.kind, id: post.id, password: post.password },
+      { visibleAnyway: canEdit, single: true },
+    ),
   });
   return { body, headers: { ETag: etagOf(rules.kind, post) } };
 }

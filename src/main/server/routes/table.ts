@@ -6,6 +6,7 @@ import type { ArgSpec, ArgValues } from '../args/define';
 import type { Links } from '../links';
 import type { PresentEnv } from '../present/common';
 import type { ApiContext } from '../state';
+import type { PostPassword } from '../postPasswords';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,6 +23,8 @@ export interface ApiRequest<Spec extends ArgSpec> {
   /** Language new records get: `ml_language`, else the language root, else `en`. */
   recordLanguage: Language;
   ctx: ApiContext;
+  /** The `password` the request carries for a protected post, its guess counted (see postPasswords.ts). */
+  postPassword: PostPassword;
 }
 
 export interface ApiResponse {
