@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,5 +143,23 @@ describe('the address across restarts', () => {
     // The new port is the one kept from now on.
     const fourth = await serve(['--data', dataDir]);
     expect(portOf(fourth.webUi)).not.toBe(port);
+  });
+
+  it('says why the feeds are off when feeds.json was damaged, keeps the damaged copy, and makes new addresses', async () => {
+    const dataDir = freshFolder();
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'feeds.json'), '{"secret": nul');
+    const off = await runCli(['feeds', '--data', dataDir], env);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('Calendar feeds are off');
+    expect(off.stdout).toMatch(
+      /The feed secret file was damaged \(kept as .*feeds\.json\.damaged-.*\): the calendar feeds are off/,
+    );
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('feeds.json.damaged-'))).toHaveLength(1);
+    const regenerated = await feedsJson(dataDir, '--regenerate');
+    expect(regenerated.enabled).toBe(true);
+    expect(regenerated.address_notice).toBeNull();
+    // Said once: the next start reads the file it wrote.
+    expect((await feedsJson(dataDir)).calendar).toEqual(regenerated.calendar);
   });
 });

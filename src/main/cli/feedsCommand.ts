@@ -21,6 +21,8 @@ export function feedLines(overview: FeedsOverview): string[] {
     return [
       'Calendar feeds are off (their addresses were revoked).',
       'Make new addresses with: calendar-desk feeds --regenerate',
+      // Why they are off when the user did not revoke them (a damaged feeds.json set aside at start).
+      ...(overview.address_notice ? [overview.address_notice] : []),
     ];
   const lines = [
     `Calendar feeds: published events, the past ${overview.past_months} month(s) and everything ahead.`,
