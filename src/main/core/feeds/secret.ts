@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, rename } from 'node:fs/promises';
+import { copyFile, link, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurably } from '../../store/durableJsonFile';
@@ -75,12 +75,16 @@ export class FeedSecret {
       return secret;
     }
     const aside = `${secret.file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
-    await rename(secret.file, aside).catch((error: NodeJS.ErrnoException) => {
-      throw new FeedSecretError(
-        `The feed secret file ${secret.file} is damaged and could not be set aside (${error.code ?? error.message}). ` +
-          'Delete it and start again: the feeds get new addresses, which calendar apps must subscribe to again.',
-      );
-    });
+    // Kept aside as a second name first, then replaced by the revoked state: a failed write leaves the damaged
+    // file where it was, so the next start finds it again rather than no file (which would mean new addresses).
+    await link(secret.file, aside)
+      .catch(() => copyFile(secret.file, aside))
+      .catch((error: NodeJS.ErrnoException) => {
+        throw new FeedSecretError(
+          `The feed secret file ${secret.file} is damaged and could not be set aside (${error.code ?? error.message}). ` +
+            'Delete it and start again: the feeds get new addresses, which calendar apps must subscribe to again.',
+        );
+      });
     await secret.write((changedUtc) => ({ secret: null, changedUtc }), now);
     secret.recovered =
       `The feed secret file was damaged (kept as ${aside}): the calendar feeds are off. Make new addresses in ` +
