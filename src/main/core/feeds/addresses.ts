@@ -64,7 +64,10 @@ export interface FeedsOverview {
   calendar: FeedAddress | null;
   categories: NamedFeed[];
   venues: NamedFeed[];
-  /** Set when this start's address is not the last one's (subscribed apps need the new addresses). */
+  /**
+   * Set when this start's address is not the last one's (subscribed apps need the new addresses), or when the
+   * feeds are off because this start found feeds.json damaged (until new addresses are made).
+   */
   address_notice: string | null;
 }
 
