@@ -258,7 +258,16 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       cost: stored.cost,
     });
 
-    // Delete from the quick view: to the trash, with an undo.
+    // Delete from the quick view: to the trash, with an undo that says it was undone.
+    await eventIn(seasonDay(23), 'Gala encore').click();
+    await page.getByTestId('quick-delete').click();
+    await page.getByText('“Gala encore” moved to the trash.').waitFor();
+    await expect.poll(() => eventIn(seasonDay(23), 'Gala encore').count()).toBe(0);
+    await page.getByTestId('notices').getByRole('button', { name: 'Undo' }).click();
+    await page.getByTestId('notices').getByText('“Gala encore” is back from the trash.').waitFor();
+    await screenshot(page, 'place-03-undone');
+    await eventIn(seasonDay(23), 'Gala encore').waitFor();
+    expect((await api(`events/${encore.id}`)).status).toBe('publish');
     await eventIn(seasonDay(23), 'Gala encore').click();
     await page.getByTestId('quick-delete').click();
     await page.getByText('“Gala encore” moved to the trash.').waitFor();

@@ -10,6 +10,7 @@ import CheckList from '../../src/renderer/src/components/CheckList.vue';
 import VenuePicker from '../../src/renderer/src/components/VenuePicker.vue';
 import RecordsView from '../../src/renderer/src/views/RecordsView.vue';
 import EventEditorView from '../../src/renderer/src/views/EventEditorView.vue';
+import NoticeHost from '../../src/renderer/src/components/NoticeHost.vue';
 import SettingsView from '../../src/renderer/src/views/SettingsView.vue';
 import { createMemoryHistory, createRouter } from 'vue-router';
 import RichTextEditor from '../../src/renderer/src/components/RichTextEditor.vue';
@@ -376,6 +377,42 @@ describe('RichTextEditor', () => {
     expect((source.element as HTMLTextAreaElement).value).toBe(html);
     await source.setValue(`${html}<p>Doors at 19:30</p>`);
     expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([`${html}<p>Doors at 19:30</p>`]);
+    wrapper.unmount();
+  });
+});
+
+describe('NoticeHost', () => {
+  it('says an undo is done once it has run, and says so when it fails instead', async () => {
+    const wrapper = mount(NoticeHost, { ...plugins() });
+    const notices = useNoticesStore();
+    let undone = 0;
+    notices.show({
+      kind: 'success',
+      text: '“Gala” moved to the trash.',
+      action: { label: 'Undo', run: async () => (undone += 1), done: '“Gala” is back from the trash.' },
+    });
+    await flushPromises();
+    await wrapper.get('.notice button.link-button').trigger('click');
+    await flushPromises();
+    expect(undone).toBe(1);
+    expect(wrapper.findAll('.notice').map((notice) => notice.find('span').text())).toEqual([
+      '“Gala” is back from the trash.',
+    ]);
+
+    notices.show({
+      kind: 'success',
+      text: '“Gala” rescheduled.',
+      action: {
+        label: 'Undo',
+        run: async () => Promise.reject(new Error('The server is not answering.')),
+        done: '“Gala” is back where it was.',
+      },
+    });
+    await flushPromises();
+    await wrapper.get('.notice button.link-button').trigger('click');
+    await flushPromises();
+    expect(wrapper.text()).toContain('The server is not answering.');
+    expect(wrapper.text()).not.toContain('is back where it was');
     wrapper.unmount();
   });
 });
