@@ -105,7 +105,7 @@ beforeAll(async () => {
         end_date: `${seasonDay(15)} 21:00`,
         venue: venueId,
         categories: [musicId],
-        cost: '15',
+        cost: '15€ / 10€ reduced',
       },
     })
   ).id;
@@ -117,6 +117,7 @@ beforeAll(async () => {
       end_date: `${seasonDay(8)} 22:00`,
       venue: hallId,
       organizer: [anna],
+      cost: '8',
     },
   });
 
@@ -234,7 +235,9 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     const stored = await api(`events/${galaId}`);
     expect(await page.getByTestId('quick-when').textContent()).toMatch(/20:30|8:30/);
     expect(await page.getByTestId('quick-venue').textContent()).toContain('Teatro Verdi');
-    expect(await page.getByTestId('quick-cost').textContent()).toBe(stored.cost);
+    // The cost as typed, not the API's formatted one (`10€ – 15€`: "reduced" lost).
+    expect(stored.cost).toBe('10€ – 15€');
+    expect(await page.getByTestId('quick-cost').textContent()).toBe('15€ / 10€ reduced');
     expect(await quick.textContent()).toContain('Music');
     await screenshot(page, 'place-03-quick-view');
 
@@ -276,11 +279,13 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       (await api(`events?status=trash&start_date=${seasonDay(23)}&end_date=${seasonDay(23)}`)).events,
     ).toEqual([expect.objectContaining({ id: encore.id })]);
 
-    // The list view: venue and cost beside the title.
+    // The list view: venue and cost beside the title, the cost as typed (a bare amount in the site currency).
     await page.locator('.fc-listMonth-button').click();
     const row = page.locator('.fc-list-event', { hasText: 'Winter Gala' });
     await row.waitFor();
-    expect(await row.locator('.list-details').textContent()).toBe(`Teatro Verdi · ${stored.cost}`);
+    expect(await row.locator('.list-details').textContent()).toBe('Teatro Verdi · 15€ / 10€ reduced');
+    const rehearsal = page.locator('.fc-list-event', { hasText: 'Choir rehearsal' });
+    expect(await rehearsal.locator('.list-details').textContent()).toBe('Parish hall · $8');
     await screenshot(page, 'place-03-list-details');
     await page.locator('.fc-dayGridMonth-button').click();
   });

@@ -192,6 +192,18 @@ describe('events store', () => {
     expect(events.revision).toBe(before + 3);
     expect((await events.fetchOne(first.id)).title).toBe('Class 42 (moved)');
   });
+
+  it('loads the calendar with each cost as typed, not as the API formats it for the public', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Concert with reductions', 30, { cost: '15€ / 10€ reduced' }),
+    });
+    expect(created.body.cost).toBe('10€ – 15€');
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const list = await useEventsStore().loadRange(`${day} 00:00:00`, `${day} 23:59:59`);
+    expect(list.find((event) => event.id === created.body.id)?.cost).toBe('15€ / 10€ reduced');
+  });
 });
 
 describe('records store', () => {
