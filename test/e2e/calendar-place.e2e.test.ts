@@ -371,6 +371,33 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       .toBe(target.setLocale('en').toFormat('LLLL yyyy'));
   });
 
+  it('moves to the date and view an address names, without reloading the page', async () => {
+    await openSeasonMonth();
+    // A mark on the page: a reload would remove it.
+    await page.evaluate('window.notReloaded = true');
+    const later = season.plus({ months: 4 }).set({ day: 12 });
+    await page.evaluate(`location.hash = '#/calendar?view=dayGridMonth&date=${later.toISODate()}'`);
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(await page.getByTestId('mini-month').locator('h2').textContent()).toBe(
+      later.setLocale('en').toFormat('LLLL yyyy'),
+    );
+    // The view too; and Back (the address before) moves it back.
+    await page.evaluate(`location.hash = '#/calendar?view=timeGridWeek&date=${seasonDay(22)}'`);
+    await expect
+      .poll(() => page.locator('.fc-timeGridWeek-button').getAttribute('aria-pressed'))
+      .toBe('true');
+    await page.locator(`.fc-timegrid-col[data-date="${seasonDay(22)}"]`).waitFor();
+    await page.locator('.fc-timegrid-event', { hasText: 'Winter Gala' }).waitFor();
+    await page.goBack();
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await page.locator('.fc-dayGridMonth-button').click();
+  });
+
   it('lists events from today by default, sorts them either way, and shows a multi-day event whole', async () => {
     await nav('Events');
     await page.locator('table.records').waitFor();

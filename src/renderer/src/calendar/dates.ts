@@ -125,6 +125,14 @@ export function toCalendarEvent(
   return { ...common, allDay: false, start: utcIso(event.utc_start_date), end: utcIso(event.utc_end_date) };
 }
 
+/** The day an event starts on in the calendar (site time zone; an all-day event on its own date). */
+export function siteDay(event: EventResponse, siteZone: string): string {
+  if (event.all_day) return datePart(event.start_date);
+  return DateTime.fromISO(utcIso(event.utc_start_date), { zone: 'utc' })
+    .setZone(siteZone)
+    .toISODate() as string;
+}
+
 /** Whether an event's time overlaps [startUtc, endUtc) (ISO instants): touching ends do not overlap. */
 export function overlaps(event: EventResponse, startUtc: string, endUtc: string): boolean {
   const start = Date.parse(utcIso(event.utc_start_date));
