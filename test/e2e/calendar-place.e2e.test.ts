@@ -105,7 +105,7 @@ beforeAll(async () => {
         end_date: `${seasonDay(15)} 21:00`,
         venue: venueId,
         categories: [musicId],
-        cost: '15',
+        cost: '15€ / 10€ reduced',
       },
     })
   ).id;
@@ -117,6 +117,7 @@ beforeAll(async () => {
       end_date: `${seasonDay(8)} 22:00`,
       venue: hallId,
       organizer: [anna],
+      cost: '8',
     },
   });
 
@@ -234,7 +235,9 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     const stored = await api(`events/${galaId}`);
     expect(await page.getByTestId('quick-when').textContent()).toMatch(/20:30|8:30/);
     expect(await page.getByTestId('quick-venue').textContent()).toContain('Teatro Verdi');
-    expect(await page.getByTestId('quick-cost').textContent()).toBe(stored.cost);
+    // The cost as typed, not the API's formatted one (`10€ – 15€`: "reduced" lost).
+    expect(stored.cost).toBe('10€ – 15€');
+    expect(await page.getByTestId('quick-cost').textContent()).toBe('15€ / 10€ reduced');
     expect(await quick.textContent()).toContain('Music');
     await screenshot(page, 'place-03-quick-view');
 
@@ -258,7 +261,16 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       cost: stored.cost,
     });
 
-    // Delete from the quick view: to the trash, with an undo.
+    // Delete from the quick view: to the trash, with an undo that says it was undone.
+    await eventIn(seasonDay(23), 'Gala encore').click();
+    await page.getByTestId('quick-delete').click();
+    await page.getByText('“Gala encore” moved to the trash.').waitFor();
+    await expect.poll(() => eventIn(seasonDay(23), 'Gala encore').count()).toBe(0);
+    await page.getByTestId('notices').getByRole('button', { name: 'Undo' }).click();
+    await page.getByTestId('notices').getByText('“Gala encore” is back from the trash.').waitFor();
+    await screenshot(page, 'place-03-undone');
+    await eventIn(seasonDay(23), 'Gala encore').waitFor();
+    expect((await api(`events/${encore.id}`)).status).toBe('publish');
     await eventIn(seasonDay(23), 'Gala encore').click();
     await page.getByTestId('quick-delete').click();
     await page.getByText('“Gala encore” moved to the trash.').waitFor();
@@ -267,11 +279,13 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
       (await api(`events?status=trash&start_date=${seasonDay(23)}&end_date=${seasonDay(23)}`)).events,
     ).toEqual([expect.objectContaining({ id: encore.id })]);
 
-    // The list view: venue and cost beside the title.
+    // The list view: venue and cost beside the title, the cost as typed (a bare amount in the site currency).
     await page.locator('.fc-listMonth-button').click();
     const row = page.locator('.fc-list-event', { hasText: 'Winter Gala' });
     await row.waitFor();
-    expect(await row.locator('.list-details').textContent()).toBe(`Teatro Verdi · ${stored.cost}`);
+    expect(await row.locator('.list-details').textContent()).toBe('Teatro Verdi · 15€ / 10€ reduced');
+    const rehearsal = page.locator('.fc-list-event', { hasText: 'Choir rehearsal' });
+    expect(await rehearsal.locator('.list-details').textContent()).toBe('Parish hall · $8');
     await screenshot(page, 'place-03-list-details');
     await page.locator('.fc-dayGridMonth-button').click();
   });
@@ -355,6 +369,33 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await expect
       .poll(() => page.locator('.fc-toolbar-title').textContent())
       .toBe(target.setLocale('en').toFormat('LLLL yyyy'));
+  });
+
+  it('moves to the date and view an address names, without reloading the page', async () => {
+    await openSeasonMonth();
+    // A mark on the page: a reload would remove it.
+    await page.evaluate('window.notReloaded = true');
+    const later = season.plus({ months: 4 }).set({ day: 12 });
+    await page.evaluate(`location.hash = '#/calendar?view=dayGridMonth&date=${later.toISODate()}'`);
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(await page.getByTestId('mini-month').locator('h2').textContent()).toBe(
+      later.setLocale('en').toFormat('LLLL yyyy'),
+    );
+    // The view too; and Back (the address before) moves it back.
+    await page.evaluate(`location.hash = '#/calendar?view=timeGridWeek&date=${seasonDay(22)}'`);
+    await expect
+      .poll(() => page.locator('.fc-timeGridWeek-button').getAttribute('aria-pressed'))
+      .toBe('true');
+    await page.locator(`.fc-timegrid-col[data-date="${seasonDay(22)}"]`).waitFor();
+    await page.locator('.fc-timegrid-event', { hasText: 'Winter Gala' }).waitFor();
+    await page.goBack();
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(later.setLocale('en').toFormat('LLLL yyyy'));
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await page.locator('.fc-dayGridMonth-button').click();
   });
 
   it('lists events from today by default, sorts them either way, and shows a multi-day event whole', async () => {

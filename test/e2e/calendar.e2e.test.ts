@@ -184,8 +184,9 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
           ((await api(`events?start_date=${day}&end_date=${day}`)).events as Record<string, never>[])[0],
       )
       .toMatchObject({ start_date: `${day} 18:00:00`, end_date: `${day} 21:00:00` });
-    // Undo puts the stored dates back.
+    // Undo puts the stored dates back, and says so.
     await page.getByRole('button', { name: 'Undo' }).last().click();
+    await page.getByText('“Summer Concert” is back where it was.').waitFor();
     await expect
       .poll(
         async () =>

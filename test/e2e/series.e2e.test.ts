@@ -292,6 +292,65 @@ describe('a weekly series from the editor', { timeout: 90_000 }, () => {
     ]);
   });
 
+  it('a new event: Weekly takes the weekday of the start typed before it, and follows a start typed after it', async () => {
+    // Four months ahead, on the day after today's weekday: a weekly rule on today's weekday would show.
+    const today = DateTime.now().setZone(ZONE);
+    const after = today.startOf('month').plus({ months: 4 });
+    const first = after.plus({ days: ((today.weekday % 7) + 1 - after.weekday + 7) % 7 });
+    const moved = first.plus({ days: 2 });
+    const code = (day: DateTime) => ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'][day.weekday - 1];
+    const weekday = (day: DateTime) => day.setLocale('en').toFormat('cccc');
+    /** Types into a field as a person does: click, select what is there, type, leave it with Tab. */
+    const typeInto = async (selector: string, text: string) => {
+      await page.locator(selector).click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(text, { delay: 20 });
+      await page.keyboard.press('Tab');
+    };
+    const ticked = () =>
+      page
+        .locator('.repeat-days input:checked')
+        .evaluateAll((boxes) =>
+          boxes.map((box) => (box as unknown as { dataset: { testid: string } }).dataset.testid),
+        );
+
+    await page.getByRole('link', { name: 'New event' }).click();
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    await typeInto('#event-title', 'Book club');
+    await typeInto('#event-start-date', first.toFormat('dd/MM/yyyy'));
+    await typeInto('[data-testid="start-time"]', '19:30');
+    await page.getByTestId('repeat-frequency').selectOption('weekly');
+    expect(await ticked()).toEqual([`repeat-day-${code(first)}`]);
+    expect(await page.getByTestId('repeat-summary').textContent()).toBe(`Every ${weekday(first)} at 19:30`);
+
+    // The start typed again after choosing Weekly: the day moves with it.
+    await typeInto('#event-start-date', moved.toFormat('dd/MM/yyyy'));
+    await expect.poll(ticked).toEqual([`repeat-day-${code(moved)}`]);
+    expect(await page.getByTestId('repeat-summary').textContent()).toBe(`Every ${weekday(moved)} at 19:30`);
+    await page.getByTestId('repeat-ends-count').check();
+    await typeInto('[data-testid="repeat-count"]', '3');
+    await page.getByTestId('repeat').scrollIntoViewIfNeeded();
+    await screenshot(page, 'series-1440-repeat-typed-start');
+
+    // Saved: the calendar shows the month of the new series, not the month it showed before.
+    await page.getByTestId('save-event').click();
+    await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+    await expect
+      .poll(() => page.locator('.fc-toolbar-title').textContent())
+      .toBe(moved.setLocale('en').toFormat('LLLL yyyy'));
+    await page
+      .locator(`.fc-daygrid-day[data-date="${moved.toISODate()}"] .fc-event`, { hasText: 'Book club' })
+      .waitFor();
+    expect(page.url()).toContain(`date=${moved.toISODate()}`);
+    const [club] = (
+      await api(`events?start_date=${moved.toISODate()}&end_date=${moved.toISODate()}&search=Book`)
+    ).events as unknown as EventJson[];
+    expect(club).toMatchObject({
+      start_date: `${moved.toISODate()} 19:30:00`,
+      recurrence: [`RRULE:FREQ=WEEKLY;COUNT=3;BYDAY=${code(moved)}`],
+    });
+  });
+
   it('says the rule in Polish and Italian', async () => {
     const [head] = await rehearsals();
     const summaries: Record<string, string> = {};

@@ -10,6 +10,8 @@ import CheckList from '../../src/renderer/src/components/CheckList.vue';
 import VenuePicker from '../../src/renderer/src/components/VenuePicker.vue';
 import RecordsView from '../../src/renderer/src/views/RecordsView.vue';
 import EventEditorView from '../../src/renderer/src/views/EventEditorView.vue';
+import EventRepeatFields from '../../src/renderer/src/components/editor/EventRepeatFields.vue';
+import NoticeHost from '../../src/renderer/src/components/NoticeHost.vue';
 import SettingsView from '../../src/renderer/src/views/SettingsView.vue';
 import { createMemoryHistory, createRouter } from 'vue-router';
 import RichTextEditor from '../../src/renderer/src/components/RichTextEditor.vue';
@@ -376,6 +378,115 @@ describe('RichTextEditor', () => {
     expect((source.element as HTMLTextAreaElement).value).toBe(html);
     await source.setValue(`${html}<p>Doors at 19:30</p>`);
     expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([`${html}<p>Doors at 19:30</p>`]);
+    wrapper.unmount();
+  });
+});
+
+describe('EventRepeatFields', () => {
+  /** The Repeat control of a new event, its lines and its start held as the editor holds them. */
+  function repeatOf(start: { date: string; time: string }, recurrence: string[] = []) {
+    const lines = { value: recurrence };
+    const wrapper = mount(EventRepeatFields, {
+      props: {
+        recurrence,
+        'onUpdate:recurrence': (value: string[]) => {
+          lines.value = value;
+        },
+        start: { ...start, allDay: false, timezone: 'Europe/Rome' },
+      },
+      ...plugins(),
+    });
+    const moveStart = (date: string) =>
+      wrapper.setProps({ start: { date, time: start.time, allDay: false, timezone: 'Europe/Rome' } });
+    const ticked = () =>
+      wrapper
+        .findAll('.repeat-days input')
+        .filter((box) => (box.element as HTMLInputElement).checked)
+        .map((box) => box.attributes('data-testid')!.replace('repeat-day-', ''));
+    return { wrapper, lines, moveStart, ticked };
+  }
+
+  it('takes the weekday of the start set before Weekly was chosen, follows the start until days are chosen', async () => {
+    // Opened on a Saturday (today), the start then set to Tuesday 1 December, then Repeat → Weekly.
+    const { wrapper, lines, moveStart, ticked } = repeatOf({ date: '2026-11-28', time: '19:30' });
+    await moveStart('2026-12-01');
+    await wrapper.get('[data-testid="repeat-frequency"]').setValue('weekly');
+    expect(ticked()).toEqual(['TU']);
+    // The clock of happy-dom's en-US, as a browser's.
+    expect(wrapper.get('[data-testid="repeat-summary"]').text()).toBe('Every Tuesday at 7:30 PM');
+    expect(lines.value).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=TU']);
+    // The start moved to a Thursday after Weekly: the day moves with it.
+    await moveStart('2026-12-03');
+    expect(ticked()).toEqual(['TH']);
+    expect(wrapper.get('[data-testid="repeat-summary"]').text()).toBe('Every Thursday at 7:30 PM');
+    expect(lines.value).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=TH']);
+    // Days chosen by the user stay where the user put them.
+    await wrapper.get('[data-testid="repeat-day-SA"]').setValue(true);
+    await moveStart('2026-12-08');
+    expect(ticked()).toEqual(['TH', 'SA']);
+    expect(lines.value).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=TH,SA']);
+  });
+
+  it('says the monthly day and weekday of the start as it is now', async () => {
+    const { wrapper, lines, moveStart } = repeatOf({ date: '2026-11-28', time: '19:30' });
+    await moveStart('2026-12-08');
+    await wrapper.get('[data-testid="repeat-frequency"]').setValue('monthly');
+    const options = () =>
+      wrapper.findAll('[data-testid="repeat-monthly"] option').map((option) => option.text());
+    expect(options()).toEqual(['Every month on day 8', 'Every month on the 2nd Tuesday']);
+    await wrapper.get('[data-testid="repeat-monthly"]').setValue('weekday');
+    expect(lines.value).toEqual(['RRULE:FREQ=MONTHLY;BYDAY=2TU']);
+    await moveStart('2026-12-31');
+    expect(options()).toEqual([
+      'Every month on day 31',
+      'Every month on the 5th Thursday',
+      'Every month on the last Thursday',
+    ]);
+    expect(lines.value).toEqual(['RRULE:FREQ=MONTHLY;BYDAY=5TH']);
+  });
+
+  it('keeps a stored series’ days when one of its events is moved', async () => {
+    const { moveStart, ticked, lines } = repeatOf({ date: '2026-12-01', time: '19:30' }, [
+      'RRULE:FREQ=WEEKLY;BYDAY=TU',
+    ]);
+    await moveStart('2026-12-03');
+    expect(ticked()).toEqual(['TU']);
+    expect(lines.value).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=TU']);
+  });
+});
+
+describe('NoticeHost', () => {
+  it('says an undo is done once it has run, and says so when it fails instead', async () => {
+    const wrapper = mount(NoticeHost, { ...plugins() });
+    const notices = useNoticesStore();
+    let undone = 0;
+    notices.show({
+      kind: 'success',
+      text: '“Gala” moved to the trash.',
+      action: { label: 'Undo', run: async () => (undone += 1), done: '“Gala” is back from the trash.' },
+    });
+    await flushPromises();
+    await wrapper.get('.notice button.link-button').trigger('click');
+    await flushPromises();
+    expect(undone).toBe(1);
+    expect(wrapper.findAll('.notice').map((notice) => notice.find('span').text())).toEqual([
+      '“Gala” is back from the trash.',
+    ]);
+
+    notices.show({
+      kind: 'success',
+      text: '“Gala” rescheduled.',
+      action: {
+        label: 'Undo',
+        run: async () => Promise.reject(new Error('The server is not answering.')),
+        done: '“Gala” is back where it was.',
+      },
+    });
+    await flushPromises();
+    await wrapper.get('.notice button.link-button').trigger('click');
+    await flushPromises();
+    expect(wrapper.text()).toContain('The server is not answering.');
+    expect(wrapper.text()).not.toContain('is back where it was');
     wrapper.unmount();
   });
 });

@@ -86,11 +86,16 @@ describe('calendar dates', () => {
     }
   });
 
-  it('carries the venue and cost for the list view', () => {
+  it('carries the venue and cost for the list view, the cost as typed with the currency of a bare amount', () => {
     const venue = { id: 5, venue: 'Teatro Verdi' } as unknown as EventResponse['venue'];
-    expect(toCalendarEvent(event({ venue, cost: '€15' })).extendedProps).toEqual({
-      venue: 'Teatro Verdi',
-      cost: '€15',
+    const own = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
+    expect(
+      toCalendarEvent(event({ venue, cost: '15€ / 10€ reduced', cost_details: own })).extendedProps,
+    ).toEqual({ venue: 'Teatro Verdi', cost: '15€ / 10€ reduced' });
+    const euro = { currency_symbol: '€', currency_position: 'postfix', currency_code: 'EUR' } as const;
+    expect(toCalendarEvent(event({ cost: '15', cost_details: own }), {}, euro).extendedProps).toEqual({
+      venue: '',
+      cost: '15€',
     });
   });
 

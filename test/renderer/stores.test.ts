@@ -7,6 +7,7 @@ import { useEventsStore } from '../../src/renderer/src/stores/events';
 import { useRecordsStore } from '../../src/renderer/src/stores/records';
 import { useNoticesStore } from '../../src/renderer/src/stores/notices';
 import { usePreferencesStore } from '../../src/renderer/src/stores/preferences';
+import { useCalendarPlaceStore } from '../../src/renderer/src/stores/calendarPlace';
 import type { CalendarDeskBridge } from '../../src/shared/bridge';
 
 /** The Pinia stores against a real server: the renderer's only path to the data is this HTTP API. */
@@ -191,6 +192,52 @@ describe('events store', () => {
     expect((await events.restore(first.id, 'publish')).status).toBe('publish');
     expect(events.revision).toBe(before + 3);
     expect((await events.fetchOne(first.id)).title).toBe('Class 42 (moved)');
+  });
+
+  it('loads the calendar with each cost as typed, not as the API formats it for the public', async () => {
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Concert with reductions', 30, { cost: '15€ / 10€ reduced' }),
+    });
+    expect(created.body.cost).toBe('10€ – 15€');
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const list = await useEventsStore().loadRange(`${day} 00:00:00`, `${day} 23:59:59`);
+    expect(list.find((event) => event.id === created.body.id)?.cost).toBe('15€ / 10€ reduced');
+  });
+});
+
+describe('calendar place', () => {
+  const today = { view: 'dayGridMonth', date: '2026-11-28' } as const;
+
+  it('opens the calendar on an event just saved in another period, once', () => {
+    const place = useCalendarPlaceStore();
+    // Never shown in this session: it would open on today's month.
+    place.showAfterSave('2026-12-01', today);
+    expect(place.takeNext()).toBe('2026-12-01');
+    expect(place.takeNext()).toBeNull();
+    place.showAfterSave('2026-11-03', today);
+    expect(place.takeNext()).toBeNull();
+  });
+
+  it('keeps its place when the period shown holds the event: the month of a month, a week, a day', () => {
+    const place = useCalendarPlaceStore();
+    place.view = 'dayGridMonth';
+    place.date = '2027-01-01';
+    // The grid shows 28 December too, but that is not January's event.
+    place.showAfterSave('2026-12-28', today);
+    expect(place.takeNext()).toBe('2026-12-28');
+    place.showAfterSave('2027-01-31', today);
+    expect(place.takeNext()).toBeNull();
+    place.view = 'timeGridWeek';
+    place.date = '2026-12-09';
+    place.showAfterSave('2026-12-13', today);
+    expect(place.takeNext()).toBeNull();
+    place.showAfterSave('2026-12-14', today);
+    expect(place.takeNext()).toBe('2026-12-14');
+    place.view = 'timeGridDay';
+    place.showAfterSave('2026-12-10', today);
+    expect(place.takeNext()).toBe('2026-12-10');
   });
 });
 

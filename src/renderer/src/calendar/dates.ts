@@ -3,6 +3,8 @@ import { DateTime, Interval } from 'luxon';
 import type { EventInput } from '@fullcalendar/core';
 import { recordName, type EventResponse } from '../api/records';
 import type { CategoryColors } from '../../../shared/schemas/settings';
+import type { SiteCurrency } from '../../../shared/schemas/currency';
+import { DEFAULT_SITE_CURRENCY, shownCost } from './price';
 import type { CalendarViewName } from '../stores/preferences';
 
 /** The API's date-time format (site- or event-local wall clock). */
@@ -54,9 +56,18 @@ export function textColorOn(hex: string): string {
   return onWhite >= onBlack ? '#ffffff' : '#000000';
 }
 
-/** An event's venue name and cost, shown beside its title where there is room (the list view). */
-export function eventDetails(event: EventResponse): { venue: string; cost: string } {
-  return { venue: Array.isArray(event.venue) ? '' : recordName(event.venue), cost: event.cost };
+/**
+ * An event's venue name and cost (as typed, with the currency where it is a bare amount: {@link shownCost}),
+ * shown beside its title where there is room (the list view).
+ */
+export function eventDetails(
+  event: EventResponse,
+  site: SiteCurrency = DEFAULT_SITE_CURRENCY,
+): { venue: string; cost: string } {
+  return {
+    venue: Array.isArray(event.venue) ? '' : recordName(event.venue),
+    cost: shownCost(event.cost, event.cost_details, site),
+  };
 }
 
 /**
@@ -87,7 +98,11 @@ export function formatEventRange(event: EventResponse, language: string): string
  * An API event as the calendar shows it. Timed events are placed by their UTC instant (the calendar renders
  * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
  */
-export function toCalendarEvent(event: EventResponse, picked: CategoryColors = {}): EventInput {
+export function toCalendarEvent(
+  event: EventResponse,
+  picked: CategoryColors = {},
+  site: SiteCurrency = DEFAULT_SITE_CURRENCY,
+): EventInput {
   const classNames = [`status-${event.status}`];
   if (event.featured) classNames.push('is-featured');
   if (event.hide_from_listings) classNames.push('is-hidden');
@@ -96,7 +111,7 @@ export function toCalendarEvent(event: EventResponse, picked: CategoryColors = {
     id: String(event.id),
     title: event.title || '(untitled)',
     classNames,
-    extendedProps: eventDetails(event),
+    extendedProps: eventDetails(event, site),
     ...(color ? { backgroundColor: color, borderColor: color, textColor: textColorOn(color) } : {}),
   };
   if (event.all_day) {
@@ -108,6 +123,14 @@ export function toCalendarEvent(event: EventResponse, picked: CategoryColors = {
     };
   }
   return { ...common, allDay: false, start: utcIso(event.utc_start_date), end: utcIso(event.utc_end_date) };
+}
+
+/** The day an event starts on in the calendar (site time zone; an all-day event on its own date). */
+export function siteDay(event: EventResponse, siteZone: string): string {
+  if (event.all_day) return datePart(event.start_date);
+  return DateTime.fromISO(utcIso(event.utc_start_date), { zone: 'utc' })
+    .setZone(siteZone)
+    .toISODate() as string;
 }
 
 /** Whether an event's time overlaps [startUtc, endUtc) (ISO instants): touching ends do not overlap. */

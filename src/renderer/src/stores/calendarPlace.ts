@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
+import { DateTime } from 'luxon';
 import type { CalendarViewName } from './preferences';
 
 export const CALENDAR_VIEWS: readonly CalendarViewName[] = [
@@ -34,6 +35,30 @@ export const useCalendarPlaceStore = defineStore('calendarPlace', () => {
   /** Scroll offsets of the calendar's scrolling areas, for the view and date they were taken in. */
   const scroll = ref<{ at: string; tops: number[] } | null>(null);
   const filters = ref<CalendarFilters>({ categories: [], venues: [], organizers: [] });
+  /** The day the calendar opens on next, over its address: where an event was just saved (taken once). */
+  const next = ref<string | null>(null);
 
-  return { view, date, scroll, filters };
+  /**
+   * An event starting on `day` was saved: the calendar shows its period when it opens next, unless the one it
+   * shows already holds that day (it then keeps its place, scroll included). `fallback` is the view and date
+   * the calendar opens on when it has not been shown in this session.
+   */
+  function showAfterSave(day: string, fallback: { view: CalendarViewName; date: string }): void {
+    if (!isIsoDate(day)) return;
+    const shownView = view.value ?? fallback.view;
+    const shown = DateTime.fromISO(date.value ?? fallback.date, { zone: 'utc' });
+    const saved = DateTime.fromISO(day, { zone: 'utc' });
+    // The period a view is about: the month of a month grid or list (not its neighbours' days), a week, a day.
+    const unit = shownView === 'timeGridWeek' ? 'week' : shownView === 'timeGridDay' ? 'day' : 'month';
+    next.value = shown.hasSame(saved, unit) ? null : day;
+  }
+
+  /** The day to open on after a save, once. */
+  function takeNext(): string | null {
+    const day = next.value;
+    next.value = null;
+    return day;
+  }
+
+  return { view, date, scroll, filters, showAfterSave, takeNext };
 });

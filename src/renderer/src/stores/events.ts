@@ -79,6 +79,8 @@ export const useEventsStore = defineStore('events', () => {
   ): Promise<EventResponse[]> {
     return listAll<EventResponse>(session.api(), 'events', {
       ...EDITOR_VIEW,
+      // The costs as typed (`15€ / 10€ reduced`), not the formatted `10€ – 15€`, for the events one may edit.
+      context: 'edit',
       ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
       categories: only.categories?.length ? only.categories : undefined,
       venue: only.venue?.length ? only.venue : undefined,

@@ -5,8 +5,11 @@ export interface Notice {
   id: number;
   kind: 'success' | 'error' | 'info';
   text: string;
-  /** An action offered with the notice, e.g. "Undo" after a delete. */
-  action?: { label: string; run: () => unknown };
+  /**
+   * An action offered with the notice, e.g. "Undo" after a delete; `done` is what is said once it has run
+   * (an undo that says nothing leaves the user wondering whether it worked).
+   */
+  action?: { label: string; run: () => unknown; done: string };
 }
 
 const VISIBLE_MS = 6_000;

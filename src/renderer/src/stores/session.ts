@@ -12,6 +12,7 @@ import {
 } from '../api/connection';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
 import type { CategoryColors } from '../../../shared/schemas/settings';
+import { DEFAULT_SITE_CURRENCY } from '../calendar/price';
 
 /** `calendar-desk/v1/settings`: the site and who is signed in. */
 export interface SiteSettings extends SiteCurrency {
@@ -25,12 +26,6 @@ export interface SiteSettings extends SiteCurrency {
   user: { login: string; role: string };
 }
 
-/** The original's defaults, until the settings are read. */
-const DEFAULT_SITE_CURRENCY: SiteCurrency = {
-  currency_symbol: '$',
-  currency_position: 'prefix',
-  currency_code: 'USD',
-};
 /** Roles that may manage categories, and so pick their colours (the API checks it again). */
 const CATEGORY_MANAGERS = ['administrator', 'editor', 'author'];
 
