@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/main/engine';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { startCalendarSite } from '../helpers/calendarSite';
 
 // Hostile .ics files through the admin import route of the real server: whatever the file holds, the answer is
 // a 200 or a 400 naming the problem, never a 500, and what the answer says was imported is what the store keeps.
@@ -135,5 +136,72 @@ describe('an import over the budget of events', () => {
     expect(server.engine.store.events.size).toBe(before);
     const after = await server.api(`${server.engine.origin}/${ADMIN}/imports`, { auth: server.admin });
     expect(after.body).toEqual(history.body);
+  }, 60_000);
+});
+
+describe('an import address whose calendar is over the budget', () => {
+  const admin = (path: string, method = 'GET') =>
+    server.api(`${server.engine.origin}/${ADMIN}/${path}`, { method, auth: server.admin });
+  const follow = (url: string) =>
+    server.api(`${server.engine.origin}/${ADMIN}/import-sources`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { url },
+    });
+
+  it('is not followed: refused at once with its numbers, nothing kept, the server answering meanwhile', async () => {
+    const site = await startCalendarSite();
+    try {
+      site.serve('/huge.ics', { body: hugeFile() });
+      const before = server.engine.store.events.size;
+      const { result, readMs, maxStallMs } = await whileWatched(() => follow(`${site.origin}/huge.ics`));
+      expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(502);
+      expect(result.body.code).toBe('import_too_large');
+      expect(result.body.message).toMatch(
+        /would create up to 1,1\d\d,\d{3} events; an import may create at most 50,000/,
+      );
+      expect(result.body.data).toMatchObject({ budget: 50_000 });
+      expect(readMs).toBeLessThan(1_000);
+      expect(maxStallMs).toBeLessThan(1_000);
+      console.info(
+        `refused address: read answered in ${readMs.toFixed(0)} ms, longest stall ${maxStallMs.toFixed(0)} ms`,
+      );
+      expect(server.engine.store.events.size).toBe(before);
+      expect((await admin('import-sources')).body).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
+  it('a followed address that grows over it: its refresh is refused, and it is kept with that error', async () => {
+    const site = await startCalendarSite();
+    try {
+      site.serve('/choir.ics', {
+        body: calendar(vevent('rehearsal', ['DTSTART:20270105T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=3'])),
+      });
+      const followed = await follow(`${site.origin}/choir.ics`);
+      expect(followed.status, JSON.stringify(followed.body)).toBe(201);
+      const before = server.engine.store.events.size;
+      site.serve('/choir.ics', { body: hugeFile() });
+      const refreshed = await admin(`import-sources/${followed.body.id}/refresh`, 'POST');
+      expect(refreshed.status).toBe(502);
+      expect(refreshed.body.code).toBe('import_too_large');
+      expect(server.engine.store.events.size).toBe(before);
+      const listed = (await admin('import-sources')).body;
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ id: followed.body.id, last_error_code: 'import_too_large' });
+      expect(listed[0].last_error).toMatch(/an import may create at most 50,000/);
+      // Smaller again, refreshed by hand: it imports, and the mark is gone.
+      site.serve('/choir.ics', {
+        body: calendar(vevent('rehearsal', ['DTSTART:20270105T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=4'])),
+      });
+      expect((await admin(`import-sources/${followed.body.id}/refresh`, 'POST')).status).toBe(200);
+      expect((await admin('import-sources')).body[0]).toMatchObject({
+        last_error: null,
+        last_error_code: null,
+      });
+    } finally {
+      await site.close();
+    }
   }, 60_000);
 });
