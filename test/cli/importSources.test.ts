@@ -118,6 +118,45 @@ describe('calendar-desk import --url / import-sources', () => {
     expect(unknown.stderr).toContain('There is no import address "nope"');
   });
 
+  it('leaves out of "refresh all" an address refused for the events it would create', async () => {
+    const dataDir = newFolder();
+    const added = await runCli(['import', '--url', address(), '--name', 'Choir', '--data', dataDir], env);
+    expect(added.code, added.stderr).toBe(0);
+    const id = /id ([0-9a-f-]{36})/.exec(added.stdout)![1]!;
+    const titles = await liveTitles(dataDir);
+    // 100 daily series of 5,000 events each (issue 26 item 3): over the 50,000 one import may create.
+    const series = Array.from({ length: 100 }, (_, index) =>
+      [
+        'BEGIN:VEVENT',
+        `UID:daily-${index}`,
+        'DTSTAMP:20260101T000000Z',
+        `SUMMARY:Daily ${index}`,
+        'DTSTART:20150101T100000Z',
+        'RRULE:FREQ=DAILY;COUNT=5000',
+        'END:VEVENT',
+      ].join('\r\n'),
+    );
+    site.serve(SECRET_PATH, {
+      body: ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...series, 'END:VCALENDAR'].join('\r\n'),
+    });
+    const refused = await runCli(['import-sources', 'refresh', id, '--data', dataDir], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "This file's repeating events would create up to 500,000 events; an import may create at most 50,000.",
+    );
+    const fetched = site.requests.length;
+    const all = await runCli(['import-sources', 'refresh', '--data', dataDir], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toContain(
+      `Choir: not refreshed: its last refresh was refused because its calendar would create too many events. ` +
+        `Refresh it by itself once it is smaller: calendar-desk import-sources refresh ${id}`,
+    );
+    expect(site.requests.length).toBe(fetched);
+    const listed = await runCli(['import-sources', '--data', dataDir], env);
+    expect(listed.stdout).toContain('last refresh failed: Nothing was imported from Choir');
+    expect(await liveTitles(dataDir)).toEqual(titles);
+  });
+
   it('goes through the server that owns the folder', async () => {
     const dataDir = newFolder();
     const serve = await startServe(['--port', '0', '--data', dataDir], env);

@@ -4,6 +4,7 @@ import { folderOwner } from '../core/users';
 import { maskedAddress } from '../sync/exchange/calendarFetch';
 import {
   ImportSources,
+  inRefreshAll,
   presentSource,
   type ImportSourceView,
   type StoredImportSource,
@@ -159,9 +160,25 @@ async function refreshEach(
     );
 }
 
-/** The saved source of `id`, or a usage error naming the ids there are. */
-function pick<T extends { id: string }>(sources: T[], id: string | undefined): T[] {
-  if (id === undefined) return sources;
+/**
+ * The saved source of `id`, or a usage error naming the ids there are; without an id, every source "refresh
+ * all" takes (see `inRefreshAll`), saying which it leaves out and why.
+ */
+function pick<T extends { id: string }>(
+  sources: T[],
+  id: string | undefined,
+  viewOf: (source: T) => ImportSourceView,
+): T[] {
+  if (id === undefined)
+    return sources.filter((source) => {
+      const view = viewOf(source);
+      if (inRefreshAll(view)) return true;
+      console.error(
+        `${view.name}: not refreshed: its last refresh was refused because its calendar would create too many ` +
+          `events. Refresh it by itself once it is smaller: calendar-desk import-sources refresh ${view.id}`,
+      );
+      return false;
+    });
   const found = sources.find((source) => source.id === id);
   if (!found)
     throw new ImportSourcesUsageError(
@@ -191,14 +208,17 @@ export function importSourcesCommand(deps: SyncCommandDeps): Command {
     });
   command
     .command('refresh [id]')
-    .description('read the address(es) again: update what changed, move to the trash what left')
+    .description(
+      'read the address(es) again: update what changed, move to the trash what left (without an id: every ' +
+        'address but those last refused for the events they would create)',
+    )
     .option('--data <dir>', dataHelp)
     .action(async (id: string | undefined, _options: unknown, self: Command) => {
       await deps.withStoreOrServer(
         deps.resolveDataFolder(dataOf(self)),
         async (store) => {
           const work = localWork(store);
-          const sources = pick(await work.sources.list(), id);
+          const sources = pick(await work.sources.list(), id, presentSource);
           const byId = new Map<string, StoredImportSource>(sources.map((source) => [source.id, source]));
           await refreshEach(
             sources.map((source) => ({ ...source, url: maskedAddress(source.url) })),
@@ -206,7 +226,8 @@ export function importSourcesCommand(deps: SyncCommandDeps): Command {
           );
         },
         async (server) => {
-          const sources = pick(await server.call<ImportSourceView[]>('GET', 'import-sources'), id);
+          const views = await server.call<ImportSourceView[]>('GET', 'import-sources');
+          const sources = pick(views, id, (view) => view);
           await refreshEach(sources, (sourceId) => refreshThroughServer(server, sourceId));
         },
       );
@@ -220,12 +241,16 @@ export function importSourcesCommand(deps: SyncCommandDeps): Command {
         deps.resolveDataFolder(dataOf(self)),
         async (store) => {
           const sources = new ImportSources(store.dataDir);
-          const [source] = pick(await sources.list(), id);
+          const [source] = pick(await sources.list(), id, presentSource);
           await removeSource(store, sources, source!);
           return source!.name;
         },
         async (server) => {
-          const [source] = pick(await server.call<ImportSourceView[]>('GET', 'import-sources'), id);
+          const [source] = pick(
+            await server.call<ImportSourceView[]>('GET', 'import-sources'),
+            id,
+            (view) => view,
+          );
           await server.call('DELETE', `import-sources/${encodeURIComponent(id)}`);
           return source!.name;
         },

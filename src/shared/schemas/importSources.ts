@@ -63,6 +63,11 @@ export const importSourceViewSchema = z
     last_result: z.record(z.string(), z.unknown()).nullable(),
     /** Why the last refresh failed (null: it worked). */
     last_error: z.string().nullable(),
+    /**
+     * The code of that failure (`import_too_large`: the calendar would create more events than an import may;
+     * such an address is left out of "refresh all" until refreshed by itself).
+     */
+    last_error_code: z.string().nullable(),
   })
   .meta({ id: 'ImportSource', description: 'A calendar address events are imported from' });
 export type ImportSourceView = z.infer<typeof importSourceViewSchema>;

@@ -84,7 +84,7 @@ export function seriesOccurrences(store: CalendarStore, head: StoredEvent): Stor
 }
 
 /** The horizon as the series' wall clock: now plus the site's `recurrenceHorizonMonths`. */
-function horizonOf(store: CalendarStore, now: Date, zone: string): string {
+export function horizonOf(store: CalendarStore, now: Date, zone: string): string {
   const months = store.settings.recurrenceHorizonMonths ?? DEFAULT_HORIZON_MONTHS;
   return formatSql(DateTime.fromJSDate(now).setZone(toLuxonZone(zone)).plus({ months }));
 }

@@ -1,7 +1,7 @@
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { CalendarFetchError, type FetchLimits } from '../../sync/exchange/calendarFetch';
-import { ImportError } from '../../sync/exchange/errors';
+import { ImportError, ImportTooLargeError } from '../../sync/exchange/errors';
 import {
   ImportSources,
   ImportSourcesFileError,
@@ -35,6 +35,12 @@ function sourceFailure(error: unknown): never {
       field: 'url',
       source_status: error.status,
       ...(error.network ? { network: error.network } : {}),
+    });
+  if (error instanceof ImportTooLargeError)
+    throw new ApiError(502, 'import_too_large', error.message, {
+      problems: error.problems,
+      occurrences: error.occurrences,
+      budget: error.budget,
     });
   if (error instanceof ImportError)
     throw new ApiError(502, 'import_invalid', error.message, { problems: error.problems });

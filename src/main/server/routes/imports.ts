@@ -10,15 +10,24 @@ import {
   type ImportRequest,
 } from '../../../shared/schemas/imports';
 import { importFile, type ImportOptions, type ImportResult } from '../../sync/exchange/importFile';
-import { ImportError } from '../../sync/exchange/errors';
+import { ImportError, ImportTooLargeError } from '../../sync/exchange/errors';
 import { importHistoryOf } from '../../sync/exchange/importHistory';
 import { ImportJobs } from '../../sync/exchange/importJobs';
 import { undoImport, ImportUndoRefused } from '../../sync/exchange/importUndo';
 import { adminEndpoint, adminRoute, bodyOf, parse } from './adminEndpoints';
 import type { BareRequest, RouteDef } from './table';
 
-/** A file with problems: 400 `import_invalid`, each problem with its line in `data.problems`. */
+/**
+ * A file with problems: 400 `import_invalid`, each problem with its line in `data.problems`; one whose repeating
+ * events would make too many events: 400 `import_too_large`, with both numbers in `data` as well.
+ */
 function invalidFile(error: unknown): never {
+  if (error instanceof ImportTooLargeError)
+    throw new ApiError(400, 'import_too_large', error.message, {
+      problems: error.problems,
+      occurrences: error.occurrences,
+      budget: error.budget,
+    });
   if (!(error instanceof ImportError)) throw error;
   throw new ApiError(400, 'import_invalid', error.message, { problems: error.problems });
 }

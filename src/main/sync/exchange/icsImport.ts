@@ -7,6 +7,7 @@ import type { ImportProblem } from './errors';
 import { costInput } from './icsCost';
 import { icsDateLine, recurrenceOfVevent, wallClock, wallOfProperty, type SeriesClock } from './icsSeries';
 import { lineOf, veventTexts, type IcsVeventText } from './icsText';
+import { TimeSlices } from './timeSlices';
 
 /** A changed occurrence of a series in the file: a VEVENT with the series' UID and a RECURRENCE-ID. */
 export interface IcsOverride {
@@ -164,7 +165,7 @@ function attachOverride(
  * repeating VEVENT as a series with its `recurrence` lines and its changed dates (RECURRENCE-ID VEVENTs).
  * What a series cannot represent is a problem with its line, never dropped.
  */
-export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportProblem[] } {
+export async function parseIcs(text: string): Promise<{ events: IcsEvent[]; problems: ImportProblem[] }> {
   let root: ICAL.Component;
   try {
     root = new ICAL.Component(ICAL.parse(text));
@@ -179,7 +180,10 @@ export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportPr
   const texts = veventTexts(text);
   const components = root.getAllSubcomponents('vevent');
   const series = new Map<string, SeriesInFile>();
+  // A file of thousands of VEVENTs takes a second to read: read in slices, the server answering meanwhile.
+  const slices = new TimeSlices();
   for (const [index, component] of components.entries()) {
+    await slices.pause();
     if (component.hasProperty('recurrence-id')) continue;
     const vevent = texts[index];
     const input = eventInputOf(component, vevent, problems);
@@ -203,8 +207,10 @@ export function parseIcs(text: string): { events: IcsEvent[]; problems: ImportPr
       series.set(uid, { event, clock, added: [] });
     }
   }
-  for (const [index, component] of components.entries())
+  for (const [index, component] of components.entries()) {
+    await slices.pause();
     if (component.hasProperty('recurrence-id')) attachOverride(component, texts[index], series, problems);
+  }
   for (const { event, added } of series.values()) {
     if (added.length === 0) continue;
     const checked = parseRecurrenceLines([...(event.input.recurrence ?? []), ...added]);

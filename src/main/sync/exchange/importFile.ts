@@ -20,6 +20,7 @@ import { importHistoryOf } from './importHistory';
 import type { ImportRow } from '../../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
+import { checkOccurrenceBudget } from './importBudget';
 import { csvDates, parseCsv, type CsvInput } from './csv';
 import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
 
@@ -109,13 +110,10 @@ export async function importFile(
   if (format === 'json') return importDumpFile(store, file, text, now, caller, options);
   const parsed =
     format === 'ics'
-      ? (() => {
-          const { events, problems } = parseIcs(text);
-          return {
-            inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
-            problems,
-          };
-        })()
+      ? await parseIcs(text).then(({ events, problems }) => ({
+          inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
+          problems,
+        }))
       : parseCsv(text, dates);
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
@@ -126,6 +124,14 @@ export async function importFile(
   const matched: ImportMatch[] = [];
   const rows: ImportRow[] = [];
   const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
+  // Counted before anything is made: a file of many long series is refused at once (issue 26).
+  if (format === 'ics')
+    await checkOccurrenceBudget(
+      store,
+      file,
+      inputs.filter((row): row is IcsEvent & { kind: 'events' } => 'overrides' in row),
+      now,
+    );
   // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
   const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
   let follow: SourceFollow | undefined;

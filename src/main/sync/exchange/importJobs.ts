@@ -50,7 +50,7 @@ export class ImportJobs {
           status.state = 'failed';
           status.error =
             error instanceof ImportError
-              ? { code: 'import_invalid', message: error.message, problems: error.problems }
+              ? { code: error.code.toLowerCase(), message: error.message, problems: error.problems }
               : { code: (error.code ?? 'import_failed').toLowerCase(), message: error.message };
         },
       )

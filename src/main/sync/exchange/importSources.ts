@@ -30,6 +30,8 @@ const storedSourceSchema = z.object({
   lastResult: z.record(z.string(), z.unknown()).nullable(),
   /** Why the last refresh failed (null: it worked). */
   lastError: z.string().nullable(),
+  /** The code of that failure (`import_too_large`, `source_missing`…); absent in files of older versions. */
+  lastErrorCode: z.string().nullable().optional(),
   /** The validators of the last calendar imported, for a conditional request (304: nothing changed). */
   etag: z.string().nullable(),
   lastModified: z.string().nullable(),
@@ -53,8 +55,20 @@ export function presentSource(source: StoredImportSource): ImportSourceView {
     last_refresh: source.lastRefreshUtc,
     last_result: source.lastResult,
     last_error: source.lastError,
+    last_error_code: source.lastErrorCode ?? null,
   };
 }
+
+/** A refresh refused because the calendar would create too many events: not retried by "refresh all". */
+export const TOO_LARGE_CODE = 'import_too_large';
+
+/**
+ * Whether "refresh all" (`calendar-desk import-sources refresh` without an id) refreshes the address (issue 26):
+ * not one whose last refresh was refused for the events it would create, since the same calendar would be
+ * downloaded and counted again for nothing. It is refreshed again when the user refreshes it by its id (which
+ * clears the mark if the calendar got smaller), or follows the address anew after removing it.
+ */
+export const inRefreshAll = (source: ImportSourceView): boolean => source.last_error_code !== TOO_LARGE_CODE;
 
 export const validatorsOf = (source: StoredImportSource): FetchValidators => ({
   etag: source.etag,
@@ -116,6 +130,7 @@ export class ImportSources {
       lastRefreshUtc: null,
       lastResult: null,
       lastError: null,
+      lastErrorCode: null,
       etag: null,
       lastModified: null,
     };

@@ -90,7 +90,7 @@ export async function refreshSource(
         source_id: source.id,
         not_modified: true,
       };
-      await sources.update(source.id, { lastRefreshUtc: at, lastError: null });
+      await sources.update(source.id, { lastRefreshUtc: at, lastError: null, lastErrorCode: null });
       return answer;
     }
     const result = await importFile(store, fileNameOf(source), fetched.text, now, caller, {
@@ -103,14 +103,20 @@ export async function refreshSource(
       lastRefreshUtc: at,
       lastResult: summaryOf(answer),
       lastError: null,
+      lastErrorCode: null,
       etag: fetched.etag,
       lastModified: fetched.lastModified,
     });
     return answer;
   } catch (error) {
     // Kept for the list when it can be: the refresh's own failure is what the caller must hear.
+    const code = (error as { code?: unknown }).code;
     await sources
-      .update(source.id, { lastRefreshUtc: at, lastError: (error as Error).message })
+      .update(source.id, {
+        lastRefreshUtc: at,
+        lastError: (error as Error).message,
+        lastErrorCode: typeof code === 'string' ? code.toLowerCase() : null,
+      })
       .catch(() => undefined);
     throw error;
   }
