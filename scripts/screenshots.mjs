@@ -111,7 +111,8 @@ const shot = async (name) => {
   await page.screenshot({ path: join(OUT, `${name}.png`) });
   console.log(`${OUT}/${name}.png`);
 };
-await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+// The printed link carries a one-time code (valid for five minutes), never the token.
+await page.goto(/Web UI:\s+(\S+)/.exec(printed)[1]);
 await page.locator('.fc-event').first().waitFor();
 await shot('month');
 await page.locator('.fc-timeGridWeek-button').click();

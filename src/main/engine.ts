@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { CalendarStore } from './store/store';
 import type { DataFile } from './store/schema';
-import { ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
+import { ADMIN_LOGIN, ADMIN_TOKEN_FILE, ensureAdminAccess } from './core/users';
+import { SignInSessions } from './server/signInSessions';
 import { createApp } from './server/app';
 import { preloadWritePath } from './server/preload';
 import { setAsideOrphanedUploads } from './core/media';
@@ -63,6 +64,11 @@ export interface Engine {
   addressNotice: string | null;
   /** The secret of the calendar feeds' addresses (undefined when its file could not be read or written). */
   feedSecret?: FeedSecret;
+  /**
+   * A fresh sign-in link for the admin: `http://127.0.0.1:8787/#/signin?code=…`, whose one-time code is
+   * valid once, for five minutes. What `serve` prints; the permanent token never goes into an address.
+   */
+  signInLink(): string;
   close(): Promise<void>;
 }
 
@@ -121,7 +127,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       });
     extension = setInterval(() => void extendSeries(), SERIES_EXTENSION_INTERVAL_MS);
     extension.unref();
+    const sessions = new SignInSessions(() => clock().getTime());
     const app = createApp({
+      sessions,
       store,
       clock,
       config: { rendererDir: options.rendererDir },
@@ -189,6 +197,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       seriesExtended,
       addressNotice,
       feedSecret,
+      signInLink() {
+        const admin = store.users.getByKey(ADMIN_LOGIN);
+        if (!admin) throw new Error('The admin user is missing.');
+        return `${origin}/#/signin?code=${sessions.issueCode(admin.id).code}`;
+      },
       async close() {
         closing = true;
         clearInterval(extension);

@@ -2,13 +2,17 @@
  * What the desktop preload exposes to the renderer as `window.calendarDesk` (contextBridge).
  * Deliberately small: the renderer talks to the engine over HTTP like any local tool; the bridge only
  * tells it where the API is and with which token, plus two harmless conveniences.
- * In a plain browser (`calendar-desk serve`) the bridge is absent and the renderer signs in with a token.
+ * In a plain browser (`calendar-desk serve`) the bridge is absent and the renderer signs in with a one-time
+ * code, exchanged for a session cookie.
  */
 export interface ApiConnection {
   /** REST root with a trailing slash, e.g. `http://127.0.0.1:53124/wp-json/`. */
   apiRoot: string;
-  /** A bearer token (`cdt_…`) of the desktop user (administrator). */
-  token: string;
+  /**
+   * A bearer token (`cdt_…`) of the desktop user (administrator), handed over the bridge and kept in memory.
+   * Absent in a browser: there the HttpOnly session cookie signs the requests in.
+   */
+  token?: string;
 }
 
 export interface CalendarDeskBridge {

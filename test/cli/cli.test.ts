@@ -70,8 +70,20 @@ describe('calendar-desk serve', () => {
     expect((await fetch(serve.webUi)).status).toBe(200);
 
     const token = (await readFile(serve.tokenFile, 'utf8')).trim();
-    // The browser signs in from the link: the admin token in the fragment, which never reaches the server.
-    expect(serve.signInLink).toBe(`${serve.webUi}#/signin?token=${token}`);
+    // The browser signs in from the link: a one-time code, never the permanent token, which nothing printed
+    // carries (the output may go to a log file that others can read).
+    expect(serve.signInLink).toMatch(new RegExp(`^${serve.webUi}#/signin\\?code=[A-Za-z0-9_-]{32}$`));
+    expect(serve.stdout + serve.stderr()).not.toContain('cdt_');
+    expect(serve.stdout).toContain('calendar-desk signin-link');
+    const code = serve.signInLink.split('code=')[1];
+    const exchange = () =>
+      fetch(`${serve.webUi}wp-json/calendar-desk/v1/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+    expect((await exchange()).status).toBe(201);
+    expect((await exchange()).status).toBe(401);
     const created = await fetch(`${serve.apiRoot}/events`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -134,6 +146,40 @@ describe('calendar-desk token', () => {
     const whileServing = await runCli(['token', '--data', dataDir], env);
     expect(whileServing.code).toBe(0);
     expect(lastLine(whileServing.stdout)).toBe(token);
+  });
+});
+
+describe('calendar-desk signin-link', () => {
+  it('asks the running server for a fresh one-time link: each works once; without a server it says to start one', async () => {
+    dataDir = freshFolder();
+    const alone = await runCli(['signin-link', '--data', dataDir], env);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('calendar-desk serve');
+    noStack(alone.stderr);
+
+    const serve = await startServe(['--port', '0', '--data', dataDir], env);
+    serves.push(serve);
+    const links = [];
+    for (let index = 0; index < 2; index += 1) {
+      const result = await runCli(['signin-link', '--data', dataDir], env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('cdt_');
+      links.push(lastLine(result.stdout));
+    }
+    expect(links[0]).toMatch(new RegExp(`^${serve.webUi}#/signin\\?code=[A-Za-z0-9_-]{32}$`));
+    expect(links[1]).not.toBe(links[0]);
+    const exchange = (link: string) =>
+      fetch(`${serve.webUi}wp-json/calendar-desk/v1/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: link.split('code=')[1] }),
+      });
+    for (const link of links) {
+      const signedIn = await exchange(link);
+      expect(signedIn.status).toBe(201);
+      expect(signedIn.headers.get('Set-Cookie')).toContain('HttpOnly');
+      expect((await exchange(link)).status).toBe(401);
+    }
   });
 });
 

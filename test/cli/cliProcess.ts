@@ -120,7 +120,7 @@ export interface ServeProcess {
   apiRoot: string;
   /** The UI's address (`http://127.0.0.1:port/`), without the sign-in fragment. */
   webUi: string;
-  /** The whole `Web UI` line: the address with `#/signin?token=…`. */
+  /** The whole `Web UI` line: the address with `#/signin?code=…` (a one-time code). */
   signInLink: string;
   tokenFile: string;
   exited: Promise<number | null>;

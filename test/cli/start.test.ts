@@ -45,7 +45,8 @@ it('`npm start` without an Electron binary says so and runs the app headless, st
   expect(stdout).toContain('open the "Web UI" link below in your browser');
   expect(stdout).toContain('npm run serve');
   const webUi = /Web UI:\s+(\S+)/.exec(stdout)?.[1] ?? '';
-  expect(webUi).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/signin\?token=cdt_/);
+  expect(webUi).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/signin\?code=/);
+  expect(stdout).not.toContain('cdt_');
   expect((await fetch(webUi.split('#')[0])).status).toBe(200);
 
   // Stopping the script stops the headless app it started: the data folder is free again.

@@ -97,7 +97,7 @@ export interface E2eApp {
   serve: ServeProcess;
   /** `http://127.0.0.1:PORT`: the page's and the API's origin. */
   origin: string;
-  /** The administrator's bearer token (the one the sign-in link carries). */
+  /** The administrator's bearer token (for the test's own API calls; never in a browser's address). */
   token: string;
 }
 
@@ -129,7 +129,21 @@ export async function startApp(
 }
 
 /**
- * Chromium at 1440 × 900 in British English, signed in with the app's token through its sign-in link; resolves
+ * A fresh one-time sign-in link (`origin/#/signin?code=…`), asked of the server as its owner, as
+ * `calendar-desk signin-link` does: the permanent token never goes into the browser.
+ */
+export async function freshSignInLink(origin: string, token: string): Promise<string> {
+  const response = await fetch(`${origin}/wp-json/calendar-desk/v1/signin-codes`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (response.status !== 201)
+    throw new Error(`no sign-in code: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { link: string }).link;
+}
+
+/**
+ * Chromium at 1440 × 900 in British English, signed in through a one-time sign-in link; resolves
  * once `ready` (the main navigation by default) is on the page.
  */
 export async function signIn(
@@ -150,7 +164,7 @@ export async function signIn(
   const page = await context.newPage();
   if (options.timeout) page.setDefaultTimeout(options.timeout);
   const problems = watchProblems(page);
-  await page.goto(`${app.origin}/#/signin?token=${encodeURIComponent(app.token)}`);
+  await page.goto(await freshSignInLink(app.origin, app.token));
   // Signing in ends by going where it was asked (the calendar): wait for it, or it may undo the test's own navigation.
   await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
   await (options.ready ?? ((signedIn: Page) => signedIn.getByRole('navigation').first().waitFor()))(page);

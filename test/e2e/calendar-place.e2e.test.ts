@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import { launchChromium, screenshot, watchProblems, freshSignInLink } from './browser';
 
 /**
  * Finding one's way in the calendar as a choir secretary planning a season does: the calendar keeps its place,
@@ -144,7 +144,7 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
   problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.goto(await freshSignInLink(origin, token));
   await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
 }, 120_000);
 

@@ -79,15 +79,16 @@ afterAll(async () => {
 });
 
 describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => {
-  it('signs in from the link that serve prints, and the token leaves the address bar', async () => {
-    // Without a token, any screen leads to the sign-in form.
+  it('signs in from the link that serve prints, and the code leaves the address bar', async () => {
+    // Without a session, any screen leads to the sign-in form.
     await page.goto(`${origin}/#/venues`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(page.url()).toContain('#/signin?next=/venues');
     await screenshot(page, '00-signin');
-    await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+    expect(serve.signInLink).not.toContain('cdt_');
+    await page.goto(serve.signInLink);
     await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
-    expect(page.url()).not.toContain(token);
+    expect(page.url()).not.toContain('code=');
     expect(await page.getByText(`Times in ${ZONE}`).isVisible()).toBe(true);
     await screenshot(page, '01-calendar-empty');
   });

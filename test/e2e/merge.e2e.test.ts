@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import { launchChromium, screenshot, watchProblems, freshSignInLink } from './browser';
 
 /**
  * Merge on the Venues and Organizers screens (issue 15 item 3), in Chromium against a real `serve`: pick the
@@ -74,7 +74,7 @@ async function openAt(width: number, height: number): Promise<{ page: Page; prob
   const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB' });
   const page = await context.newPage();
   const problems = watchProblems(page);
-  await page.goto(`${origin}/#/signin?token=${encodeURIComponent(token)}`);
+  await page.goto(await freshSignInLink(origin, token));
   // Signing in ends by going to the calendar: wait for it, or it may undo the test's own navigation.
   await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
   await page.getByRole('navigation').first().waitFor();

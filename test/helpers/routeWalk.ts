@@ -5,6 +5,8 @@ import { namespaceRoutes } from '../../src/main/server/routes';
 import { adminRoutes } from '../../src/main/server/routes/admin';
 import { wpV2TermRoutes } from '../../src/main/server/routes/wpV2Terms';
 import type { RouteDef } from '../../src/main/server/routes/table';
+import { SignInSessions } from '../../src/main/server/signInSessions';
+import { AuthThrottle } from '../../src/main/server/middleware/auth';
 import { eventBody, type TestServer } from './server';
 import { googleCalendar, startCalendarSite } from './calendarSite';
 
@@ -17,7 +19,13 @@ export interface RegisteredRoute {
 
 /** Every route of the namespaces, from the route tables the server registers. */
 export function registeredRoutes(server: TestServer): RegisteredRoute[] {
-  const admin = adminRoutes({ store: server.engine.store, clock: () => new Date() });
+  // Only the route tables are read: sessions and throttle of their own are never used.
+  const admin = adminRoutes({
+    store: server.engine.store,
+    clock: () => new Date(),
+    sessions: new SignInSessions(),
+    throttle: new AuthThrottle(),
+  });
   return [
     ...namespaceRoutes().map((route) => ({ namespace: NAMESPACE, route })),
     ...admin.map((route) => ({ namespace: ADMIN_NAMESPACE, route })),

@@ -56,32 +56,51 @@ describe('session store', () => {
     expect(session.isAdministrator).toBe(true);
   });
 
-  it('in a browser: signed out until a token is given; a wrong token is refused, a right one remembered', async () => {
+  it('in a browser: a one-time code opens a session (a cookie), which a reload keeps and signing out ends', async () => {
     const session = useSessionStore();
     await session.start();
     expect(session.state).toBe('signed-out');
-    await expect(session.signIn('cdt_000000000000_wrongwrongwrongwrongwrongwrong12')).rejects.toMatchObject({
-      status: 401,
-    });
-    expect(session.state).toBe('signed-out');
-    await session.signIn(server.engine.adminToken);
+    const code = new URL(server.engine.signInLink()).hash.split('code=')[1];
+    await session.signInWithCode(code);
     expect(session.state).toBe('ready');
+    expect(session.client?.connection.token).toBeUndefined();
+    expect(localStorage.length).toBe(0);
 
-    // A new page load signs in by itself from this browser's storage.
+    // A new page load is signed in by the cookie; the code itself is spent.
     setActivePinia(createPinia());
     const reloaded = useSessionStore();
     await reloaded.start();
     expect(reloaded.state).toBe('ready');
-    reloaded.signOut();
-    expect(localStorage.length).toBe(0);
+    await expect(useSessionStore().signInWithCode(code)).rejects.toMatchObject({
+      status: 401,
+      code: 'rest_invalid_signin_code',
+    });
+    await reloaded.signOut();
+    setActivePinia(createPinia());
+    const afterSignOut = useSessionStore();
+    await afterSignOut.start();
+    expect(afterSignOut.state).toBe('signed-out');
   });
 
-  it('a token revoked meanwhile sends the browser back to sign-in with the reason', async () => {
-    localStorage.setItem('calendar-desk.token', 'cdt_000000000000_revokedrevokedrevokedrevoked1');
+  it('a pasted token opens a session and is kept nowhere; a wrong one is refused', async () => {
+    const session = useSessionStore();
+    await expect(session.signIn('cdt_000000000000_wrongwrongwrongwrongwrongwrong12')).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(session.state).not.toBe('ready');
+    await session.signIn(server.engine.adminToken);
+    expect(session.state).toBe('ready');
+    expect(session.client?.connection.token).toBeUndefined();
+    expect(localStorage.length).toBe(0);
+    await session.signOut();
+  });
+
+  it('a token an older version left in local storage is removed, never used', async () => {
+    localStorage.setItem('calendar-desk.token', server.engine.adminToken);
     const session = useSessionStore();
     await session.start();
     expect(session.state).toBe('signed-out');
-    expect(session.problem).toMatch(/token/i);
+    expect(localStorage.getItem('calendar-desk.token')).toBeNull();
   });
 
   it('changes the site time zone (administrators)', async () => {

@@ -3,7 +3,7 @@ import { ADMIN_NAMESPACE, NAMESPACE, WP_V2_NAMESPACE } from '../../src/shared/en
 
 /** Namespaces whose reads are public: the calendar's, and WordPress' read-only term routes. */
 const PUBLIC_NAMESPACES = [NAMESPACE, WP_V2_NAMESPACE];
-import { anyone } from '../../src/main/server/routes/permissions';
+import { anyone, signingIn } from '../../src/main/server/routes/permissions';
 import { savedRemotes } from '../../src/main/sync/remotes';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { fillPath, registeredRoutes, seedRouteRecords, type PathValues } from '../helpers/routeWalk';
@@ -217,6 +217,9 @@ describe('the route tables', () => {
     for (const { namespace, route } of routes) {
       for (const endpoint of route.endpoints) {
         expect(typeof endpoint.permission, `${route.path}`).toBe('function');
+        // Signing in is open by nature; the handler checks the code or credentials sent (auth.session.test.ts).
+        if (endpoint.permission === signingIn)
+          expect([namespace, route.path, endpoint.methods]).toEqual([ADMIN_NAMESPACE, '/session', ['POST']]);
         if (endpoint.permission === anyone) {
           expect(PUBLIC_NAMESPACES, `${endpoint.methods} ${route.path} is open to anyone`).toContain(
             namespace,
@@ -263,8 +266,12 @@ describe('every route, every spelling, every method', () => {
       const before = snapshot();
       const results = await run(attempts(subscriber));
       // Any signed-in user reads the settings: the app learns the time zone and its own role there.
+      // And signs a browser in and out as itself (a session or a one-time code of its own, nothing more).
       const forSubscribers = (attempt: Attempt) =>
-        attempt.isPublic || (attempt.routePath === '/settings' && ['GET', 'HEAD'].includes(attempt.method));
+        attempt.isPublic ||
+        (attempt.routePath === '/settings' && ['GET', 'HEAD'].includes(attempt.method)) ||
+        (attempt.routePath === '/session' && ['POST', 'DELETE'].includes(attempt.method)) ||
+        (attempt.routePath === '/signin-codes' && attempt.method === 'POST');
       const opened = results.filter(
         ({ attempt, response }) =>
           !forSubscribers(attempt) && response.status >= 200 && response.status < 300,

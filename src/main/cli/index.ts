@@ -31,6 +31,7 @@ import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
 import { isValidTimezone } from '../core/dates/zones';
 import { knownZone } from '../../shared/timeZones';
+import type { SignInCodeAnswer } from '../../shared/schemas/session';
 
 process.env.TZ = 'UTC';
 
@@ -160,8 +161,10 @@ export function buildProgram(): Command {
           : 'Calendar Desk is running.',
       );
       console.log(`  API root:    ${engine.apiRoot}${NAMESPACE}`);
-      // The token rides in the fragment: browsers never send it to the server, so no log or Referer sees it.
-      console.log(`  Web UI:      ${engine.origin}/#/signin?token=${encodeURIComponent(engine.adminToken)}`);
+      // A one-time code, never the permanent token: the link stays in the browser's history and in whatever
+      // file this output is redirected to, and the code in it works once, for five minutes.
+      console.log(`  Web UI:      ${engine.signInLink()}`);
+      console.log('               (signs in once, within 5 minutes; a new link: calendar-desk signin-link)');
       console.log(`  Data folder: ${dataDir}`);
       console.log('  Feeds:       calendar-desk feeds lists the addresses calendar apps subscribe to');
       console.log(
@@ -203,6 +206,27 @@ export function buildProgram(): Command {
         },
       );
       console.log(token);
+    });
+
+  program
+    .command('signin-link')
+    .description(
+      'print a one-time sign-in link to the running server (valid once, for 5 minutes), alone on the last line',
+    )
+    .addOption(dataOption())
+    .action(async (options: { data?: string }) => {
+      const dataDir = resolveDataFolder(options.data);
+      const { link } = await withStoreOrServer<SignInCodeAnswer>(
+        dataDir,
+        () => {
+          throw new UsageError(
+            `No server is running on ${dataDir}: start it with "calendar-desk serve", which prints a sign-in link.`,
+          );
+        },
+        (server) => server.call<SignInCodeAnswer>('POST', 'signin-codes'),
+      );
+      console.log('Open this address in your browser to sign in (it works once, within 5 minutes):');
+      console.log(link);
     });
 
   const users = program

@@ -12,6 +12,7 @@ import { NO_ROUTE } from './errors';
 import { errorMapper } from './middleware/errorMapper';
 import { apiHeaders, baseHeaders, hostAndOriginGuard } from './middleware/guards';
 import { AuthThrottle, callerIdentifier } from './middleware/auth';
+import { SignInSessions } from './signInSessions';
 import { buildLinks } from './links';
 import { namespaceRoutes, restRootRoute } from './routes';
 import { siteRoutes } from './site';
@@ -47,6 +48,8 @@ export interface AppDeps {
   addressNotice?: () => string | null;
   /** Time and size limits of fetching an import address (tests shorten them). */
   importFetchLimits?: FetchLimits;
+  /** One-time sign-in codes and browser sessions (the engine keeps them, to print a code). */
+  sessions?: SignInSessions;
 }
 
 const LANGUAGE_ROOT_PATTERN = new RegExp(`^/(${LANGUAGE_ROOTS.join('|')})(/wp-json(?:/.*)?)$`, 'i');
@@ -67,6 +70,7 @@ export function createApp({
   feedSecret,
   addressNotice,
   importFetchLimits,
+  sessions = new SignInSessions(() => clock().getTime()),
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
@@ -75,9 +79,9 @@ export function createApp({
     if (clientWentAway(error)) return;
     app.onerror(error);
   });
-  // One throttle for sign-ins and event passwords alike (each keyed by client and what was tried).
+  // One throttle for sign-ins, sign-in codes and event passwords alike (each keyed by client and what was tried).
   const throttle = new AuthThrottle(() => clock().getTime());
-  const identify = callerIdentifier(store, throttle);
+  const identify = callerIdentifier(store, throttle, sessions);
   const routes = namespaceRoutes();
 
   app.use(errorMapper(log));
@@ -119,7 +123,16 @@ export function createApp({
   const adminRouter = new Router<ApiState>({ sensitive: false, strict: false });
   registerRoutes(
     adminRouter,
-    adminRoutes({ store, clock, secretBox, feedSecret, addressNotice, importFetchLimits }),
+    adminRoutes({
+      store,
+      clock,
+      secretBox,
+      feedSecret,
+      addressNotice,
+      importFetchLimits,
+      sessions,
+      throttle,
+    }),
     {
       store,
       clock,

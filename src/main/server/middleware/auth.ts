@@ -3,6 +3,7 @@ import type { CalendarStore } from '../../store/store';
 import type { Caller, MaybeCaller } from '../../core/capabilities';
 import { normaliseAppPassword, parseToken, secretMatches } from '../../core/credentials';
 import { ApiError } from '../errors';
+import { sessionCookieOf, type SignInSessions } from '../signInSessions';
 
 /** Failures allowed per client and credential before answers slow down, and the window they are counted in. */
 export const FREE_FAILURES = 10;
@@ -148,20 +149,51 @@ function authenticate(store: CalendarStore, credentials: ParsedCredentials): Cal
   );
 }
 
+const WRITE = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+
 /**
- * Identifies the caller of a request from `Authorization`: null when absent. Wrong credentials are 401 at
+ * The header the calendar page sends with every request. Another origin's page cannot send it without a CORS
+ * preflight, which this server never grants; so a write carrying it comes from a page of this origin.
+ */
+export const PAGE_HEADER = 'X-Requested-With';
+
+/**
+ * The caller a browser's session cookie names (see signInSessions.ts); null without one, or for one the server
+ * no longer knows (it restarted, the user signed out): the page then shows its sign-in screen. A browser sends
+ * a cookie by itself, so a write it authenticates must show it comes from the calendar's page: an `Origin`
+ * (which `hostAndOriginGuard` has already found to be ours; Chromium and Firefox send one with every write),
+ * or the {@link PAGE_HEADER} the page adds, which no other origin can send.
+ */
+function sessionCaller(ctx: ApiContext, store: CalendarStore, sessions: SignInSessions): MaybeCaller {
+  const id = sessionCookieOf(ctx.get('Cookie'), ctx.req.socket.localPort ?? 0);
+  if (!id) return null;
+  const userId = sessions.sessionUser(id);
+  const caller = userId === null ? null : callerOf(store, userId);
+  if (caller && WRITE(ctx.method) && !ctx.get('Origin') && !ctx.get(PAGE_HEADER)) {
+    throw new ApiError(
+      403,
+      'rest_cookie_without_origin',
+      `A change signed in by the browser session must come from the calendar page itself (it sent neither Origin nor ${PAGE_HEADER}). Scripts use "Authorization: Bearer <token>" instead.`,
+    );
+  }
+  return caller;
+}
+
+/**
+ * Identifies the caller of a request from `Authorization` (else the session cookie): null when absent. Wrong credentials are 401 at
  * once, on reads too; repeated failures with the same credential from one client are 429 for a while. The
  * answer is kept in `ctx.state.caller`, so asking again in the same request costs nothing.
  */
 export function callerIdentifier(
   store: CalendarStore,
   throttle: AuthThrottle,
+  sessions?: SignInSessions,
 ): (ctx: ApiContext) => MaybeCaller {
   return (ctx) => {
     const known = ctx.state.caller;
     if (known !== undefined) return known;
     const header = ctx.get('Authorization');
-    if (!header) return (ctx.state.caller = null);
+    if (!header) return (ctx.state.caller = sessions ? sessionCaller(ctx, store, sessions) : null);
     const credentials = parseAuthorization(header);
     const key = `${ctx.request.ip} ${credentials.scheme}:${credentials.identity}`;
     let caller: Caller;

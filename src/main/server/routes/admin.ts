@@ -21,6 +21,9 @@ import { linkedPostMergeRoutes } from './linkedPostMerge';
 import { importSourceRoutes } from './importSources';
 import type { FetchLimits } from '../../sync/exchange/calendarFetch';
 import type { FeedSecret } from '../../core/feeds/secret';
+import type { SignInSessions } from '../signInSessions';
+import type { AuthThrottle } from '../middleware/auth';
+import { sessionRoutes } from './session';
 
 /** A user as the admin namespace shows it: never a secret, only how many the user has. */
 function presentUser(store: CalendarStore, user: StoredUser) {
@@ -56,7 +59,7 @@ async function userOperation<T>(work: () => Promise<T>): Promise<T> {
 const user = { description: 'The user, without secrets' };
 
 /** `GET /users`, `POST /users` ({login, role}: 201 with the new application password, shown only here). */
-function userRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
+function userRoutes(store: CalendarStore, clock: () => Date, sessions: SignInSessions): RouteDef[] {
   return [
     {
       pattern: '/users',
@@ -91,9 +94,12 @@ function userRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
           methods: ['POST'],
           args: revokeUserArgs,
           permission: administrators,
-          handle: async ({ args }) => ({
-            body: presentUser(store, await userOperation(() => revokeUser(store, args.login!))),
-          }),
+          handle: async ({ args }) => {
+            const revoked = await userOperation(() => revokeUser(store, args.login!));
+            // Its browsers are signed out too: a session is a credential like any other.
+            sessions.closeAllOf(revoked.id);
+            return { body: presentUser(store, revoked) };
+          },
           doc: { summary: 'Revoke every credential of a user', responses: { '200': user } },
         }),
       ],
@@ -113,6 +119,8 @@ export function adminRoutes({
   feedSecret,
   addressNotice,
   importFetchLimits,
+  sessions,
+  throttle,
 }: {
   store: CalendarStore;
   clock: () => Date;
@@ -123,11 +131,16 @@ export function adminRoutes({
   addressNotice?: () => string | null;
   /** Time and size limits of fetching an import address (see sync/exchange/calendarFetch.ts). */
   importFetchLimits?: FetchLimits;
+  /** One-time sign-in codes and browser sessions (see signInSessions.ts). */
+  sessions: SignInSessions;
+  /** The sign-in failures' throttle, which wrong sign-in codes count in too. */
+  throttle: AuthThrottle;
 }): RouteDef[] {
   const routes: RouteDef[] = [
     ...settingsRoutes(),
     ...mediaRoutes(),
-    ...userRoutes(store, clock),
+    ...userRoutes(store, clock, sessions),
+    ...sessionRoutes({ store, sessions, throttle }),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
     ...importRoutes({ store }),
     ...feedAdminRoutes(feedSecret, addressNotice),

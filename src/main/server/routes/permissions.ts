@@ -21,6 +21,12 @@ import type { Permission } from './table';
 /** Public: reads, whose handlers still hide what the caller may not see. */
 export const anyone: Permission = () => true;
 
+/**
+ * Opening a browser session (`POST calendar-desk/v1/session`): open to the unsigned, as signing in must be;
+ * the handler itself checks the one-time code or the credentials sent, and throttles wrong codes.
+ */
+export const signingIn: Permission = () => true;
+
 /** Any signed-in user. */
 export const signedIn: Permission = ({ caller }) => caller !== null;
 

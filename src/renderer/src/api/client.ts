@@ -80,7 +80,7 @@ export function encodeQuery(query: Record<string, QueryValue> = {}): string {
 
 /**
  * The renderer's only way to the data: HTTP to the local REST API, with the bearer token of the
- * connection. No IPC shortcuts, so what the UI can do any local tool can do too.
+ * connection (desktop) or the session cookie (browser). No IPC shortcuts, so what the UI can do any local tool can do too.
  */
 export class ApiClient {
   constructor(
@@ -98,10 +98,7 @@ export class ApiClient {
     options: RequestOptions & { namespace?: string } = {},
   ): Promise<ApiResponse<T>> {
     const query = { ...options.query, ...(options.language ? { ml_language: options.language } : {}) };
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      Authorization: `Bearer ${this.connection.token}`,
-    };
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.authorization() };
     let body: BodyInit | undefined;
     if (options.file) {
       headers['Content-Type'] = options.file.type || 'application/octet-stream';
@@ -149,7 +146,7 @@ export class ApiClient {
     let response: Response;
     try {
       response = await this.fetchImpl(this.url(path, query, namespace), {
-        headers: { Authorization: `Bearer ${this.connection.token}` },
+        headers: this.authorization(),
       });
     } catch {
       throw new ApiError(
@@ -171,6 +168,15 @@ export class ApiClient {
     const disposition = response.headers.get('Content-Disposition') ?? '';
     const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? path;
     return { blob: await response.blob(), fileName };
+  }
+
+  /** The desktop's bearer token; a browser's requests carry the session cookie instead (same origin). */
+  private authorization(): Record<string, string> {
+    // X-Requested-With: no other origin's page can send it (it needs a CORS preflight the API never grants), so
+    // the API knows a cookie-signed write comes from this page even where the browser sends no Origin.
+    return this.connection.token
+      ? { Authorization: `Bearer ${this.connection.token}` }
+      : { 'X-Requested-With': 'calendar-desk' };
   }
 
   get<T>(path: string, options?: RequestOptions & { namespace?: string }) {

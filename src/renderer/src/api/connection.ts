@@ -7,30 +7,25 @@ declare global {
   }
 }
 
-const TOKEN_KEY = 'calendar-desk.token';
+/** Where versions before the session cookie kept the permanent token: removed wherever it is still found. */
+const LEGACY_TOKEN_KEY = 'calendar-desk.token';
 
 /** The desktop bridge when the renderer runs inside the app. */
 export const desktopBridge = (): CalendarDeskBridge | undefined => window.calendarDesk;
 
 /**
- * Where the API is and which token to use: from the desktop bridge, else (a browser on `serve`) the token
- * the user signed in with, kept in this browser's local storage for this origin only.
+ * Where the API is and how to call it: the desktop bridge's address and token (kept in memory only), else (a
+ * browser on `serve`) this origin, signed in by the HttpOnly session cookie the sign-in screen opened. The
+ * page never holds the permanent token in a browser.
  */
-export async function savedConnection(): Promise<ApiConnection | null> {
+export async function savedConnection(): Promise<ApiConnection> {
   const bridge = desktopBridge();
   if (bridge) return bridge.connection();
-  const token = localStorage.getItem(TOKEN_KEY);
-  return token ? browserConnection(token) : null;
+  localStorage.removeItem(LEGACY_TOKEN_KEY);
+  return browserConnection();
 }
 
-export function browserConnection(token: string): ApiConnection {
-  return { apiRoot: `${location.origin}/wp-json/`, token };
-}
-
-export function rememberToken(token: string): void {
-  localStorage.setItem(TOKEN_KEY, token);
-}
-
-export function forgetToken(): void {
-  localStorage.removeItem(TOKEN_KEY);
+/** The API of the origin that served this page, authenticated by the browser's session cookie. */
+export function browserConnection(): ApiConnection {
+  return { apiRoot: `${location.origin}/wp-json/` };
 }

@@ -516,6 +516,7 @@ export const en = {
     developers: 'For developers',
     developersHint: 'Scripts and tools on this computer can read and change the calendar through its API.',
     tokenHidden: 'hidden',
+    tokenCommand: 'print it with',
   },
   sync: {
     secretSaved: 'password saved',
@@ -642,6 +643,9 @@ export const en = {
     token: 'API token',
     submit: 'Sign in',
     help: 'The address printed by “calendar-desk serve” signs you in directly. To print the token:',
+    linkHelp:
+      'Open the sign-in link that “calendar-desk serve” prints: it works once, within 5 minutes. For a new link:',
+    signingIn: 'Signing in…',
   },
   zone: {
     search: 'Search time zones (city or region)',

@@ -525,6 +525,7 @@ export const it: Messages = {
     developersHint:
       'Script e strumenti su questo computer possono leggere e modificare il calendario tramite la sua API.',
     tokenHidden: 'nascosto',
+    tokenCommand: 'stampalo con',
   },
   sync: {
     secretSaved: 'password salvata',
@@ -652,6 +653,9 @@ export const it: Messages = {
     token: 'Token API',
     submit: 'Accedi',
     help: "L'indirizzo stampato da “calendar-desk serve” fa accedere direttamente. Per stampare il token:",
+    linkHelp:
+      'Apri il link di accesso stampato da “calendar-desk serve”: funziona una volta, entro 5 minuti. Per un nuovo link:',
+    signingIn: 'Accesso in corso…',
   },
   zone: {
     search: 'Cerca un fuso orario (città o regione)',

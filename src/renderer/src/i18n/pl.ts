@@ -522,6 +522,7 @@ export const pl: Messages = {
     developers: 'Dla programistów',
     developersHint: 'Skrypty i narzędzia na tym komputerze mogą czytać i zmieniać kalendarz przez jego API.',
     tokenHidden: 'ukryty',
+    tokenCommand: 'wypisz go poleceniem',
   },
   sync: {
     secretSaved: 'hasło zapisane',
@@ -657,6 +658,9 @@ export const pl: Messages = {
     token: 'Token API',
     submit: 'Zaloguj',
     help: 'Adres wypisany przez „calendar-desk serve” loguje od razu. Aby wypisać token:',
+    linkHelp:
+      'Otwórz link logowania wypisany przez „calendar-desk serve”: działa raz, w ciągu 5 minut. Nowy link:',
+    signingIn: 'Logowanie…',
   },
   zone: {
     search: 'Szukaj strefy czasowej (miasto lub region)',

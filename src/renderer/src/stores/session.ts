@@ -3,13 +3,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { ApiConnection } from '../../../shared/bridge';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import { ApiClient, ApiError } from '../api/client';
-import {
-  browserConnection,
-  desktopBridge,
-  forgetToken,
-  rememberToken,
-  savedConnection,
-} from '../api/connection';
+import { browserConnection, desktopBridge, savedConnection } from '../api/connection';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
 import type { CategoryColors } from '../../../shared/schemas/settings';
 import { DEFAULT_SITE_CURRENCY } from '../calendar/price';
@@ -64,20 +58,14 @@ export const useSessionStore = defineStore('session', () => {
     problem.value = '';
   }
 
-  /** On start: the desktop bridge's connection, or the token this browser signed in with. */
+  /** On start: the desktop bridge's connection, or this browser's session (its cookie), if any. */
   async function start(): Promise<void> {
     try {
-      const connection = await savedConnection();
-      if (!connection) {
-        state.value = 'signed-out';
-        return;
-      }
-      await connect(connection);
+      await connect(await savedConnection());
     } catch (error) {
+      // No session (never signed in, signed out, or the server restarted since): the sign-in screen says how.
       if (error instanceof ApiError && error.status === 401 && !isDesktop.value) {
-        forgetToken();
         state.value = 'signed-out';
-        problem.value = error.message;
         return;
       }
       state.value = 'unreachable';
@@ -85,14 +73,32 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  /** Signs this browser in with a token (`calendar-desk token` prints it); throws the API's error. */
-  async function signIn(token: string): Promise<void> {
-    await connect(browserConnection(token.trim()));
-    rememberToken(token.trim());
+  /** Opens this browser's session (the API sets its cookie) from `body` or the credentials sent, then connects. */
+  async function openSession(body: { code?: string }, token?: string): Promise<void> {
+    const connection = browserConnection();
+    await new ApiClient(token ? { ...connection, token } : connection).post('session', body, {
+      namespace: ADMIN_NAMESPACE,
+    });
+    await connect(connection);
   }
 
-  function signOut(): void {
-    forgetToken();
+  /** Signs this browser in with a one-time code (from a sign-in link); throws the API's error. */
+  async function signInWithCode(code: string): Promise<void> {
+    await openSession({ code });
+  }
+
+  /**
+   * Signs this browser in with a token (`calendar-desk token` prints it), exchanged at once for a session:
+   * the token is kept nowhere. Throws the API's error.
+   */
+  async function signIn(token: string): Promise<void> {
+    await openSession({}, token.trim());
+  }
+
+  /** Signs out: the server ends this browser's session (the desktop app has none to end). */
+  async function signOut(): Promise<void> {
+    if (!isDesktop.value && client.value)
+      await client.value.delete('session', { namespace: ADMIN_NAMESPACE }).catch(() => undefined);
     client.value = null;
     settings.value = null;
     state.value = 'signed-out';
@@ -132,6 +138,7 @@ export const useSessionStore = defineStore('session', () => {
     categoryColors,
     start,
     signIn,
+    signInWithCode,
     signOut,
     updateSettings,
     api,
