@@ -10,7 +10,9 @@ export type RemoteErrorCode =
   | 'REMOTE_HTTP_ERROR'
   | 'REMOTE_UNKNOWN_OUTCOME'
   | 'REMOTE_BAD_RECORD'
-  | 'REMOTE_NO_MEDIA_UPLOAD';
+  | 'REMOTE_NO_MEDIA_UPLOAD'
+  /** An answer over the size limit: not retried. */
+  | 'REMOTE_TOO_LARGE';
 
 /** A remote that could not do what was asked; the message says what happened and what to do. */
 export class RemoteError extends Error {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RemoteError } from './remoteErrors';
+import { BodyReadError, readBoundedBody, REMOTE_ANSWER_MAX_BYTES, sizeText } from './boundedBody';
 import { htmlToText } from '../core/html';
 import type { RemoteAuth } from '../../shared/schemas/sync';
 
@@ -17,6 +18,7 @@ export interface TransportOptions {
   backoffMs?: number;
   /** Longest wait honoured from a Retry-After header (default 60 s). */
   maxRetryAfterMs?: number;
+  /** How long one answer may take in all, its body included (default 30 s). */
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Told before each retry (progress output). */
@@ -120,7 +122,11 @@ export class RemoteTransport {
     return { Authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
   }
 
-  /** One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON. */
+  /**
+   * One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON; an
+   * answer over {@link REMOTE_ANSWER_MAX_BYTES} REMOTE_TOO_LARGE. One deadline covers the whole exchange, the
+   * body's last byte included.
+   */
   private async once(
     method: string,
     url: string,
@@ -128,6 +134,8 @@ export class RemoteTransport {
     headers: Record<string, string> = {},
     anonymous = false,
   ): Promise<Answer> {
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
       response = await fetch(url, {
@@ -144,7 +152,7 @@ export class RemoteTransport {
           : body !== undefined
             ? JSON.stringify(body)
             : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        signal,
         redirect: 'follow',
       });
     } catch (error) {
@@ -157,9 +165,33 @@ export class RemoteTransport {
         { network: failure.code, permanent: failure.permanent },
       );
     }
-    const text = await response.text().catch(() => {
+    let text: string;
+    try {
+      text = (await readBoundedBody(response, { maxBytes: REMOTE_ANSWER_MAX_BYTES, signal })).toString(
+        'utf8',
+      );
+    } catch (error) {
+      // Not worth a retry: the same request gets the same answer, and reading it again costs as much.
+      if (error instanceof BodyReadError && error.reason === 'too_large') {
+        throw new RemoteError(
+          'REMOTE_TOO_LARGE',
+          `${url} answered HTTP ${response.status} with more than ${sizeText(REMOTE_ANSWER_MAX_BYTES)}, more than ` +
+            'Calendar Desk reads in one answer, so it was not read. Check the address ' +
+            "(it ends in /wp-json/); if it is right, tell the site's administrator that its API sends answers that large.",
+          response.status,
+        );
+      }
+      if (signal.aborted) {
+        throw new RemoteError(
+          'REMOTE_UNREACHABLE',
+          `${url} did not finish its answer within ${Math.round(timeoutMs / 1000)} seconds. The site may be busy: try again later.`,
+          null,
+          null,
+          { network: 'TIMEOUT', permanent: false },
+        );
+      }
       throw new RemoteError('REMOTE_UNREACHABLE', `The connection to ${url} broke while reading the answer.`);
-    });
+    }
     if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };
     try {
       return { status: response.status, headers: response.headers, body: JSON.parse(text) };
