@@ -14,7 +14,7 @@ import {
   type Upstream,
 } from '../helpers/hostileProxy';
 import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { RemoteClient } from '../../src/main/sync/remoteClient';
+import { RemoteClient, RemoteError } from '../../src/main/sync/remoteClient';
 import type { SyncJobStatus } from '../../src/shared/schemas/sync';
 
 /**
@@ -59,6 +59,7 @@ const EVENTS = '/wp-json/cal/events/v1/events?';
 /** A page of the event list the sync reads (not the verification's probe, which asks no page). */
 const isEventList = (url: string) => url.startsWith(EVENTS) && /[?&]page=\d/.test(url);
 const eventListRequests = (proxy: HostileProxy) => proxy.seen.filter((seen) => isEventList(seen.slice(4)));
+const pageOf = (url: string) => Number(new URL(url, 'http://x').searchParams.get('page'));
 
 async function hostile(hostility: Hostility): Promise<HostileProxy> {
   const proxy = await startHostileProxy(remote.engine.origin, hostility);
@@ -87,6 +88,23 @@ const withoutFeed =
     if (request.method === 'GET' && isEventList(request.url)) return lists(request.url, response, upstream);
     passOn(response, await upstream());
   };
+
+/** A full page of 50 events made from the remote's first one, with ids of their own for each page. */
+async function fabricatedPage(url: string, upstream: (path?: string) => Promise<Upstream>) {
+  const page = pageOf(url);
+  const answer = await upstream(url.replace(/([?&])page=\d+/, '$1page=1'));
+  const body = JSON.parse(answer.body.toString()) as { events: Record<string, unknown>[] };
+  const model = body.events[0]!;
+  // Only the headers tell the totals (the body's would be the real site's).
+  delete (body as Record<string, unknown>).total;
+  delete (body as Record<string, unknown>).total_pages;
+  body.events = Array.from({ length: 50 }, (_, index) => ({
+    ...model,
+    id: page * 1000 + index,
+    slug: `copy-${page}-${index}`,
+  }));
+  return { answer, body: Buffer.from(JSON.stringify(body)) };
+}
 
 interface Local {
   serve: ServeProcess;
@@ -173,6 +191,59 @@ async function readTime(local: Local): Promise<number> {
 const MEMORY_MARGIN_MIB = 200;
 
 describe('a hostile remote does not take the calendar down (sync jobs of a server process)', () => {
+  it('a billion pages claimed: the list is read as far as it has records; the sync completes', async () => {
+    const local = await startLocal();
+    const before = await memoryOf(local.serve);
+    const proxy = await hostile(
+      withoutFeed(async (url, response, upstream) =>
+        passOn(response, await upstream(url), {
+          'X-WP-TotalPages': '1000000000',
+          'X-WP-Total': '50000000000',
+        }),
+      ),
+    );
+    const id = await startJob(local, proxy.root);
+    const status = await finished(local, id);
+    expect(status.state, JSON.stringify(status.error)).toBe('done');
+    expect(status.report?.summary.imported).toBe(2);
+    // One page held both events: nothing past it was asked for.
+    expect(eventListRequests(proxy).map((seen) => pageOf(seen.slice(4)))).toEqual([1]);
+    expect((await memoryOf(local.serve)).peak).toBeLessThan(before.peak + MEMORY_MARGIN_MIB);
+  });
+
+  it('endless full pages (10^8 claimed): the server answers meanwhile, and a cancel stops the job at once and frees it', async () => {
+    const local = await startLocal();
+    const before = await memoryOf(local.serve);
+    const proxy = await hostile(
+      withoutFeed(async (url, response, upstream) => {
+        const { answer, body } = await fabricatedPage(url, upstream);
+        passOn(response, answer, { 'X-WP-TotalPages': '100000000', 'X-WP-Total': '5000000000' }, body);
+      }),
+    );
+    const id = await startJob(local, proxy.root);
+    await until(() => eventListRequests(proxy).length >= 12);
+    expect(await readTime(local)).toBeLessThan(1000);
+    expect((await jobOf(local, id)).state).toBe('running');
+
+    const cancelledAt = performance.now();
+    expect((await local.admin(`sync-jobs/${id}/cancel`, { method: 'POST' })).status).toBe(200);
+    const status = await finished(local, id);
+    expect(performance.now() - cancelledAt).toBeLessThan(1000);
+    expect(status.state).toBe('failed');
+    expect(status.error).toMatchObject({ code: 'SYNC_CANCELLED', stoppedPartWay: false });
+    expect(status.error?.message).toContain(proxy.host);
+    // Stopped: no page is asked for any more.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const asked = eventListRequests(proxy).length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(eventListRequests(proxy)).toHaveLength(asked);
+    expect((await memoryOf(local.serve)).peak).toBeLessThan(before.peak + MEMORY_MARGIN_MIB);
+
+    // The sync lock is free: the next sync starts (no 409) and completes.
+    const next = await finished(local, await startJob(local, remote.engine.apiRoot));
+    expect(next.state, JSON.stringify(next.error)).toBe('done');
+  });
+
   it('an answer of a gigabyte is cut at 32 MiB, read once, and fails the job naming the remote', async () => {
     const local = await startLocal();
     const before = await memoryOf(local.serve);
@@ -198,6 +269,46 @@ describe('a hostile remote does not take the calendar down (sync jobs of a serve
     const next = await finished(local, await startJob(local, remote.engine.apiRoot));
     expect(next.state, JSON.stringify(next.error)).toBe('done');
   });
+
+  it('an answer dripped a byte at a time: the server answers meanwhile, and a cancel stops the job at once', async () => {
+    const local = await startLocal();
+    const proxy = await hostile(withoutFeed(async (_url, response) => drip(response, '{"events":[', 100)));
+    const id = await startJob(local, proxy.root);
+    await until(() => eventListRequests(proxy).length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await readTime(local)).toBeLessThan(1000);
+    expect((await jobOf(local, id)).state).toBe('running');
+
+    const cancelledAt = performance.now();
+    await local.admin(`sync-jobs/${id}/cancel`, { method: 'POST' });
+    const status = await finished(local, id);
+    expect(performance.now() - cancelledAt).toBeLessThan(1000);
+    expect(status.error).toMatchObject({ code: 'SYNC_CANCELLED', stoppedPartWay: false });
+    expect(status.error?.message).toContain(proxy.host);
+
+    const next = await finished(local, await startJob(local, remote.engine.apiRoot));
+    expect(next.state, JSON.stringify(next.error)).toBe('done');
+  });
+  it('a remote asking to wait a minute (503, Retry-After: 60): a cancel ends the wait at once', async () => {
+    const local = await startLocal();
+    const proxy = await hostile(
+      withoutFeed(async (_url, response) => {
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
+        response.end(JSON.stringify({ code: 'busy', message: 'Try later', data: { status: 503 } }));
+      }),
+    );
+    const id = await startJob(local, proxy.root);
+    await until(() => eventListRequests(proxy).length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await jobOf(local, id)).state).toBe('running');
+
+    const cancelledAt = performance.now();
+    await local.admin(`sync-jobs/${id}/cancel`, { method: 'POST' });
+    const status = await finished(local, id);
+    expect(performance.now() - cancelledAt).toBeLessThan(1000);
+    expect(status.error).toMatchObject({ code: 'SYNC_CANCELLED', stoppedPartWay: false });
+    expect(eventListRequests(proxy)).toHaveLength(1);
+  });
 });
 
 describe('a remote that lies about its pages or sends too much (RemoteClient against the hostile remote)', () => {
@@ -212,6 +323,63 @@ describe('a remote that lies about its pages or sends too much (RemoteClient aga
       backoffMs: 1,
       ...options,
     });
+
+  it('walks full pages until a short one, never past X-WP-Total, whatever X-WP-TotalPages claims', async () => {
+    // Pages 1-3 full, page 4 short: the list ends there.
+    const short = await hostile(async (request, response, upstream) => {
+      const { answer, body } = await fabricatedPage(request.url, upstream);
+      const events = (JSON.parse(body.toString()) as { events: unknown[] }).events;
+      const page = pageOf(request.url);
+      const served = page <= 3 ? events : page === 4 ? events.slice(0, 7) : [];
+      passOn(
+        response,
+        answer,
+        { 'X-WP-TotalPages': '1000000000', 'X-WP-Total': null },
+        Buffer.from(JSON.stringify({ events: served })),
+      );
+    });
+    expect(await client(short).list('event')).toHaveLength(157);
+    // Read 4 at a time: pages 2-5 together, nothing after the short page 4.
+    expect(Math.max(...eventListRequests(short).map((seen) => pageOf(seen.slice(4))))).toBe(5);
+
+    // Endless full pages, but 120 events said in X-WP-Total: 3 pages.
+    const endless = await hostile(async (request, response, upstream) => {
+      const { answer, body } = await fabricatedPage(request.url, upstream);
+      passOn(response, answer, { 'X-WP-TotalPages': '1000000000', 'X-WP-Total': '120' }, body);
+    });
+    expect(await client(endless).list('event')).toHaveLength(150);
+    expect(eventListRequests(endless)).toHaveLength(3);
+  });
+
+  it('refuses a list still full at the ceiling, and one that repeats its pages, naming the remote', async () => {
+    const endless = await hostile(async (request, response, upstream) => {
+      const { answer, body } = await fabricatedPage(request.url, upstream);
+      passOn(response, answer, { 'X-WP-TotalPages': '100000000', 'X-WP-Total': null }, body);
+    });
+    const tooMany = await client(endless, { maxListPages: 10 })
+      .list('event')
+      .catch((error: unknown) => error);
+    expect(tooMany).toBeInstanceOf(RemoteError);
+    expect(tooMany).toMatchObject({ code: 'REMOTE_TOO_LARGE' });
+    expect((tooMany as Error).message).toContain(
+      `${endless.root}cal/events/v1/events lists more than 500 events`,
+    );
+    expect(eventListRequests(endless)).toHaveLength(10);
+
+    // Every page is page 1 (the remote ignores `page`): refused at page 2 instead of read to the ceiling.
+    const repeating = await hostile(async (request, response, upstream) => {
+      const { answer, body } = await fabricatedPage(
+        request.url.replace(/([?&])page=\d+/, '$1page=1'),
+        upstream,
+      );
+      passOn(response, answer, { 'X-WP-TotalPages': '100000000', 'X-WP-Total': null }, body);
+    });
+    const repeated = await client(repeating)
+      .list('event')
+      .catch((error: unknown) => error);
+    expect(repeated).toMatchObject({ code: 'REMOTE_NOT_THIS_API' });
+    expect((repeated as Error).message).toContain(`${repeating.root}cal/events/v1/events answered page 2`);
+  });
 
   it('an answer still dripping at the deadline is abandoned (then retried as a slow site), naming the address', async () => {
     const proxy = await hostile(async (_request, response) => drip(response, '{"events":[', 100));

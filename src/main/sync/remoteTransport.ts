@@ -20,6 +20,8 @@ export interface TransportOptions {
   maxRetryAfterMs?: number;
   /** How long one answer may take in all, its body included (default 30 s). */
   timeoutMs?: number;
+  /** Stops every request at once, a retry's wait included (REMOTE_CANCELLED); not retried. */
+  signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
   /** Told before each retry (progress output). */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
@@ -122,6 +124,11 @@ export class RemoteTransport {
     return { Authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
   }
 
+  /** The error of a request stopped by {@link TransportOptions.signal}. */
+  private cancelled(url: string): RemoteError {
+    return new RemoteError('REMOTE_CANCELLED', `The request to ${url} was cancelled.`);
+  }
+
   /**
    * One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON; an
    * answer over {@link REMOTE_ANSWER_MAX_BYTES} REMOTE_TOO_LARGE. One deadline covers the whole exchange, the
@@ -135,7 +142,9 @@ export class RemoteTransport {
     anonymous = false,
   ): Promise<Answer> {
     const timeoutMs = this.options.timeoutMs ?? 30_000;
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const cancel = this.options.signal;
+    const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
     let response: Response;
     try {
       response = await fetch(url, {
@@ -156,6 +165,7 @@ export class RemoteTransport {
         redirect: 'follow',
       });
     } catch (error) {
+      if (cancel?.aborted) throw this.cancelled(url);
       const failure = networkFailure(error);
       throw new RemoteError(
         'REMOTE_UNREACHABLE',
@@ -171,6 +181,7 @@ export class RemoteTransport {
         'utf8',
       );
     } catch (error) {
+      if (cancel?.aborted) throw this.cancelled(url);
       // Not worth a retry: the same request gets the same answer, and reading it again costs as much.
       if (error instanceof BodyReadError && error.reason === 'too_large') {
         throw new RemoteError(
@@ -181,7 +192,7 @@ export class RemoteTransport {
           response.status,
         );
       }
-      if (signal.aborted) {
+      if (deadline.aborted) {
         throw new RemoteError(
           'REMOTE_UNREACHABLE',
           `${url} did not finish its answer within ${Math.round(timeoutMs / 1000)} seconds. The site may be busy: try again later.`,
@@ -222,6 +233,7 @@ export class RemoteTransport {
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
     const retry = options.retry ?? true;
     for (let attempt = 0; ; attempt++) {
+      if (this.options.signal?.aborted) throw this.cancelled(url);
       let answer: Answer | null = null;
       let failure: RemoteError | null = null;
       try {
@@ -267,8 +279,25 @@ export class RemoteTransport {
         waitMs,
         reason: failure ? failure.message : `HTTP ${answer!.status}`,
       });
-      await this.sleep(waitMs);
+      await this.wait(waitMs, url);
     }
+  }
+
+  /** A retry's wait, cut short by a cancel. */
+  private async wait(ms: number, url: string): Promise<void> {
+    const cancel = this.options.signal;
+    if (!cancel) return this.sleep(ms);
+    let onAbort = () => {};
+    const cancelled = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      cancel.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), cancelled]);
+    } finally {
+      cancel.removeEventListener('abort', onAbort);
+    }
+    if (cancel.aborted) throw this.cancelled(url);
   }
 
   /** The error an unsuccessful answer stands for, with the remote's own code and message. */
