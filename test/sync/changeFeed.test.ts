@@ -216,9 +216,12 @@ describe('two-way sync with another Calendar Desk through its change feed', () =
     const before = savedCursor();
     expect(before).toMatch(/:\d+$/);
     await write(remote, `events/${concert.id}`, { title: 'Summer concert' });
+    // Cancelled once the remote is read, before any operation (a cancel while reading fails the sync instead).
     const stopped = new AbortController();
-    stopped.abort();
-    const interrupted = await sync({ signal: stopped.signal });
+    const interrupted = await sync({
+      signal: stopped.signal,
+      onProgress: (event) => event.type === 'start' && stopped.abort(),
+    });
     expect(interrupted.interrupted).toBe(true);
     expect(savedCursor()).toBe(before);
 

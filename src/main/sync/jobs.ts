@@ -70,7 +70,10 @@ export class SyncJobs extends EventEmitter {
     return status;
   }
 
-  /** Stops a running job after the operation in progress (what is done stays done; a new sync resumes). */
+  /**
+   * Stops a running job: while the remote is read, at once (it fails with SYNC_CANCELLED, nothing done); once
+   * operations run, after those under way (what is done stays done; a new sync resumes).
+   */
   cancel(id: string): boolean {
     const stop = this.stops.get(id);
     stop?.abort();

@@ -12,7 +12,8 @@ import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
 import { errorBody, RemoteTransport, type Answer, type TransportOptions } from './remoteTransport';
-import { DEFAULT_CONCURRENCY, inPool } from './stages';
+import { DEFAULT_CONCURRENCY } from './stages';
+import { appendAll } from '../../shared/arrays';
 
 export { RemoteError, type RemoteErrorCode } from './remoteErrors';
 /** The client's credentials (the transport sends them). */
@@ -22,6 +23,8 @@ export interface RemoteOptions extends TransportOptions {
   /** REST root, e.g. `https://example.org/wp-json/`. */
   root: string;
   namespace: string;
+  /** The most pages of one kind read (default {@link MAX_LIST_PAGES}). */
+  maxListPages?: number;
 }
 
 const rootIndex = z.looseObject({ namespaces: z.array(z.string()) });
@@ -141,6 +144,17 @@ function termIdUnknown(answer: Answer): boolean {
   return (
     answer.status === 400 && error?.code === 'rest_invalid_param' && params !== undefined && 'id' in params
   );
+}
+
+/** Records asked for a page: the original's cap. */
+const PAGE_SIZE = 50;
+/** The most pages of one kind a sync reads (250,000 records at 50 a page): a remote with more is refused. */
+export const MAX_LIST_PAGES = 5_000;
+
+/** A total a remote claims, as a count (a whole number, at least 0), or null. */
+function countOf(value: unknown): number | null {
+  const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : null;
 }
 
 /** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
@@ -280,30 +294,68 @@ export class RemoteClient {
   }
 
   /**
-   * Every record of a kind (50 a page, the original's cap; totals from either header family): the first page
-   * tells how many there are, the others are read 4 at a time.
+   * Every record of a kind, 50 a page (the original's cap), read a few pages at a time until a page with fewer
+   * (or none). The totals a remote sends (either header family, or the body) only bound the walk, never start
+   * it: a remote claiming a billion pages is read as far as it has records, and one that still has full pages
+   * after {@link MAX_LIST_PAGES} is refused rather than read for days.
    */
   async list(kind: SyncKind, filter = ''): Promise<RemoteRecord[]> {
     const first = await this.listPage(kind, 1, filter);
-    const pages: RemoteRecord[][] = [first.records];
-    const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, index) => index + 2);
-    await inPool(
-      rest,
-      DEFAULT_CONCURRENCY,
-      () => true,
-      async (page) => {
-        pages[page - 1] = (await this.listPage(kind, page, filter)).records;
-      },
+    const records = [...first.records];
+    if (first.records.length < PAGE_SIZE) return records;
+    const bound = Math.min(
+      first.totalPages ?? Infinity,
+      first.total === null ? Infinity : Math.ceil(first.total / PAGE_SIZE),
     );
-    return pages.flat();
+    const ceiling = this.options.maxListPages ?? MAX_LIST_PAGES;
+    const seen = new Set(records.map((record) => record.id));
+    for (let next = 2, full = true; full && next <= bound; next += DEFAULT_CONCURRENCY) {
+      if (next > ceiling) throw this.tooManyPages(kind, ceiling);
+      const numbers = Array.from(
+        { length: Math.min(DEFAULT_CONCURRENCY, bound - next + 1, ceiling - next + 1) },
+        (_, index) => next + index,
+      );
+      const pages = await Promise.all(numbers.map((page) => this.listPage(kind, page, filter)));
+      for (const [index, page] of pages.entries()) {
+        // A full page of records already read: the remote ignores `page` and would be read for ever.
+        if (page.records.length > 0 && page.records.every((record) => seen.has(record.id))) {
+          throw new RemoteError(
+            'REMOTE_NOT_THIS_API',
+            `${this.nsRoot}${COLLECTION[kind]} answered page ${numbers[index]} with the same ${COLLECTION[kind]} as ` +
+              'an earlier page: it does not page its list, so it cannot be read in full and nothing was changed. ' +
+              'Check the address (it ends in /wp-json/).',
+          );
+        }
+        for (const record of page.records) seen.add(record.id);
+        appendAll(records, page.records);
+        if (page.records.length < PAGE_SIZE) {
+          full = false;
+          break;
+        }
+      }
+    }
+    return records;
   }
 
-  /** One page of a kind's archive; past the last page, none (some servers answer 400 there). */
+  /** The error of a list longer than a sync reads. */
+  private tooManyPages(kind: SyncKind, ceiling: number): RemoteError {
+    return new RemoteError(
+      'REMOTE_TOO_LARGE',
+      `${this.nsRoot}${COLLECTION[kind]} lists more than ${(ceiling * PAGE_SIZE).toLocaleString('en')} ` +
+        `${COLLECTION[kind]} (${ceiling.toLocaleString('en')} pages), more than Calendar Desk syncs, so ` +
+        'nothing was changed. Check the address (it ends in /wp-json/) and that the site is the calendar you meant.',
+    );
+  }
+
+  /**
+   * One page of a kind's archive with the totals it claims (null when absent or not a count); past the last
+   * page, none (WordPress answers 400 there, the original and Calendar Desk 404).
+   */
   private async listPage(
     kind: SyncKind,
     page: number,
     filter: string,
-  ): Promise<{ records: RemoteRecord[]; totalPages: number }> {
+  ): Promise<{ records: RemoteRecord[]; totalPages: number | null; total: number | null }> {
     const collection = COLLECTION[kind];
     const query =
       kind === 'event'
@@ -312,10 +364,11 @@ export class RemoteClient {
         : kind === 'category' || kind === 'tag'
           ? 'hide_empty=false&'
           : '';
-    const url = `${collection}?${query}${filter}per_page=50&page=${page}`;
+    const url = `${collection}?${query}${filter}per_page=${PAGE_SIZE}&page=${page}`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
-      if (page > 1 && answer.status === 400) return { records: [], totalPages: page - 1 };
+      if (page > 1 && (answer.status === 400 || answer.status === 404))
+        return { records: [], totalPages: null, total: null };
       throw this.http.errorOf(answer, `${this.nsRoot}${url}`);
     }
     const body = answer.body as Record<string, unknown> | undefined;
@@ -326,11 +379,13 @@ export class RemoteClient {
         `${this.nsRoot}${url} did not answer with a list of ${collection}.`,
       );
     }
-    const totalPages =
-      Number(
+    return {
+      records: items.map((item) => toRemoteRecord(kind, item)),
+      totalPages: countOf(
         answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
-      ) || 1;
-    return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
+      ),
+      total: countOf(answer.headers.get('x-wp-total') ?? answer.headers.get('x-tec-total') ?? body?.total),
+    };
   }
 
   /** The rest of a series on a remote that has series (a Calendar Desk): the events whose head is `headId`. */

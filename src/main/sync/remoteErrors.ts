@@ -10,7 +10,11 @@ export type RemoteErrorCode =
   | 'REMOTE_HTTP_ERROR'
   | 'REMOTE_UNKNOWN_OUTCOME'
   | 'REMOTE_BAD_RECORD'
-  | 'REMOTE_NO_MEDIA_UPLOAD';
+  | 'REMOTE_NO_MEDIA_UPLOAD'
+  /** An answer over the size limit, or a list longer than a sync reads: not retried. */
+  | 'REMOTE_TOO_LARGE'
+  /** Stopped by the caller (a sync job cancelled while the remote was read). */
+  | 'REMOTE_CANCELLED';
 
 /** A remote that could not do what was asked; the message says what happened and what to do. */
 export class RemoteError extends Error {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RemoteError } from './remoteErrors';
+import { BodyReadError, readBoundedBody, REMOTE_ANSWER_MAX_BYTES, sizeText } from './boundedBody';
 import { htmlToText } from '../core/html';
 import type { RemoteAuth } from '../../shared/schemas/sync';
 
@@ -17,7 +18,10 @@ export interface TransportOptions {
   backoffMs?: number;
   /** Longest wait honoured from a Retry-After header (default 60 s). */
   maxRetryAfterMs?: number;
+  /** How long one answer may take in all, its body included (default 30 s). */
   timeoutMs?: number;
+  /** Stops every request at once, a retry's wait included (REMOTE_CANCELLED); not retried. */
+  signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
   /** Told before each retry (progress output). */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
@@ -120,7 +124,16 @@ export class RemoteTransport {
     return { Authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` };
   }
 
-  /** One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON. */
+  /** The error of a request stopped by {@link TransportOptions.signal}. */
+  private cancelled(url: string): RemoteError {
+    return new RemoteError('REMOTE_CANCELLED', `The request to ${url} was cancelled.`);
+  }
+
+  /**
+   * One HTTP exchange, no retries. Network trouble is REMOTE_UNREACHABLE; a non-JSON body REMOTE_NOT_JSON; an
+   * answer over {@link REMOTE_ANSWER_MAX_BYTES} REMOTE_TOO_LARGE. One deadline covers the whole exchange, the
+   * body's last byte included.
+   */
   private async once(
     method: string,
     url: string,
@@ -128,6 +141,10 @@ export class RemoteTransport {
     headers: Record<string, string> = {},
     anonymous = false,
   ): Promise<Answer> {
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const cancel = this.options.signal;
+    const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
     let response: Response;
     try {
       response = await fetch(url, {
@@ -144,10 +161,11 @@ export class RemoteTransport {
           : body !== undefined
             ? JSON.stringify(body)
             : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        signal,
         redirect: 'follow',
       });
     } catch (error) {
+      if (cancel?.aborted) throw this.cancelled(url);
       const failure = networkFailure(error);
       throw new RemoteError(
         'REMOTE_UNREACHABLE',
@@ -157,9 +175,34 @@ export class RemoteTransport {
         { network: failure.code, permanent: failure.permanent },
       );
     }
-    const text = await response.text().catch(() => {
+    let text: string;
+    try {
+      text = (await readBoundedBody(response, { maxBytes: REMOTE_ANSWER_MAX_BYTES, signal })).toString(
+        'utf8',
+      );
+    } catch (error) {
+      if (cancel?.aborted) throw this.cancelled(url);
+      // Not worth a retry: the same request gets the same answer, and reading it again costs as much.
+      if (error instanceof BodyReadError && error.reason === 'too_large') {
+        throw new RemoteError(
+          'REMOTE_TOO_LARGE',
+          `${url} answered HTTP ${response.status} with more than ${sizeText(REMOTE_ANSWER_MAX_BYTES)}, more than ` +
+            'Calendar Desk reads in one answer, so it was not read. Check the address ' +
+            "(it ends in /wp-json/); if it is right, tell the site's administrator that its API sends answers that large.",
+          response.status,
+        );
+      }
+      if (deadline.aborted) {
+        throw new RemoteError(
+          'REMOTE_UNREACHABLE',
+          `${url} did not finish its answer within ${Math.round(timeoutMs / 1000)} seconds. The site may be busy: try again later.`,
+          null,
+          null,
+          { network: 'TIMEOUT', permanent: false },
+        );
+      }
       throw new RemoteError('REMOTE_UNREACHABLE', `The connection to ${url} broke while reading the answer.`);
-    });
+    }
     if (text.trim() === '') return { status: response.status, headers: response.headers, body: undefined };
     try {
       return { status: response.status, headers: response.headers, body: JSON.parse(text) };
@@ -190,6 +233,7 @@ export class RemoteTransport {
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
     const retry = options.retry ?? true;
     for (let attempt = 0; ; attempt++) {
+      if (this.options.signal?.aborted) throw this.cancelled(url);
       let answer: Answer | null = null;
       let failure: RemoteError | null = null;
       try {
@@ -235,8 +279,25 @@ export class RemoteTransport {
         waitMs,
         reason: failure ? failure.message : `HTTP ${answer!.status}`,
       });
-      await this.sleep(waitMs);
+      await this.wait(waitMs, url);
     }
+  }
+
+  /** A retry's wait, cut short by a cancel. */
+  private async wait(ms: number, url: string): Promise<void> {
+    const cancel = this.options.signal;
+    if (!cancel) return this.sleep(ms);
+    let onAbort = () => {};
+    const cancelled = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      cancel.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), cancelled]);
+    } finally {
+      cancel.removeEventListener('abort', onAbort);
+    }
+    if (cancel.aborted) throw this.cancelled(url);
   }
 
   /** The error an unsuccessful answer stands for, with the remote's own code and message. */

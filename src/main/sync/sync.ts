@@ -14,7 +14,7 @@ import {
 } from './model';
 import { plan } from './planner';
 import { RemoteClient, RemoteError, type RemoteOptions } from './remoteClient';
-import { execute, type SyncProgress } from './executor';
+import { execute, SyncStoppedError, type SyncProgress } from './executor';
 import { readRemote } from './remoteRead';
 import { readRemoteChanges } from './remoteFeed';
 import { findRemoteSeries } from './remoteSeries';
@@ -107,15 +107,8 @@ function refuseUnwritableKinds(client: RemoteClient, operations: Operation[]): v
   );
 }
 
-/**
- * One sync of the local calendar with a remote: verify the remote, read it, plan (two-way unless `direction`
- * says otherwise), and (unless a dry run) execute with a checkpoint per operation.
- */
-export async function runSync(options: SyncOptions): Promise<SyncReport> {
-  const client = new RemoteClient({
-    ...options.remote,
-    onRetry: (info) => options.onProgress?.({ type: 'retry', ...info }),
-  });
+/** What a sync reads before it plans: the remote verified, the links, the local records and the remote's. */
+async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
   await client.verify();
   const links = new LinkState(
     options.store,
@@ -124,13 +117,12 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     options.remote.namespace,
   );
   const local = localRecords(options.store);
-  const direction = options.direction ?? 'both';
   // Another Calendar Desk tells what changed since the cursor; other remotes are read in full every time.
   const feed = client.mayHaveChangeFeed
     ? await readRemoteChanges(client, local, links, links.meta.cursor ?? null)
     : null;
   const remote = feed?.records ?? (await readRemote(client, local, links));
-  if (!client.isWordPress && direction !== 'push') {
+  if (!client.isWordPress && (options.direction ?? 'both') !== 'push') {
     const linkedHeads = new Set(
       local
         .filter((record) => record.series?.headId === record.id)
@@ -139,6 +131,40 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     );
     await findRemoteSeries(client, remote, links.all(), linkedHeads);
   }
+  return { links, local, feed, remote };
+}
+
+/**
+ * One sync of the local calendar with a remote: verify the remote, read it, plan (two-way unless `direction`
+ * says otherwise), and (unless a dry run) execute with a checkpoint per operation.
+ */
+export async function runSync(options: SyncOptions): Promise<SyncReport> {
+  // A cancel stops the reading at once (nothing is sent before the plan), every request and retry's wait
+  // included; once operations run, it lets those under way finish (the executor starts no more).
+  const reading = new AbortController();
+  const stopReading = () => reading.abort();
+  if (options.signal?.aborted) reading.abort();
+  options.signal?.addEventListener('abort', stopReading, { once: true });
+  const client = new RemoteClient({
+    ...options.remote,
+    signal: reading.signal,
+    onRetry: (info) => options.onProgress?.({ type: 'retry', ...info }),
+  });
+  let read: Awaited<ReturnType<typeof readBeforePlan>>;
+  try {
+    read = await readBeforePlan(client, options);
+  } catch (error) {
+    if (!reading.signal.aborted) throw error;
+    throw new SyncStoppedError(
+      'SYNC_CANCELLED',
+      `The sync was cancelled while ${client.root} was being read: nothing was sent or changed. Start it again to sync.`,
+      false,
+    );
+  } finally {
+    options.signal?.removeEventListener('abort', stopReading);
+  }
+  const { links, local, feed, remote } = read;
+  const direction = options.direction ?? 'both';
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
     decisions: options.decisions,

@@ -6,6 +6,7 @@
  * and names the address only masked (see {@link maskedAddress}): a secret address is a password.
  */
 import { networkFailure } from '../remoteTransport';
+import { BodyReadError, readBoundedBody, sizeText } from '../boundedBody';
 import { IMPORT_ADDRESS_SCHEMES } from '../../../shared/schemas/importSources';
 
 /** How long a fetch may take in all (redirects and reading included), unless told otherwise. */
@@ -149,14 +150,11 @@ export async function fetchCalendar(
       await response.body?.cancel().catch(() => undefined);
       throw statusError(shown, response.status);
     }
-    const declared = Number(response.headers.get('content-length') ?? '');
-    if (Number.isFinite(declared) && declared > maxBytes && !response.headers.get('content-encoding'))
-      throw tooLarge(shown, maxBytes);
     let text: string;
     try {
-      text = await readText(response, maxBytes, shown);
+      text = new TextDecoder('utf-8').decode(await readBoundedBody(response, { maxBytes, signal }));
     } catch (error) {
-      if (error instanceof CalendarFetchError) throw error;
+      if (error instanceof BodyReadError && error.reason === 'too_large') throw tooLarge(shown, maxBytes);
       if (signal.aborted) throw tooSlow();
       throw new CalendarFetchError(
         'source_unreachable',
@@ -188,34 +186,12 @@ function safeUrl(location: string, base: URL): URL | null {
   }
 }
 
-const sizeText = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
-
 function tooLarge(shown: string, maxBytes: number): CalendarFetchError {
   return new CalendarFetchError(
     'source_too_large',
     `The calendar at ${shown} is larger than the ${sizeText(maxBytes)} Calendar Desk reads from an address. ` +
       'Ask its owner for a feed of the coming events only, or export the calendar to a file and import it in parts.',
   );
-}
-
-/** The body as UTF-8 text (decompressed by fetch), refused as soon as it passes `maxBytes`. */
-async function readText(response: Response, maxBytes: number, shown: string): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(shown, maxBytes);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }
 
 function statusError(shown: string, status: number): CalendarFetchError {
