@@ -4,11 +4,11 @@ import type { Language } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
-import { formatSql, toUtcSql } from './dates/sqlDates';
+import { formatSql, isCalendarSql, toUtcSql } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
-import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
+import { nowUtc, OUT_OF_RANGE, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
@@ -85,6 +85,13 @@ function parseIn(value: string | number, zone: string, now: Date, field: string)
   return parsed;
 }
 
+/** `local` and its UTC twin, refused (400 on `field`) when either falls outside the years the calendar holds. */
+function heldDate(local: string, zone: string, field: string): { local: string; utc: string } {
+  const utc = isCalendarSql(local) ? toUtcSql(local, zone) : '';
+  if (!isCalendarSql(utc)) throw new EventRuleError(field, OUT_OF_RANGE);
+  return { local, utc };
+}
+
 /** Local start/end (and their UTC twins) from the sent dates, in the event's zone, all-day aware. */
 function schedule(
   base: Pick<StoredEvent, 'startLocal' | 'endLocal' | 'allDay'>,
@@ -103,16 +110,13 @@ function schedule(
     start = `${start.slice(0, 10)} 00:00:00`;
     end = `${end.slice(0, 10)} 23:59:59`;
   }
+  // Past year 9999 (or before year 0), here or in UTC, a date has no 'Y-m-d H:i:s' the store could keep.
+  const first = heldDate(start, zone, 'start_date');
+  const last = heldDate(end, zone, 'end_date');
   if (end < start) {
     throw new EventRuleError('end_date', 'The end date must not be before the start date.');
   }
-  return {
-    startLocal: start,
-    endLocal: end,
-    startUtc: toUtcSql(start, zone),
-    endUtc: toUtcSql(end, zone),
-    allDay,
-  };
+  return { startLocal: start, endLocal: end, startUtc: first.utc, endUtc: last.utc, allDay };
 }
 
 /**

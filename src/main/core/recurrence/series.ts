@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { CalendarStore, Transaction } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import { canChangePost, type MaybeCaller } from '../capabilities';
-import { formatSql, toUtcSql } from '../dates/sqlDates';
+import { canonicalSqlMs, formatSql, toUtcSql } from '../dates/sqlDates';
 import { toLuxonZone } from '../dates/zones';
 import { nowUtc, postSlug, trashedSlug, untrashedSlug } from '../posts';
 import { givenUid, newUid } from '../uids';
@@ -114,6 +114,14 @@ function goesOnAfter(lines: string[], dates: string[], horizon: string): boolean
 
 /** The original starts of a series' events up to the horizon (at least its first, whenever it is). */
 function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, patternStart: string): SeriesDates {
+  // The rule arithmetic reads wall clocks of years 1000 to 9998 (a series must be able to reach the next year).
+  if (canonicalSqlMs(patternStart) === null) {
+    throw new EventRuleError(
+      'start_date',
+      `A repeating event must start between 1000-01-01 and 9998-12-31; this one starts ${patternStart}. ` +
+        'Pick a start date in that range, or leave out the repeat rules.',
+    );
+  }
   const horizon = horizonOf(store, now, head.timezone);
   const lines = head.recurrence ?? [];
   const dates = expandSeries(
