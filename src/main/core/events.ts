@@ -13,6 +13,7 @@ import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
+import { withinWriteBudget } from './writeBudget';
 import {
   changeInSeries,
   guardedTransaction,
@@ -325,7 +326,7 @@ export async function addEvent(
   call: WriteCall & { language: Language },
 ): Promise<StoredEvent> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return call.store.mutate((tx) => {
+  return withinWriteBudget(call, (tx) => {
     const uid = givenUid(input.uid, call.caller, call.store.events.values());
     return createEvent(input, { ...call, tx }, uid ? { uid } : {});
   });
@@ -344,7 +345,8 @@ export async function changeEvent(
   const current = store.events.get(id)!;
   refuseUnless(canChangePost(call.caller, current, 'edit'), call.caller);
   call.beforeWrite?.(current);
-  return store.mutate((tx) => {
+  // A change may add events too: a series' new dates, inline venues and organizers.
+  return withinWriteBudget(call, (tx) => {
     const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
     return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
   });
