@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { PNG } from '../helpers/fixtures';
 import { at } from './events.helpers';
 
 // The write budget (issue 26, item 4): a contributor sent 1,000 endless daily series and the calendar grew to
@@ -85,9 +86,16 @@ describe('the write budget of accounts below editor', () => {
     // The first was made 20 minutes ago: it leaves the hour in 40 minutes.
     expect(refused.headers.get('Retry-After')).toBe('2400');
     expect(eventCount()).toBe(before);
-    // Venues count too.
+    // Venues count too; an edit that adds nothing is still allowed.
     const venue = await server.api('venues', { method: 'POST', auth: contributor, json: { venue: 'Hall' } });
     expect(venue.status).toBe(429);
+    const own = server.engine.store.events.values().next().value!;
+    const edit = await server.api(`events/${own.id}`, {
+      method: 'PUT',
+      auth: contributor,
+      json: { title: 'Renamed' },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
 
     // Once Retry-After has passed, one more fits again; the next when the second leaves the hour.
     now += 2400 * 1000;
@@ -95,6 +103,24 @@ describe('the write budget of accounts below editor', () => {
     const next = await post(contributor);
     expect(next.status).toBe(429);
     expect(next.headers.get('Retry-After')).toBe('600');
+  });
+
+  it('counts an author’s pictures as new records', async () => {
+    expect((await settings({ write_budget_creates_per_hour: 1 })).status).toBe(200);
+    const upload = () =>
+      server.api(`${server.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        auth: author,
+        headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
+        body: PNG,
+      });
+    expect((await upload()).status).toBe(201);
+    const refused = await upload();
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rest_write_budget_exceeded');
+    expect(refused.headers.get('Retry-After')).toBe('3600');
+    // Refused before the file was written: one picture in the media folder.
+    expect(await readdir(join(server.dataDir, 'media'))).toHaveLength(1);
   });
 
   it('does not count administrators or editors, and counts each account apart', async () => {

@@ -326,10 +326,15 @@ export async function addEvent(
   call: WriteCall & { language: Language },
 ): Promise<StoredEvent> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return withinWriteBudget(call, (tx) => {
-    const uid = givenUid(input.uid, call.caller, call.store.events.values());
-    return createEvent(input, { ...call, tx }, uid ? { uid } : {});
-  });
+  const least = { creates: 1, occurrences: input.recurrence?.length ? 1 : 0 };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const uid = givenUid(input.uid, call.caller, call.store.events.values());
+      return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+    },
+    least,
+  );
 }
 
 /**
@@ -345,11 +350,16 @@ export async function changeEvent(
   const current = store.events.get(id)!;
   refuseUnless(canChangePost(call.caller, current, 'edit'), call.caller);
   call.beforeWrite?.(current);
-  // A change may add events too: a series' new dates, inline venues and organizers.
-  return withinWriteBudget(call, (tx) => {
-    const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
-    return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
-  });
+  // A change may add events too (a series' new dates, inline venues and organizers): those are counted.
+  const nothingYet = { creates: 0, occurrences: 0 };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+      return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
+    },
+    nothingYet,
+  );
 }
 
 /**

@@ -108,7 +108,8 @@ function refusal(use: WriteUse, allowance: WriteUse, wait: number): WriteBudgetE
 /** Refuses (429) a write of `use` the caller's budget has no room for now; nothing is counted. */
 export function checkWriteBudget(call: WriteCall, use: WriteUse): void {
   const { store, caller } = call;
-  if (!hasWriteBudget(caller)) return;
+  // A write that adds nothing (an edit) is never refused, even by a budget lowered below what was spent.
+  if (!hasWriteBudget(caller) || (use.creates === 0 && use.occurrences === 0)) return;
   const now = call.now.getTime();
   const allowance = writeBudgetOf(store.settings);
   const wait = waitFor(spentOf(store, caller!.userId, now), use, allowance, now);
@@ -124,13 +125,18 @@ export function spendWriteBudget(call: WriteCall, use: WriteUse): void {
 
 /**
  * Runs `change` as one store change within the caller's budget: refused at once (429) when the budget has no
- * room for a single record, else the records the change adds are counted as it makes them and, when they do not
- * fit, the change is refused and nothing of it is kept (the store change throws).
+ * room for `least` (one record unless said otherwise), else the records the change adds are counted as it makes
+ * them and, when they do not fit, the change is refused and nothing of it is kept (the store change throws).
  */
-export async function withinWriteBudget<T>(call: WriteCall, change: (tx: Transaction) => T): Promise<T> {
+export async function withinWriteBudget<T>(
+  call: WriteCall,
+  change: (tx: Transaction) => T,
+  least: WriteUse = { creates: 1, occurrences: 0 },
+): Promise<T> {
   const { store } = call;
   if (!hasWriteBudget(call.caller)) return store.mutate(change);
-  checkWriteBudget(call, { creates: 1, occurrences: 0 });
+  // What the change adds at least, refused before any work (a series' dates take a while to compute).
+  checkWriteBudget(call, least);
   return store.mutate((tx) => {
     const use: WriteUse = { creates: 0, occurrences: 0 };
     const counted: Transaction = {
