@@ -47,4 +47,35 @@ describe('how many events one series makes at once', () => {
     expect(starts.at(-1)).toBe('2037-03-01 08:00:00');
     expect(store.events.get(created.body.id)!.horizonLocal).toMatch(/^2037-03-01/);
   });
+
+  it('counts the events the extension makes for a contributor in their budget; past it the series waits', async () => {
+    let now = START;
+    await server.close();
+    server = await startTestServer({ clock: () => new Date(now) });
+    const settings = (json: Record<string, unknown>) =>
+      server.api(`${server.engine.apiRoot}calendar-desk/v1/settings`, {
+        method: 'PUT',
+        auth: server.admin,
+        json,
+      });
+    const contributor = await server.userHeaders('connie', 'contributor');
+    expect(
+      (await settings({ recurrence_horizon_months: 120, write_budget_occurrences_per_hour: 1500 })).status,
+    ).toBe(200);
+    const created = await server.api('events', {
+      method: 'POST',
+      auth: contributor,
+      json: at('Daily', '2027-03-02 08:00:00', '2027-03-02 09:00:00', { recurrence: ['RRULE:FREQ=DAILY'] }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const store = server.engine.store;
+    const seriesSize = () => [...store.events.values()].filter((event) => event.recurrenceId).length;
+    expect(seriesSize()).toBe(1 + MATERIALISED_AT_ONCE);
+    // 1,000 of the hour's 1,500 are spent: the next 1,000 wait.
+    expect((await settings({ recurrence_horizon_months: 120 })).status).toBe(200);
+    expect(seriesSize()).toBe(1 + MATERIALISED_AT_ONCE);
+    now += 3600_000;
+    expect((await settings({ recurrence_horizon_months: 120 })).status).toBe(200);
+    expect(seriesSize()).toBe(1 + 2 * MATERIALISED_AT_ONCE);
+  });
 });

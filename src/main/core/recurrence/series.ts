@@ -7,6 +7,7 @@ import { toLuxonZone } from '../dates/zones';
 import { nowUtc, postSlug, trashedSlug, untrashedSlug } from '../posts';
 import { givenUid, newUid } from '../uids';
 import { refuseUnless } from '../writes';
+import { spendWriteBudget, WriteBudgetExceeded } from '../writeBudget';
 import {
   applyEventInput,
   EventRuleError,
@@ -619,16 +620,29 @@ export async function extendAllSeries(store: CalendarStore, clock: () => Date): 
     const head = store.events.get(id);
     if (store.readOnly || !head?.horizonLocal || head.parentId !== 0) continue;
     const now = clock();
-    made += await store.mutate((tx) => {
-      const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
-      try {
-        return materialiseSeries(head, context);
-      } catch (error) {
-        // A series whose rules became too many for the horizon keeps the events it has.
-        if (error instanceof EventRuleError) return 0;
+    // The events made for an author or contributor count in their hourly budget, as if they made them: else a
+    // series made 1,000 at a time would grow past it on its own. Past it, the series waits for a later run.
+    const author = store.users.get(head.authorId);
+    const budget = author
+      ? { store, now, caller: { userId: author.id, login: author.login, role: author.role } }
+      : null;
+    made += await store
+      .mutate((tx) => {
+        const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
+        try {
+          const count = materialiseSeries(head, context);
+          if (budget) spendWriteBudget(budget, { creates: 0, occurrences: count });
+          return count;
+        } catch (error) {
+          // A series whose rules became too many for the horizon keeps the events it has.
+          if (error instanceof EventRuleError) return 0;
+          throw error;
+        }
+      })
+      .catch((error: unknown) => {
+        if (error instanceof WriteBudgetExceeded) return 0;
         throw error;
-      }
-    });
+      });
   }
   return made;
 }
