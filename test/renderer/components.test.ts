@@ -360,6 +360,45 @@ describe('the cost and its currency against the real API', () => {
     expect(wrapper.get('.field-error').attributes('data-field')).toBe('site-currency-code');
     wrapper.unmount();
   });
+
+  it('Settings: an administrator changes the hourly limits of authors and contributors', async () => {
+    await signInTo(server);
+    const wrapper = mount(SettingsView, {
+      global: { plugins: [createAppI18n('en'), pinia, editorRouter()] },
+      attachTo: document.body,
+    });
+    const section = wrapper.get('[data-testid="write-budget-section"]');
+    expect(section.text()).toContain('editors and administrators have no limit');
+    expect(section.get('label[for="write-budget-creates"]').text()).toBe(
+      'New events, venues and organizers per hour',
+    );
+    expect((wrapper.get('#write-budget-creates').element as HTMLInputElement).value).toBe('200');
+    expect((wrapper.get('#write-budget-occurrences').element as HTMLInputElement).value).toBe('5000');
+    const save = wrapper.get('[data-testid="save-write-budget"]');
+    expect(save.attributes('disabled')).toBeDefined();
+    await wrapper.get('#write-budget-creates').setValue('40');
+    await wrapper.get('#write-budget-occurrences').setValue('800');
+    await save.trigger('click');
+    await vi.waitFor(async () => {
+      const settings = await server.api(`${server.engine.apiRoot}calendar-desk/v1/settings`, {
+        auth: server.admin,
+      });
+      expect(settings.body).toMatchObject({
+        write_budget_creates_per_hour: 40,
+        write_budget_occurrences_per_hour: 800,
+      });
+      expect(useNoticesStore().notices.at(-1)?.text).toMatch(
+        /add 40 records and 800 repeating events an hour/,
+      );
+    });
+    // A value the server refuses is shown on its field.
+    await wrapper.get('#write-budget-creates').setValue('0');
+    await save.trigger('click');
+    await vi.waitFor(() => expect(wrapper.find('.field-error').exists()).toBe(true));
+    expect(wrapper.get('.field-error').attributes('data-field')).toBe('write-budget-creates');
+    await useSessionStore().updateSettings({ write_budget_creates_per_hour: 200 });
+    wrapper.unmount();
+  });
 });
 
 describe('RichTextEditor', () => {

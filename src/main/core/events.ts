@@ -4,15 +4,16 @@ import type { Language } from '../../shared/enums';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
-import { formatSql, toUtcSql } from './dates/sqlDates';
+import { formatSql, isCalendarSql, toUtcSql } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
-import { nowUtc, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
+import { nowUtc, OUT_OF_RANGE, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
 import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
+import { withinWriteBudget } from './writeBudget';
 import {
   changeInSeries,
   guardedTransaction,
@@ -85,6 +86,13 @@ function parseIn(value: string | number, zone: string, now: Date, field: string)
   return parsed;
 }
 
+/** `local` and its UTC twin, refused (400 on `field`) when either falls outside the years the calendar holds. */
+function heldDate(local: string, zone: string, field: string): { local: string; utc: string } {
+  const utc = isCalendarSql(local) ? toUtcSql(local, zone) : '';
+  if (!isCalendarSql(utc)) throw new EventRuleError(field, OUT_OF_RANGE);
+  return { local, utc };
+}
+
 /** Local start/end (and their UTC twins) from the sent dates, in the event's zone, all-day aware. */
 function schedule(
   base: Pick<StoredEvent, 'startLocal' | 'endLocal' | 'allDay'>,
@@ -103,16 +111,13 @@ function schedule(
     start = `${start.slice(0, 10)} 00:00:00`;
     end = `${end.slice(0, 10)} 23:59:59`;
   }
+  // Past year 9999 (or before year 0), here or in UTC, a date has no 'Y-m-d H:i:s' the store could keep.
+  const first = heldDate(start, zone, 'start_date');
+  const last = heldDate(end, zone, 'end_date');
   if (end < start) {
     throw new EventRuleError('end_date', 'The end date must not be before the start date.');
   }
-  return {
-    startLocal: start,
-    endLocal: end,
-    startUtc: toUtcSql(start, zone),
-    endUtc: toUtcSql(end, zone),
-    allDay,
-  };
+  return { startLocal: start, endLocal: end, startUtc: first.utc, endUtc: last.utc, allDay };
 }
 
 /**
@@ -321,10 +326,15 @@ export async function addEvent(
   call: WriteCall & { language: Language },
 ): Promise<StoredEvent> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return call.store.mutate((tx) => {
-    const uid = givenUid(input.uid, call.caller, call.store.events.values());
-    return createEvent(input, { ...call, tx }, uid ? { uid } : {});
-  });
+  const least = { creates: 1, occurrences: input.recurrence?.length ? 1 : 0 };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const uid = givenUid(input.uid, call.caller, call.store.events.values());
+      return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+    },
+    least,
+  );
 }
 
 /**
@@ -340,10 +350,16 @@ export async function changeEvent(
   const current = store.events.get(id)!;
   refuseUnless(canChangePost(call.caller, current, 'edit'), call.caller);
   call.beforeWrite?.(current);
-  return store.mutate((tx) => {
-    const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
-    return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
-  });
+  // A change may add events too (a series' new dates, inline venues and organizers): those are counted.
+  const nothingYet = { creates: 0, occurrences: 0 };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+      return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
+    },
+    nothingYet,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import { foldedForMatch } from './linkedPostMatch';
 import { sanitizeRichText, toPlainText } from './html';
 import { postSlug, publicationDateUtc, resolveImage, nowUtc, trashedSlug, untrashedSlug } from './posts';
 import { isTruthy } from './values';
+import { withinWriteBudget } from './writeBudget';
 import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 /** Arguments of a venue write, as validated (every key optional on update). */
@@ -303,7 +304,7 @@ export async function addLinkedPost(
   options: CreateOptions = {},
 ): Promise<LinkedPost> {
   refuseUnless(canEditPosts(call.caller), call.caller);
-  return call.store.mutate((tx) => {
+  return withinWriteBudget(call, (tx) => {
     const context = { ...call, tx };
     return kind === 'venue'
       ? createVenue(input as VenueInput, context, options)

@@ -7,6 +7,8 @@ import type { StoredMedia } from '../store/schema';
 import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFile';
 import { utcSqlNow } from './dates/sqlDates';
 import { slugify } from './slugs';
+import type { MaybeCaller } from './capabilities';
+import { checkWriteBudget, withinWriteBudget } from './writeBudget';
 
 /** Where uploaded pictures live in the data folder; served under `/media/`. */
 export const MEDIA_FOLDER = 'media';
@@ -70,6 +72,8 @@ export interface Upload {
   originalName: string;
   authorId: number;
   now: Date;
+  /** Who uploads: an author's pictures count in their hourly write budget (core/writeBudget.ts). */
+  caller?: MaybeCaller;
 }
 
 /**
@@ -80,6 +84,8 @@ export interface Upload {
 export async function saveUpload(store: CalendarStore, upload: Upload): Promise<StoredMedia> {
   // Before the file: a picture whose record cannot be saved would only lie around.
   store.assertWritable();
+  const call = { store, caller: upload.caller ?? null, now: upload.now };
+  checkWriteBudget(call, { creates: 1, occurrences: 0 });
   const { extension } = UPLOAD_TYPES[upload.type];
   const base =
     slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))
@@ -97,7 +103,7 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
       `the picture could not be stored: ${describeWriteFailure(error, store.dataDir)}`,
     );
   }
-  return store.mutate((tx) => {
+  return withinWriteBudget(call, (tx) => {
     const media: StoredMedia = {
       id: tx.nextPostId(),
       url: `/media/${fileName}`,

@@ -1,9 +1,10 @@
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredMedia, StoredPost } from '../store/schema';
-import { formatSql, utcSqlNow } from './dates/sqlDates';
+import { formatSql, isCalendarSql, utcSqlNow } from './dates/sqlDates';
 import { parseDateInput } from './dates/strtotime';
 import { slugify, uniqueSlug, uniqueSlugFrom } from './slugs';
 import { urlExtension } from './media';
+import { WriteRefused } from './writes';
 
 /** The publication date to store (UTC), from `date` (site zone) or `date_utc` (UTC); undefined if neither. */
 export function publicationDateUtc(
@@ -13,14 +14,28 @@ export function publicationDateUtc(
 ): string | undefined {
   if (args.date_utc !== undefined) {
     const parsed = parseDateInput(args.date_utc, 'UTC', now);
-    if (parsed) return formatSql(parsed.toUTC());
+    if (parsed) return inRange(formatSql(parsed.toUTC()), 'date_utc');
   }
   if (args.date !== undefined) {
     const parsed = parseDateInput(args.date, siteZone, now);
-    if (parsed) return formatSql(parsed.toUTC());
+    if (parsed) return inRange(formatSql(parsed.toUTC()), 'date');
   }
   return undefined;
 }
+
+/** `utc` when the calendar can hold it; else the 400 naming `field` that an unreadable date gets. */
+function inRange(utc: string, field: string): string {
+  if (isCalendarSql(utc)) return utc;
+  throw new WriteRefused(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
+    params: { [field]: OUT_OF_RANGE },
+    details: [],
+  });
+}
+
+/** What a date past the years the calendar holds is told (start and end dates say the same). */
+export const OUT_OF_RANGE =
+  'This date is outside the years the calendar holds: pick one between 0000-01-01 and 9999-12-31 ' +
+  '(in UTC as well as in the time zone).';
 
 export const nowUtc = (now: Date) => utcSqlNow(now);
 

@@ -15,6 +15,8 @@ export type SettingsChanges = Partial<
     | 'categoryColors'
     | 'recurrenceHorizonMonths'
     | 'feedPastMonths'
+    | 'writeBudgetCreatesPerHour'
+    | 'writeBudgetOccurrencesPerHour'
   >
 >;
 

@@ -7,6 +7,7 @@ import { slugify, uniqueSlug } from './slugs';
 import { nowUtc } from './posts';
 import { listToArray } from './values';
 import { canManageTerms } from './capabilities';
+import { withinWriteBudget } from './writeBudget';
 import { refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 export function termsOf(store: CalendarStore, taxonomy: TaxonomyKind): StoredTerm[] {
@@ -241,7 +242,7 @@ export async function addTerm(
   if (conflict) termExists(conflict, taxonomy);
   // A taken slug is made unique on create (`wp_unique_term_slug`); only updates refuse it.
   const uid = givenUid(input.uid, caller, store.terms.values());
-  return store.mutate((tx) =>
+  return withinWriteBudget(call, (tx) =>
     createTerm(tx, store, taxonomy, { ...input, parent, uid }, call.language, call.now),
   );
 }

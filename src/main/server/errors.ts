@@ -1,4 +1,5 @@
 import { WriteRefused } from '../core/writes';
+import { WriteBudgetExceeded } from '../core/writeBudget';
 
 /**
  * The one error type of the API: rendered as `{code, message, data: {status, ...}}` (WordPress' REST error
@@ -50,6 +51,11 @@ export const storageUnavailable = (detail: string) =>
 
 /** A write core/ refused, answered as the contract says (core gives the status, code and data). */
 export function refusedWrite(error: unknown): never {
+  if (error instanceof WriteBudgetExceeded) {
+    throw new ApiError(error.status, error.code, error.message, error.data, {
+      'Retry-After': String(error.retryAfterSeconds),
+    });
+  }
   if (error instanceof WriteRefused) throw new ApiError(error.status, error.code, error.message, error.data);
   throw error;
 }

@@ -212,6 +212,10 @@ export const settingsSchema = z.object({
   recurrenceHorizonMonths: z.number().int().min(1).max(120).optional(),
   /** How many months of past events the subscribable feeds keep (absent = 3; see core/feeds/select.ts). */
   feedPastMonths: z.number().int().min(0).max(120).optional(),
+  /** Records an account below editor may add per hour (absent = 200; see core/writeBudget.ts). */
+  writeBudgetCreatesPerHour: z.number().int().min(1).max(1_000_000).optional(),
+  /** Occurrences of repeating events an account below editor may add per hour (absent = 5,000). */
+  writeBudgetOccurrencesPerHour: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const dataFileSchema = z.object({

@@ -34,6 +34,12 @@ export function canonicalSqlMs(sql: string): number | null {
   return new Date(ms).getUTCDate() === day ? ms : null;
 }
 
+/**
+ * True for a 'Y-m-d H:i:s' the calendar can hold: a four-digit year, so 0000-01-01 00:00:00 to 9999-12-31
+ * 23:59:59. Luxon formats dates past that range as '10000-…' or '-0001-…', which no part of the app reads back.
+ */
+export const isCalendarSql = (sql: SqlDate): boolean => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(sql);
+
 /** 'Y-m-d H:i:s' of a UTC wall clock in milliseconds; null outside years 0000–9999. */
 function sqlOfMs(ms: number): SqlDate | null {
   const iso = new Date(ms).toISOString();

@@ -2,11 +2,12 @@ import { DateTime } from 'luxon';
 import type { CalendarStore, Transaction } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import { canChangePost, type MaybeCaller } from '../capabilities';
-import { formatSql, toUtcSql } from '../dates/sqlDates';
+import { canonicalSqlMs, formatSql, toUtcSql } from '../dates/sqlDates';
 import { toLuxonZone } from '../dates/zones';
 import { nowUtc, postSlug, trashedSlug, untrashedSlug } from '../posts';
 import { givenUid, newUid } from '../uids';
 import { refuseUnless } from '../writes';
+import { spendWriteBudget, WriteBudgetExceeded } from '../writeBudget';
 import {
   applyEventInput,
   EventRuleError,
@@ -39,6 +40,13 @@ export type SeriesScope = (typeof SERIES_SCOPES)[number];
 
 /** How far ahead rules without an end are materialised when the site setting says nothing. */
 export const DEFAULT_HORIZON_MONTHS = 24;
+
+/**
+ * The most occurrences one store change makes for one series (issue 26): a longer horizon or a denser rule is
+ * made this many at a time, the series' `horizonLocal` saying where it stopped, and the extension (at start,
+ * every few hours, after a change of the horizon) goes on from there as it does when time passes.
+ */
+export const MATERIALISED_AT_ONCE = 1000;
 
 /** The stored fields a series edit never copies from one event to another: identity, place in the series, dates. */
 const OWN_FIELDS = new Set<keyof StoredEvent>([
@@ -114,6 +122,14 @@ function goesOnAfter(lines: string[], dates: string[], horizon: string): boolean
 
 /** The original starts of a series' events up to the horizon (at least its first, whenever it is). */
 function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, patternStart: string): SeriesDates {
+  // The rule arithmetic reads wall clocks of years 1000 to 9998 (a series must be able to reach the next year).
+  if (canonicalSqlMs(patternStart) === null) {
+    throw new EventRuleError(
+      'start_date',
+      `A repeating event must start between 1000-01-01 and 9998-12-31; this one starts ${patternStart}. ` +
+        'Pick a start date in that range, or leave out the repeat rules.',
+    );
+  }
   const horizon = horizonOf(store, now, head.timezone);
   const lines = head.recurrence ?? [];
   const dates = expandSeries(
@@ -211,22 +227,32 @@ function newOccurrence(
   });
 }
 
+/** What one store change made of a series: how many events, and the last one's date if it stopped early. */
+interface Made {
+  made: number;
+  /** Set when more dates were due than {@link MATERIALISED_AT_ONCE}: the series is made up to here. */
+  stoppedAt?: string;
+}
+
 /**
  * Creates the occurrences of `dates` the series of `head` (stored) lacks, from its latest event that follows
- * the series (not changed on its own). Existing events are left as they are.
+ * the series (not changed on its own), at most MATERIALISED_AT_ONCE of them. Existing events are left as they are.
  */
-function createMissing(head: StoredEvent, dates: string[], context: EventWriteContext): number {
+function createMissing(head: StoredEvent, dates: string[], context: EventWriteContext): Made {
   const occurrences = seriesOccurrences(context.store, head);
   const taken = new Set([head.recurrenceId!, ...occurrences.map((event) => event.recurrenceId!)]);
   const followers = [head, ...occurrences].filter((event) => !event.override && event.status !== 'trash');
   const template = followers.at(-1) ?? head;
   let made = 0;
+  let last = head.recurrenceId!;
   for (const local of dates) {
     if (taken.has(local)) continue;
+    if (made === MATERIALISED_AT_ONCE) return { made, stoppedAt: last };
     context.tx.putEvent(newOccurrence(head, template, local, durationOf(template), context));
     made++;
+    last = local;
   }
-  return made;
+  return { made };
 }
 
 /**
@@ -242,9 +268,9 @@ export function materialiseSeries(head: StoredEvent, context: EventWriteContext)
     return 0;
   }
   const { dates, openUntil } = seriesDates(store, now, head, head.recurrenceId!);
-  const made = createMissing(head, dates, context);
+  const { made, stoppedAt } = createMissing(head, dates, context);
   // Where the series was made up to is bookkeeping, not a change of the event: no new revision.
-  context.tx.putEvent({ ...head, horizonLocal: openUntil });
+  context.tx.putEvent({ ...head, horizonLocal: stoppedAt ?? openUntil });
   return made;
 }
 
@@ -263,8 +289,11 @@ export function startSeries(event: StoredEvent, lines: string[], context: EventW
     override: undefined,
   });
   context.tx.putEvent(head);
-  createMissing(head, dates, context);
-  return head;
+  const { stoppedAt } = createMissing(head, dates, context);
+  if (stoppedAt === undefined) return head;
+  const madeUpTo = { ...head, horizonLocal: stoppedAt };
+  context.tx.putEvent(madeUpTo);
+  return madeUpTo;
 }
 
 /** The stored fields `after` changed on `before`, that a series edit copies to the events following it. */
@@ -344,8 +373,18 @@ function changeWholeSeries(
     }
   }
   const latest = store.events.get(head.id)!;
+  let made = 0;
+  let last = dates[0];
   for (const local of dates.slice(1)) {
-    if (!kept.has(local)) tx.putEvent(newOccurrence(latest, latest, local, duration, context));
+    if (kept.has(local)) continue;
+    if (made === MATERIALISED_AT_ONCE) {
+      // The rest is made by the extension, from the last event made on (see MATERIALISED_AT_ONCE).
+      tx.putEvent({ ...store.events.get(head.id)!, horizonLocal: last });
+      break;
+    }
+    tx.putEvent(newOccurrence(latest, latest, local, duration, context));
+    made++;
+    last = local;
   }
   return store.events.get(target.id)!;
 }
@@ -581,16 +620,29 @@ export async function extendAllSeries(store: CalendarStore, clock: () => Date): 
     const head = store.events.get(id);
     if (store.readOnly || !head?.horizonLocal || head.parentId !== 0) continue;
     const now = clock();
-    made += await store.mutate((tx) => {
-      const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
-      try {
-        return materialiseSeries(head, context);
-      } catch (error) {
-        // A series whose rules became too many for the horizon keeps the events it has.
-        if (error instanceof EventRuleError) return 0;
+    // The events made for an author or contributor count in their hourly budget, as if they made them: else a
+    // series made 1,000 at a time would grow past it on its own. Past it, the series waits for a later run.
+    const author = store.users.get(head.authorId);
+    const budget = author
+      ? { store, now, caller: { userId: author.id, login: author.login, role: author.role } }
+      : null;
+    made += await store
+      .mutate((tx) => {
+        const context: EventWriteContext = { tx, store, caller: null, now, language: head.language };
+        try {
+          const count = materialiseSeries(head, context);
+          if (budget) spendWriteBudget(budget, { creates: 0, occurrences: count });
+          return count;
+        } catch (error) {
+          // A series whose rules became too many for the horizon keeps the events it has.
+          if (error instanceof EventRuleError) return 0;
+          throw error;
+        }
+      })
+      .catch((error: unknown) => {
+        if (error instanceof WriteBudgetExceeded) return 0;
         throw error;
-      }
-    });
+      });
   }
   return made;
 }

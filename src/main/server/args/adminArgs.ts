@@ -125,6 +125,30 @@ export const updateSettingsArgs = {
       extension: true,
     },
   ),
+  write_budget_creates_per_hour: arg(
+    wpInteger().refine((count) => count >= 1 && count <= 1_000_000, {
+      error: '%s must be a number from 1 to 1000000.',
+    }),
+    {
+      description:
+        'How many records (events, venues, organizers, terms) an account below editor may add per hour (default 200); more is answered 429',
+      type: 'integer',
+      in: 'body',
+      extension: true,
+    },
+  ),
+  write_budget_occurrences_per_hour: arg(
+    wpInteger().refine((count) => count >= 1 && count <= 1_000_000, {
+      error: '%s must be a number from 1 to 1000000.',
+    }),
+    {
+      description:
+        'How many events of repeating series an account below editor may add per hour (default 5000); more is answered 429',
+      type: 'integer',
+      in: 'body',
+      extension: true,
+    },
+  ),
 };
 
 /** `GET /calendar-desk/v1/media`: part of a stored file name. */

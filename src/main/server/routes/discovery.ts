@@ -283,7 +283,11 @@ function genericResponses(method: HttpMethod): Record<string, { description: str
         }
       : {}),
     '429': {
-      description: 'Too many failed sign-ins from this client',
+      description:
+        method === 'GET'
+          ? 'Too many failed sign-ins from this client'
+          : 'Too many failed sign-ins from this client, or (rest_write_budget_exceeded) an account below editor ' +
+            'has added as many records or repeating events this hour as the site settings allow',
       headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
     },
     ...(method === 'GET' ? {} : { '503': { description: 'The change could not be saved; nothing changed' } }),

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import { saveUpload, UPLOAD_LIMIT, UPLOAD_TYPES } from '../../core/media';
 import type { StoredMedia } from '../../store/schema';
-import { ApiError } from '../errors';
+import { ApiError, refusedWrite } from '../errors';
 import type { Links } from '../links';
 import { mediaSearchArgs } from '../args/adminArgs';
 import { uploaders } from './permissions';
@@ -71,7 +71,8 @@ async function upload(request: BareRequest): Promise<ApiResponse> {
     originalName: fileNameOf(ctx),
     authorId: request.caller!.userId,
     now: request.now,
-  });
+    caller: request.caller,
+  }).catch(refusedWrite);
   return { status: 201, body: { id: media.id, url: mediaUrl(links, media), extension: media.extension } };
 }
 

@@ -7,6 +7,7 @@ import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
 import { DEFAULT_HORIZON_MONTHS, extendAllSeries } from '../../core/recurrence/series';
 import { feedPastMonths } from '../../core/feeds/select';
+import { writeBudgetOf } from '../../core/writeBudget';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
@@ -21,6 +22,8 @@ const changesOf = (args: ArgValues<typeof updateSettingsArgs>): SettingsChanges 
   categoryColors: args.category_colors,
   recurrenceHorizonMonths: args.recurrence_horizon_months,
   feedPastMonths: args.feed_past_months,
+  writeBudgetCreatesPerHour: args.write_budget_creates_per_hour,
+  writeBudgetOccurrencesPerHour: args.write_budget_occurrences_per_hour,
 });
 
 const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args }) =>
@@ -30,6 +33,7 @@ const settingsChangers: Permission<typeof updateSettingsArgs> = ({ caller, args 
 function presentSettings(store: CalendarStore, caller: Caller) {
   const { siteName, siteDescription, timezone, categoryColors } = store.settings;
   const currency = siteCurrency(store.settings);
+  const budget = writeBudgetOf(store.settings);
   return {
     site_name: siteName,
     site_description: siteDescription,
@@ -40,6 +44,8 @@ function presentSettings(store: CalendarStore, caller: Caller) {
     category_colors: categoryColors ?? {},
     recurrence_horizon_months: store.settings.recurrenceHorizonMonths ?? DEFAULT_HORIZON_MONTHS,
     feed_past_months: feedPastMonths(store.settings),
+    write_budget_creates_per_hour: budget.creates,
+    write_budget_occurrences_per_hour: budget.occurrences,
     user: { login: caller.login, role: caller.role },
   };
 }

@@ -651,6 +651,14 @@ export const en = {
     search: 'Search time zones (city or region)',
     universal: 'Universal',
   },
+  writeBudget: {
+    title: 'Limits for authors and contributors',
+    hint: 'How much one author or contributor may add in an hour; editors and administrators have no limit.',
+    creates: 'New events, venues and organizers per hour',
+    occurrences: 'Events of repeating series per hour',
+    saved:
+      'Authors and contributors may now add {creates} records and {occurrences} repeating events an hour.',
+  },
   feeds: {
     title: 'Calendar feeds',
     intro:

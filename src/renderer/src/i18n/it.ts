@@ -661,6 +661,14 @@ export const it: Messages = {
     search: 'Cerca un fuso orario (città o regione)',
     universal: 'Universale',
   },
+  writeBudget: {
+    title: 'Limiti per autori e collaboratori',
+    hint: 'Quanto può aggiungere in un’ora un autore o un collaboratore; editori e amministratori non hanno limiti.',
+    creates: 'Nuovi eventi, luoghi e organizzatori all’ora',
+    occurrences: 'Eventi di serie ripetute all’ora',
+    saved:
+      'Autori e collaboratori possono ora aggiungere {creates} record e {occurrences} eventi ripetuti all’ora.',
+  },
   feeds: {
     title: 'Feed del calendario',
     intro:

@@ -666,6 +666,14 @@ export const pl: Messages = {
     search: 'Szukaj strefy czasowej (miasto lub region)',
     universal: 'Uniwersalne',
   },
+  writeBudget: {
+    title: 'Limity dla autorów i współpracowników',
+    hint: 'Ile jeden autor lub współpracownik może dodać w ciągu godziny; redaktorzy i administratorzy nie mają limitu.',
+    creates: 'Nowe wydarzenia, miejsca i organizatorzy na godzinę',
+    occurrences: 'Wydarzenia serii powtarzających się na godzinę',
+    saved:
+      'Autorzy i współpracownicy mogą teraz dodać {creates} rekordów i {occurrences} powtarzających się wydarzeń na godzinę.',
+  },
   feeds: {
     title: 'Kanały kalendarza',
     intro:

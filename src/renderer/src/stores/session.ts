@@ -17,6 +17,10 @@ export interface SiteSettings extends SiteCurrency {
   category_colors: CategoryColors;
   /** Months of past events the calendar feeds keep. */
   feed_past_months: number;
+  /** Records an author or contributor may add per hour (editors and administrators: no limit). */
+  write_budget_creates_per_hour: number;
+  /** Events of repeating series an author or contributor may add per hour. */
+  write_budget_occurrences_per_hour: number;
   user: { login: string; role: string };
 }
 
@@ -108,7 +112,13 @@ export const useSessionStore = defineStore('session', () => {
     patch: Partial<
       Pick<
         SiteSettings,
-        'timezone' | 'site_name' | 'category_colors' | 'feed_past_months' | keyof SiteCurrency
+        | 'timezone'
+        | 'site_name'
+        | 'category_colors'
+        | 'feed_past_months'
+        | 'write_budget_creates_per_hour'
+        | 'write_budget_occurrences_per_hour'
+        | keyof SiteCurrency
       >
     >,
   ): Promise<void> {
