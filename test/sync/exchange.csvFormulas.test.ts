@@ -16,7 +16,8 @@ import type { EventInput } from '../../src/main/core/events';
 
 /** What a spreadsheet runs as a formula (OWASP): a cell beginning with one of these. */
 const LIVE = /^[=+\-@\t\r]/;
-const NUMBER = /^-?\d+(?:[.,]\d+)*$/;
+/** Digits, spaces and + - ( ) . , / only: no function, no reference (a number, a phone number), left as it is. */
+const NUMBER = /^[\d ().,/+-]*$/;
 
 /** Texts that start with quotes and formula characters more often than chance would make them. */
 const formulaLike = fc
@@ -31,8 +32,8 @@ const anyText = fc.oneof(formulaLike, fc.string({ unit: 'binary' }), fc.string()
 describe('the neutralising rule of a cell', () => {
   it('a cell a spreadsheet would run gets a quote before it; plain negative numbers and other text stay', () => {
     expect(neutraliseCell('=HYPERLINK("http://x","y")')).toBe('\'=HYPERLINK("http://x","y")');
-    expect(neutraliseCell('+1+2')).toBe("'+1+2");
-    expect(neutraliseCell('-2+3')).toBe("'-2+3");
+    expect(neutraliseCell('+SUM(1)')).toBe("'+SUM(1)");
+    expect(neutraliseCell('-2+A3')).toBe("'-2+A3");
     expect(neutraliseCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(neutraliseCell('\t=1')).toBe("'\t=1");
     expect(neutraliseCell('\r=1')).toBe("'\r=1");
@@ -41,9 +42,12 @@ describe('the neutralising rule of a cell', () => {
     expect(neutraliseCell("''@x")).toBe("'''@x");
     for (const plain of ['-12.5', '-3', '-1,50', '12', "'quoted'", "'", 'Concert = fun', ''])
       expect(neutraliseCell(plain)).toBe(plain);
-    // A negative number with anything more is no longer a plain number.
-    expect(neutraliseCell('-12.5e3')).toBe("'-12.5e3");
-    expect(neutraliseCell('-1 ')).toBe("'-1 ");
+    // Phone numbers too: the original's importer would keep a quote before them.
+    for (const phone of ['+1 217 555 0100', '+49 (30) 1234-5', '-5 - 10'])
+      expect(neutraliseCell(phone)).toBe(phone);
+    // Anything more (a letter, a reference, a tab, an operator besides + and -) is no longer a plain number.
+    for (const formula of ['-12.5e3', '-1+A1', '+1\t2', '-2*3', '+1;2', '-', '+ ', '-(1)!A'])
+      expect(neutraliseCell(formula)).toBe(`'${formula}`);
   });
 
   it('the import takes away only a quote the export would have added', () => {
@@ -119,7 +123,7 @@ describe('CSV export of hostile texts', () => {
     expect(venueHeaders).toEqual(VENUE_COLUMNS);
     expect(venueRow.slice(0, 1)).toEqual(["'@Hall"]);
     expect(venueRow).toContain("'=1+1");
-    expect(venueRow).toContain("'+1 217 555 0100");
+    expect(venueRow).toContain('+1 217 555 0100');
     expect(parseCsv(exportCsv(store, 'venues')).inputs[0]!.input).toMatchObject({
       venue: '@Hall',
       city: '=1+1',
