@@ -20,6 +20,7 @@ import {
   type VenueKey,
 } from './csvColumns';
 import { csvWallClock, type CsvDateOptions } from './csvDates';
+import { neutraliseCell, restoreCell } from './csvFormulas';
 
 export {
   CSV_KINDS,
@@ -136,11 +137,12 @@ function cellsOf(
 
 /**
  * One kind of record as CSV with the original importer's columns (trashed records left out). `events`
- * (default: all) picks the events written; venues and organizers are always all of them.
+ * (default: all) picks the events written; venues and organizers are always all of them. A cell a spreadsheet
+ * would run as a formula is written behind a quote (csvFormulas.ts); `parseCsv` takes the quote away again.
  */
 export function exportCsv(store: CalendarStore, kind: CsvKind, events?: Iterable<StoredEvent>): string {
   const columns = COLUMNS_OF[kind];
-  const rows = cellsOf(store, kind, events).map((cells) => columns.map((c) => cells[c.key]));
+  const rows = cellsOf(store, kind, events).map((cells) => columns.map((c) => neutraliseCell(cells[c.key])));
   return stringify([columns.map((c) => c.header), ...rows]);
 }
 
@@ -409,7 +411,8 @@ export function parseCsv(
     const line = lines[index + 1]!;
     const record: Record<string, string> = {};
     keys.forEach((key, column) => {
-      if (key && !(key in record)) record[key] = cells[column] ?? '';
+      // The quote our export puts before a formula-like cell is not part of the text (csvFormulas.ts).
+      if (key && !(key in record)) record[key] = restoreCell(cells[column] ?? '');
     });
     const result = rowInput(kind, record, dates);
     if ('problems' in result) {
