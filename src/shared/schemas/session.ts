@@ -4,12 +4,10 @@ import { z } from 'zod';
  * `POST calendar-desk/v1/session`: a browser exchanges a one-time sign-in code for a session cookie. Without a
  * code, the request's own credentials (a pasted token, as `Authorization: Bearer`) are exchanged instead.
  */
-export const sessionRequestSchema = z
-  .object({ code: z.string().min(1).max(200).optional() })
-  .meta({
-    id: 'SessionRequest',
-    description: 'A one-time sign-in code, or nothing to use the credentials sent',
-  });
+export const sessionRequestSchema = z.object({ code: z.string().min(1).max(200).optional() }).meta({
+  id: 'SessionRequest',
+  description: 'A one-time sign-in code, or nothing to use the credentials sent',
+});
 
 /** Who the new session signs in as. */
 export const sessionAnswerSchema = z
