@@ -1,11 +1,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One request the proxy saw: method, path with query, and the body as text. */
+/** One request the proxy saw: method, path with query, the body as text, and its Authorization header. */
 export interface SeenRequest {
   method: string;
   url: string;
   body: string;
+  authorization?: string;
 }
 
 /**
@@ -39,7 +40,12 @@ export async function startProxy(
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const request_ = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', body: body.toString() };
+      const request_ = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        body: body.toString(),
+        authorization: incoming.headers.authorization,
+      };
       seen.push(request_);
       const verdict = misbehave(request_);
       if (verdict && verdict !== 'drop') {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RemoteError } from './remoteErrors';
+import { fetchKeepingCredentials } from './remoteRedirects';
 import { htmlToText } from '../core/html';
 import type { RemoteAuth } from '../../shared/schemas/sync';
 
@@ -130,11 +131,11 @@ export class RemoteTransport {
   ): Promise<Answer> {
     let response: Response;
     try {
-      response = await fetch(url, {
+      // Redirects are followed by hand: the credentials go to the remote's own origin only.
+      const request = {
         method,
         headers: {
           Accept: 'application/json',
-          ...(anonymous ? {} : this.authHeader()),
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           ...headers,
         },
@@ -145,8 +146,9 @@ export class RemoteTransport {
             ? JSON.stringify(body)
             : undefined,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-        redirect: 'follow',
-      });
+      };
+      const credentials = anonymous ? {} : this.authHeader();
+      response = await fetchKeepingCredentials(url, request, credentials, new URL(this.base).origin);
     } catch (error) {
       const failure = networkFailure(error);
       throw new RemoteError(
