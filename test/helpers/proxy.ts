@@ -28,6 +28,8 @@ export interface Proxy {
 export async function startProxy(
   target: string,
   misbehave: (seen: SeenRequest) => Verdict = () => null,
+  /** Changes the text of each answer forwarded (a hostile remote's answers); none: forwarded as they come. */
+  rewriteAnswer?: (seen: SeenRequest, body: string) => string,
 ): Promise<Proxy> {
   const origin = new URL(target);
   const seen: SeenRequest[] = [];
@@ -67,6 +69,16 @@ export async function startProxy(
           if (verdict === 'drop') {
             answer.resume();
             answer.on('end', () => outgoing.socket?.destroy());
+            return;
+          }
+          if (rewriteAnswer) {
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => {
+              const { 'content-length': _length, ...headers } = answer.headers;
+              outgoing.writeHead(answer.statusCode ?? 502, headers);
+              outgoing.end(rewriteAnswer(request_, Buffer.concat(parts).toString()));
+            });
             return;
           }
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);

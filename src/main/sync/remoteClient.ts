@@ -143,6 +143,14 @@ function termIdUnknown(answer: Answer): boolean {
   );
 }
 
+/** A record the remote sent that does not fit its kind: its remote id, a title to show, and what is wrong. */
+export interface RejectedRecord {
+  kind: SyncKind;
+  id: number;
+  title: string;
+  message: string;
+}
+
 /** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
 export class RemoteClient {
   readonly root: string;
@@ -162,11 +170,41 @@ export class RemoteClient {
   readonly writeRefusals = new Map<SyncKind, string[]>();
   /** Whether the remote is another Calendar Desk, whose change feed may be asked (learnt by {@link verify}). */
   mayHaveChangeFeed = false;
+  /**
+   * Records the remote sent that do not fit their kind's schema (a title sent as an object, a date as a
+   * number), by `kind:id`: left out of the records read, reported as failures of those records.
+   */
+  readonly rejected = new Map<string, RejectedRecord>();
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
     this.nsRoot = `${this.root}${options.namespace.replace(/^\/|\/$/g, '')}/`;
     this.http = new RemoteTransport(this.nsRoot, options);
+  }
+
+  /**
+   * One record of an answer read for comparison, or null when it does not fit its kind's schema: then it is
+   * kept in {@link rejected} with the remote's words, and the rest of the sync goes on without it.
+   */
+  readRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord | null {
+    try {
+      return toRemoteRecord(kind, raw, etag);
+    } catch (error) {
+      if (!(error instanceof RemoteError) || error.code !== 'REMOTE_BAD_RECORD') throw error;
+      const answer = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+      const id = typeof answer.id === 'number' ? answer.id : 0;
+      const title =
+        answer[kind === 'event' ? 'title' : kind === 'venue' || kind === 'organizer' ? kind : 'name'];
+      this.rejected.set(`${kind}:${id}`, {
+        kind,
+        id,
+        title: typeof title === 'string' ? title : `${kind} ${id}`,
+        message:
+          `${this.root}: ${error.message} It was left out of this sync (nothing of it was stored): ` +
+          'correct it on that site, then sync again.',
+      });
+      return null;
+    }
   }
 
   /** The namespaces the REST root lists (read without credentials: a server that refuses wrong ones everywhere would hide what it is). */
@@ -330,7 +368,10 @@ export class RemoteClient {
       Number(
         answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
       ) || 1;
-    return { records: items.map((item) => toRemoteRecord(kind, item)), totalPages };
+    const records = items
+      .map((item) => this.readRecord(kind, item))
+      .filter((record): record is RemoteRecord => record !== null);
+    return { records, totalPages };
   }
 
   /** The rest of a series on a remote that has series (a Calendar Desk): the events whose head is `headId`. */
@@ -370,8 +411,8 @@ export class RemoteClient {
     const answer = await this.http.request('GET', path);
     if (isGone(answer)) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
-    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
-    return record.fields.status === 'trash' ? null : record;
+    const record = this.readRecord(kind, answer.body, answer.headers.get('etag'));
+    return record === null || record.fields.status === 'trash' ? null : record;
   }
 
   /**
@@ -391,7 +432,7 @@ export class RemoteClient {
           `${this.nsRoot}${path} did not answer with a list of ${COLLECTION[kind]}.`,
         );
       }
-      const found = items.map((item) => toRemoteRecord(kind, item)).find((record) => record.slug === slug);
+      const found = items.map((item) => this.readRecord(kind, item)).find((record) => record?.slug === slug);
       return found ?? null;
     }
     const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
@@ -402,8 +443,8 @@ export class RemoteClient {
       JSON.stringify(errorBody.safeParse(answer.body).data?.data ?? {}).includes('"slug"');
     if (isGone(answer) || slugRefused) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
-    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
-    return record.fields.status === 'trash' || record.slug !== slug ? null : record;
+    const record = this.readRecord(kind, answer.body, answer.headers.get('etag'));
+    return record === null || record.fields.status === 'trash' || record.slug !== slug ? null : record;
   }
 
   /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */
