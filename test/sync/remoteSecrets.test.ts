@@ -49,11 +49,20 @@ describe('a saved remote’s secret stays with its site', () => {
       method: 'POST',
       json: { id: remote.id, root: other.root, auth_type: 'token' },
     });
-    // The other host was asked (its index), but never with the saved token: the check says credentials are missing.
-    expect(other.seen.length).toBeGreaterThan(0);
-    expect(withCredentials(other.seen)).toEqual([]);
-    expect(foreign.status).toBe(502);
-    expect(foreign.body).toMatchObject({ code: 'remote_no_credentials', data: { field: 'secret' } });
+    // The other host is not even asked: the check says the password must be entered for the new address.
+    expect(foreign.status).toBe(409);
+    expect(foreign.body).toMatchObject({ code: 'remote_secret_missing', data: { field: 'secret' } });
+    expect(foreign.body.message).toContain('Enter the password for the new address');
+    expect(other.seen).toEqual([]);
+    // With a password typed for it, the other host gets that one, never the saved one.
+    await admin('remotes/check', {
+      method: 'POST',
+      json: { id: remote.id, root: other.root, auth_type: 'token', secret: 'typed for the other host' },
+    });
+    const sent = other.seen.map((request) => request.authorization).filter(Boolean);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent)).toEqual(new Set(['Bearer typed for the other host']));
+    expect(JSON.stringify(other.seen)).not.toContain(token);
 
     // At its own origin the saved secret is still lent (the edit form checks without retyping it).
     const own = await admin('remotes/check', {
@@ -114,7 +123,7 @@ describe('a saved remote’s secret stays with its site', () => {
       method: 'POST',
       json: { id: remote.id, root: other.root, auth_type: 'token' },
     });
-    expect(checked.status).toBe(502);
+    expect(checked.status).toBe(409);
     expect(withCredentials(other.seen)).toEqual([]);
   });
 

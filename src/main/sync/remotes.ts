@@ -75,7 +75,7 @@ function unsealSecret(box: SecretBox, remote: StoredRemote & { secret: string })
 }
 
 /** The origin a saved remote's secret was entered for, as saved beside it (null: no secret). */
-function boundOriginOf(remote: StoredRemote): string | null {
+export function boundOriginOf(remote: StoredRemote): string | null {
   if (remote.secret === null) return null;
   return remote.secretOrigin ?? originOf(remote.root);
 }

@@ -9,6 +9,7 @@ import { checkRemote, fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
 import {
   authOf,
+  boundOriginOf,
   originOf,
   presentRemote,
   remoteInputSchema,
@@ -97,7 +98,17 @@ export function syncAdminRoutes({
         const input = parse(remoteCheckSchema, bodyOf(request));
         const saved = input.id ? savedRemotes(store).find((remote) => remote.id === input.id) : undefined;
         // A saved secret is lent only to the origin it was entered for, never to another address.
-        const secret = input.secret ?? (saved ? secretFor(saved, secretBox, input.root) : null) ?? undefined;
+        const lent = saved && input.secret === undefined ? secretFor(saved, secretBox, input.root) : null;
+        if (saved && input.secret === undefined && input.auth_type !== 'none' && saved.secret && !lent) {
+          throw new ApiError(
+            409,
+            'remote_secret_missing',
+            `The password saved for "${saved.name || saved.root}" was entered for ${boundOriginOf(saved)}: it is ` +
+              `not sent to ${originOf(input.root) || input.root}. Enter the password for the new address.`,
+            { field: 'secret' },
+          );
+        }
+        const secret = input.secret ?? lent ?? undefined;
         const auth: RemoteAuth =
           input.auth_type === 'none' || secret === undefined
             ? null
