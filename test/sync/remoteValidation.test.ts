@@ -12,6 +12,7 @@ const BROKEN: Record<string, (event: Record<string, unknown>) => void> = {
   'Broken title': (event) => (event.title = { rendered: 'Broken title' }),
   'Broken date': (event) => (event.start_date = 12345),
   'Broken text': (event) => (event.description = ['a', { b: 1 }]),
+  'Broken cost': (event) => (event.cost_details = { values: [{ amount: 5 }] }),
 };
 
 /** Breaks, anywhere in a JSON answer (lists, single reads, the change feed), the events named in BROKEN. */
@@ -65,12 +66,13 @@ async function addRemoteEvents(titles: string[]) {
 
 describe('records a remote sends are validated', () => {
   it('an event that does not fit fails alone, naming the field and the remote; the others sync', async () => {
-    await addRemoteEvents(['Fair', 'Broken title', 'Broken date', 'Broken text', 'Concert']);
+    await addRemoteEvents(['Fair', 'Broken title', 'Broken date', 'Broken text', 'Broken cost', 'Concert']);
     for (const dryRun of [true, false]) {
       const report = await pair.sync({ root: proxy.root, direction: 'both', dryRun });
-      expect(report.summary).toMatchObject({ imported: 2, failed: 3 });
+      expect(report.summary).toMatchObject({ imported: 2, failed: 4 });
       // Titled as sent when the title is text; the one sent as an object is named by its remote id.
       expect(report.failures.map((failure) => failure.title).sort()).toEqual([
+        'Broken cost',
         'Broken date',
         'Broken text',
         expect.stringMatching(/^event \d+$/),
@@ -83,6 +85,7 @@ describe('records a remote sends are validated', () => {
       expect(messages).toMatch(/its title must be text, not an object/);
       expect(messages).toMatch(/its start_date must be a date written YYYY-MM-DD HH:MM:SS, not 12345/);
       expect(messages).toMatch(/its description must be text, not a list/);
+      expect(messages).toMatch(/its cost_details\.values\.0 must be a cost, not an object/);
     }
     const titles = (await allOf(pair.local, 'events')).map((event) => event.title).sort();
     expect(titles).toEqual(['Concert', 'Fair']);

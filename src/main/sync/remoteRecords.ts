@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
-import { eventResponseSchema } from '../../shared/schemas/records';
+import { costDetailsSchema, eventResponseSchema } from '../../shared/schemas/records';
 
 /** What every remote record must have; everything else is read leniently (the original omits empty values). */
 const base = z.looseObject({ id: z.number().int().nonnegative(), slug: z.string().default('') });
@@ -136,7 +136,9 @@ const eventShape = base.extend({
   end_date: date,
   timezone: text,
   cost_details: z
-    .looseObject({ values: z.array(z.unknown()).default([]) })
+    .looseObject({
+      values: z.array(field(costDetailsSchema.shape.values.element, 'a cost', { number: true })).default([]),
+    })
     .optional()
     .transform((details) => (details?.values ?? []).map(String)),
   website: text,
