@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSyncPair, type SyncPair } from './syncHelpers';
 import { startProxy, type Proxy, type SeenRequest } from '../helpers/proxy';
 import { REMOTES_KEY, savedRemotes } from '../../src/main/sync/remotes';
+import { fileSecretBox } from '../../src/main/sync/secretBox';
 
 /**
  * A saved remote's secret stays with its site (issue 26, item 6): the local Calendar Desk saves a remote with
@@ -124,6 +125,30 @@ describe('a saved remote’s secret stays with its site', () => {
       json: { id: remote.id, root: other.root, auth_type: 'token' },
     });
     expect(checked.status).toBe(409);
+    expect(withCredentials(other.seen)).toEqual([]);
+  });
+
+  it('a secret saved before secrets were bound stays with the address it was saved with', async () => {
+    const store = pair.local.engine.store;
+    // As an older version saved it: the bare secret sealed, no origin beside it.
+    const older = {
+      id: 'older',
+      name: 'Website',
+      root: pair.remote.engine.apiRoot,
+      namespace: 'cal/events/v1',
+      authType: 'token',
+      user: '',
+      secret: fileSecretBox(pair.local.dataDir).encrypt(token),
+    };
+    await store.mutate((tx) => tx.setSyncState(REMOTES_KEY, [older]));
+    expect((await admin('remotes')).body[0]).toMatchObject({ has_secret: true });
+    expect((await admin('remotes/older/plan', { method: 'POST', json: {} })).status).toBe(200);
+    const moved = await admin('remotes', {
+      method: 'PUT',
+      json: [{ id: 'older', root: other.root, auth_type: 'token' }],
+    });
+    expect(moved.body[0]).toMatchObject({ has_secret: false });
+    expect((await admin('remotes/older/plan', { method: 'POST', json: {} })).status).toBe(409);
     expect(withCredentials(other.seen)).toEqual([]);
   });
 
