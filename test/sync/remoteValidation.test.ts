@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataFolderText, eventBody } from '../helpers/server';
 import { startProxy, type Proxy } from '../helpers/proxy';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
+import { reportLines } from '../../src/main/cli/syncOutput';
 
 /**
  * What a remote sends is validated like what a user sends (issue 26, item 10): a proxy in front of a real
@@ -86,6 +87,10 @@ describe('records a remote sends are validated', () => {
       expect(messages).toMatch(/its start_date must be a date written YYYY-MM-DD HH:MM:SS, not 12345/);
       expect(messages).toMatch(/its description must be text, not a list/);
       expect(messages).toMatch(/its cost_details\.values\.0 must be a cost, not an object/);
+      // `calendar-desk sync` prints each, without a local id it does not have.
+      expect(reportLines(report)).toContainEqual(
+        expect.stringMatching(/^ {2}event "Broken date": .*start_date/),
+      );
     }
     const titles = (await allOf(pair.local, 'events')).map((event) => event.title).sort();
     expect(titles).toEqual(['Concert', 'Fair']);
