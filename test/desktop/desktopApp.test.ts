@@ -248,8 +248,10 @@ describe('desktop shell: the bridge', () => {
     await desktop.engine.store.idle();
     const onDisk = await dataFolderText(desktop.dataDir);
     expect(onDisk).not.toContain('hunter2');
-    expect(fake.electron.safeStorage.encryptString).toHaveBeenCalledWith('hunter2 pass');
-    expect(onDisk).toContain(Buffer.from('sealed:ssap 2retnuh').toString('base64'));
+    // Sealed with the origin it was entered for (it is only ever sent there).
+    const bound = `origin-bound-v1:${JSON.stringify({ origin: 'https://example.org', secret: 'hunter2 pass' })}`;
+    expect(fake.electron.safeStorage.encryptString).toHaveBeenCalledWith(bound);
+    expect(onDisk).toContain(Buffer.from(`sealed:${[...bound].reverse().join('')}`).toString('base64'));
   });
 
   it('refuses frames not served by the engine', async () => {

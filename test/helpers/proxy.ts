@@ -1,11 +1,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One request the proxy saw: method, path with query, and the body as text. */
+/** One request the proxy saw: method, path with query, the body as text, and its Authorization header. */
 export interface SeenRequest {
   method: string;
   url: string;
   body: string;
+  authorization?: string;
 }
 
 /**
@@ -27,6 +28,8 @@ export interface Proxy {
 export async function startProxy(
   target: string,
   misbehave: (seen: SeenRequest) => Verdict = () => null,
+  /** Changes the text of each answer forwarded (a hostile remote's answers); none: forwarded as they come. */
+  rewriteAnswer?: (seen: SeenRequest, body: string) => string,
 ): Promise<Proxy> {
   const origin = new URL(target);
   const seen: SeenRequest[] = [];
@@ -39,7 +42,12 @@ export async function startProxy(
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const request_ = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', body: body.toString() };
+      const request_ = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        body: body.toString(),
+        authorization: incoming.headers.authorization,
+      };
       seen.push(request_);
       const verdict = misbehave(request_);
       if (verdict && verdict !== 'drop') {
@@ -61,6 +69,16 @@ export async function startProxy(
           if (verdict === 'drop') {
             answer.resume();
             answer.on('end', () => outgoing.socket?.destroy());
+            return;
+          }
+          if (rewriteAnswer) {
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => {
+              const { 'content-length': _length, ...headers } = answer.headers;
+              outgoing.writeHead(answer.statusCode ?? 502, headers);
+              outgoing.end(rewriteAnswer(request_, Buffer.concat(parts).toString()));
+            });
             return;
           }
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteInput, RemoteView } from '../../src/shared/schemas/sync';
-import { remotesWith, remotesWithout } from '../../src/renderer/src/components/sync/remotes';
+import {
+  movesToAnotherSite,
+  remotesWith,
+  remotesWithout,
+} from '../../src/renderer/src/components/sync/remotes';
 
 /** The Publish screen saves the whole list of sites (the API replaces it): what it sends for each change. */
 const site = (id: string, name: string): RemoteView => ({
@@ -55,5 +59,20 @@ describe('the list of sites saved', () => {
   it('leaves a removed site out and keeps the others in order', () => {
     expect(remotesWithout(saved, 'a').map((remote) => remote.id)).toEqual(['b']);
     expect(remotesWithout(saved, 'z').map((remote) => remote.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('the password asked again', () => {
+  it('when the address moves to another site (scheme, host or port), not for another path there', () => {
+    const parish = saved[0];
+    expect(movesToAnotherSite(parish, 'https://a.example.org')).toBe(false);
+    expect(movesToAnotherSite(parish, ' https://a.example.org/wp-json ')).toBe(false);
+    expect(movesToAnotherSite(parish, 'https://evil.example.net/wp-json/')).toBe(true);
+    expect(movesToAnotherSite(parish, 'http://a.example.org/wp-json/')).toBe(true);
+    expect(movesToAnotherSite(parish, 'https://a.example.org:8443/')).toBe(true);
+    // Half typed, a new site, or one without a password: nothing to ask again.
+    expect(movesToAnotherSite(parish, 'https://')).toBe(false);
+    expect(movesToAnotherSite(null, 'https://evil.example.net/')).toBe(false);
+    expect(movesToAnotherSite({ ...parish, auth_type: 'none' }, 'https://evil.example.net/')).toBe(false);
   });
 });

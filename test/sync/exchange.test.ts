@@ -102,7 +102,7 @@ describe('export and import', () => {
     }
     // Sync links as they were; saved remotes without their secret (entered again on this machine).
     expect({ ...after.syncLinks, remotes: undefined }).toEqual({ ...before.syncLinks, remotes: undefined });
-    expect(savedRemotes(target)).toEqual([{ ...savedRemotes(store)[0], secret: null }]);
+    expect(savedRemotes(target)).toEqual([{ ...savedRemotes(store)[0], secret: null, secretOrigin: null }]);
     expect(after.users.map((user) => [user.id, user.login, user.role])).toEqual(
       before.users.map((user) => [user.id, user.login, user.role]),
     );

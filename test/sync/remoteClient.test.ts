@@ -40,7 +40,7 @@ describe('remote pictures', () => {
 
   it('an image that is not {url, id} is a bad answer, named', () => {
     expect(() => toRemoteRecord('organizer', { id: 3, slug: 'al', organizer: 'Al', image: 'a.png' })).toThrow(
-      /not a organizer: image/,
+      /organizer 3 that is not a valid organizer: its image must be a picture \(\{id, url\}\) or false, not "a\.png"/,
     );
     expect(() => toRemoteRecord('event', { ...event, image: { url: 'x' } })).toThrow(
       /REMOTE_BAD_RECORD|image/,

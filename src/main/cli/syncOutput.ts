@@ -62,7 +62,9 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
   if (report.failures.length > 0) {
     lines.push('Failed (the rest went on; each says what to do, then run the same command again):');
     for (const failure of report.failures) {
-      lines.push(`  ${failure.kind} ${failure.localId} "${failure.title}": ${failure.message}`);
+      // A record of the remote not yet here (one it sent unreadable) has no local id: 0.
+      const id = failure.localId === 0 ? '' : ` ${failure.localId}`;
+      lines.push(`  ${failure.kind}${id} "${failure.title}": ${failure.message}`);
     }
   }
   if (report.interrupted)

@@ -157,6 +157,14 @@ function countOf(value: unknown): number | null {
   return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : null;
 }
 
+/** A record the remote sent that does not fit its kind: its remote id, a title to show, and what is wrong. */
+export interface RejectedRecord {
+  kind: SyncKind;
+  id: number;
+  title: string;
+  message: string;
+}
+
 /** The remote REST API: verification, paged reads, writes (each request sent by {@link RemoteTransport}). */
 export class RemoteClient {
   readonly root: string;
@@ -176,11 +184,41 @@ export class RemoteClient {
   readonly writeRefusals = new Map<SyncKind, string[]>();
   /** Whether the remote is another Calendar Desk, whose change feed may be asked (learnt by {@link verify}). */
   mayHaveChangeFeed = false;
+  /**
+   * Records the remote sent that do not fit their kind's schema (a title sent as an object, a date as a
+   * number), by `kind:id`: left out of the records read, reported as failures of those records.
+   */
+  readonly rejected = new Map<string, RejectedRecord>();
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
     this.nsRoot = `${this.root}${options.namespace.replace(/^\/|\/$/g, '')}/`;
     this.http = new RemoteTransport(this.nsRoot, options);
+  }
+
+  /**
+   * One record of an answer read for comparison, or null when it does not fit its kind's schema: then it is
+   * kept in {@link rejected} with the remote's words, and the rest of the sync goes on without it.
+   */
+  readRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord | null {
+    try {
+      return toRemoteRecord(kind, raw, etag);
+    } catch (error) {
+      if (!(error instanceof RemoteError) || error.code !== 'REMOTE_BAD_RECORD') throw error;
+      const answer = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+      const id = typeof answer.id === 'number' ? answer.id : 0;
+      const title =
+        answer[kind === 'event' ? 'title' : kind === 'venue' || kind === 'organizer' ? kind : 'name'];
+      this.rejected.set(`${kind}:${id}`, {
+        kind,
+        id,
+        title: typeof title === 'string' ? title : `${kind} ${id}`,
+        message:
+          `${this.root}: ${error.message} It was left out of this sync (nothing of it was stored): ` +
+          'correct it on that site, then sync again.',
+      });
+      return null;
+    }
   }
 
   /** The namespaces the REST root lists (read without credentials: a server that refuses wrong ones everywhere would hide what it is). */
@@ -302,7 +340,7 @@ export class RemoteClient {
   async list(kind: SyncKind, filter = ''): Promise<RemoteRecord[]> {
     const first = await this.listPage(kind, 1, filter);
     const records = [...first.records];
-    if (first.records.length < PAGE_SIZE) return records;
+    if (first.received < PAGE_SIZE) return records;
     const bound = Math.min(
       first.totalPages ?? Infinity,
       first.total === null ? Infinity : Math.ceil(first.total / PAGE_SIZE),
@@ -328,7 +366,7 @@ export class RemoteClient {
         }
         for (const record of page.records) seen.add(record.id);
         appendAll(records, page.records);
-        if (page.records.length < PAGE_SIZE) {
+        if (page.received < PAGE_SIZE) {
           full = false;
           break;
         }
@@ -355,7 +393,7 @@ export class RemoteClient {
     kind: SyncKind,
     page: number,
     filter: string,
-  ): Promise<{ records: RemoteRecord[]; totalPages: number | null; total: number | null }> {
+  ): Promise<{ records: RemoteRecord[]; received: number; totalPages: number | null; total: number | null }> {
     const collection = COLLECTION[kind];
     const query =
       kind === 'event'
@@ -368,7 +406,7 @@ export class RemoteClient {
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
       if (page > 1 && (answer.status === 400 || answer.status === 404))
-        return { records: [], totalPages: null, total: null };
+        return { records: [], received: 0, totalPages: null, total: null };
       throw this.http.errorOf(answer, `${this.nsRoot}${url}`);
     }
     const body = answer.body as Record<string, unknown> | undefined;
@@ -380,7 +418,12 @@ export class RemoteClient {
       );
     }
     return {
-      records: items.map((item) => toRemoteRecord(kind, item)),
+      // A record that does not fit is left out (see readRecord); `received` still counts it, so a page with one
+      // is not taken for the last.
+      records: items
+        .map((item) => this.readRecord(kind, item))
+        .filter((record): record is RemoteRecord => record !== null),
+      received: items.length,
       totalPages: countOf(
         answer.headers.get('x-wp-totalpages') ?? answer.headers.get('x-tec-totalpages') ?? body?.total_pages,
       ),
@@ -425,8 +468,8 @@ export class RemoteClient {
     const answer = await this.http.request('GET', path);
     if (isGone(answer)) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
-    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
-    return record.fields.status === 'trash' ? null : record;
+    const record = this.readRecord(kind, answer.body, answer.headers.get('etag'));
+    return record === null || record.fields.status === 'trash' ? null : record;
   }
 
   /**
@@ -446,7 +489,7 @@ export class RemoteClient {
           `${this.nsRoot}${path} did not answer with a list of ${COLLECTION[kind]}.`,
         );
       }
-      const found = items.map((item) => toRemoteRecord(kind, item)).find((record) => record.slug === slug);
+      const found = items.map((item) => this.readRecord(kind, item)).find((record) => record?.slug === slug);
       return found ?? null;
     }
     const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
@@ -457,8 +500,8 @@ export class RemoteClient {
       JSON.stringify(errorBody.safeParse(answer.body).data?.data ?? {}).includes('"slug"');
     if (isGone(answer) || slugRefused) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
-    const record = toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
-    return record.fields.status === 'trash' || record.slug !== slug ? null : record;
+    const record = this.readRecord(kind, answer.body, answer.headers.get('etag'));
+    return record === null || record.fields.status === 'trash' || record.slug !== slug ? null : record;
   }
 
   /** POST a new record. Never retried blindly: REMOTE_UNKNOWN_OUTCOME tells the caller to look it up first. */

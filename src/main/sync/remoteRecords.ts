@@ -1,15 +1,44 @@
 import { z } from 'zod';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
+import { costDetailsSchema, eventResponseSchema } from '../../shared/schemas/records';
 
 /** What every remote record must have; everything else is read leniently (the original omits empty values). */
 const base = z.looseObject({ id: z.number().int().nonnegative(), slug: z.string().default('') });
-const text = z
-  .unknown()
-  .optional()
-  .transform((value) =>
-    typeof value === 'string' ? value : value == null || value === false ? '' : String(value),
-  );
+
+/** A value a remote sent, named for a message (never the whole value: it may be large). */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return String(value);
+}
+
+/**
+ * A field read through one of the shared record schemas (src/shared/schemas/records.ts: what this app answers,
+ * the single source of each field's type), as the remotes' quirks allow: absent, null, false or '' is empty
+ * (the original omits or blanks empty values), `number` also takes a number (a WordPress field stored as one).
+ * Anything else — an object or a list where text is expected, a number where a date is — is refused, naming
+ * what was expected: the record is reported as failed, never stored as junk.
+ */
+function field(schema: z.ZodType<string>, expected: string, options: { number?: boolean } = {}) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === null || value === false || value === '') return '';
+      if (options.number && typeof value === 'number' && Number.isFinite(value)) return String(value);
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      context.addIssue({ code: 'custom', message: `must be ${expected}, not ${shown(value)}` });
+      return z.NEVER;
+    });
+}
+/** Text of any kind (names, addresses, descriptions): the shared schemas' string. */
+const text = field(eventResponseSchema.shape.title, 'text', { number: true });
+/** A date and time as the APIs write them (`Y-m-d H:i:s`), the shared schema's. */
+const date = field(eventResponseSchema.shape.start_date, 'a date written YYYY-MM-DD HH:MM:SS');
 const flag = z
   .unknown()
   .optional()
@@ -38,12 +67,15 @@ const idsOf = z
 
 /** A featured image (REFERENCE §3.4): `{url, id, …}`, or `false` / absent (dropped as empty) for none. */
 const imageOf = z
-  .union([
-    z.looseObject({ id: z.coerce.number().int().positive(), url: z.string() }),
-    z.literal(false),
-    z.literal(''),
-    z.null(),
-  ])
+  .union(
+    [
+      z.looseObject({ id: z.coerce.number().int().positive(), url: z.string() }),
+      z.literal(false),
+      z.literal(''),
+      z.null(),
+    ],
+    { error: (issue) => `must be a picture ({id, url}) or false, not ${shown(issue.input)}` },
+  )
   .optional()
   .transform((image) => (image ? { id: image.id, url: image.url } : null));
 
@@ -100,11 +132,13 @@ const eventShape = base.extend({
   description,
   excerpt: description,
   all_day: flag,
-  start_date: text,
-  end_date: text,
+  start_date: date,
+  end_date: date,
   timezone: text,
   cost_details: z
-    .looseObject({ values: z.array(z.unknown()).default([]) })
+    .looseObject({
+      values: z.array(field(costDetailsSchema.shape.values.element, 'a cost', { number: true })).default([]),
+    })
     .optional()
     .transform((details) => (details?.values ?? []).map(String)),
   website: text,
@@ -128,11 +162,18 @@ const eventShape = base.extend({
 
 /** Reads one record of a remote answer into the shape the planner compares. */
 export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord {
-  const fail = (error: z.ZodError) =>
-    new RemoteError(
+  const fail = (error: z.ZodError) => {
+    const issue = error.issues[0];
+    const where = issue?.path.length ? `its ${issue.path.join('.')} ${issue.message}` : issue?.message;
+    const id = (raw as { id?: unknown } | null)?.id;
+    return new RemoteError(
       'REMOTE_BAD_RECORD',
-      `The remote answered with something that is not a ${kind}: ${error.issues[0]?.path.join('.')} ${error.issues[0]?.message}`,
+      `The remote sent ${typeof id === 'number' ? `${kind} ${id}` : `a ${kind}`} that is not a valid ${kind}: ${where}.`,
+      null,
+      null,
+      { field: issue?.path.join('.') ?? '' },
     );
+  };
   if (kind === 'category' || kind === 'tag') {
     const parsed = termShape.safeParse(raw);
     if (!parsed.success) throw fail(parsed.error);

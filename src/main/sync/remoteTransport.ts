@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { RemoteError } from './remoteErrors';
 import { BodyReadError, readBoundedBody, REMOTE_ANSWER_MAX_BYTES, sizeText } from './boundedBody';
+import { fetchKeepingCredentials } from './remoteRedirects';
 import { htmlToText } from '../core/html';
 import type { RemoteAuth } from '../../shared/schemas/sync';
 
@@ -147,11 +148,11 @@ export class RemoteTransport {
     const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
     let response: Response;
     try {
-      response = await fetch(url, {
+      // Redirects are followed by hand: the credentials go to the remote's own origin only.
+      const request = {
         method,
         headers: {
           Accept: 'application/json',
-          ...(anonymous ? {} : this.authHeader()),
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           ...headers,
         },
@@ -162,8 +163,9 @@ export class RemoteTransport {
             ? JSON.stringify(body)
             : undefined,
         signal,
-        redirect: 'follow',
-      });
+      };
+      const credentials = anonymous ? {} : this.authHeader();
+      response = await fetchKeepingCredentials(url, request, credentials, new URL(this.base).origin);
     } catch (error) {
       if (cancel?.aborted) throw this.cancelled(url);
       const failure = networkFailure(error);

@@ -18,7 +18,7 @@ import { execute, SyncStoppedError, type SyncProgress } from './executor';
 import { readRemote } from './remoteRead';
 import { readRemoteChanges } from './remoteFeed';
 import { findRemoteSeries } from './remoteSeries';
-import type { AdHocSyncRequest, SyncReport } from '../../shared/schemas/sync';
+import type { AdHocSyncRequest, Conflict, RecordFailure, SyncReport } from '../../shared/schemas/sync';
 
 export interface SyncOptions {
   store: CalendarStore;
@@ -107,6 +107,38 @@ function refuseUnwritableKinds(client: RemoteClient, operations: Operation[]): v
   );
 }
 
+/**
+ * Takes out of the plan everything about a record the remote sent that does not fit its kind (see
+ * {@link RemoteClient.rejected}): no operation or conflict on it, nor on the local record linked to it (it is
+ * not gone there, only unreadable). Each is a failure of that record, in the remote's words; localId 0 for one
+ * not linked here.
+ */
+function leaveOutRejected(
+  client: RemoteClient,
+  links: LinkState,
+  planned: { operations: Operation[]; conflicts: Conflict[] },
+): RecordFailure[] {
+  if (client.rejected.size === 0) return [];
+  const localIds = new Map<string, number>();
+  for (const link of links.all()) {
+    if (link.remoteId !== null && client.rejected.has(linkKey(link.kind, link.remoteId)))
+      localIds.set(linkKey(link.kind, link.remoteId), link.localId);
+  }
+  const blockedLocal = new Set([...localIds].map(([key, localId]) => `${key.split(':')[0]}:${localId}`));
+  const concerns = (item: { kind: SyncKind; localId: number; remoteId?: number | null }) =>
+    (item.remoteId != null && client.rejected.has(linkKey(item.kind, item.remoteId))) ||
+    (item.localId !== 0 && blockedLocal.has(linkKey(item.kind, item.localId)));
+  planned.operations = planned.operations.filter((operation) => !concerns(operation));
+  planned.conflicts = planned.conflicts.filter((conflict) => !concerns(conflict));
+  return [...client.rejected].map(([key, record]) => ({
+    kind: record.kind,
+    localId: localIds.get(key) ?? 0,
+    title: record.title,
+    code: 'remote_bad_record',
+    message: record.message,
+  }));
+}
+
 /** What a sync reads before it plans: the remote verified, the links, the local records and the remote's. */
 async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
   await client.verify();
@@ -172,6 +204,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     direction,
     sentProtected: (localEventId) => links.isProtected(localEventId),
   });
+  const rejected = leaveOutRejected(client, links, planned);
   refuseUnwritableKinds(client, planned.operations);
   const base = {
     remote: client.root,
@@ -200,9 +233,9 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
         trashed: count('trash'),
         uploaded: picturesToUpload(planned.operations, local, links),
         conflicts: planned.conflicts.length,
-        failed: 0,
+        failed: rejected.length,
       },
-      failures: [],
+      failures: rejected,
       interrupted: false,
     };
   }
@@ -224,21 +257,29 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   // The cursor moves on only when this sync took in everything the feed told (two-way, nothing failed or left
   // open): otherwise the next sync reads those changes again.
   const settled =
-    feed !== null && direction === 'both' && !result.interrupted && !result.failures.length && !conflictsLeft;
+    feed !== null &&
+    direction === 'both' &&
+    !result.interrupted &&
+    !result.failures.length &&
+    !rejected.length &&
+    !conflictsLeft;
+  const failures = [...rejected, ...result.failures];
   await links.saveMeta({
     ...links.meta,
     ...(settled ? { cursor: feed.cursor } : {}),
     lastSyncUtc: (options.clock?.() ?? new Date()).toISOString(),
     failures: Object.fromEntries(
-      result.failures.map((failure) => [linkKey(failure.kind, failure.localId), failure.message]),
+      failures
+        .filter((failure) => failure.localId !== 0)
+        .map((failure) => [linkKey(failure.kind, failure.localId), failure.message]),
     ),
   });
   return {
     ...base,
     conflicts: [...planned.conflicts, ...result.lateConflicts],
     dryRun: false,
-    summary: { ...result.summary, conflicts: conflictsLeft },
-    failures: result.failures,
+    summary: { ...result.summary, conflicts: conflictsLeft, failed: result.summary.failed + rejected.length },
+    failures,
     interrupted: result.interrupted,
   };
 }

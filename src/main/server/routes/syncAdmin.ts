@@ -7,7 +7,16 @@ import { SyncJobs } from '../../sync/jobs';
 import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
 import { checkRemote, fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
-import { authOf, presentRemote, remoteInputSchema, saveRemotes, savedRemotes } from '../../sync/remotes';
+import {
+  authOf,
+  boundOriginOf,
+  originOf,
+  presentRemote,
+  remoteInputSchema,
+  saveRemotes,
+  savedRemotes,
+  secretFor,
+} from '../../sync/remotes';
 import { adminEndpoint, adminRoute, bodyOf, parse } from './adminEndpoints';
 import type { ApiResponse, BareRequest, RouteDef } from './table';
 
@@ -48,11 +57,6 @@ export function syncAdminRoutes({
     if (!remote) throw new ApiError(404, 'remote_not_found', `There is no saved remote "${id}".`);
     return remote;
   };
-  /** The unsealed secret of a saved remote (token or password), if it has one. */
-  const authSecretOf = (remote: ReturnType<typeof savedRemotes>[number]) => {
-    const auth = authOf(remote, secretBox);
-    return auth === null ? undefined : 'token' in auth ? auth.token : auth.password;
-  };
   const startJob = (options: Parameters<SyncJobs['start']>[0]): ApiResponse => {
     if (jobs.busy)
       throw new ApiError(409, 'sync_running', 'A sync is already running: wait for it to finish.');
@@ -61,7 +65,18 @@ export function syncAdminRoutes({
   };
   const remoteOf = (request: BareRequest) => {
     const remote = remoteById(String(request.raw.id));
-    return { root: remote.root, namespace: remote.namespace, auth: authOf(remote, secretBox) };
+    const auth = authOf(remote, secretBox);
+    if (auth === null && remote.authType !== 'none') {
+      const what = remote.authType === 'token' ? 'token' : 'application password';
+      throw new ApiError(
+        409,
+        'remote_secret_missing',
+        `No ${what} is saved for ${originOf(remote.root) || remote.root}: a password is only kept for the ` +
+          `address it was entered for. Edit the site "${remote.name || remote.root}" and enter its ${what} again.`,
+        { field: 'secret' },
+      );
+    }
+    return { root: remote.root, namespace: remote.namespace, auth };
   };
   const jobOf = (request: BareRequest, message: string) => {
     const status = jobs.status(String(request.raw.id));
@@ -82,7 +97,18 @@ export function syncAdminRoutes({
       adminEndpoint(['POST'], 'Check a site before it is saved', async (request) => {
         const input = parse(remoteCheckSchema, bodyOf(request));
         const saved = input.id ? savedRemotes(store).find((remote) => remote.id === input.id) : undefined;
-        const secret = input.secret ?? (saved ? authSecretOf(saved) : undefined);
+        // A saved secret is lent only to the origin it was entered for, never to another address.
+        const lent = saved && input.secret === undefined ? secretFor(saved, secretBox, input.root) : null;
+        if (saved && input.secret === undefined && input.auth_type !== 'none' && saved.secret && !lent) {
+          throw new ApiError(
+            409,
+            'remote_secret_missing',
+            `The password saved for "${saved.name || saved.root}" was entered for ${boundOriginOf(saved)}: it is ` +
+              `not sent to ${originOf(input.root) || input.root}. Enter the password for the new address.`,
+            { field: 'secret' },
+          );
+        }
+        const secret = input.secret ?? lent ?? undefined;
         const auth: RemoteAuth =
           input.auth_type === 'none' || secret === undefined
             ? null

@@ -539,6 +539,8 @@ export const en = {
     appPassword: 'Application password',
     secretHint: 'Kept sealed on this computer; never shown again.',
     secretKept: 'A password is saved: leave empty to keep it.',
+    secretAgain:
+      'This is another site than before: enter its password again (a saved password is only sent to the site it was entered for).',
     policy: 'When both sides changed',
     policies: {
       ask: 'Ask me',
@@ -626,6 +628,8 @@ export const en = {
       remote_bad_credentials:
         'The site refused this user name and password. Check them (in WordPress: Users → Profile → Application passwords).',
       remote_no_credentials: 'Give the application password (or the token) of the site.',
+      remote_secret_missing:
+        'No password is saved for this site (it is only kept for the address it was entered for): edit the site and enter it again.',
       remote_insufficient_role:
         'This user may not publish events on the site: use an author, editor or administrator account.',
     },

@@ -548,6 +548,8 @@ export const it: Messages = {
     appPassword: 'Password per applicazioni',
     secretHint: 'Conservata cifrata su questo computer; non viene più mostrata.',
     secretKept: 'Una password è salvata: lascia vuoto per mantenerla.',
+    secretAgain:
+      'Questo è un sito diverso da prima: inserisci di nuovo la sua password (una password salvata è inviata solo al sito per cui è stata inserita).',
     policy: 'Se cambiato da entrambe le parti',
     policies: {
       ask: 'Chiedimi',
@@ -636,6 +638,8 @@ export const it: Messages = {
       remote_bad_credentials:
         'Il sito ha rifiutato nome utente e password. Controllali (in WordPress: Utenti → Profilo → Password per applicazioni).',
       remote_no_credentials: 'Indica la password per applicazioni (o il token) del sito.',
+      remote_secret_missing:
+        'Nessuna password è salvata per questo sito (è conservata solo per l’indirizzo per cui è stata inserita): modifica il sito e inseriscila di nuovo.',
       remote_insufficient_role:
         'Questo utente non può pubblicare eventi sul sito: usa un account autore, editore o amministratore.',
     },

@@ -545,6 +545,8 @@ export const pl: Messages = {
     appPassword: 'Hasło aplikacji',
     secretHint: 'Przechowywane w zaszyfrowanej postaci na tym komputerze; nie będzie już pokazane.',
     secretKept: 'Hasło jest zapisane: zostaw puste, aby je zachować.',
+    secretAgain:
+      'To inna strona niż wcześniej: wpisz ponownie jej hasło (zapisane hasło jest wysyłane tylko do strony, dla której je wpisano).',
     policy: 'Gdy zmieniono po obu stronach',
     policies: {
       ask: 'Zapytaj mnie',
@@ -641,6 +643,8 @@ export const pl: Messages = {
       remote_bad_credentials:
         'Strona odrzuciła tę nazwę użytkownika i hasło. Sprawdź je (w WordPressie: Użytkownicy → Profil → Hasła aplikacji).',
       remote_no_credentials: 'Podaj hasło aplikacji (lub token) strony.',
+      remote_secret_missing:
+        'Dla tej strony nie zapisano hasła (jest przechowywane tylko dla adresu, dla którego je wpisano): edytuj stronę i wpisz je ponownie.',
       remote_insufficient_role:
         'Ten użytkownik nie może publikować wydarzeń na stronie: użyj konta autora, redaktora lub administratora.',
     },

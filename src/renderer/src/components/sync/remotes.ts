@@ -27,3 +27,23 @@ export function remotesWith(
 export function remotesWithout(remotes: RemoteView[], id: string): RemoteInput[] {
   return remotes.filter((remote) => remote.id !== id).map(asInput);
 }
+
+/** The origin (scheme, host, port) of an address as typed; null while it is not an address yet. */
+export function originOf(address: string): string | null {
+  try {
+    const url = new URL(address.trim());
+    return /^https?:$/.test(url.protocol) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the site edited moves to another origin: its saved password is then forgotten (it is only ever sent
+ * to the site it was entered for), so the form asks for it again.
+ */
+export function movesToAnotherSite(editing: RemoteView | null, address: string): boolean {
+  if (!editing || editing.auth_type === 'none') return false;
+  const origin = originOf(address);
+  return origin !== null && origin !== originOf(editing.root);
+}
