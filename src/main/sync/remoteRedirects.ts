@@ -11,7 +11,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export interface RedirectableRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array<ArrayBuffer>;
   signal?: AbortSignal;
 }
 
