@@ -125,12 +125,12 @@ describe('importing a hostile .ics file', () => {
   }, 180_000);
 });
 
-describe('a large import that fails part-way', () => {
+describe('a large import, applied a slice at a time', () => {
   // 4 daily series of 696 events: large enough to be applied a series per store change.
-  const series = (extra: string[] = []) =>
+  const series = (extra: string[] = [], prefix = 'part') =>
     calendar(
       ...Array.from({ length: 4 }, (_, index) =>
-        vevent(`part-${index}`, ['DTSTART:20270105T100000Z', 'RRULE:FREQ=DAILY;COUNT=5000']),
+        vevent(`${prefix}-${index}`, ['DTSTART:20270105T100000Z', 'RRULE:FREQ=DAILY;COUNT=5000']),
       ),
       ...extra,
     );
@@ -185,6 +185,28 @@ describe('a large import that fails part-way', () => {
     const again = await importIcs(series());
     expect(again.status, JSON.stringify(again.body).slice(0, 500)).toBe(200);
     expect(server.engine.store.events.size - before.events.length).toBe(4 * 696);
+  }, 60_000);
+
+  it('in the background, its progress moves a series at a time, and it then imports whole', async () => {
+    const before = server.engine.store.events.size;
+    const started = await server.api(`${server.engine.origin}/${ADMIN}/import-jobs`, {
+      method: 'POST',
+      auth: server.admin,
+      json: { file_name: 'series.ics', content: series([], 'job') },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const seen = new Set<number>();
+    let status = started.body;
+    while (status.state === 'running') {
+      seen.add(status.done);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      status = (await admin(`import-jobs/${started.body.id}`)).body;
+    }
+    expect(status, JSON.stringify(status).slice(0, 500)).toMatchObject({ state: 'done', done: 4, total: 4 });
+    // Seen between none and all: the rows were written in store changes of their own, answered between.
+    expect([...seen].filter((done) => done > 0 && done < 4).length).toBeGreaterThan(0);
+    expect(server.engine.store.events.size - before).toBe(4 * 696);
+    expect((await admin(`imports/${status.result.import_id}/undo`, 'POST')).status).toBe(200);
   }, 60_000);
 });
 
