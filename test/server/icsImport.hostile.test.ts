@@ -187,6 +187,35 @@ describe('a large import, applied a slice at a time', () => {
     expect(server.engine.store.events.size - before.events.length).toBe(4 * 696);
   }, 60_000);
 
+  it('a full disk that refuses the taking back too: the answer says how many of its events stay', async () => {
+    const { store } = server.engine;
+    const before = store.events.size;
+    const mutate = store.mutate.bind(store);
+    let calls = 0;
+    const failing = vi.spyOn(store, 'mutate').mockImplementation((change) => {
+      calls++;
+      if (calls >= 3) return Promise.reject(new StorageUnavailableError('the disk is full (test).'));
+      return mutate(change);
+    });
+    let result;
+    try {
+      result = await importIcs(series([], 'stuck'));
+    } finally {
+      failing.mockRestore();
+    }
+    expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(503);
+    const stays = /(\d+) of its events stay in the calendar, without an entry in the import history/.exec(
+      result.body.message,
+    );
+    expect(stays, result.body.message).not.toBeNull();
+    expect(Number(stays![1])).toBeGreaterThan(0);
+    expect(store.events.size - before).toBe(Number(stays![1]));
+    expect(result.body.message).toMatch(
+      /^The import of calendar\.ics could not be saved \(the disk is full \(test\)\.\), nor could what it had already written be taken back/,
+    );
+    console.info(`refused take-back: ${result.body.message}`);
+  }, 60_000);
+
   it('in the background, its progress moves a series at a time, and it then imports whole', async () => {
     const before = server.engine.store.events.size;
     const started = await server.api(`${server.engine.origin}/${ADMIN}/import-jobs`, {

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
-import type { CalendarStore, Transaction } from '../../store/store';
+import { StorageUnavailableError, type CalendarStore, type Transaction } from '../../store/store';
+import { PartlySavedError } from '../../store/storageRefusal';
 import type { Caller } from '../../core/capabilities';
 import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
 import {
@@ -375,12 +376,23 @@ async function applyInSlices<Row>(
     history.landed(importId);
     return importId;
   } catch (error) {
-    await takeBackSlices(store, changes.slicedWritten(), now).catch((failure: unknown) =>
-      console.error(
-        `calendar-desk: the import of ${basename(file)} failed (${(error as Error).message}) and what it had ` +
-          `written could not all be taken back (${(failure as Error).message}).`,
-      ),
-    );
+    const applied = changes.slicedWritten();
+    try {
+      await takeBackSlices(store, applied, now);
+    } catch (failure) {
+      // The disk refuses the taking back too (full): said plainly, with what stays of the import.
+      const events = applied.filter(
+        (record) => record.kind === 'events' && digestOf(store.events.get(record.id)) === record.after,
+      ).length;
+      const stays =
+        `The import of ${basename(file)} could not be saved (${(error as Error).message}), nor could what it ` +
+        `had already written be taken back (${(failure as Error).message}): ${events} of its events stay in ` +
+        'the calendar, without an entry in ' +
+        'the import history; delete them by hand, or import the file again once the disk has room (it updates ' +
+        'the events it finds instead of doubling them).';
+      console.error(`calendar-desk: ${stays}`);
+      if (error instanceof StorageUnavailableError) throw new PartlySavedError(stays, { cause: error });
+    }
     throw error;
   }
 }
