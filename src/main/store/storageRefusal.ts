@@ -3,6 +3,12 @@ export class StorageUnavailableError extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
 }
 
+/**
+ * A write refused part-way whose earlier parts could not be taken back either (a large import on a disk that
+ * fills up): its message is whole, saying what stays written, and is answered as it is (503).
+ */
+export class PartlySavedError extends StorageUnavailableError {}
+
 /** Why the disk refuses to store anything, when that is the state of the disk and not a bug. */
 export type StorageRefusal = 'full' | 'read-only' | 'not-writable';
 

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { ApiError, storageUnavailable } from '../errors';
 import { StorageUnavailableError } from '../../store/store';
+import { PartlySavedError } from '../../store/storageRefusal';
 
 /** Turns whatever a request threw into WordPress' error shape; unexpected errors are logged, not leaked. */
 export function errorMapper(log: (message: string) => void = console.error): Koa.Middleware {
@@ -32,6 +33,8 @@ interface HttpishError {
 
 function toApiError(thrown: unknown, log: (message: string) => void): ApiError {
   if (thrown instanceof ApiError) return thrown;
+  if (thrown instanceof PartlySavedError)
+    return new ApiError(503, 'rest_storage_unavailable', thrown.message);
   if (thrown instanceof StorageUnavailableError) return storageUnavailable(thrown.message);
   const error = (thrown ?? {}) as HttpishError;
   const status = error.status ?? error.statusCode;

@@ -10,7 +10,7 @@ import { TimeSlices } from './timeSlices';
  * Refuses an .ics import whose events would be more than the budget (issue 26 item 3), before any is made.
  * Each series is first bounded from its rules alone (COUNT, UNTIL, the horizon, the per-series ceiling); only
  * when those bounds pass the budget are the series expanded, a slice at a time, until the real count passes
- * it too (then refused with the bound) or the file is found to fit.
+ * it too (then refused with the bound) or the file is found to fit. Answers how many events it makes at most.
  */
 export async function checkOccurrenceBudget(
   store: CalendarStore,
@@ -18,7 +18,7 @@ export async function checkOccurrenceBudget(
   events: readonly IcsEvent[],
   now: Date,
   budget = IMPORT_OCCURRENCE_BUDGET,
-): Promise<void> {
+): Promise<number> {
   const patterns = events.map((event) => {
     const { input } = event;
     const lines = input.recurrence ?? [];
@@ -36,7 +36,7 @@ export async function checkOccurrenceBudget(
     await slices.pause();
   }
   let rest = bounds.reduce((sum, one) => sum + one, 0);
-  if (rest <= budget) return;
+  if (rest <= budget) return rest;
   // Counted exactly where the bounds leave a doubt: the refusal says the exact count so far plus the bounds
   // of the rest (exact for the usual COUNT and UNTIL rules).
   let counted = 0;
@@ -46,6 +46,7 @@ export async function checkOccurrenceBudget(
     if (counted > budget) throw new ImportTooLargeError(file, counted + rest, budget);
     await slices.pause();
   }
+  return counted;
 }
 
 /** The series' count; its bound if the write would refuse the series anyway (it reports that itself). */

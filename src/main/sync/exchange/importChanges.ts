@@ -34,6 +34,10 @@ export class ImportChanges {
   /** Each record as it was before the import first wrote it (undefined: new), by `kind:id`. */
   private readonly originals = new Map<string, { kind: Kind; before: Tracked | undefined }>();
   private touched = new Set<string>();
+  /** The records written since the last {@link endSlice} (an import applied in slices). */
+  private sliceTouched = new Set<string>();
+  /** What each slice's records became, as the slice left them (see {@link endSlice}), by `kind:id`. */
+  private readonly sliced = new Map<string, WrittenRecord>();
 
   constructor(private readonly store: CalendarStore) {}
 
@@ -45,6 +49,7 @@ export class ImportChanges {
       if (!this.originals.has(key))
         this.originals.set(key, { kind, before: this.store[kind].get(record.id) });
       this.touched.add(key);
+      this.sliceTouched.add(key);
     };
     const watched: Transaction = {
       ...tx,
@@ -98,6 +103,32 @@ export class ImportChanges {
       .map((key) =>
         writtenRecord(this.originals.get(key)!.kind, this.originals.get(key)!.before, this.current(key)!),
       );
+  }
+
+  /**
+   * At the end of one slice of an import applied in several store changes (see importFile.ts), inside its
+   * change: the records of the slice written back as they were get their stored version again, and the others
+   * are noted with their digest now, while no other write can come between (a later user edit is then seen by
+   * the undo, which leaves such a record as it is). Spread over the slices, the digests cost no long stall.
+   */
+  endSlice(tx: Transaction): void {
+    for (const key of this.sliceTouched) {
+      const { kind, before } = this.originals.get(key)!;
+      const now = this.current(key);
+      if (!this.differs(key)) {
+        this.sliced.delete(key);
+        if (kind === 'events') tx.putEvent(before as StoredEvent);
+        else if (kind === 'venues') tx.putVenue(before as StoredVenue);
+        else tx.putOrganizer(before as StoredOrganizer);
+      } else if (now) this.sliced.set(key, writtenRecord(kind, before, now));
+      else this.sliced.delete(key);
+    }
+    this.sliceTouched = new Set();
+  }
+
+  /** The records the slices applied so far changed, each with its version before and its digest after. */
+  slicedWritten(): WrittenRecord[] {
+    return [...this.sliced.values()];
   }
 
   /**

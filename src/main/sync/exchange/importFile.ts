@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
-import type { CalendarStore, Transaction } from '../../store/store';
+import { StorageUnavailableError, type CalendarStore, type Transaction } from '../../store/store';
+import { PartlySavedError } from '../../store/storageRefusal';
 import type { Caller } from '../../core/capabilities';
 import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
 import {
@@ -16,7 +17,9 @@ import type { StoredEvent } from '../../store/schema';
 import { createOrganizer, createVenue } from '../../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
-import { importHistoryOf } from './importHistory';
+import { digestOf, importHistoryOf, type WrittenRecord } from './importHistory';
+import { SLICE_MS } from './timeSlices';
+import { nowUtc } from '../../core/posts';
 import type { ImportRow } from '../../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
@@ -76,6 +79,9 @@ interface Entry {
 /** Why a refresh moved an event to the trash (its `trash` row). */
 const LEFT_THE_ADDRESS = 'no longer at the address: moved to the trash (restore it from there if need be)';
 
+/** Above this many events (at most) an import is applied in slices (see applyInSlices). */
+const SLICED_ABOVE = 2_000;
+
 /** Thrown at the end of a preview's store change to take every write of it back. */
 class PreviewTakenBack extends Error {}
 
@@ -92,9 +98,10 @@ export function formatOf(file: string, text: string): ImportFormat {
 }
 
 /**
- * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change:
- * either every record is imported, or none is and the error lists each problem with its line. A preview
- * (`dryRun`) runs the very same change and takes it back, so it says exactly what the import then does.
+ * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change (a
+ * large file as several, see applyInSlices): either every record is imported, or none is and the error lists
+ * each problem with its line. A preview (`dryRun`) runs the very same change and takes it back, so it says
+ * exactly what the import then does.
  */
 export async function importFile(
   store: CalendarStore,
@@ -125,110 +132,137 @@ export async function importFile(
   const rows: ImportRow[] = [];
   const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
   // Counted before anything is made: a file of many long series is refused at once (issue 26).
-  if (format === 'ics')
-    await checkOccurrenceBudget(
-      store,
-      file,
-      inputs.filter((row): row is IcsEvent & { kind: 'events' } => 'overrides' in row),
-      now,
-    );
+  const occurrences =
+    format === 'ics'
+      ? await checkOccurrenceBudget(
+          store,
+          file,
+          inputs.filter((row): row is IcsEvent & { kind: 'events' } => 'overrides' in row),
+          now,
+        )
+      : undefined;
   // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
   const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
   let follow: SourceFollow | undefined;
+  const problems: ImportProblem[] = [];
+  const claimed = new Map<string, number>();
+  /** The events here by UID: read inside the (first) change, when every event is read. */
+  let knownByUid: Map<string, StoredEvent> | undefined;
+  /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
+  const rowOf = (
+    changes: ImportChanges,
+    kind: ImportRow['kind'],
+    entry: Entry,
+    updating: boolean,
+  ): ImportRow => {
+    const added = changes
+      .createdLinkedAmong(entry.keys)
+      .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
+    const reasons = [...entry.notes, ...added];
+    const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
+    return {
+      line: entry.line,
+      kind,
+      title: entry.title,
+      action,
+      ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    };
+  };
+  let done = 0;
+  /** Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. */
+  const writeRow = (row: (typeof inputs)[number], changes: ImportChanges, context: EventWriteContext) => {
+    changes.startEntry();
+    let updating = false;
+    const entries: Entry[] = [];
+    try {
+      const match = 'overrides' in row ? undefined : matchCsv?.(row);
+      updating = match !== undefined;
+      if (match) matched.push(writeCsvMatch(match, row, context));
+      else if (row.kind === 'events' && 'overrides' in row) {
+        // The UID names the event: the one already here is updated (re-importing a file duplicates
+        // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
+        const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+        const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
+        if (uid) claimed.set(uid, row.line);
+        const identity = identityOfIcsUid(uid);
+        const known = (knownByUid ??= format === 'ics' ? eventsByIcsUid(store) : new Map());
+        // As it is now: a user's edit between two slices of the import is not written over with an old copy.
+        const found = known.get(identity.icsUid ?? identity.uid ?? '');
+        const existing = found && store.events.get(found.id);
+        const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
+        if (skipped) {
+          // Not imported, and neither are its changed dates: rows of their own, with why.
+          const skip = (line: number, title: unknown) =>
+            rows.push({
+              line,
+              kind: 'events',
+              title: String(title ?? ''),
+              action: 'skip',
+              reason: skipped,
+            });
+          skip(row.line, row.input.title);
+          for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
+          done += 1 + row.overrides.length;
+          options.onEntry?.(done, total);
+          return;
+        }
+        updating = existing !== undefined;
+        // The event, then each changed date: entries of their own, each with its line.
+        const entryWritten = (line: number, title: unknown) =>
+          entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
+        const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
+        importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+        if (sameUid)
+          entries[0].notes.push(
+            `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
+          );
+      } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
+      // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
+      else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
+      else createOrganizer(row.input, context, { avoidDuplicates: false });
+      counts[row.kind]++;
+    } catch (error) {
+      const field = (error as { field?: string }).field;
+      problems.push({
+        line: row.line,
+        message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
+      });
+    }
+    if (!('overrides' in row))
+      entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
+    const written = entries.map((entry) => rowOf(changes, row.kind, entry, updating));
+    rows.push(...written);
+    if ('overrides' in row && updating) {
+      counts.matchedByUid++;
+      if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
+    }
+    done += 'overrides' in row ? 1 + row.overrides.length : 1;
+    options.onEntry?.(done, total);
+  };
+  // A large import (not a preview, not an address refresh) is applied a slice of rows per store change, so
+  // that the server keeps answering meanwhile (issue 26): still one import in the history, undone as one.
+  if (!options.dryRun && !options.sourceId && (occurrences ?? total) > SLICED_ABOVE) {
+    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems);
+    return {
+      format,
+      ...counts,
+      records: counts.events + counts.venues + counts.organizers,
+      ...(format === 'csv' ? { matched } : {}),
+      rows,
+      ...answered(importId, options),
+    };
+  }
   const importId = await applyImport(store, file, now, options, (tx) => {
     const changes = new ImportChanges(store);
     const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-    const problems: ImportProblem[] = [];
-    const known = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-    const claimed = new Map<string, number>();
-    /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
-    const rowOf = (kind: ImportRow['kind'], entry: Entry, updating: boolean): ImportRow => {
-      const added = changes
-        .createdLinkedAmong(entry.keys)
-        .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
-      const reasons = [...entry.notes, ...added];
-      const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
-      return {
-        line: entry.line,
-        kind,
-        title: entry.title,
-        action,
-        ...(reasons.length ? { reason: reasons.join('; ') } : {}),
-      };
-    };
-    let done = 0;
+    knownByUid = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
     // Read inside the change: two refreshes of one address cannot both start from the same state.
     follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-    for (const row of inputs) {
-      changes.startEntry();
-      let updating = false;
-      const entries: Entry[] = [];
-      try {
-        const match = 'overrides' in row ? undefined : matchCsv?.(row);
-        updating = match !== undefined;
-        if (match) matched.push(writeCsvMatch(match, row, context));
-        else if (row.kind === 'events' && 'overrides' in row) {
-          // The UID names the event: the one already here is updated (re-importing a file duplicates
-          // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
-          const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-          const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
-          if (uid) claimed.set(uid, row.line);
-          const identity = identityOfIcsUid(uid);
-          const existing = known.get(identity.icsUid ?? identity.uid ?? '');
-          const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
-          if (skipped) {
-            // Not imported, and neither are its changed dates: rows of their own, with why.
-            const skip = (line: number, title: unknown) =>
-              rows.push({
-                line,
-                kind: 'events',
-                title: String(title ?? ''),
-                action: 'skip',
-                reason: skipped,
-              });
-            skip(row.line, row.input.title);
-            for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
-            done += 1 + row.overrides.length;
-            options.onEntry?.(done, total);
-            continue;
-          }
-          updating = existing !== undefined;
-          // The event, then each changed date: entries of their own, each with its line.
-          const entryWritten = (line: number, title: unknown) =>
-            entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
-          const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-          importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
-          if (sameUid)
-            entries[0].notes.push(
-              `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
-            );
-        } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
-        // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
-        else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
-        else createOrganizer(row.input, context, { avoidDuplicates: false });
-        counts[row.kind]++;
-      } catch (error) {
-        const field = (error as { field?: string }).field;
-        problems.push({
-          line: row.line,
-          message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
-        });
-      }
-      if (!('overrides' in row))
-        entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
-      const written = entries.map((entry) => rowOf(row.kind, entry, updating));
-      rows.push(...written);
-      if ('overrides' in row && updating) {
-        counts.matchedByUid++;
-        if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
-      }
-      done += 'overrides' in row ? 1 + row.overrides.length : 1;
-      options.onEntry?.(done, total);
-    }
+    for (const row of inputs) writeRow(row, changes, context);
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
     if (follow) {
-      for (const event of follow.trashWhatLeft(context, known))
+      for (const event of follow.trashWhatLeft(context, knownByUid))
         rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
       if (follow.changed) follow.save(context);
     }
@@ -290,6 +324,104 @@ async function applyImport(
   }
   if (importId) history.landed(importId);
   return importId;
+}
+
+/** Thrown at the end of a slice of an import whose file has problems: the slice is taken back. */
+class SliceTakenBack extends Error {}
+
+/**
+ * Applies the rows of a large import a slice at a time (about SLICE_MS of work per store change, each
+ * awaited on disk, the event loop free between two), so that a file of some 50,000 events does not hold the
+ * server for seconds (issue 26 item 3). What users rely on stays: the import is one entry in the history,
+ * noted once every slice has landed, which an undo takes back whole; a file with problems is still read to
+ * its end, for every problem, and nothing of it stays; a write that fails part-way (a full disk) takes back
+ * the slices applied before it, as an undo would, and reports the failure. Writes of others between two
+ * slices are kept: the slices read the store as it is when they run, and the taking back leaves a record
+ * changed since the import wrote it as it is. A crash between two slices leaves the slices applied so far
+ * without their entry in the history (they are ordinary events then).
+ */
+async function applyInSlices<Row>(
+  store: CalendarStore,
+  file: string,
+  now: Date,
+  caller: Caller,
+  inputs: Row[],
+  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => void,
+  problems: ImportProblem[],
+): Promise<string | undefined> {
+  const changes = new ImportChanges(store);
+  let next = 0;
+  try {
+    while (next < inputs.length) {
+      await store
+        .mutate((tx) => {
+          const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+          const started = performance.now();
+          do writeRow(inputs[next++]!, changes, context);
+          while (next < inputs.length && performance.now() - started < SLICE_MS);
+          if (problems.length > 0) throw new SliceTakenBack();
+          changes.endSlice(tx);
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof SliceTakenBack)) throw error;
+        });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (problems.length > 0) throw new ImportError(file, problems);
+    const records = changes.slicedWritten();
+    // Every record already as the file has it: nothing to note, nothing to undo.
+    if (records.length === 0) return undefined;
+    const history = importHistoryOf(store);
+    const importId = history.begin(basename(file), null, now, records);
+    history.landed(importId);
+    return importId;
+  } catch (error) {
+    const applied = changes.slicedWritten();
+    try {
+      await takeBackSlices(store, applied, now);
+    } catch (failure) {
+      // The disk refuses the taking back too (full): said plainly, with what stays of the import.
+      const events = applied.filter(
+        (record) => record.kind === 'events' && digestOf(store.events.get(record.id)) === record.after,
+      ).length;
+      const stays =
+        `The import of ${basename(file)} could not be saved (${(error as Error).message}), nor could what it ` +
+        `had already written be taken back (${(failure as Error).message}): ${events} of its events stay in ` +
+        'the calendar, without an entry in ' +
+        'the import history; delete them by hand, or import the file again once the disk has room (it updates ' +
+        'the events it finds instead of doubling them).';
+      console.error(`calendar-desk: ${stays}`);
+      if (error instanceof StorageUnavailableError) throw new PartlySavedError(stays, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Records taken back per store change when a sliced import fails. */
+const TAKE_BACK_SLICE = 1_000;
+
+/**
+ * Takes back what the slices of a failed import wrote, as an undo does but for good: a record it created is
+ * deleted (not trashed: the import did not happen), one it changed is put back as it was (a new revision); a
+ * record changed by someone else since is left as it is.
+ */
+async function takeBackSlices(store: CalendarStore, records: WrittenRecord[], now: Date): Promise<void> {
+  for (let start = 0; start < records.length; start += TAKE_BACK_SLICE) {
+    await store.mutate((tx) => {
+      for (const written of records.slice(start, start + TAKE_BACK_SLICE)) {
+        const current = store[written.kind].get(written.id);
+        if (!current || digestOf(current) !== written.after) continue;
+        if (!written.before) tx.deletePost(current.kind, current.id, nowUtc(now));
+        else {
+          const back = { ...written.before, revision: current.revision + 1, modifiedUtc: nowUtc(now) };
+          if (back.kind === 'event') tx.putEvent(back);
+          else if (back.kind === 'venue') tx.putVenue(back);
+          else tx.putOrganizer(back);
+        }
+      }
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** A JSON dump, restored into an empty calendar: every record it holds is created. */

@@ -10,7 +10,8 @@ export type ImportRun = (onEntry: NonNullable<ImportOptions['onEntry']>) => Prom
 
 /**
  * Imports running in the background of a server, one at a time, watched by polling `status()` (the admin API
- * `GET import-jobs/{id}`, for the Import screen's progress bar). Each import stays one store change.
+ * `GET import-jobs/{id}`, for the Import screen's progress bar). Each import stays one import of the history (a large one is applied
+ * a slice of rows per store change: its progress moves meanwhile, see importFile.ts).
  */
 export class ImportJobs {
   private readonly jobs = new Map<string, ImportJobStatus>();
