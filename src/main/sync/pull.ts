@@ -11,6 +11,7 @@ import {
 import { addTerm, changeTerm, removeTerm, type TermChanges } from '../core/terms';
 import type { StoredEvent } from '../store/schema';
 import { decodeHtmlEntities, toPlainText } from '../core/html';
+import { costWithSymbol, eventCurrency, siteCurrency, typedCost } from '../core/cost';
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
@@ -50,12 +51,18 @@ export async function pullIntoLocal(
 ): Promise<number> {
   const call = { store, caller, now };
   const refused = refusedAs(caller);
+  // An event's currency goes with its cost (the fields the planner compares are its numbers, `cost`).
+  const taken = (key: string) => only!.has(key) || (key.startsWith('currency_') && only!.has('cost'));
   const kept = <T extends object>(input: T): T =>
-    only ? (Object.fromEntries(Object.entries(input).filter(([key]) => only.has(key))) as T) : input;
+    only ? (Object.fromEntries(Object.entries(input).filter(([key]) => taken(key))) as T) : input;
   if (kind === 'event') {
     const current = store.events.get(localId)!;
     const series = scope === 'all' ? seriesInputOf(remote) : {};
-    const input: EventInput = kept({ ...eventInputOf(remote, localIdOf, localMediaOf, current), ...series });
+    const input: EventInput = kept({
+      ...eventInputOf(remote, localIdOf, localMediaOf, current),
+      ...costInputOf(remote, store, current),
+      ...series,
+    });
     // Deleted here, still there: the record comes back (its status is the remote's).
     if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
     // Nothing to take (an event of a series already brought up to date by its head): not an edit of its own.
@@ -104,6 +111,7 @@ export async function importIntoLocal(
     const series = remote.seriesHeadId === remote.id ? seriesInputOf(remote) : {};
     const input: EventInput = {
       ...eventInputOf(remote, localIdOf, localMediaOf),
+      ...costInputOf(remote, store),
       ...series,
       ...slug,
       ...uid,
@@ -161,7 +169,6 @@ function eventInputOf(
       .map((id) => localIdOf(refKind, Number(id)))
       .filter((id): id is number => id !== null);
   const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
-  const texts = remote.texts;
   return {
     title: text(fields.title),
     description: text(fields.description),
@@ -182,8 +189,32 @@ function eventInputOf(
     ...(venue !== null ? { venue } : {}),
     image: imageOf(remote, localMediaOf),
     ...(current && current.website !== null ? { website: text(fields.website) } : {}),
-    ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
   };
+}
+
+/**
+ * An event's remote cost as write arguments. From a Calendar Desk: its cost as typed and its own currency
+ * fields, exactly (the same record on both). From WordPress: the cost as the site stores it, its currency read
+ * from the text as any cost's; but when that is the cost here as it was sent (`10` went as `$10`: only the
+ * formatting differs), none, so the event keeps its cost and its own currency (`current`: the local event).
+ */
+function costInputOf(remote: RemoteRecord, store: CalendarStore, current?: StoredEvent): EventInput {
+  const cost = remote.texts?.cost;
+  if (cost === undefined) return {};
+  const currency = remote.texts?.currency;
+  if (currency) {
+    return {
+      cost,
+      currency_symbol: currency.symbol,
+      currency_position: currency.position,
+      currency_code: currency.code,
+    };
+  }
+  if (current) {
+    const sent = costWithSymbol(current.cost, eventCurrency(current, siteCurrency(store.settings)));
+    if (cost === typedCost(sent) || cost === typedCost(current.cost)) return {};
+  }
+  return { cost };
 }
 
 /** The rule of a remote series' head, as write arguments (none from a remote without series). */

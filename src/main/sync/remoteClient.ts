@@ -312,7 +312,8 @@ export class RemoteClient {
         : kind === 'category' || kind === 'tag'
           ? 'hide_empty=false&'
           : '';
-    const url = `${collection}?${query}${filter}per_page=50&page=${page}`;
+    const edit = this.editContext(kind);
+    const url = `${collection}?${query}${filter}${edit ? `${edit}&` : ''}per_page=50&page=${page}`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
       if (page > 1 && answer.status === 400) return { records: [], totalPages: page - 1 };
@@ -366,7 +367,8 @@ export class RemoteClient {
    * `event-no-longer-available` for an event in the trash.
    */
   async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
-    const path = `${COLLECTION[kind]}/${id}`;
+    const edit = this.editContext(kind);
+    const path = `${COLLECTION[kind]}/${id}${edit ? `?${edit}` : ''}`;
     const answer = await this.http.request('GET', path);
     if (isGone(answer)) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
@@ -394,7 +396,8 @@ export class RemoteClient {
       const found = items.map((item) => toRemoteRecord(kind, item)).find((record) => record.slug === slug);
       return found ?? null;
     }
-    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
+    const edit = this.editContext(kind);
+    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}${edit ? `?${edit}` : ''}`;
     const answer = await this.http.request('GET', path);
     // No such slug: the plugin answers 400 rest_invalid_param on `slug` (its check finds no post).
     const slugRefused =
@@ -497,6 +500,19 @@ export class RemoteClient {
       throw new RemoteError('REMOTE_NOT_THIS_API', `${url} did not answer with a list of media items.`);
     }
     return items.data.find((item) => isUploadedName(fileName, item.file, route.kind))?.id ?? null;
+  }
+
+  /** Whether the remote is another Calendar Desk (its own namespace): it stores costs and currencies as typed. */
+  get isCalendarDesk(): boolean {
+    return this.options.namespace.replace(/^\/|\/$/g, '') === NAMESPACE;
+  }
+
+  /**
+   * `context=edit` for an event, venue or organizer on a Calendar Desk: it then answers them as stored to an
+   * editor (an event's cost as typed, CONTRACT §2), as its change feed does; '' elsewhere.
+   */
+  private editContext(kind: SyncKind): string {
+    return this.isCalendarDesk && kind !== 'category' && kind !== 'tag' ? 'context=edit' : '';
   }
 
   /** Whether the remote is a WordPress site (it serves WordPress' own `wp/v2` routes beside the plugin's). */

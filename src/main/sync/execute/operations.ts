@@ -423,9 +423,12 @@ export class RunOperations {
   private async remoteAsStored(kind: Operation['kind'], remoteId: number): Promise<RemoteRecord> {
     const { client, options } = this.context;
     const remote = options.remote.get(linkKey(kind, remoteId))!;
-    return client.isWordPress && remote.texts
-      ? { ...remote, texts: await client.storedTexts(kind, remoteId) }
-      : remote;
+    if (client.isWordPress && remote.texts)
+      return { ...remote, texts: await client.storedTexts(kind, remoteId) };
+    // Only a Calendar Desk answers an event's own currency; another remote shows its site's.
+    return client.isCalendarDesk || !remote.texts?.currency
+      ? remote
+      : { ...remote, texts: { ...remote.texts, currency: undefined } };
   }
 
   /** Local ids of remote records, as the links know them now (imports of this run included). */
