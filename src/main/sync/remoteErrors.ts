@@ -10,7 +10,9 @@ export type RemoteErrorCode =
   | 'REMOTE_HTTP_ERROR'
   | 'REMOTE_UNKNOWN_OUTCOME'
   | 'REMOTE_BAD_RECORD'
-  | 'REMOTE_NO_MEDIA_UPLOAD';
+  | 'REMOTE_NO_MEDIA_UPLOAD'
+  // Not the remote's doing: venues or organizers of one name the remote would make one (sync/sameNames.ts).
+  | 'SYNC_SAME_NAMES';
 
 /** A remote that could not do what was asked; the message says what happened and what to do. */
 export class RemoteError extends Error {
