@@ -122,10 +122,13 @@ export interface RemoteTexts {
   excerpt?: string;
   cost?: string;
   /**
-   * An event's own currency fields as a Calendar Desk stores them (`cost_details.currency_*`, '' = the site's
-   * default). Absent from WordPress, whose answer shows the site's currency, not one of the event.
+   * An event's own currency fields ('' = the site's default): as a Calendar Desk stores them
+   * (`cost_details.currency_*`), or as WordPress does in the event's meta (its plugin's answer shows the site's
+   * currency where the event has none: never read from there).
    */
   currency?: RemoteCurrency;
+  /** Whether `cost` is exactly as typed there (a Calendar Desk); WordPress' plugin may format it again. */
+  costAsTyped?: boolean;
 }
 
 /** An event's own currency on a Calendar Desk remote, as its API's `cost_details` shows it. */

@@ -11,7 +11,7 @@ import {
 import { addTerm, changeTerm, removeTerm, type TermChanges } from '../core/terms';
 import type { StoredEvent } from '../store/schema';
 import { decodeHtmlEntities, toPlainText } from '../core/html';
-import { costWithSymbol, eventCurrency, siteCurrency, typedCost } from '../core/cost';
+import { costDetailsValues, eventCurrency, siteCurrency, typedCost } from '../core/cost';
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
@@ -193,28 +193,40 @@ function eventInputOf(
 }
 
 /**
- * An event's remote cost as write arguments. From a Calendar Desk: its cost as typed and its own currency
- * fields, exactly (the same record on both). From WordPress: the cost as the site stores it, its currency read
- * from the text as any cost's; but when that is the cost here as it was sent (`10` went as `$10`: only the
- * formatting differs), none, so the event keeps its cost and its own currency (`current`: the local event).
+ * An event's remote cost as write arguments, with the event's own currency when the remote tells it. From a
+ * Calendar Desk: its cost as typed and its currency fields, exactly (the same record on both). From WordPress:
+ * the cost and currency as the site stores them; but when only the formatting differs from the cost here,
+ * none, so the event keeps its cost and its own currency (`current`: the local event).
  */
 function costInputOf(remote: RemoteRecord, store: CalendarStore, current?: StoredEvent): EventInput {
   const cost = remote.texts?.cost;
   if (cost === undefined) return {};
+  if (!remote.texts?.costAsTyped && current && sameCostButFormatting(cost, current, store)) return {};
   const currency = remote.texts?.currency;
-  if (currency) {
-    return {
-      cost,
-      currency_symbol: currency.symbol,
-      currency_position: currency.position,
-      currency_code: currency.code,
-    };
-  }
-  if (current) {
-    const sent = costWithSymbol(current.cost, eventCurrency(current, siteCurrency(store.settings)));
-    if (cost === typedCost(sent) || cost === typedCost(current.cost)) return {};
-  }
-  return { cost };
+  return {
+    cost,
+    ...(currency
+      ? {
+          currency_symbol: currency.symbol,
+          currency_position: currency.position,
+          currency_code: currency.code,
+        }
+      : {}),
+  };
+}
+
+/**
+ * Whether WordPress' cost text is the event's cost here but for its formatting: the same numbers and no word
+ * of its own (`10` went there as `$10`; the plugin keeps `15€` as `15`, and may save `20€ / 10€ reduced` again
+ * as `10 – 20`, its currency in fields of its own).
+ */
+function sameCostButFormatting(remote: string, current: StoredEvent, store: CalendarStore): boolean {
+  const here = typedCost(current.cost);
+  const { symbol } = eventCurrency(current, siteCurrency(store.settings));
+  const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const known = new Set([...words(here), ...words(symbol)]);
+  const numbers = (text: string) => costDetailsValues([text]).join(' ');
+  return numbers(remote) === numbers(here) && words(remote).every((word) => known.has(word));
 }
 
 /** The rule of a remote series' head, as write arguments (none from a remote without series). */

@@ -7,7 +7,14 @@
 import { z } from 'zod';
 import { changesPageSchema, CURSOR_EXPIRED_CODE, type ChangesPage } from '../../shared/schemas/changes';
 import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
-import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
+import {
+  COLLECTION,
+  SYNC_KINDS,
+  type RemoteCurrency,
+  type RemoteRecord,
+  type RemoteTexts,
+  type SyncKind,
+} from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
@@ -45,19 +52,38 @@ const mediaList = z.array(
 );
 
 const raw = z.looseObject({ raw: z.string() });
-/** A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`. */
+const metaText = z.unknown().transform((value) => (typeof value === 'string' ? value : ''));
+/**
+ * A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`, and its own
+ * currency in `_EventCurrencySymbol`, `_EventCurrencyPosition` (`prefix`|`postfix`, or `suffix`) and `_EventCurrencyCode`.
+ */
 const storedPost = z
   .looseObject({
     title: raw,
     content: raw,
     excerpt: raw,
-    meta: z.looseObject({ _EventCost: z.unknown() }).optional(),
+    meta: z
+      .looseObject({
+        _EventCost: z.unknown(),
+        _EventCurrencySymbol: metaText,
+        _EventCurrencyPosition: metaText,
+        _EventCurrencyCode: metaText,
+      })
+      .optional(),
   })
   .transform((post) => ({
     title: post.title.raw,
     description: post.content.raw,
     excerpt: post.excerpt.raw,
     cost: typeof post.meta?._EventCost === 'string' ? post.meta._EventCost : null,
+    currency: {
+      symbol: post.meta?._EventCurrencySymbol ?? '',
+      position:
+        ({ prefix: 'prefix', postfix: 'postfix', suffix: 'postfix' } as const)[
+          post.meta?._EventCurrencyPosition ?? ''
+        ] ?? '',
+      code: post.meta?._EventCurrencyCode ?? '',
+    } satisfies RemoteCurrency,
   }));
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
@@ -571,8 +597,8 @@ export class RemoteClient {
         `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
       );
     }
-    const { title, description, excerpt, cost } = stored.data;
-    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '' } : {}) };
+    const { title, description, excerpt, cost, currency } = stored.data;
+    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
   }
 
   /**

@@ -449,9 +449,10 @@ export class RunOperations {
     const remote = options.remote.get(linkKey(kind, remoteId))!;
     if (client.isWordPress && remote.texts)
       return { ...remote, texts: await client.storedTexts(kind, remoteId) };
-    // Only a Calendar Desk answers an event's own currency; another remote shows its site's.
-    return client.isCalendarDesk || !remote.texts?.currency
-      ? remote
+    // Only a Calendar Desk answers an event's cost as typed and its own currency; another shows its site's.
+    if (!remote.texts) return remote;
+    return client.isCalendarDesk
+      ? { ...remote, texts: { ...remote.texts, costAsTyped: true } }
       : { ...remote, texts: { ...remote.texts, currency: undefined } };
   }
 
