@@ -47,8 +47,12 @@ describe('sync: cost and currency', () => {
     expect((await pair.sync()).summary.created).toBe(3);
 
     expect(await remoteEvent('Reduced')).toMatchObject({ cost: reduced.body.cost });
-    // A bare number goes with the currency shown here, so the remote does not publish "$15".
-    expect(await remoteEvent('Plain')).toMatchObject({ cost: '15€' });
+    // A bare number goes as typed with no currency of its own (issue 28): another Calendar Desk stores the same
+    // record and shows it in its own site's currency (the original plugin gets `15€`: test/wordpress/currency).
+    expect(await remoteEvent('Plain')).toMatchObject({
+      cost: '$15',
+      cost_details: expect.objectContaining({ currency_symbol: '', currency_position: '' }),
+    });
     expect(await remoteEvent('Pounds')).toMatchObject({
       cost: '£12',
       cost_details: expect.objectContaining({ currency_symbol: '£', currency_code: 'GBP' }),

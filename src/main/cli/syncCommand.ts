@@ -37,6 +37,8 @@ export interface SyncCliOptions {
   dryRun?: boolean;
   pushOnly?: boolean;
   pullOnly?: boolean;
+  keepApart?: boolean;
+  mergeSameNames?: boolean;
   policy: ConflictPolicy;
   json?: boolean;
 }
@@ -100,6 +102,11 @@ async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest>
       'Give --push-only or --pull-only, not both (without either, sync goes both ways).',
     );
   }
+  if (options.keepApart && options.mergeSameNames) {
+    throw new SyncUsageError(
+      'Give --keep-apart or --merge-same-names, not both: venues or organizers of one name are either renamed apart or merged.',
+    );
+  }
   const auth = await remoteAuthOf(options);
   // Without --namespace the site says which API it serves, as the app's "add a site" form finds it.
   const api = options.namespace
@@ -112,6 +119,8 @@ async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest>
     policy: options.policy,
     direction: options.pushOnly ? 'push' : options.pullOnly ? 'pull' : 'both',
     dry_run: options.dryRun === true,
+    ...(options.keepApart ? { same_names: 'keep-apart' } : {}),
+    ...(options.mergeSameNames ? { same_names: 'merge' } : {}),
   });
   if (!request.success) {
     const issue = request.error.issues[0];
@@ -192,6 +201,11 @@ export function syncCommand(deps: SyncCommandDeps): Command {
     .option('--dry-run', 'print the plan and change nothing')
     .option('--push-only', "only send this calendar's changes; take nothing from the remote")
     .option('--pull-only', "only take the remote's changes; send nothing")
+    .option(
+      '--keep-apart',
+      'venues or organizers of one name (which the site would make one): rename the others apart, here and there',
+    )
+    .option('--merge-same-names', 'venues or organizers of one name: merge each group into one here first')
     .addOption(
       new Option('--policy <policy>', 'what to do with records changed on both sides')
         .choices(POLICIES)

@@ -48,6 +48,19 @@ export function reportLines(report: SyncReport, policy: ConflictPolicy = 'ask'):
       }
     }
   }
+  const sameNames = report.sameNames ?? [];
+  if (sameNames.length > 0) {
+    lines.push(
+      report.dryRun
+        ? 'Same names: the site would make each group one record. Sync with --keep-apart (renamed as shown, here and there) or --merge-same-names (merged here first):'
+        : 'Same names, settled as asked:',
+    );
+    for (const group of sameNames) {
+      lines.push(`  ${group.localIds.length} ${group.kind}s "${group.name}":`);
+      for (const [index, id] of group.localIds.entries())
+        lines.push(`      ${group.kind} ${id}: kept apart as "${group.apartNames[index]}"`);
+    }
+  }
   if (report.conflicts.length > 0) {
     lines.push(CONFLICTS_HEADER[policy]);
     for (const conflict of report.conflicts) {

@@ -9,6 +9,7 @@ import {
   type RemoteMeta,
   type SyncKind,
 } from './model';
+import { RecordProblem } from './eventPassword';
 
 /** The sync state in the data file is not what this version wrote: refuse rather than guess. */
 export class SyncStateError extends Error {
@@ -27,6 +28,8 @@ export function remoteKey(root: string, namespace: string): string {
  */
 export class LinkState {
   private readonly links = new Map<string, Link>();
+  /** The local id linked to each remote record (`kind:remoteId`): one local record per remote record. */
+  private readonly localOfRemote = new Map<string, number>();
   private readonly media = new Map<number, MediaLink>();
   /** Local ids of events sent to this remote with a password (so removing it here removes it there). */
   private readonly protectedEvents = new Set<number>();
@@ -47,6 +50,8 @@ export class LinkState {
       const parsed = linkSchema.safeParse(store.syncState(entry));
       if (!parsed.success) throw new SyncStateError(`The sync link ${entry} in the data file is damaged.`);
       this.links.set(linkKey(parsed.data.kind, parsed.data.localId), parsed.data);
+      if (parsed.data.remoteId !== null)
+        this.localOfRemote.set(linkKey(parsed.data.kind, parsed.data.remoteId), parsed.data.localId);
     }
     for (const entry of store.syncKeys(`media:${key}|`)) {
       const parsed = mediaLinkSchema.safeParse(store.syncState(entry));
@@ -83,17 +88,52 @@ export class LinkState {
 
   remoteIdOf = (kind: SyncKind, localId: number): number | null => this.get(kind, localId)?.remoteId ?? null;
 
-  /** Writes a link durably (the checkpoint of one operation). */
+  /**
+   * The other local record linked to a remote record, if any: two local records are never linked to one remote
+   * record (each sync would copy its fields over both).
+   */
+  linkedElsewhere(kind: SyncKind, remoteId: number, localId: number): number | null {
+    const other = this.localOfRemote.get(linkKey(kind, remoteId));
+    return other !== undefined && other !== localId && this.get(kind, other)?.remoteId === remoteId
+      ? other
+      : null;
+  }
+
+  /**
+   * Writes a link durably (the checkpoint of one operation). Refused with a {@link RecordProblem} when the
+   * remote record is already linked to another local record (see {@link linkedElsewhere}).
+   */
   async put(link: Link): Promise<void> {
+    const other =
+      link.remoteId === null ? null : this.linkedElsewhere(link.kind, link.remoteId, link.localId);
+    if (other !== null) {
+      throw new RecordProblem(
+        'SYNC_REMOTE_ALREADY_LINKED',
+        `The remote's ${link.kind} ${link.remoteId} is already the copy of local ${link.kind} ${other}: two ` +
+          `records here are not linked to one there, or each sync would copy its fields over both. If they ` +
+          'have the same name, run the sync with --keep-apart or --merge-same-names.',
+      );
+    }
     await this.store.mutate((tx) =>
       tx.setSyncState(`link:${this.key}|${linkKey(link.kind, link.localId)}`, link),
     );
+    this.forgetRemoteOf(link.kind, link.localId);
     this.links.set(linkKey(link.kind, link.localId), link);
+    if (link.remoteId !== null) this.localOfRemote.set(linkKey(link.kind, link.remoteId), link.localId);
   }
 
   async remove(kind: SyncKind, localId: number): Promise<void> {
     await this.store.mutate((tx) => tx.setSyncState(`link:${this.key}|${linkKey(kind, localId)}`, null));
+    this.forgetRemoteOf(kind, localId);
     this.links.delete(linkKey(kind, localId));
+  }
+
+  /** Drops the reverse entry of a local record's current link (before it changes or goes). */
+  private forgetRemoteOf(kind: SyncKind, localId: number): void {
+    const remoteId = this.get(kind, localId)?.remoteId;
+    if (remoteId == null) return;
+    const key = linkKey(kind, remoteId);
+    if (this.localOfRemote.get(key) === localId) this.localOfRemote.delete(key);
   }
 
   allMedia(): MediaLink[] {

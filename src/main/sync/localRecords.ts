@@ -82,18 +82,31 @@ export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore)
 }
 
 /**
- * The cost as sent: the typed texts, with the currency it is shown in here written into bare numbers (the
- * original plugin reads the currency from the text alone: `15` would become the remote's `$15`), and the
- * event's own currency fields (a Calendar Desk remote takes them; the original ignores unknown fields).
+ * The cost as sent to WordPress: the typed texts, with the currency it is shown in here written into bare
+ * numbers (the original plugin reads the currency from the text alone: `15` would become the remote's `$15`).
  * Not compared: the planner pushes a local change by its revision, and the remote's currency is its own.
  */
 function eventCostToSend(event: StoredEvent, store: CalendarStore): Record<string, unknown> {
   const cost = costWithSymbol(event.cost, eventCurrency(event, siteCurrency(store.settings)));
+  return { cost: costValue(cost), ...ownCurrency(event) };
+}
+
+/**
+ * The cost as sent to another Calendar Desk: as typed, with the event's own currency fields as they are ('' =
+ * the site's default stays so there), so both store the same record (a bare `10` stays `10`).
+ */
+function eventCostToCalendarDesk(event: StoredEvent): Record<string, unknown> {
+  return { cost: costValue(event.cost), ...ownCurrency(event) };
+}
+
+const costValue = (values: string[]) => (values.length === 1 ? values[0] : values.length === 0 ? '' : values);
+
+/** The event's own currency fields as the API takes them (the original ignores them as unknown fields). */
+function ownCurrency(event: StoredEvent): Record<string, unknown> {
   // A currency read from the cost text may be one the API does not take as a symbol (`10 Schweizerfranken`,
   // `<10`): the text is sent as typed, and the remote reads the same currency from it.
   const sendable = currencySymbolSchema.safeParse(event.currencySymbol).success;
   return {
-    cost: cost.length === 1 ? cost[0] : cost.length === 0 ? '' : cost,
     currency_symbol: sendable ? event.currencySymbol : '',
     currency_position: sendable ? event.currencyPosition : '',
     currency_code: event.currencyCode ?? '',
@@ -135,6 +148,7 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     },
     // Taken by a Calendar Desk on create (the same record on both, CONTRACT §2); WordPress ignores it.
     send: { ...eventCostToSend(event, store), uid: event.uid },
+    sendToCalendarDesk: eventCostToCalendarDesk(event),
     image: localImage(store, event.imageId),
     password: event.password,
     ...(event.recurrenceId === undefined

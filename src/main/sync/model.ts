@@ -57,6 +57,11 @@ export interface LocalRecord {
   refs: LocalRefs;
   /** Values sent instead of the comparable ones (e.g. the raw cost, compared as its numbers). */
   send?: Record<string, unknown>;
+  /**
+   * Values a Calendar Desk remote takes instead of those of `send` (an event's cost as typed and its own
+   * currency fields, which it stores as they are: the same record on both, CONTRACT §2).
+   */
+  sendToCalendarDesk?: Record<string, unknown>;
   /** Events, venues and organizers: their picture, or null for none. Terms have no picture (undefined). */
   image?: LocalImage | null;
   /**
@@ -116,6 +121,21 @@ export interface RemoteTexts {
   description: string;
   excerpt?: string;
   cost?: string;
+  /**
+   * An event's own currency fields ('' = the site's default): as a Calendar Desk stores them
+   * (`cost_details.currency_*`), or as WordPress does in the event's meta (its plugin's answer shows the site's
+   * currency where the event has none: never read from there).
+   */
+  currency?: RemoteCurrency;
+  /** Whether `cost` is exactly as typed there (a Calendar Desk); WordPress' plugin may format it again. */
+  costAsTyped?: boolean;
+}
+
+/** An event's own currency on a Calendar Desk remote, as its API's `cost_details` shows it. */
+export interface RemoteCurrency {
+  symbol: string;
+  position: 'prefix' | 'postfix' | '';
+  code: string;
 }
 
 export const linkSchema = z.object({

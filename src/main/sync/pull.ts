@@ -11,6 +11,7 @@ import {
 import { addTerm, changeTerm, removeTerm, type TermChanges } from '../core/terms';
 import type { StoredEvent } from '../store/schema';
 import { decodeHtmlEntities, toPlainText } from '../core/html';
+import { costDetailsValues, eventCurrency, siteCurrency, typedCost } from '../core/cost';
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
@@ -50,12 +51,18 @@ export async function pullIntoLocal(
 ): Promise<number> {
   const call = { store, caller, now };
   const refused = refusedAs(caller);
+  // An event's currency goes with its cost (the fields the planner compares are its numbers, `cost`).
+  const taken = (key: string) => only!.has(key) || (key.startsWith('currency_') && only!.has('cost'));
   const kept = <T extends object>(input: T): T =>
-    only ? (Object.fromEntries(Object.entries(input).filter(([key]) => only.has(key))) as T) : input;
+    only ? (Object.fromEntries(Object.entries(input).filter(([key]) => taken(key))) as T) : input;
   if (kind === 'event') {
     const current = store.events.get(localId)!;
     const series = scope === 'all' ? seriesInputOf(remote) : {};
-    const input: EventInput = kept({ ...eventInputOf(remote, localIdOf, localMediaOf, current), ...series });
+    const input: EventInput = kept({
+      ...eventInputOf(remote, localIdOf, localMediaOf, current),
+      ...costInputOf(remote, store, current),
+      ...series,
+    });
     // Deleted here, still there: the record comes back (its status is the remote's).
     if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
     // Nothing to take (an event of a series already brought up to date by its head): not an edit of its own.
@@ -104,6 +111,7 @@ export async function importIntoLocal(
     const series = remote.seriesHeadId === remote.id ? seriesInputOf(remote) : {};
     const input: EventInput = {
       ...eventInputOf(remote, localIdOf, localMediaOf),
+      ...costInputOf(remote, store),
       ...series,
       ...slug,
       ...uid,
@@ -161,7 +169,6 @@ function eventInputOf(
       .map((id) => localIdOf(refKind, Number(id)))
       .filter((id): id is number => id !== null);
   const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
-  const texts = remote.texts;
   return {
     title: text(fields.title),
     description: text(fields.description),
@@ -182,8 +189,44 @@ function eventInputOf(
     ...(venue !== null ? { venue } : {}),
     image: imageOf(remote, localMediaOf),
     ...(current && current.website !== null ? { website: text(fields.website) } : {}),
-    ...(texts?.cost !== undefined ? { cost: texts.cost } : {}),
   };
+}
+
+/**
+ * An event's remote cost as write arguments, with the event's own currency when the remote tells it. From a
+ * Calendar Desk: its cost as typed and its currency fields, exactly (the same record on both). From WordPress:
+ * the cost and currency as the site stores them; but when only the formatting differs from the cost here,
+ * none, so the event keeps its cost and its own currency (`current`: the local event).
+ */
+function costInputOf(remote: RemoteRecord, store: CalendarStore, current?: StoredEvent): EventInput {
+  const cost = remote.texts?.cost;
+  if (cost === undefined) return {};
+  if (!remote.texts?.costAsTyped && current && sameCostButFormatting(cost, current, store)) return {};
+  const currency = remote.texts?.currency;
+  return {
+    cost,
+    ...(currency
+      ? {
+          currency_symbol: currency.symbol,
+          currency_position: currency.position,
+          currency_code: currency.code,
+        }
+      : {}),
+  };
+}
+
+/**
+ * Whether WordPress' cost text is the event's cost here but for its formatting: the same numbers and no word
+ * of its own (`10` went there as `$10`; the plugin keeps `15€` as `15`, and may save `20€ / 10€ reduced` again
+ * as `10 – 20`, its currency in fields of its own).
+ */
+function sameCostButFormatting(remote: string, current: StoredEvent, store: CalendarStore): boolean {
+  const here = typedCost(current.cost);
+  const { symbol } = eventCurrency(current, siteCurrency(store.settings));
+  const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const known = new Set([...words(here), ...words(symbol)]);
+  const numbers = (text: string) => costDetailsValues([text]).join(' ');
+  return numbers(remote) === numbers(here) && words(remote).every((word) => known.has(word));
 }
 
 /** The rule of a remote series' head, as write arguments (none from a remote without series). */

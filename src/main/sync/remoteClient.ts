@@ -7,7 +7,14 @@
 import { z } from 'zod';
 import { changesPageSchema, CURSOR_EXPIRED_CODE, type ChangesPage } from '../../shared/schemas/changes';
 import { ADMIN_NAMESPACE, NAMESPACE, TRIBE_NAMESPACE, WP_V2_NAMESPACE } from '../../shared/enums';
-import { COLLECTION, SYNC_KINDS, type RemoteRecord, type RemoteTexts, type SyncKind } from './model';
+import {
+  COLLECTION,
+  SYNC_KINDS,
+  type RemoteCurrency,
+  type RemoteRecord,
+  type RemoteTexts,
+  type SyncKind,
+} from './model';
 import { toRemoteRecord } from './remoteRecords';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
@@ -48,19 +55,38 @@ const mediaList = z.array(
 );
 
 const raw = z.looseObject({ raw: z.string() });
-/** A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`. */
+const metaText = z.unknown().transform((value) => (typeof value === 'string' ? value : ''));
+/**
+ * A post as WordPress stores it (`context=edit`); an event's cost is in its meta, `_EventCost`, and its own
+ * currency in `_EventCurrencySymbol`, `_EventCurrencyPosition` (`prefix`|`postfix`, or `suffix`) and `_EventCurrencyCode`.
+ */
 const storedPost = z
   .looseObject({
     title: raw,
     content: raw,
     excerpt: raw,
-    meta: z.looseObject({ _EventCost: z.unknown() }).optional(),
+    meta: z
+      .looseObject({
+        _EventCost: z.unknown(),
+        _EventCurrencySymbol: metaText,
+        _EventCurrencyPosition: metaText,
+        _EventCurrencyCode: metaText,
+      })
+      .optional(),
   })
   .transform((post) => ({
     title: post.title.raw,
     description: post.content.raw,
     excerpt: post.excerpt.raw,
     cost: typeof post.meta?._EventCost === 'string' ? post.meta._EventCost : null,
+    currency: {
+      symbol: post.meta?._EventCurrencySymbol ?? '',
+      position:
+        ({ prefix: 'prefix', postfix: 'postfix', suffix: 'postfix' } as const)[
+          post.meta?._EventCurrencyPosition ?? ''
+        ] ?? '',
+      code: post.meta?._EventCurrencyCode ?? '',
+    } satisfies RemoteCurrency,
   }));
 
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
@@ -402,7 +428,8 @@ export class RemoteClient {
         : kind === 'category' || kind === 'tag'
           ? 'hide_empty=false&'
           : '';
-    const url = `${collection}?${query}${filter}per_page=${PAGE_SIZE}&page=${page}`;
+    const edit = this.editContext(kind);
+    const url = `${collection}?${query}${filter}${edit ? `${edit}&` : ''}per_page=${PAGE_SIZE}&page=${page}`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) {
       if (page > 1 && (answer.status === 400 || answer.status === 404))
@@ -464,7 +491,8 @@ export class RemoteClient {
    * `event-no-longer-available` for an event in the trash.
    */
   async get(kind: SyncKind, id: number): Promise<RemoteRecord | null> {
-    const path = `${COLLECTION[kind]}/${id}`;
+    const edit = this.editContext(kind);
+    const path = `${COLLECTION[kind]}/${id}${edit ? `?${edit}` : ''}`;
     const answer = await this.http.request('GET', path);
     if (isGone(answer)) return null;
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
@@ -492,7 +520,8 @@ export class RemoteClient {
       const found = items.map((item) => this.readRecord(kind, item)).find((record) => record?.slug === slug);
       return found ?? null;
     }
-    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}`;
+    const edit = this.editContext(kind);
+    const path = `${COLLECTION[kind]}/by-slug/${encodeURIComponent(slug)}${edit ? `?${edit}` : ''}`;
     const answer = await this.http.request('GET', path);
     // No such slug: the plugin answers 400 rest_invalid_param on `slug` (its check finds no post).
     const slugRefused =
@@ -597,6 +626,19 @@ export class RemoteClient {
     return items.data.find((item) => isUploadedName(fileName, item.file, route.kind))?.id ?? null;
   }
 
+  /** Whether the remote is another Calendar Desk (its own namespace): it stores costs and currencies as typed. */
+  get isCalendarDesk(): boolean {
+    return this.options.namespace.replace(/^\/|\/$/g, '') === NAMESPACE;
+  }
+
+  /**
+   * `context=edit` for an event, venue or organizer on a Calendar Desk: it then answers them as stored to an
+   * editor (an event's cost as typed, CONTRACT §2), as its change feed does; '' elsewhere.
+   */
+  private editContext(kind: SyncKind): string {
+    return this.isCalendarDesk && kind !== 'category' && kind !== 'tag' ? 'context=edit' : '';
+  }
+
   /** Whether the remote is a WordPress site (it serves WordPress' own `wp/v2` routes beside the plugin's). */
   get isWordPress(): boolean {
     return this.mediaRoute?.kind === 'wordpress';
@@ -653,8 +695,8 @@ export class RemoteClient {
         `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
       );
     }
-    const { title, description, excerpt, cost } = stored.data;
-    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '' } : {}) };
+    const { title, description, excerpt, cost, currency } = stored.data;
+    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
   }
 
   /**

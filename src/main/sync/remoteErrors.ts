@@ -14,7 +14,9 @@ export type RemoteErrorCode =
   /** An answer over the size limit, or a list longer than a sync reads: not retried. */
   | 'REMOTE_TOO_LARGE'
   /** Stopped by the caller (a sync job cancelled while the remote was read). */
-  | 'REMOTE_CANCELLED';
+  | 'REMOTE_CANCELLED'
+  // Not the remote's doing: venues or organizers of one name the remote would make one (sync/sameNames.ts).
+  | 'SYNC_SAME_NAMES';
 
 /** A remote that could not do what was asked; the message says what happened and what to do. */
 export class RemoteError extends Error {

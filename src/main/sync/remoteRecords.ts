@@ -87,6 +87,23 @@ const imageOf = z
 const description = text.transform((value) => value.trim().replace(/^<p>([\s\S]*)<\/p>$/, '$1'));
 /** The texts of an event, venue or organizer as the remote answered them. */
 const answeredTexts = z.looseObject({ description: text, excerpt: text, cost: text });
+/** An event's own currency as a Calendar Desk answers it (WordPress' texts are replaced by what it stores). */
+const answeredCurrency = z
+  .looseObject({
+    cost_details: z
+      .looseObject({
+        currency_symbol: text,
+        currency_position: z.enum(['prefix', 'postfix', '']).catch(''),
+        currency_code: text,
+      })
+      .optional()
+      .catch(undefined),
+  })
+  .transform(({ cost_details: details }) =>
+    details
+      ? { symbol: details.currency_symbol, position: details.currency_position, code: details.currency_code }
+      : undefined,
+  );
 
 const termShape = base.extend({
   name: text,
@@ -245,11 +262,13 @@ function postRecord(
 /** What `remote-wins` takes over: the title and texts as answered (an event's cost as its text). */
 function textsOf(kind: SyncKind, answer: unknown): RemoteTexts {
   const answered = answeredTexts.parse(answer);
+  const currency = kind === 'event' ? answeredCurrency.parse(answer) : undefined;
   const title = (answer as Record<string, unknown>)[kind === 'event' ? 'title' : kind];
   return {
     title: typeof title === 'string' ? title : '',
     description: answered.description,
     ...(kind === 'event' ? { excerpt: answered.excerpt, cost: answered.cost } : {}),
+    ...(kind === 'event' && currency ? { currency } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import { readRemote } from './remoteRead';
 import { readRemoteChanges } from './remoteFeed';
 import { findRemoteSeries } from './remoteSeries';
 import type { AdHocSyncRequest, Conflict, RecordFailure, SyncReport } from '../../shared/schemas/sync';
+import { sameNameGroups, settleSameNames, type SameNameChoice, type SameNameGroup } from './sameNames';
 
 export interface SyncOptions {
   store: CalendarStore;
@@ -36,6 +37,8 @@ export interface SyncOptions {
   clock?: () => Date;
   /** Operations sent at once (default 4), in the dependency order's stages. */
   concurrency?: number;
+  /** Venues or organizers of one name the remote would make one record: kept apart or merged (sameNames.ts). */
+  sameNames?: SameNameChoice;
 }
 
 export type { SyncReport } from '../../shared/schemas/sync';
@@ -43,13 +46,14 @@ export type { SyncReport } from '../../shared/schemas/sync';
 /** What a sync with the remote given in full asks for (`calendar-desk sync`, `POST sync-jobs`), as sync options. */
 export function adHocSyncOptions(
   request: AdHocSyncRequest,
-): Pick<SyncOptions, 'remote' | 'policy' | 'direction' | 'decisions' | 'dryRun'> {
+): Pick<SyncOptions, 'remote' | 'policy' | 'direction' | 'decisions' | 'dryRun' | 'sameNames'> {
   return {
     remote: { root: request.remote, namespace: request.namespace, auth: request.auth },
     policy: request.policy,
     direction: request.direction,
     decisions: request.decisions,
     dryRun: request.dry_run,
+    sameNames: request.same_names,
   };
 }
 
@@ -108,6 +112,26 @@ function refuseUnwritableKinds(client: RemoteClient, operations: Operation[]): v
 }
 
 /**
+ * Venues or organizers of one name that the remote would make one record, not settled: nothing is sent (each
+ * would be linked to the same site record, and every sync would copy its address over the others).
+ */
+function sameNamesError(groups: SameNameGroup[]): RemoteError {
+  const listed = groups
+    .map(
+      (group) => `${group.localIds.length} ${group.kind}s "${group.name}" (ids ${group.localIds.join(', ')})`,
+    )
+    .join('; ');
+  const apart = groups.flatMap((group) => group.apartNames.slice(1).map((name) => `"${name}"`)).join(', ');
+  return new RemoteError(
+    'SYNC_SAME_NAMES',
+    `This calendar has ${listed}: the site would make each group one record and give them one address. ` +
+      `Nothing was sent. Run the sync again with --keep-apart (they are renamed ${apart}, here and on the ` +
+      'site) or --merge-same-names (each group becomes one record here first), or rename them yourself.',
+    409,
+  );
+}
+
+/**
  * Takes out of the plan everything about a record the remote sent that does not fit its kind (see
  * {@link RemoteClient.rejected}): no operation or conflict on it, nor on the local record linked to it (it is
  * not gone there, only unreadable). Each is a failure of that record, in the remote's words; localId 0 for one
@@ -148,13 +172,24 @@ async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
     client.root,
     options.remote.namespace,
   );
+  // A remote's create reuses a venue or organizer of the same title. Only what is sent is at stake: a pull
+  // alone takes the remote's records, each linked to its own.
+  const direction = options.direction ?? 'both';
+  let sameNames = direction === 'pull' ? [] : sameNameGroups(options.store, links);
+  const sameNamesFound = sameNames;
+  if (sameNames.length > 0 && options.sameNames && !options.dryRun) {
+    const now = options.clock?.() ?? new Date();
+    await settleSameNames(sameNames, options.sameNames, options.store, links, options.caller, now);
+    sameNames = sameNameGroups(options.store, links);
+  }
+  if (sameNames.length > 0 && !options.dryRun) throw sameNamesError(sameNames);
   const local = localRecords(options.store);
   // Another Calendar Desk tells what changed since the cursor; other remotes are read in full every time.
   const feed = client.mayHaveChangeFeed
     ? await readRemoteChanges(client, local, links, links.meta.cursor ?? null)
     : null;
   const remote = feed?.records ?? (await readRemote(client, local, links));
-  if (!client.isWordPress && (options.direction ?? 'both') !== 'push') {
+  if (!client.isWordPress && direction !== 'push') {
     const linkedHeads = new Set(
       local
         .filter((record) => record.series?.headId === record.id)
@@ -163,7 +198,7 @@ async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
     );
     await findRemoteSeries(client, remote, links.all(), linkedHeads);
   }
-  return { links, local, feed, remote };
+  return { links, local, feed, remote, sameNamesFound };
 }
 
 /**
@@ -195,7 +230,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   } finally {
     options.signal?.removeEventListener('abort', stopReading);
   }
-  const { links, local, feed, remote } = read;
+  const { links, local, feed, remote, sameNamesFound } = read;
   const direction = options.direction ?? 'both';
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
@@ -211,6 +246,7 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     namespace: options.remote.namespace,
     operations: planned.operations,
     conflicts: planned.conflicts,
+    sameNames: sameNamesFound,
   };
   if (options.dryRun) {
     const count = (type: Operation['type']) =>

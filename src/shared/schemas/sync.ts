@@ -28,11 +28,32 @@ export const SYNC_DIRECTIONS = ['both', 'push', 'pull'] as const;
 export const directionSchema = z.enum(SYNC_DIRECTIONS);
 export type SyncDirection = z.infer<typeof directionSchema>;
 
+/**
+ * What to do with venues (or organizers) of one name that the remote would make one record (issue 28):
+ * `keep-apart` gives the others a distinguishing name (here and there), `merge` merges them here first.
+ */
+export const SAME_NAME_CHOICES = ['keep-apart', 'merge'] as const;
+export const sameNameChoiceSchema = z.enum(SAME_NAME_CHOICES);
+export type SameNameChoice = z.infer<typeof sameNameChoiceSchema>;
+
+/**
+ * Local venues or organizers of one name that the remote would make one record: `localIds` (the first keeps
+ * its name), and the names `keep-apart` gives them (`apartNames`, in the same order).
+ */
+export const sameNameGroupSchema = z.object({
+  kind: z.enum(['venue', 'organizer']),
+  name: z.string(),
+  localIds: z.array(z.number()),
+  apartNames: z.array(z.string()),
+});
+export type SameNameGroup = z.infer<typeof sameNameGroupSchema>;
+
 /** Body of `POST remotes/{id}/plan` and `POST remotes/{id}/sync`. */
 export const syncRunSchema = z.object({
   policy: policySchema.default('ask'),
   decisions: decisionsSchema.default({}),
   direction: directionSchema.default('both'),
+  same_names: sameNameChoiceSchema.optional(),
 });
 
 /** A remote's REST root (or, for a check, its site's address) as given: an http:// or https:// address. */
@@ -62,6 +83,7 @@ export const adHocSyncSchema = z.object({
   direction: directionSchema.default('both'),
   dry_run: z.boolean().default(false),
   decisions: decisionsSchema.default({}),
+  same_names: sameNameChoiceSchema.optional(),
 });
 /** An ad-hoc sync request, every default filled in. */
 export type AdHocSyncRequest = z.infer<typeof adHocSyncSchema>;
@@ -204,6 +226,11 @@ export const syncReportSchema = z.object({
   summary: syncSummarySchema,
   failures: z.array(recordFailureSchema),
   interrupted: z.boolean(),
+  /**
+   * Venues or organizers of one name the remote would make one record, still to settle (a plan), or settled
+   * by this sync's `same_names` choice; absent in reports of earlier versions.
+   */
+  sameNames: z.array(sameNameGroupSchema).optional(),
 });
 export type SyncReport = z.infer<typeof syncReportSchema>;
 

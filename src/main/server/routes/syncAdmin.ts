@@ -132,8 +132,18 @@ export function syncAdminRoutes({
     adminRoute('/remotes/:id/sync', [
       adminEndpoint(['POST'], 'Start a sync with a saved remote', (request) => {
         const remote = remoteOf(request);
-        const { policy, decisions, direction } = parse(syncRunSchema, bodyOf(request));
-        return startJob({ store, caller: request.caller!, clock, policy, decisions, direction, remote });
+        const { policy, decisions, direction, same_names } = parse(syncRunSchema, bodyOf(request));
+        const caller = request.caller!;
+        return startJob({
+          store,
+          caller,
+          clock,
+          policy,
+          decisions,
+          direction,
+          remote,
+          sameNames: same_names,
+        });
       }),
     ]),
     adminRoute('/sync-jobs', [

@@ -10,6 +10,7 @@ import { RemoteError } from '../remoteClient';
 import { importIntoLocal, pullIntoLocal, trashLocal, type LocalIdOf, type LocalMediaOf } from '../pull';
 import { localRecordOf } from '../localRecords';
 import { takeLinkedPostUid } from '../../core/linkedPosts';
+import { RecordProblem } from '../eventPassword';
 import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
@@ -59,10 +60,15 @@ export class RunOperations {
         const { remote, adopted, found } = await pictures.withPicture(record!, () =>
           this.createOnce(record!),
         );
+        await this.refuseReused(record!, remote, adopted || found === true);
         if (!adopted) await pictures.rememberImage(record!, remote);
-        await links.put(
-          linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote),
-        );
+        await links
+          .put(linkFor(operation.kind, operation.localId, adopted ? null : record!.revision, remote))
+          .catch(async (error: unknown) => {
+            // Not linked: the next sync sends it anew (the create's pending link would have it looked up).
+            await links.remove(operation.kind, operation.localId);
+            throw error;
+          });
         if (adopted) {
           // An existing term took the create (`term_exists`): it is adopted and brought to the local version.
           await this.update(record!, remote.id, true);
@@ -162,6 +168,24 @@ export class RunOperations {
         break;
     }
     return outcome;
+  }
+
+  /**
+   * A create of a venue or organizer that the site answered with one it already had (listed when the plan
+   * read the site; The Events Calendar reuses them by title): refused and not linked, so that record's fields
+   * are never copied over this one. `known`: a term adopted or a lost answer found, which is that record.
+   */
+  private async refuseReused(record: LocalRecord, remote: RemoteRecord, known: boolean): Promise<void> {
+    if (known || (record.kind !== 'venue' && record.kind !== 'organizer')) return;
+    if (!this.context.options.remote.has(linkKey(record.kind, remote.id))) return;
+    await this.context.links.remove(record.kind, record.id);
+    const name = String(remote.fields[record.kind] ?? '');
+    throw new RecordProblem(
+      'SYNC_REMOTE_REUSED',
+      `The site answered with its ${record.kind} "${name}" (id ${remote.id}), which it already had, instead of ` +
+        `creating this one: it takes a ${record.kind} of the same name as that one. Rename this one, or run ` +
+        'the sync with --keep-apart, and sync again.',
+    );
   }
 
   /** Whether the local record of an operation is in the trash now. */
@@ -423,9 +447,13 @@ export class RunOperations {
   private async remoteAsStored(kind: Operation['kind'], remoteId: number): Promise<RemoteRecord> {
     const { client, options } = this.context;
     const remote = options.remote.get(linkKey(kind, remoteId))!;
-    return client.isWordPress && remote.texts
-      ? { ...remote, texts: await client.storedTexts(kind, remoteId) }
-      : remote;
+    if (client.isWordPress && remote.texts)
+      return { ...remote, texts: await client.storedTexts(kind, remoteId) };
+    // Only a Calendar Desk answers an event's cost as typed and its own currency; another shows its site's.
+    if (!remote.texts) return remote;
+    return client.isCalendarDesk
+      ? { ...remote, texts: { ...remote.texts, costAsTyped: true } }
+      : { ...remote, texts: { ...remote.texts, currency: undefined } };
   }
 
   /** Local ids of remote records, as the links know them now (imports of this run included). */

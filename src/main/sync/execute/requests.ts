@@ -27,7 +27,11 @@ export async function requestBody(
       );
     }
   }
-  const sent: Record<string, unknown> = { ...record.fields, ...record.send };
+  const sent: Record<string, unknown> = {
+    ...record.fields,
+    ...record.send,
+    ...(context.client.isCalendarDesk ? record.sendToCalendarDesk : {}),
+  };
   // A create takes no empty texts (they are the defaults anyway); an update sends them to clear a field.
   if (creating) for (const [field, value] of Object.entries(sent)) if (value === '') delete sent[field];
   // No venue is left out (the original cannot remove one and treats 0 as "not given"); an empty list is

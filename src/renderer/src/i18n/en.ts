@@ -555,6 +555,14 @@ export const en = {
     progressText: '{done} of {total} ({percent}%)',
     planTitle: 'What publishing would do',
     upToDate: 'Everything is up to date.',
+    sameNames: {
+      title: 'Same names',
+      intro:
+        'The site would make each of these groups one record, with one address. Choose what to do; nothing is published until you do.',
+      keptApartAs: 'kept apart as “{name}”',
+      keepApart: 'Keep them apart (renamed as shown, here and on the site)',
+      merge: 'Merge each group into one here first',
+    },
     action: 'Action',
     kind: 'Kind',
     direction: 'Direction',

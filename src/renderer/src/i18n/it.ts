@@ -564,6 +564,14 @@ export const it: Messages = {
     progressText: '{done} di {total} ({percent}%)',
     planTitle: 'Cosa farebbe la pubblicazione',
     upToDate: 'Tutto è aggiornato.',
+    sameNames: {
+      title: 'Stessi nomi',
+      intro:
+        'Il sito farebbe di ciascuno di questi gruppi un solo record, con un solo indirizzo. Scegli cosa fare; nulla viene pubblicato prima.',
+      keptApartAs: 'tenuto distinto come «{name}»',
+      keepApart: 'Tienili distinti (rinominati come indicato, qui e sul sito)',
+      merge: 'Unisci prima qui ogni gruppo in uno',
+    },
     action: 'Azione',
     kind: 'Tipo',
     direction: 'Direzione',

@@ -561,6 +561,14 @@ export const pl: Messages = {
     progressText: '{done} z {total} ({percent}%)',
     planTitle: 'Co zrobi publikacja',
     upToDate: 'Wszystko jest aktualne.',
+    sameNames: {
+      title: 'Te same nazwy',
+      intro:
+        'Strona zrobiłaby z każdej z tych grup jeden rekord z jednym adresem. Wybierz, co zrobić; do tego czasu nic nie zostanie opublikowane.',
+      keptApartAs: 'osobno jako „{name}”',
+      keepApart: 'Zachowaj osobno (ze zmienionymi nazwami, tu i na stronie)',
+      merge: 'Najpierw połącz tu każdą grupę w jeden rekord',
+    },
     action: 'Akcja',
     kind: 'Rodzaj',
     direction: 'Kierunek',

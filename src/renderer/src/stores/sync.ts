@@ -8,6 +8,7 @@ import type {
   RemoteInput,
   RemoteView,
   SyncJobStatus,
+  SameNameChoice,
   SyncDirection,
   SyncReport,
 } from '../../../shared/schemas/sync';
@@ -61,9 +62,11 @@ export const useSyncStore = defineStore('sync', () => {
     policy: ConflictPolicy,
     decisions: Decisions,
     direction: SyncDirection,
+    /** What to do with venues or organizers of one name the site would make one (the preview lists them). */
+    sameNames?: SameNameChoice,
   ): Promise<SyncJobStatus> {
     const path = `remotes/${encodeURIComponent(remoteId)}/sync`;
-    const body = { policy, decisions, direction };
+    const body = { policy, decisions, direction, ...(sameNames ? { same_names: sameNames } : {}) };
     job.value = (await session.api().post<SyncJobStatus>(path, body, admin)).data;
     while (job.value.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
