@@ -499,7 +499,8 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await nav('Events');
     await page.locator('table.records').waitFor();
     const gala = page.locator('.fc-event', { hasText: 'Winter Gala' }).first();
-    const eventsApi = '**/wp-json/cal/events/v1/events?**';
+    // The calendar's one request for a range (GET calendar-desk/v1/calendar).
+    const eventsApi = '**/wp-json/calendar-desk/v1/calendar?**';
     // The calendar asks for its first events before drawing, to draw the month once with them; when they are
     // late it does not wait for them: the grid comes first, saying it is loading.
     await page.route(eventsApi, async (route) => {
