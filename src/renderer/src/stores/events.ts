@@ -11,6 +11,7 @@ import {
   type Page,
 } from '../api/records';
 import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import type { ApiClient } from '../api/client';
 import type { CalendarList } from '../../../shared/schemas/calendarList';
 import { useSessionStore } from './session';
 import { overlaps } from '../calendar/dates';
@@ -86,9 +87,33 @@ export const useEventsStore = defineStore('events', () => {
     end: string,
     only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'> = {},
   ): Promise<CalendarEvent[]> {
+    const unfiltered = !only.categories?.length && !only.venue?.length && !only.organizer?.length;
+    const asked = early;
+    early = null;
+    if (asked && unfiltered && asked.key === `${start}|${end}`) return asked.pending;
+    return rangeFrom(session.api(), start, end, only);
+  }
+
+  /** The range asked for before the settings came (see main.ts): the first {@link loadRange} of it takes it. */
+  let early: { key: string; pending: Promise<CalendarEvent[]> } | null = null;
+
+  /** Asks for a range with a client not yet adopted (the settings are on their way), for the first load. */
+  function prefetchRange(client: ApiClient, start: string, end: string): void {
+    const pending = rangeFrom(client, start, end, {});
+    // Said by the load that takes it, if one does.
+    pending.catch(() => undefined);
+    early = { key: `${start}|${end}`, pending };
+  }
+
+  async function rangeFrom(
+    client: ApiClient,
+    start: string,
+    end: string,
+    only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'>,
+  ): Promise<CalendarEvent[]> {
     // One request (`calendar-desk/v1/calendar`), with only what the views show; the costs come as typed
     // (`15€ / 10€ reduced`, not the formatted `10€ – 15€`) for the events one may edit.
-    const { data } = await session.api().get<CalendarList>('calendar', {
+    const { data } = await client.get<CalendarList>('calendar', {
       namespace: ADMIN_NAMESPACE,
       query: {
         ...EDITOR_VIEW,
@@ -180,6 +205,7 @@ export const useEventsStore = defineStore('events', () => {
   return {
     revision,
     loadRange,
+    prefetchRange,
     search,
     trashed,
     bookedAt,
