@@ -3,11 +3,18 @@
 // throwaway data folder, creates 300 events in the current month through the API, then in Debian's Chromium:
 //   - month view: ms from navigation to the last event drawn, and the blocking time of long tasks on the way
 //     (target: under 300 ms);
-//   - list view: frame times while scrolling through the month's 300 events (target: p95 under 50 ms).
+//   - list view: frame times while scrolling through the month's 300 events (target: p95 under 50 ms);
+//   - the same loads side by side (issue 27): the app on that month, the app on next month's 10 events, and
+//     the floor: FullCalendar alone (bench/floor, built with vite from the project's own packages) drawing
+//     the same 300 events from memory with the same options, served by a tiny static server. Targets, as
+//     ratios of medians in one run: app ≤ 1.5 × floor, and 300 events ≤ 1.25 × 10 events.
 // Prints the numbers with the targets marked met / not met and writes bench/results/ui-latest.json.
 // Speed depends on the machine and its load: never assert on it in tests.
 /* global window, document, requestAnimationFrame -- the page.evaluate callbacks run in the browser */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { extname } from 'node:path';
+import { build } from 'vite';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +25,29 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ZONE = 'Europe/Rome';
 const EVENTS = 300;
 const RUNS = 5;
-const TARGETS = { monthMs: 300, scrollP95Ms: 50 };
+const TARGETS = { monthMs: 300, scrollP95Ms: 50, overFloor: 1.5, overTenEvents: 1.25 };
+const FEW = 10;
+const CONTENT_TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** A tiny static server of a folder (the floor page): the file asked for, or index.html. */
+function serveFolder(folder) {
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url, 'http://x').pathname;
+    const file = join(folder, path === '/' ? 'index.html' : path.slice(1).replace(/\.\./g, ''));
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${server.address().port}` }),
+    ),
+  );
+}
 
 /**
  * The main thread's top-level tasks of the page navigated to, from navigation to `untilMs` after it: the time
@@ -69,6 +98,7 @@ const serve = spawn(
   { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 let browser;
+let floor;
 try {
   const printed = await new Promise((resolve, reject) => {
     let out = '';
@@ -87,6 +117,7 @@ try {
   const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
   const daysInMonth = new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate();
   const pad = (n) => String(n).padStart(2, '0');
+  const localDate = (date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   for (let i = 0; i < EVENTS; i += 1) {
     const day = (i % daysInMonth) + 1;
     const hour = 8 + (i % 12);
@@ -102,6 +133,56 @@ try {
     });
     if (!response.ok) throw new Error(`creating event ${i + 1}: ${response.status} ${await response.text()}`);
   }
+  // Next month: 10 events, for the same app load on a quiet month.
+  const next = new Date(now.getFullYear(), now.getMonth() + 1, 1);
+  const nextMonth = `${next.getFullYear()}-${pad(next.getMonth() + 1)}`;
+  for (let i = 0; i < FEW; i += 1) {
+    const day = pad(1 + i * 2);
+    const response = await fetch(`${origin}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: `Rehearsal ${i + 1}: choir and orchestra`,
+        start_date: `${nextMonth}-${day} 18:00:00`,
+        end_date: `${nextMonth}-${day} 19:30:00`,
+        status: 'publish',
+      }),
+    });
+    if (!response.ok) throw new Error(`creating event ${i + 1}: ${response.status} ${await response.text()}`);
+  }
+
+  // The floor: FullCalendar alone with this month's events in memory, as the calendar makes them.
+  const floorDir = join(home, 'floor');
+  await build({
+    root: join(root, 'bench', 'floor'),
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir: floorDir, emptyOutDir: true, target: 'esnext' },
+  });
+  const range = new URLSearchParams({
+    status: 'any',
+    show_hidden: 'true',
+    // The weeks the month's grid shows, and more: what falls outside, FullCalendar leaves out.
+    ends_after: localDate(new Date(now.getFullYear(), now.getMonth(), -7)),
+    starts_before: localDate(new Date(now.getFullYear(), now.getMonth() + 1, 14)),
+  });
+  const listed = await fetch(`${origin}/wp-json/calendar-desk/v1/calendar?${range}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  }).then((response) => response.json());
+  const floorEvents = listed.events.map((event) => ({
+    id: String(event.id),
+    title: event.title,
+    classNames: [`status-${event.status}`],
+    allDay: false,
+    start: `${event.utc_start_date.replace(' ', 'T')}Z`,
+    end: `${event.utc_end_date.replace(' ', 'T')}Z`,
+  }));
+  await writeFile(
+    join(floorDir, 'events.js'),
+    `export const events = ${JSON.stringify(floorEvents)};\nexport const zone = ${JSON.stringify(ZONE)};\n` +
+      `export const date = ${JSON.stringify(`${month}-15`)};\n`,
+  );
+  floor = await serveFolder(floorDir);
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -191,6 +272,21 @@ try {
     });
   }
 
+  // Side by side, alternating (the machine's load changes as it goes): the app on this month, the app on next
+  // month's 10 events, FullCalendar alone on this month's events.
+  const sideBySide = { app: [], fewEvents: [], floor: [] };
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [name, url] of [
+      ['app', `${origin}/#/calendar?view=dayGridMonth&date=${month}-15`],
+      ['fewEvents', `${origin}/#/calendar?view=dayGridMonth&date=${nextMonth}-15`],
+      ['floor', `${floor.origin}/`],
+    ]) {
+      await page.goto('about:blank');
+      await page.goto(url);
+      sideBySide[name].push(Math.round((await settledDrawing()).ms));
+    }
+  }
+
   // One more load of the month, traced: how much of the wait the page's main thread spent working (CPU time of
   // its tasks, which the machine's load hardly changes) rather than waiting for the CPU, the network or the API.
   await page.goto('about:blank');
@@ -236,6 +332,13 @@ try {
         mainThreadBusyMs: mainThread.busyMs,
       },
     },
+    sideBySide: {
+      runs: sideBySide,
+      medianMs: Object.fromEntries(Object.entries(sideBySide).map(([name, runs]) => [name, median(runs)])),
+      appOverFloor: Math.round((median(sideBySide.app) / median(sideBySide.floor)) * 100) / 100,
+      appOverTenEvents: Math.round((median(sideBySide.app) / median(sideBySide.fewEvents)) * 100) / 100,
+      loadAverage1mAfter: Math.round(loadavg()[0] * 10) / 10,
+    },
     listScroll: {
       frames: sorted.length,
       p95Ms: Math.round(p95 * 10) / 10,
@@ -256,9 +359,18 @@ try {
     `List view scrolling: p95 frame ${result.listScroll.p95Ms} ms over ${result.listScroll.frames} frames ` +
       `(max ${result.listScroll.maxMs} ms) — target < ${TARGETS.scrollP95Ms} ms: ${mark(result.listScroll.p95Ms < TARGETS.scrollP95Ms)}`,
   );
+  console.log(
+    `Side by side (medians of ${RUNS}): app ${result.sideBySide.medianMs.app} ms, app on ${FEW} events ` +
+      `${result.sideBySide.medianMs.fewEvents} ms, FullCalendar alone ${result.sideBySide.medianMs.floor} ms — ` +
+      `app / floor ${result.sideBySide.appOverFloor} (target ≤ ${TARGETS.overFloor}: ` +
+      `${mark(result.sideBySide.appOverFloor <= TARGETS.overFloor)}), 300 / ${FEW} events ` +
+      `${result.sideBySide.appOverTenEvents} (target ≤ ${TARGETS.overTenEvents}: ` +
+      `${mark(result.sideBySide.appOverTenEvents <= TARGETS.overTenEvents)}); load ${result.machine.loadAverage1m}`,
+  );
   await writeFile(join(root, 'bench', 'results', 'ui-latest.json'), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await browser?.close();
+  floor?.server.close();
   serve.kill('SIGTERM');
   await new Promise((resolve) => (serve.exitCode === null ? serve.once('exit', resolve) : resolve()));
   await rm(home, { recursive: true, force: true });

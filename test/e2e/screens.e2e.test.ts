@@ -123,7 +123,8 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
   {
     name: 'calendar-month',
     path: '/#/calendar',
-    ready: () => page.locator('.fc-daygrid-event').first().waitFor(),
+    // A phone's month marks its days instead (test/e2e/phone-month.e2e.test.ts).
+    ready: () => page.locator('.fc-daygrid-event, .phone-day-mark').first().waitFor(),
   },
   { name: 'events', path: '/#/events', ready: () => page.getByTestId('event-search').waitFor() },
   { name: 'event-new', path: '/#/events/new', ready: () => page.locator('#event-title').waitFor() },
@@ -285,7 +286,7 @@ describe('small windows and the keyboard', { timeout: 60_000 }, () => {
   it('at 390 px the navigation is a menu, and the editor keeps Save in sight', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${origin}/#/calendar`);
-    await page.locator('.fc-daygrid-event').first().waitFor();
+    await page.locator('.phone-day-mark').first().waitFor();
     const venuesLink = page.getByRole('navigation').getByRole('link', { name: 'Venues', exact: true });
     expect(await venuesLink.isVisible()).toBe(false);
     const toggle = page.getByTestId('menu-toggle');

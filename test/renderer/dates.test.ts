@@ -88,12 +88,12 @@ describe('calendar dates', () => {
 
   it('carries the venue and cost for the list view, the cost as typed with the currency of a bare amount', () => {
     const venue = { id: 5, venue: 'Teatro Verdi' } as unknown as EventResponse['venue'];
-    const own = {
+    const own: EventResponse['cost_details'] = {
       currency_symbol: '',
       currency_position: '',
       currency_code: '',
-      values: [] as string[],
-    } as const;
+      values: [],
+    };
     expect(
       toCalendarEvent(event({ venue, cost: '15€ / 10€ reduced', cost_details: own })).extendedProps,
     ).toEqual({ venue: 'Teatro Verdi', cost: '15€ / 10€ reduced' });

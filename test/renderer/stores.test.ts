@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
-import { useSessionStore } from '../../src/renderer/src/stores/session';
+import { rememberedTimezone, useSessionStore } from '../../src/renderer/src/stores/session';
+import { ApiClient } from '../../src/renderer/src/api/client';
 import { useEventsStore } from '../../src/renderer/src/stores/events';
 import { useRecordsStore } from '../../src/renderer/src/stores/records';
 import { useNoticesStore } from '../../src/renderer/src/stores/notices';
@@ -130,6 +131,48 @@ describe('events store', () => {
     expect(list).toHaveLength(60);
     expect(new Set(list.map((event) => event.id)).size).toBe(60);
     expect(list.some((event) => event.status === 'draft')).toBe(true);
+  });
+
+  it('takes a range asked for while the settings were on their way as its first load of that range, once', async () => {
+    const events = useEventsStore();
+    const asked: string[] = [];
+    let answered: Promise<Response> | undefined;
+    const counting = new ApiClient(
+      { apiRoot: server.engine.apiRoot, token: server.engine.adminToken },
+      (input, init) => {
+        asked.push(String(input));
+        answered = fetch(input, init);
+        return answered;
+      },
+    );
+    const from = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 16 * 86_400_000).toISOString().slice(0, 10);
+    events.prefetchRange(counting, `${from} 00:00:00`, `${to} 23:59:59`);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('/calendar-desk/v1/calendar?');
+    await answered;
+    // Created after that answer: the first load is the early answer (without it), the next one has it.
+    const late = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Late class', 11),
+    });
+    const first = await events.loadRange(`${from} 00:00:00`, `${to} 23:59:59`);
+    expect(first).toHaveLength(60);
+    expect(first.map((event) => event.id)).not.toContain(late.body.id);
+    const again = await events.loadRange(`${from} 00:00:00`, `${to} 23:59:59`);
+    expect(again.map((event) => event.id)).toContain(late.body.id);
+    expect(asked).toHaveLength(1);
+    await server.api(`events/${late.body.id}?force=true`, { method: 'DELETE', auth: server.admin });
+    // Another range is not the one asked early: the session's client asks for it.
+    events.prefetchRange(counting, `${from} 00:00:00`, `${to} 23:59:59`);
+    const shorter = await events.loadRange(`${from} 00:00:00`, `${from} 23:59:59`);
+    expect(shorter.length).toBeLessThan(60);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('remembers the site zone for the next start, when it asks for the first range with the settings', () => {
+    expect(rememberedTimezone()).toBe('Europe/Warsaw');
   });
 
   it('loads an event running into the range from before it, or past its end, and finds a venue booked twice', async () => {

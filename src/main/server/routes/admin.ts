@@ -1,3 +1,4 @@
+import { calendarListRoutes } from './calendarList';
 import type { CalendarStore } from '../../store/store';
 import type { StoredUser } from '../../store/schema';
 import { addUser, revokeUser, UserError } from '../../core/users';
@@ -146,6 +147,7 @@ export function adminRoutes({
     ...feedAdminRoutes(feedSecret, addressNotice),
     ...importSourceRoutes({ store, limits: importFetchLimits }),
     ...changesRoutes,
+    ...calendarListRoutes,
     ...exportRoutes,
     ...linkedPostMergeRoutes,
   ];

@@ -7,6 +7,7 @@ import type {
 import { ApiError, type ApiClient, type QueryValue } from './client';
 
 export type { EventResponse, OrganizerResponse, TermResponse, VenueResponse };
+export type { CalendarEvent } from '../../../shared/schemas/calendarList';
 
 /** The four kinds edited on list screens, by their route (and archive key) name. */
 export type RecordKind = 'venues' | 'organizers' | 'categories' | 'tags';
@@ -116,7 +117,9 @@ export async function listAll<T>(
 }
 
 /** The display name of any record (venues and organizers keep it under their own key). */
-export function recordName(record: VenueResponse | OrganizerResponse | TermResponse): string {
+export function recordName(
+  record: { name: string } | { venue?: string | never[] } | { organizer?: string | never[] },
+): string {
   if ('name' in record) return record.name;
   const name = 'venue' in record ? record.venue : 'organizer' in record ? record.organizer : '';
   return typeof name === 'string' ? name : '';

@@ -1,7 +1,7 @@
 import { formatLocale } from '../i18n/formats';
 import { DateTime, Interval } from 'luxon';
 import type { EventInput } from '@fullcalendar/core';
-import { recordName, type EventResponse } from '../api/records';
+import { recordName, type CalendarEvent } from '../api/records';
 import type { CategoryColors } from '../../../shared/schemas/settings';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
 import { DEFAULT_SITE_CURRENCY, shownCost } from './price';
@@ -61,7 +61,7 @@ export function textColorOn(hex: string): string {
  * shown beside its title where there is room (the list view).
  */
 export function eventDetails(
-  event: EventResponse,
+  event: CalendarEvent,
   site: SiteCurrency = DEFAULT_SITE_CURRENCY,
 ): { venue: string; cost: string } {
   return {
@@ -74,7 +74,7 @@ export function eventDetails(
  * When an event happens, in the interface language: its whole range (a multi-day event shows both ends),
  * dates only for an all-day event. Wall-clock times of the event's own time zone, as it was entered.
  */
-export function formatEventRange(event: EventResponse, language: string): string {
+export function formatEventRange(event: CalendarEvent, language: string): string {
   const locale = formatLocale(language);
   const read = (sql: string) => DateTime.fromSQL(sql, { zone: 'utc' }).setLocale(locale);
   const start = read(event.start_date);
@@ -99,7 +99,7 @@ export function formatEventRange(event: EventResponse, language: string): string
  * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
  */
 export function toCalendarEvent(
-  event: EventResponse,
+  event: CalendarEvent,
   picked: CategoryColors = {},
   site: SiteCurrency = DEFAULT_SITE_CURRENCY,
 ): EventInput {
@@ -126,7 +126,7 @@ export function toCalendarEvent(
 }
 
 /** The day an event starts on in the calendar (site time zone; an all-day event on its own date). */
-export function siteDay(event: EventResponse, siteZone: string): string {
+export function siteDay(event: CalendarEvent, siteZone: string): string {
   if (event.all_day) return datePart(event.start_date);
   return DateTime.fromISO(utcIso(event.utc_start_date), { zone: 'utc' })
     .setZone(siteZone)
@@ -134,7 +134,7 @@ export function siteDay(event: EventResponse, siteZone: string): string {
 }
 
 /** Whether an event's time overlaps [startUtc, endUtc) (ISO instants): touching ends do not overlap. */
-export function overlaps(event: EventResponse, startUtc: string, endUtc: string): boolean {
+export function overlaps(event: CalendarEvent, startUtc: string, endUtc: string): boolean {
   const start = Date.parse(utcIso(event.utc_start_date));
   const end = Date.parse(utcIso(event.utc_end_date));
   return start < Date.parse(endUtc) && end > Date.parse(startUtc);
@@ -188,7 +188,7 @@ export type Schedule = {
 const DEFAULT_DURATION_MS = 60 * 60 * 1000;
 
 /** How long a timed event lasts (its UTC instants), for a drop that gives no end. */
-export function durationMs(event: EventResponse): number {
+export function durationMs(event: CalendarEvent): number {
   const start = Date.parse(utcIso(event.utc_start_date));
   const end = Date.parse(utcIso(event.utc_end_date));
   return Number.isFinite(end - start) && end > start && !event.all_day ? end - start : DEFAULT_DURATION_MS;

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { EventResponse } from '../api/records';
+import type { CalendarEvent, EventResponse } from '../api/records';
 import { currencySymbolSchema, type CurrencyPosition } from '../../../shared/schemas/currency';
 
 /** The editor's model of an event: flat, camelCase, with dates split for the date and time inputs. */
@@ -46,12 +46,13 @@ export interface SeriesInfo {
   recurrenceId: string | null;
 }
 
-export function seriesOf(event: EventResponse): SeriesInfo {
+export function seriesOf(event: Pick<CalendarEvent, 'recurrence' | 'recurrence_id'>): SeriesInfo {
   return { recurrence: event.recurrence ?? [], recurrenceId: event.recurrence_id ?? null };
 }
 
 /** Whether an event is one of a series: saving, moving or deleting it asks which events the change is for. */
-export const inSeries = (event: EventResponse): boolean => seriesOf(event).recurrenceId !== null;
+export const inSeries = (event: Pick<CalendarEvent, 'recurrence' | 'recurrence_id'>): boolean =>
+  seriesOf(event).recurrenceId !== null;
 
 /** Statuses the editor offers (`future` is set by the API itself for a scheduled publication). */
 export const EDITABLE_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;

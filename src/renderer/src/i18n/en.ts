@@ -61,6 +61,10 @@ export const en = {
     moveUndone: '“{title}” is back where it was.',
     moveFailed: 'Could not reschedule: {message}',
     loadFailed: 'Could not load the events: {message}',
+    dayEvents: 'Events of {day}',
+    noEventsOnDay: 'No events on this day.',
+    allDay: 'All day',
+    eventCount: 'no events | one event | {n} events',
   },
   quickView: {
     untitled: '(untitled)',

@@ -62,6 +62,10 @@ export const it: Messages = {
     moveUndone: '“{title}” è tornato dov’era.',
     moveFailed: 'Impossibile spostare: {message}',
     loadFailed: 'Impossibile caricare gli eventi: {message}',
+    dayEvents: 'Eventi di {day}',
+    noEventsOnDay: 'Nessun evento in questo giorno.',
+    allDay: 'Tutto il giorno',
+    eventCount: 'nessun evento | un evento | {n} eventi',
   },
   quickView: {
     untitled: '(senza titolo)',

@@ -62,6 +62,10 @@ export const pl: Messages = {
     moveUndone: '„{title}” wróciło na swoje miejsce.',
     moveFailed: 'Nie udało się przenieść: {message}',
     loadFailed: 'Nie udało się wczytać wydarzeń: {message}',
+    dayEvents: 'Wydarzenia: {day}',
+    noEventsOnDay: 'Brak wydarzeń tego dnia.',
+    allDay: 'Cały dzień',
+    eventCount: 'brak wydarzeń | jedno wydarzenie | {n} wydarzenia | {n} wydarzeń',
   },
   quickView: {
     untitled: '(bez tytułu)',

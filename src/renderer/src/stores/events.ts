@@ -2,7 +2,17 @@ import { defineStore } from 'pinia';
 import { DateTime } from 'luxon';
 import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
-import { listAll, listPage, reversePage, type EventResponse, type Page } from '../api/records';
+import {
+  listAll,
+  listPage,
+  reversePage,
+  type CalendarEvent,
+  type EventResponse,
+  type Page,
+} from '../api/records';
+import { ADMIN_NAMESPACE } from '../../../shared/enums';
+import type { ApiClient } from '../api/client';
+import type { CalendarList } from '../../../shared/schemas/calendarList';
 import { useSessionStore } from './session';
 import { overlaps } from '../calendar/dates';
 
@@ -69,23 +79,51 @@ export const useEventsStore = defineStore('events', () => {
 
   /**
    * Every event overlapping the days of [start, end] — site-local `Y-m-d H:i:s` bounds of whole days (the
-   * calendar's periods are whole days), all pages — optionally only those
+   * calendar's periods are whole days), in one answer — optionally only those
    * in one of the categories, at one of the venues or with one of the organizers asked for.
    */
   async function loadRange(
     start: string,
     end: string,
     only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'> = {},
-  ): Promise<EventResponse[]> {
-    return listAll<EventResponse>(session.api(), 'events', {
-      ...EDITOR_VIEW,
-      // The costs as typed (`15€ / 10€ reduced`), not the formatted `10€ – 15€`, for the events one may edit.
-      context: 'edit',
-      ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
-      categories: only.categories?.length ? only.categories : undefined,
-      venue: only.venue?.length ? only.venue : undefined,
-      organizer: only.organizer?.length ? only.organizer : undefined,
+  ): Promise<CalendarEvent[]> {
+    const unfiltered = !only.categories?.length && !only.venue?.length && !only.organizer?.length;
+    const asked = early;
+    early = null;
+    if (asked && unfiltered && asked.key === `${start}|${end}`) return asked.pending;
+    return rangeFrom(session.api(), start, end, only);
+  }
+
+  /** The range asked for before the settings came (see main.ts): the first {@link loadRange} of it takes it. */
+  let early: { key: string; pending: Promise<CalendarEvent[]> } | null = null;
+
+  /** Asks for a range with a client not yet adopted (the settings are on their way), for the first load. */
+  function prefetchRange(client: ApiClient, start: string, end: string): void {
+    const pending = rangeFrom(client, start, end, {});
+    // Said by the load that takes it, if one does.
+    pending.catch(() => undefined);
+    early = { key: `${start}|${end}`, pending };
+  }
+
+  async function rangeFrom(
+    client: ApiClient,
+    start: string,
+    end: string,
+    only: Pick<EventFilters, 'categories' | 'venue' | 'organizer'>,
+  ): Promise<CalendarEvent[]> {
+    // One request (`calendar-desk/v1/calendar`), with only what the views show; the costs come as typed
+    // (`15€ / 10€ reduced`, not the formatted `10€ – 15€`) for the events one may edit.
+    const { data } = await client.get<CalendarList>('calendar', {
+      namespace: ADMIN_NAMESPACE,
+      query: {
+        ...EDITOR_VIEW,
+        ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
+        categories: only.categories?.length ? only.categories : undefined,
+        venue: only.venue?.length ? only.venue : undefined,
+        organizer: only.organizer?.length ? only.organizer : undefined,
+      },
     });
+    return data.events;
   }
 
   async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
@@ -167,6 +205,7 @@ export const useEventsStore = defineStore('events', () => {
   return {
     revision,
     loadRange,
+    prefetchRange,
     search,
     trashed,
     bookedAt,

@@ -29,6 +29,14 @@ const CATEGORY_MANAGERS = ['administrator', 'editor', 'author'];
 
 type SessionState = 'starting' | 'signed-out' | 'ready' | 'unreachable';
 
+/** The site's time zone as last read, for what starts before the settings come (see main.ts). */
+const ZONE_KEY = 'calendar-desk.siteTimezone';
+
+/** The site time zone the settings gave last time in this browser, if any. */
+export function rememberedTimezone(): string | null {
+  return localStorage.getItem(ZONE_KEY);
+}
+
 /** Who we are to the local API: the connection, the signed-in user and the site settings. */
 export const useSessionStore = defineStore('session', () => {
   const state = ref<SessionState>('starting');
@@ -52,10 +60,20 @@ export const useSessionStore = defineStore('session', () => {
   const canManageCategories = computed(() => CATEGORY_MANAGERS.includes(settings.value?.user.role ?? ''));
   const categoryColors = computed<CategoryColors>(() => settings.value?.category_colors ?? {});
 
+  /** Called once with the saved connection's client while its settings are asked for (see main.ts). */
+  let onConnecting: ((client: ApiClient) => void) | null = null;
+  function whenConnecting(callback: (client: ApiClient) => void): void {
+    onConnecting = callback;
+  }
+
   /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
   async function connect(connection: ApiConnection): Promise<void> {
     const candidate = new ApiClient(connection);
-    const { data } = await candidate.get<SiteSettings>('settings', { namespace: ADMIN_NAMESPACE });
+    const asked = candidate.get<SiteSettings>('settings', { namespace: ADMIN_NAMESPACE });
+    onConnecting?.(candidate);
+    onConnecting = null;
+    const { data } = await asked;
+    localStorage.setItem(ZONE_KEY, data.timezone);
     client.value = candidate;
     settings.value = data;
     state.value = 'ready';
@@ -103,6 +121,7 @@ export const useSessionStore = defineStore('session', () => {
   async function signOut(): Promise<void> {
     if (!isDesktop.value && client.value)
       await client.value.delete('session', { namespace: ADMIN_NAMESPACE }).catch(() => undefined);
+    localStorage.removeItem(ZONE_KEY);
     client.value = null;
     settings.value = null;
     state.value = 'signed-out';
@@ -152,5 +171,6 @@ export const useSessionStore = defineStore('session', () => {
     signOut,
     updateSettings,
     api,
+    whenConnecting,
   };
 });
