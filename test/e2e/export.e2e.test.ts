@@ -139,7 +139,8 @@ describe('Events screen, Export', () => {
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    await page.getByText('Choir rehearsal').waitFor();
+    // A phone-wide month shows its events as marks per day (their titles in the chosen day's list).
+    await page.locator('.phone-day-mark').first().waitFor();
     await page.getByTestId('export-open').click();
     await page.getByTestId('export-format').selectOption('csv-events');
     await screenshot(page, 'export-390');

@@ -47,6 +47,11 @@ const desktopBridge = (token: string): CalendarDeskBridge => ({
   openExternal: async () => true,
 });
 
+/** What this browser keeps in its local storage: the site's zone alone, never a token or a session. */
+function storedKeys(): string[] {
+  return Array.from({ length: localStorage.length }, (_, index) => localStorage.key(index)!);
+}
+
 describe('session store', () => {
   it('connects through the desktop bridge and learns the site zone and its role', async () => {
     window.calendarDesk = desktopBridge(server.engine.adminToken);
@@ -65,7 +70,7 @@ describe('session store', () => {
     await session.signInWithCode(code);
     expect(session.state).toBe('ready');
     expect(session.client?.connection.token).toBeUndefined();
-    expect(localStorage.length).toBe(0);
+    expect(storedKeys()).toEqual(['calendar-desk.siteTimezone']);
 
     // A new page load is signed in by the cookie; the code itself is spent.
     setActivePinia(createPinia());
@@ -92,7 +97,7 @@ describe('session store', () => {
     await session.signIn(server.engine.adminToken);
     expect(session.state).toBe('ready');
     expect(session.client?.connection.token).toBeUndefined();
-    expect(localStorage.length).toBe(0);
+    expect(storedKeys()).toEqual(['calendar-desk.siteTimezone']);
     await session.signOut();
   });
 

@@ -16,6 +16,7 @@ type Auth = Record<string, string>;
 let server: TestServer;
 let contributor: Auth;
 let author: Auth;
+let subscriber: Auth;
 
 const RANGE = { ends_after: '2030-05-31', starts_before: '2030-06-30' };
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
   server = await startTestServer({ timezone: 'Europe/Rome' });
   contributor = await server.userHeaders('carla', 'contributor');
   author = await server.userHeaders('arturo', 'author');
+  subscriber = await server.userHeaders('sara', 'subscriber');
   const venue = await server.api('venues', {
     method: 'POST',
     auth: server.admin,
@@ -169,9 +171,13 @@ describe('GET calendar-desk/v1/calendar', () => {
     expect(locked).toMatchObject({ cost: '5', venue: { venue: 'Sala Verdi' } });
   });
 
+  it('answers signed-in callers only (the calendar screens are), with 401 for nobody', async () => {
+    expectError(await calendar(RANGE), 401, 'rest_forbidden');
+  });
+
   it('shows each caller what the events archive shows them: statuses by role, hidden events, protected events blanked', async () => {
     for (const [who, auth, params] of [
-      ['nobody', {}, { ...RANGE }],
+      ['a subscriber', subscriber, { ...RANGE }],
       ['a contributor', contributor, { ...RANGE, status: 'any' }],
       ['an author', author, { ...RANGE, status: 'any' }],
     ] as Array<[string, Auth, Record<string, string | boolean>]>) {
@@ -184,10 +190,10 @@ describe('GET calendar-desk/v1/calendar', () => {
       ).toEqual(full.map((e) => e.id));
     }
     // Asking for what one may not see is refused as the archive refuses it.
-    const refused = await calendar({ ...RANGE, show_hidden: true });
+    const refused = await calendar({ ...RANGE, show_hidden: true }, subscriber);
     expectError(refused, 400, 'rest_invalid_param');
     expect(Object.keys(refused.body.data.params)).toEqual(['show_hidden']);
-    const anonymous = await calendar(RANGE);
+    const anonymous = await calendar(RANGE, subscriber);
     const titles = anonymous.body.events.map((e: { title: string }) => e.title);
     expect(titles).not.toContain('Board meeting');
     expect(titles).not.toContain("Carla's draft");

@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 import { editsEvent } from '../present/event';
 import { presentCalendarEvent } from '../present/calendarEvent';
 import { archiveQuery } from './events';
-import { anyone } from './permissions';
+import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 
 // The filters of `GET /events`, without its pages: a calendar range comes whole.
@@ -55,7 +55,8 @@ export const calendarListRoutes: RouteDef[] = [
       endpoint({
         methods: ['GET'],
         args: calendarListArgs,
-        permission: anyone,
+        // Signed-in callers only: the admin namespace opens nothing to anyone (the public archive is /events).
+        permission: signedIn,
         handle: calendarList,
         doc: {
           summary: 'Every event of a range, with the fields the calendar views show',
