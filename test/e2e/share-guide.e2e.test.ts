@@ -153,11 +153,12 @@ describe('the three branches of the guide', { timeout: 90_000 }, () => {
       'Access key of another Calendar Desk',
       'Nothing',
     ]);
+    await expectCleanAtEachWidth('add-site');
     await dialog.locator('#remote-auth').selectOption('token');
     expect(await field.locator('label').innerText()).toBe('Access key');
     expect(await field.locator('.hint').innerText()).toContain('calendar-desk token');
     await expectPlainLabels();
-    await expectCleanAtEachWidth('add-site');
+    await expectCleanAtEachWidth('add-site-key');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Going back does not open the form again.
@@ -245,7 +246,7 @@ describe('plain words with a hint', { timeout: 90_000 }, () => {
     await expectCleanAtEachWidth('settings');
   });
 
-  it('the editor: a short summary and "waiting for approval", each with its hint', async () => {
+  it('the editor: a short summary and "needs approval", each with its hint', async () => {
     await page.goto(`${origin}/#/events/new`);
     await page.getByLabel('Short summary').waitFor();
     expect(
@@ -254,7 +255,7 @@ describe('plain words with a hint', { timeout: 90_000 }, () => {
         .locator('.hint')
         .innerText(),
     ).toContain('excerpt');
-    await page.locator('#event-status').selectOption({ label: 'Waiting for approval' });
+    await page.locator('#event-status').selectOption({ label: 'Needs approval' });
     expect(
       await page
         .locator('.field', { has: page.locator('#event-status') })

@@ -239,7 +239,7 @@ export const en = {
     publish: 'Published',
     future: 'Scheduled',
     draft: 'Draft',
-    pending: 'Waiting for approval',
+    pending: 'Needs approval',
     private: 'Private',
     trash: 'In the trash',
     'auto-draft': 'Auto-draft',

@@ -245,7 +245,7 @@ export const it: Messages = {
     publish: 'Pubblicato',
     future: 'Programmato',
     draft: 'Bozza',
-    pending: 'In attesa di approvazione',
+    pending: 'Da approvare',
     private: 'Privato',
     trash: 'Nel cestino',
     'auto-draft': 'Bozza automatica',

@@ -245,7 +245,7 @@ export const pl: Messages = {
     publish: 'Opublikowane',
     future: 'Zaplanowane',
     draft: 'Szkic',
-    pending: 'Czeka na zatwierdzenie',
+    pending: 'Do zatwierdzenia',
     private: 'Prywatne',
     trash: 'W koszu',
     'auto-draft': 'Szkic automatyczny',
