@@ -40,6 +40,7 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
     ...process.env,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
     ...extra,
   };
   for (const name of ['CALENDAR_DESK_DATA', 'CALENDAR_DESK_REMOTE_TOKEN', 'CALENDAR_DESK_REMOTE_PASSWORD'])

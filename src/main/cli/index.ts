@@ -13,7 +13,7 @@ import {
 } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
-import { DataFolderError, resolveDataFolder } from '../store/dataFolder';
+import { DataFolderError, findDataFolder, resolveDataFolder } from '../store/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
@@ -144,7 +144,10 @@ export function buildProgram(): Command {
       ),
     )
     .action(async (options: { port?: number; host: string; data?: string; timezone: string }) => {
-      const dataDir = resolveDataFolder(options.data);
+      const { dataDir, source } = findDataFolder(options.data, {
+        env: process.env,
+        platform: process.platform,
+      });
       const engine = await startEngine({
         dataDir,
         port: options.port,
@@ -165,7 +168,9 @@ export function buildProgram(): Command {
       // file this output is redirected to, and the code in it works once, for five minutes.
       console.log(`  Web UI:      ${engine.signInLink()}`);
       console.log('               (signs in once, within 5 minutes; a new link: calendar-desk signin-link)');
-      console.log(`  Data folder: ${dataDir}`);
+      console.log(
+        `  Data folder: ${dataDir}${source === 'earlier' ? ' (where an earlier version kept it: used as it is)' : ''}`,
+      );
       console.log('  Feeds:       calendar-desk feeds lists the addresses calendar apps subscribe to');
       console.log(
         `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { findDataFolder } from '../store/dataFolder';
 import type { BrowserWindow } from 'electron';
 import { startEngine, type Engine } from '../engine';
 import { isValidTimezone } from '../core/dates/zones';
@@ -33,9 +34,13 @@ export interface DesktopApp {
 
 export const APP_NAME = 'Calendar Desk';
 
-/** `CALENDAR_DESK_DATA`, else a `data` folder in Electron's userData (kept apart from Chromium's own files). */
+/**
+ * The data folder `calendar-desk` uses too (`CALENDAR_DESK_DATA`, else the platform's default); a calendar an
+ * earlier desktop version kept in Electron's userData (`userData/data`) is found there and used where it is.
+ */
 export function desktopDataFolder(userData: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.CALENDAR_DESK_DATA ? resolve(env.CALENDAR_DESK_DATA) : join(userData, 'data');
+  return findDataFolder(undefined, { env, platform: process.platform, earlier: [join(userData, 'data')] })
+    .dataDir;
 }
 
 /**
