@@ -59,8 +59,12 @@ function parseRole(value: string): Role {
 const dataOption = () =>
   new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)');
 
+/** The built renderer a packaged edition unpacked (set by main), else the one next to the built CLI. */
+let packagedRendererDir: string | undefined;
+
 /** The built renderer next to the built CLI (out/renderer), if it exists. */
 function rendererDir(): string | undefined {
+  if (packagedRendererDir) return packagedRendererDir;
   const here = dirname(fileURLToPath(import.meta.url));
   const candidate = resolve(here, '..', 'renderer');
   return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
@@ -353,8 +357,12 @@ function isUserFacing(error: unknown): boolean {
 
 /** Runs the CLI; errors the user can act on are one clear line on stderr and a non-zero exit. */
 /** `machineZone`: what Intl said this machine's zone is, before the engine pinned TZ (bin/calendar-desk.js). */
-export async function main(argv: string[], context: { machineZone?: string } = {}): Promise<void> {
+export async function main(
+  argv: string[],
+  context: { machineZone?: string; rendererDir?: string } = {},
+): Promise<void> {
   newFolderZone = knownZone(context.machineZone, isValidTimezone);
+  packagedRendererDir = context.rendererDir;
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
