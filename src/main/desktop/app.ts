@@ -8,6 +8,7 @@ import { menuTemplate } from './menu';
 import { installSecurity } from './security';
 import { safeStorageSecretBox } from './secrets';
 import { startupErrorMessage } from './startupError';
+import { checkForUpdates, loadElectronUpdater, RELEASE_BUILD } from './updates';
 import { createMainWindow, preloadPathOf } from './window';
 import { knownZone } from '../../shared/timeZones';
 import { NAMESPACE } from '../../shared/enums';
@@ -140,6 +141,15 @@ export async function runDesktopApp(
       detail: engine.notices.join('\n\n'),
     });
   }
+
+  // Releases update themselves from GitHub Releases; a run from a clone or a local package never asks.
+  void checkForUpdates({
+    isPackaged: app.isPackaged,
+    release: RELEASE_BUILD,
+    env: options.env ?? process.env,
+    load: loadElectronUpdater,
+    report: (message) => console.error(`calendar-desk: ${message}`),
+  });
 
   // Quit waits for the engine: the store flushes its journal and releases the folder lock, then we exit.
   let closing = false;
