@@ -81,7 +81,7 @@ function layerRules() {
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],
