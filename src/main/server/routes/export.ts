@@ -1,6 +1,6 @@
 import { matchesQuery, runEventQuery } from '../../core/eventQuery';
 import type { StoredEvent } from '../../store/schema';
-import { exportText, type ExportFormat } from '../../sync/exchange/exportText';
+import { exportText, type ExportFormat } from '../../exchange/exportText';
 import { exportArgs } from '../args/exportArgs';
 import { archiveQueryOf } from '../args/archiveFilters';
 import { administrators } from './permissions';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskedAddress, requestUrl } from '../../src/main/sync/exchange/calendarFetch';
-import { calendarNameOf } from '../../src/main/sync/exchange/sourceRefresh';
+import { maskedAddress, requestUrl } from '../../src/main/exchange/calendarFetch';
+import { calendarNameOf } from '../../src/main/exchange/sourceRefresh';
 import { importAddressProblem } from '../../src/shared/schemas/importSources';
 
 // The pieces of import addresses that need no site: how an address is fetched, shown and named.

@@ -1,10 +1,10 @@
 import type ICAL from 'ical.js';
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
-import type { EventInput } from '../../core/events';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent } from '../store/schema';
+import type { EventInput } from '../core/events';
 import type { ImportProblem } from './errors';
-import { eventCurrency, siteCurrency, typedCost } from '../../core/cost';
-import { eventCurrencySchemas } from '../../../shared/schemas/currency';
+import { eventCurrency, siteCurrency, typedCost } from '../core/cost';
+import { eventCurrencySchemas } from '../../shared/schemas/currency';
 
 /**
  * iCalendar has no cost property: ours carry the cost as typed and the currency it is shown in (the event's,

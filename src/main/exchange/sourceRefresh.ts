@@ -1,10 +1,10 @@
-import type { CalendarStore } from '../../store/store';
-import type { Caller } from '../../core/capabilities';
+import type { CalendarStore } from '../store/store';
+import type { Caller } from '../core/capabilities';
 import { fetchCalendar, requestUrl, type FetchLimits } from './calendarFetch';
 import { importFile, type ImportResult } from './importFile';
 import { ImportSources, validatorsOf, type StoredImportSource } from './importSources';
 import { forgetSource } from './sourceEvents';
-import type { ImportSourceInput } from '../../../shared/schemas/importSources';
+import type { ImportSourceInput } from '../../shared/schemas/importSources';
 
 /** What a refresh answers: the import's answer, with the address it came from. */
 export type SourceRefreshAnswer = ImportResult & {

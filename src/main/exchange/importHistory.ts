@@ -1,17 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { temporaryNameOf } from '../../store/durableJsonFile';
+import { temporaryNameOf } from '../store/durableJsonFile';
 import { z } from 'zod';
-import type { CalendarStore } from '../../store/store';
-import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../../store/storageRefusal';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
+import type { CalendarStore } from '../store/store';
+import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../store/storageRefusal';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import {
   importHistoryEntrySchema,
   importKindSchema,
   type ImportHistoryEntry,
   type ImportKind,
-} from '../../../shared/schemas/imports';
+} from '../../shared/schemas/imports';
 
 /*
  * The last imports and, for each, every record it wrote as it was before (issue 15 item 2: undo of a whole

@@ -1,5 +1,5 @@
-import { parseDateInput } from '../../core/dates/strtotime';
-import { formatSql } from '../../core/dates/sqlDates';
+import { parseDateInput } from '../core/dates/strtotime';
+import { formatSql } from '../core/dates/sqlDates';
 
 /** How the dates of a CSV file are read. */
 export interface CsvDateOptions {

@@ -1,15 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import type { EventInput } from '../../core/events';
-import type { OrganizerInput, VenueInput } from '../../core/linkedPosts';
-import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
-import { isValidTimezone } from '../../core/dates/zones';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
+import type { EventInput } from '../core/events';
+import type { OrganizerInput, VenueInput } from '../core/linkedPosts';
+import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
+import { isValidTimezone } from '../core/dates/zones';
 import type { ImportProblem } from './errors';
-import { eventCurrency, siteCurrency, typedCost, type Currency } from '../../core/cost';
-import { currencyCodeSchema, currencySymbolSchema } from '../../../shared/schemas/currency';
+import { eventCurrency, siteCurrency, typedCost, type Currency } from '../core/cost';
+import { currencyCodeSchema, currencySymbolSchema } from '../../shared/schemas/currency';
 import {
   COLUMNS_OF,
   keyOfHeader,

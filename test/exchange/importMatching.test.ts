@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshStores } from './freshStores';
-import { importFile } from '../../src/main/sync/exchange/importFile';
+import { freshStores } from '../sync/freshStores';
+import { importFile } from '../../src/main/exchange/importFile';
 import { folderOwner } from '../../src/main/core/users';
-import { ORGANIZER_COLUMNS, VENUE_COLUMNS } from '../../src/main/sync/exchange/csv';
+import { ORGANIZER_COLUMNS, VENUE_COLUMNS } from '../../src/main/exchange/csv';
 
 // Re-importing venues and organizers updates the ones already here, recognised case- and accent-insensitively by
 // name and address (organizers: name and email), in CSV and .ics files alike (issue 15 item 3).

@@ -1,26 +1,26 @@
 import { basename, extname } from 'node:path';
-import { StorageUnavailableError, type CalendarStore, type Transaction } from '../../store/store';
-import { PartlySavedError } from '../../store/storageRefusal';
-import type { Caller } from '../../core/capabilities';
-import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../../core/events';
+import { StorageUnavailableError, type CalendarStore, type Transaction } from '../store/store';
+import { PartlySavedError } from '../store/storageRefusal';
+import type { Caller } from '../core/capabilities';
+import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../core/events';
 import {
   changeInSeries,
   guardedTransaction,
   inSeries,
   seriesHeadOf,
   seriesOccurrences,
-} from '../../core/recurrence/series';
-import { shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
+} from '../core/recurrence/series';
+import { shiftLocal, wallMs } from '../core/recurrence/ruleEdits';
 import { ImportChanges, NothingChanged } from './importChanges';
 import { SourceFollow } from './sourceEvents';
-import type { StoredEvent } from '../../store/schema';
-import { createOrganizer, createVenue } from '../../core/linkedPosts';
+import type { StoredEvent } from '../store/schema';
+import { createOrganizer, createVenue } from '../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
 import { digestOf, importHistoryOf, type WrittenRecord } from './importHistory';
 import { SLICE_MS } from './timeSlices';
-import { nowUtc } from '../../core/posts';
-import type { ImportRow } from '../../../shared/schemas/imports';
+import { nowUtc } from '../core/posts';
+import type { ImportRow } from '../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { checkOccurrenceBudget } from './importBudget';

@@ -1,7 +1,7 @@
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent, StoredOrganizer, StoredVenue } from '../../store/schema';
-import { nowUtc, trashedPost } from '../../core/posts';
-import type { ImportUndoAnswer } from '../../../shared/schemas/imports';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
+import { nowUtc, trashedPost } from '../core/posts';
+import type { ImportUndoAnswer } from '../../shared/schemas/imports';
 import { digestOf, importHistoryOf, type Tracked } from './importHistory';
 
 /** An undo refused: no such import, or it is undone already. `status` is the HTTP status that says so. */

@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
-import type { EventInput } from '../../core/events';
-import { isValidTimezone } from '../../core/dates/zones';
-import { expandSeries } from '../../core/recurrence/expand';
-import { parseRecurrenceLines } from '../../core/recurrence/lines';
+import type { EventInput } from '../core/events';
+import { isValidTimezone } from '../core/dates/zones';
+import { expandSeries } from '../core/recurrence/expand';
+import { parseRecurrenceLines } from '../core/recurrence/lines';
 import type { ImportProblem } from './errors';
 import { costInput } from './icsCost';
 import { icsDateLine, recurrenceOfVevent, wallClock, wallOfProperty, type SeriesClock } from './icsSeries';

@@ -1,5 +1,5 @@
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent } from '../store/schema';
 import { exportDump } from './jsonDump';
 import { exportIcs } from './ics';
 import { exportCsv, type CsvKind } from './csv';

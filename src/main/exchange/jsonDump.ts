@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { CalendarStore, Transaction } from '../../store/store';
-import { dataFileSchema, type DataFile } from '../../store/schema';
+import type { CalendarStore, Transaction } from '../store/store';
+import { dataFileSchema, type DataFile } from '../store/schema';
 import { ImportError, type ImportProblem } from './errors';
-import { REMOTES_KEY, remotesWithoutSecrets } from '../remotes';
-import { UID_COLLECTIONS, withUids } from '../../store/migrations';
-import { parseRecurrenceLines } from '../../core/recurrence/lines';
+import { REMOTES_KEY, remotesWithoutSecrets } from '../sync/remotes';
+import { UID_COLLECTIONS, withUids } from '../store/migrations';
+import { parseRecurrenceLines } from '../core/recurrence/lines';
 
 export const DUMP_FORMAT = 'calendar-desk-dump';
 

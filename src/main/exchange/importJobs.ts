@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ImportJobStatus } from '../../../shared/schemas/imports';
+import type { ImportJobStatus } from '../../shared/schemas/imports';
 import { ImportError } from './errors';
 import type { ImportOptions, ImportResult } from './importFile';
 

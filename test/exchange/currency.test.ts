@@ -3,13 +3,13 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { CalendarStore } from '../../src/main/store/store';
-import { freshStores } from './freshStores';
-import { exportDump } from '../../src/main/sync/exchange/jsonDump';
-import { exportIcs } from '../../src/main/sync/exchange/ics';
-import { exportCsv } from '../../src/main/sync/exchange/csv';
-import { importFile } from '../../src/main/sync/exchange/importFile';
+import { freshStores } from '../sync/freshStores';
+import { exportDump } from '../../src/main/exchange/jsonDump';
+import { exportIcs } from '../../src/main/exchange/ics';
+import { exportCsv } from '../../src/main/exchange/csv';
+import { importFile } from '../../src/main/exchange/importFile';
 import { folderOwner } from '../../src/main/core/users';
-import { ImportError } from '../../src/main/sync/exchange/errors';
+import { ImportError } from '../../src/main/exchange/errors';
 
 /** Exports carry the cost as typed and the currency it is shown in; imports bring both back. */
 let source: TestServer;

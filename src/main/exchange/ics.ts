@@ -1,15 +1,15 @@
 import ical, { type ICalCalendar } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
-import type { CalendarStore } from '../../store/store';
-import { recordUid, type StoredEvent } from '../../store/schema';
-import type { EventIdentity } from '../../core/events';
-import { htmlToText } from '../../core/html';
-import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
+import type { CalendarStore } from '../store/store';
+import { recordUid, type StoredEvent } from '../store/schema';
+import type { EventIdentity } from '../core/events';
+import { htmlToText } from '../core/html';
+import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import { costProperties } from './icsCost';
-import { toUtcSql } from '../../core/dates/sqlDates';
-import { seriesHeadOf, seriesOccurrences } from '../../core/recurrence/series';
-import { exdateLine, shiftLocal, wallMs } from '../../core/recurrence/ruleEdits';
+import { toUtcSql } from '../core/dates/sqlDates';
+import { seriesHeadOf, seriesOccurrences } from '../core/recurrence/series';
+import { exdateLine, shiftLocal, wallMs } from '../core/recurrence/ruleEdits';
 import { icsDateProperty, icsRecurrenceLines, seriesClockOf } from './icsSeries';
 
 /** VTIMEZONE of an IANA zone, or null for zones it does not know (UTC offsets): those events are written in UTC. */

@@ -1,14 +1,14 @@
 import type ICAL from 'ical.js';
-import type { StoredEvent } from '../../store/schema';
-import { fromUtcSql, toUtcSql } from '../../core/dates/sqlDates';
-import { isValidTimezone } from '../../core/dates/zones';
-import { expandSeries } from '../../core/recurrence/expand';
+import type { StoredEvent } from '../store/schema';
+import { fromUtcSql, toUtcSql } from '../core/dates/sqlDates';
+import { isValidTimezone } from '../core/dates/zones';
+import { expandSeries } from '../core/recurrence/expand';
 import {
   formatDateValue,
   parseRecurrenceLines,
   readRecurrenceLines,
   type DateValue,
-} from '../../core/recurrence/lines';
+} from '../core/recurrence/lines';
 import type { ImportProblem } from './errors';
 import type { IcsVeventText } from './icsText';
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileDurably } from '../../store/durableJsonFile';
-import { queueFileWrite } from '../../store/fileWriteQueue';
-import { describeWriteFailure, StorageUnavailableError } from '../../store/storageRefusal';
+import { writeFileDurably } from '../store/durableJsonFile';
+import { queueFileWrite } from '../store/fileWriteQueue';
+import { describeWriteFailure, StorageUnavailableError } from '../store/storageRefusal';
 import { maskedAddress, requestUrl, type FetchValidators } from './calendarFetch';
-import type { ImportSourceView } from '../../../shared/schemas/importSources';
+import type { ImportSourceView } from '../../shared/schemas/importSources';
 
 export type { ImportSourceView };
 

@@ -5,9 +5,9 @@
  * a calendar. Every failure is a {@link CalendarFetchError} whose message says what happened and what to do,
  * and names the address only masked (see {@link maskedAddress}): a secret address is a password.
  */
-import { networkFailure } from '../remoteTransport';
-import { BodyReadError, readBoundedBody, sizeText } from '../boundedBody';
-import { IMPORT_ADDRESS_SCHEMES } from '../../../shared/schemas/importSources';
+import { networkFailure } from '../sync/remoteTransport';
+import { BodyReadError, readBoundedBody, sizeText } from '../sync/boundedBody';
+import { IMPORT_ADDRESS_SCHEMES } from '../../shared/schemas/importSources';
 
 /** How long a fetch may take in all (redirects and reading included), unless told otherwise. */
 export const FETCH_TIMEOUT_MS = 30_000;

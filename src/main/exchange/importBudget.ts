@@ -1,7 +1,7 @@
-import type { CalendarStore } from '../../store/store';
-import { occurrenceBound, occurrenceCount } from '../../core/recurrence/count';
-import type { SeriesPattern } from '../../core/recurrence/expand';
-import { horizonOf } from '../../core/recurrence/series';
+import type { CalendarStore } from '../store/store';
+import { occurrenceBound, occurrenceCount } from '../core/recurrence/count';
+import type { SeriesPattern } from '../core/recurrence/expand';
+import { horizonOf } from '../core/recurrence/series';
 import { IMPORT_OCCURRENCE_BUDGET, ImportTooLargeError } from './errors';
 import type { IcsEvent } from './icsImport';
 import { TimeSlices } from './timeSlices';

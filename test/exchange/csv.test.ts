@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { CalendarStore } from '../../src/main/store/store';
-import { freshStores } from './freshStores';
+import { freshStores } from '../sync/freshStores';
 import {
   columnSlug,
   exportCsv,
@@ -11,9 +11,9 @@ import {
   EVENT_COLUMNS,
   ORGANIZER_COLUMNS,
   VENUE_COLUMNS,
-} from '../../src/main/sync/exchange/csv';
-import { importFile } from '../../src/main/sync/exchange/importFile';
-import { ImportError } from '../../src/main/sync/exchange/errors';
+} from '../../src/main/exchange/csv';
+import { importFile } from '../../src/main/exchange/importFile';
+import { ImportError } from '../../src/main/exchange/errors';
 import { folderOwner } from '../../src/main/core/users';
 import type { EventInput } from '../../src/main/core/events';
 

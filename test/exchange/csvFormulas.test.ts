@@ -9,9 +9,9 @@ import {
   exportCsv,
   parseCsv,
   VENUE_COLUMNS,
-} from '../../src/main/sync/exchange/csv';
-import { neutraliseCell, restoreCell } from '../../src/main/sync/exchange/csvFormulas';
-import { exportText } from '../../src/main/sync/exchange/exportText';
+} from '../../src/main/exchange/csv';
+import { neutraliseCell, restoreCell } from '../../src/main/exchange/csvFormulas';
+import { exportText } from '../../src/main/exchange/exportText';
 import type { EventInput } from '../../src/main/core/events';
 
 /** What a spreadsheet runs as a formula (OWASP): a cell beginning with one of these. */

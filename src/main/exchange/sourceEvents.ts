@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
-import type { EventInput, EventWriteContext } from '../../core/events';
-import { givenStatus } from '../../core/writes';
-import { guardedTransaction, trashInSeries } from '../../core/recurrence/series';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent } from '../store/schema';
+import type { EventInput, EventWriteContext } from '../core/events';
+import { givenStatus } from '../core/writes';
+import { guardedTransaction, trashInSeries } from '../core/recurrence/series';
 
 /*
  * What an import address brought here, so that a refresh can move to the trash what left it (issue 15 item
