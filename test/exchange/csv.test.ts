@@ -15,7 +15,7 @@ import {
 import { importFile } from '../../src/main/exchange/importFile';
 import { ImportError } from '../../src/main/exchange/errors';
 import { folderOwner } from '../../src/main/core/users';
-import type { EventInput } from '../../src/main/core/events';
+import type { EventInput } from '../../src/main/core/eventRecord';
 
 // The importer's internal keys, as The Events Calendar 6.17's Column_Mapper.php lists them (the WordPress test
 // drives the installed plugin itself).

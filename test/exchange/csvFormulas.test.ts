@@ -12,7 +12,7 @@ import {
 } from '../../src/main/exchange/csv';
 import { neutraliseCell, restoreCell } from '../../src/main/exchange/csvFormulas';
 import { exportText } from '../../src/main/exchange/exportText';
-import type { EventInput } from '../../src/main/core/events';
+import type { EventInput } from '../../src/main/core/eventRecord';
 
 /** What a spreadsheet runs as a formula (OWASP): a cell beginning with one of these. */
 const LIVE = /^[=+\-@\t\r]/;

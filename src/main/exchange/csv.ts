@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
-import type { EventInput } from '../core/events';
+import type { EventInput } from '../core/eventRecord';
 import type { OrganizerInput, VenueInput } from '../core/linkedPosts';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import { isValidTimezone } from '../core/dates/zones';

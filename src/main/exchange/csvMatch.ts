@@ -2,7 +2,7 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import { toPlainText } from '../core/html';
 import { nowUtc } from '../core/posts';
-import { updateEvent, type EventWriteContext } from '../core/events';
+import { updateEvent, type EventWriteContext } from '../core/eventRecord';
 import { applyOrganizerInput, applyVenueInput } from '../core/linkedPosts';
 import { findSameLinkedPost, identityOf } from '../core/linkedPostMatch';
 import { cellsOfRecord, rowInput, type CsvDates, type CsvInput } from './csv';

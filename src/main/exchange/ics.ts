@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../store/store';
 import { recordUid, type StoredEvent } from '../store/schema';
-import type { EventIdentity } from '../core/events';
+import type { EventIdentity } from '../core/eventRecord';
 import { htmlToText } from '../core/html';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import { costProperties } from './icsCost';

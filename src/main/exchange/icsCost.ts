@@ -1,7 +1,7 @@
 import type ICAL from 'ical.js';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
-import type { EventInput } from '../core/events';
+import type { EventInput } from '../core/eventRecord';
 import type { ImportProblem } from './errors';
 import { eventCurrency, siteCurrency, typedCost } from '../core/cost';
 import { eventCurrencySchemas } from '../../shared/schemas/currency';

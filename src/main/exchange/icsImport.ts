@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import type { EventInput } from '../core/events';
+import type { EventInput } from '../core/eventRecord';
 import { isValidTimezone } from '../core/dates/zones';
 import { expandSeries } from '../core/recurrence/expand';
 import { parseRecurrenceLines } from '../core/recurrence/lines';

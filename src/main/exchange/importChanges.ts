@@ -1,6 +1,6 @@
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
-import type { EventWriteContext } from '../core/events';
+import type { EventWriteContext } from '../core/eventRecord';
 import { writtenRecord, type Tracked, type WrittenRecord } from './importHistory';
 
 /*

@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import { StorageUnavailableError, type CalendarStore, type Transaction } from '../store/store';
 import { PartlySavedError } from '../store/storageRefusal';
 import type { Caller } from '../core/capabilities';
-import { createEvent, type EventIdentity, type EventInput, type EventWriteContext } from '../core/events';
+import { createEvent } from '../core/events';
+import { type EventIdentity, type EventInput, type EventWriteContext } from '../core/eventRecord';
 import {
   changeInSeries,
   guardedTransaction,

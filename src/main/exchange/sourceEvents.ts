@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
-import type { EventInput, EventWriteContext } from '../core/events';
+import type { EventInput, EventWriteContext } from '../core/eventRecord';
 import { givenStatus } from '../core/writes';
 import { guardedTransaction, trashInSeries } from '../core/recurrence/series';
 

@@ -1,5 +1,6 @@
 import { canReadPost } from '../../core/capabilities';
-import { addEvent, changeEvent, EventRuleError, trashEvent, type EventInput } from '../../core/events';
+import { addEvent, changeEvent, trashEvent } from '../../core/events';
+import { EventRuleError, type EventInput } from '../../core/eventRecord';
 import { runEventQuery } from '../../core/eventQuery';
 import type { StoredEvent } from '../../store/schema';
 import type { CalendarStore } from '../../store/store';
