@@ -19,13 +19,13 @@ import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } fr
 import { syncCommand, SyncUsageError } from './syncCommand';
 import { exchangeCommands, ExportTargetError } from './exchangeCommands';
 import { importSourcesCommand, ImportSourcesUsageError } from './importSourcesCommand';
-import { CalendarFetchError } from '../sync/exchange/calendarFetch';
-import { ImportSourcesFileError } from '../sync/exchange/importSources';
+import { CalendarFetchError } from '../exchange/calendarFetch';
+import { ImportSourcesFileError } from '../exchange/importSources';
 import { importsCommand } from './importsCommand';
-import { ImportUndoRefused } from '../sync/exchange/importUndo';
+import { ImportUndoRefused } from '../exchange/importUndo';
 import { feedsCommand, FeedsUsageError } from './feedsCommand';
 import { FeedSecretError } from '../core/feeds/secret';
-import { ImportError } from '../sync/exchange/errors';
+import { ImportError } from '../exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
