@@ -90,6 +90,15 @@ function refusal(use: WriteUse, allowance: WriteUse, wait: number): WriteBudgetE
     use.occurrences > 0
       ? `${allowance.creates} new records and ${allowance.occurrences} events of repeating series`
       : `${allowance.creates} new records`;
+  if (wait === Infinity && use.creates > allowance.creates) {
+    // One write adding several records: an event with new venue, organizers, categories and tags.
+    return new WriteBudgetExceeded(
+      `This change would add ${use.creates} new records at once (with its new venue, organizers, categories ` +
+        `and tags), more than the ${allowance.creates} an hour your account may add. Choose existing ones ` +
+        'instead, or ask an administrator to raise the limit in Settings.',
+      HOUR_MS / 1000,
+    );
+  }
   if (wait === Infinity) {
     return new WriteBudgetExceeded(
       `This change would add ${use.occurrences} events of a repeating series at once, more than the ` +
