@@ -357,6 +357,14 @@ describe('import from an address', () => {
     site.serve('/huge.ics', {
       body: googleCalendar().replace('END:VCALENDAR', `X-PAD:${'x'.repeat(70_000)}\r\nEND:VCALENDAR`),
     });
+    // A few KiB on the wire, 4 MiB once decompressed: the limit is on what it decodes to.
+    site.serve('/bomb.ics', {
+      body: googleCalendar().replace(
+        'END:VCALENDAR',
+        `X-PAD:${'x'.repeat(4 * 1024 * 1024)}\r\nEND:VCALENDAR`,
+      ),
+      gzip: true,
+    });
     site.serve('/slow.ics', { body: googleCalendar(), delayMs: 3_000 });
     site.serve('/private.ics', { status: 403, body: 'Forbidden', contentType: 'text/plain' });
     site.serve('/broken.ics', { status: 500, body: 'oops', contentType: 'text/plain' });
@@ -365,6 +373,7 @@ describe('import from an address', () => {
       ['/loop0', 'source_too_many_redirects', /more than 5 times/],
       ['/page.ics', 'source_not_calendar', /answered with a web page instead of a calendar/],
       ['/huge.ics', 'source_too_large', /larger than the 64 KiB Calendar Desk reads from an address/],
+      ['/bomb.ics', 'source_too_large', /larger than the 64 KiB Calendar Desk reads from an address/],
       ['/slow.ics', 'source_timeout', /did not send the calendar within 1 seconds/],
       ['/private.ics', 'source_refused', /refused to give the calendar \(HTTP 403\)/],
       ['/broken.ics', 'source_http_error', /has a problem of its own \(HTTP 500\)/],
