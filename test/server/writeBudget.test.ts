@@ -123,6 +123,37 @@ describe('the write budget of accounts below editor', () => {
     expect(await readdir(join(server.dataDir, 'media'))).toHaveLength(1);
   });
 
+  it('counts an author’s picture as one record per started MiB: 10 MiB pictures cannot fill the disk', async () => {
+    expect((await settings({ write_budget_creates_per_hour: 5 })).status).toBe(200);
+    const MiB = 1024 * 1024;
+    const upload = (size: number) =>
+      server.api(`${server.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        auth: author,
+        headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="big.png"' },
+        // A real PNG's bytes, then padding up to the size (the picture is read by its header).
+        body: Buffer.concat([PNG, Buffer.alloc(size - PNG.length)]),
+      });
+    const tooBig = await upload(6 * MiB - 10);
+    expect(tooBig.status).toBe(429);
+    expect(tooBig.body.message).toBe(
+      'A picture counts as one new record per started MiB: this one of 6 MiB counts as 6, more than the 5 an ' +
+        'hour your account may add. Send a smaller picture, or ask an administrator to raise the limit in Settings.',
+    );
+    expect((await upload(3 * MiB - 10)).status).toBe(201);
+    const past = await upload(3 * MiB - 10);
+    expect(past.status).toBe(429);
+    expect(past.body.message).toMatch(
+      /a picture counts as one per started MiB\), and has reached that limit/,
+    );
+    // Two MiB are left this hour: a small picture and an event still fit.
+    expect((await upload(1000)).status).toBe(201);
+    expect((await post(author)).status).toBe(201);
+    expect((await post(author)).status).toBe(429);
+    // Only the pictures taken are in the media folder.
+    expect(await readdir(join(server.dataDir, 'media'))).toHaveLength(2);
+  });
+
   it('does not count administrators or editors, and counts each account apart', async () => {
     expect((await settings({ write_budget_creates_per_hour: 2 })).status).toBe(200);
     for (let i = 0; i < 6; i++) {
