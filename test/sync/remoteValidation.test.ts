@@ -134,7 +134,18 @@ describe('records a remote sends are validated', () => {
     await add('tags', { name: 'Broken tag' });
     await add('tags', { name: 'Good tag' });
 
-    const report = await pair.sync({ root: proxy.root, direction: 'both' });
+    const told: string[] = [];
+    const report = await pair.sync({
+      root: proxy.root,
+      direction: 'both',
+      onProgress: (event) => {
+        if (event.type === 'rejected') told.push(`${event.kind} ${event.title}: ${event.message}`);
+      },
+    });
+    // Told as progress once the remote is read, each as the report lists it.
+    expect(told.sort()).toEqual(
+      report.failures.map((failure) => `${failure.kind} ${failure.title}: ${failure.message}`).sort(),
+    );
     const failures = Object.fromEntries(
       report.failures.map((failure) => [failure.title, `${failure.kind}: ${failure.message}`]),
     );
