@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, NS, startTestServer, type TestServer } from '../helpers/server';
 import { ADMIN_NAMESPACE } from '../../src/shared/enums';
 import { FREE_FAILURES } from '../../src/main/server/middleware/auth';
-import { SIGN_IN_CODE_TTL_MS } from '../../src/main/server/signInSessions';
+import { SIGN_IN_CODE_TTL_MS, SignInSessions } from '../../src/main/server/signInSessions';
 
 /**
  * The browser's sign-in (issue 26, item 8): a one-time code, exchanged for an HttpOnly session cookie. The
@@ -244,6 +244,23 @@ describe('the session cookie', () => {
     expect((await server.api(`${admin}settings`, { headers: { Cookie: mine } })).status).toBe(401);
     // Other browsers' sessions stay.
     expect((await server.api(`${admin}settings`, { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+
+  it('a user asking for codes or sessions in a loop pushes out only their own, never the administrator’s', async () => {
+    const { code } = await newCode();
+    const contributor = await server.userHeaders('connie', 'contributor');
+    for (let i = 0; i < 40; i++) await newCode(contributor);
+    // The administrator's code, issued first, still signs in.
+    expect((await exchange(code)).status).toBe(201);
+
+    // Sessions, past the most the server keeps: the administrator's, opened first, stays.
+    const sessions = new SignInSessions(() => now);
+    const admins = sessions.openSession(1);
+    const contributors = Array.from({ length: 1_100 }, () => sessions.openSession(7));
+    expect(sessions.sessionUser(admins)).toBe(1);
+    // The contributor's own newest are kept, their oldest went.
+    expect(sessions.sessionUser(contributors.at(-1)!)).toBe(7);
+    expect(sessions.sessionUser(contributors[0]!)).toBeNull();
   });
 
   it('a pasted token opens a session too, and revoking the user ends its sessions', async () => {
