@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { eventBody, NS, startTestServer, type TestServer } from '../helpers/server';
 import { ADMIN_NAMESPACE } from '../../src/shared/enums';
 import { FREE_FAILURES } from '../../src/main/server/middleware/auth';
-import { SIGN_IN_CODE_TTL_MS } from '../../src/main/server/signInSessions';
+import { SIGN_IN_CODE_TTL_MS, SignInSessions } from '../../src/main/server/signInSessions';
 
 /**
  * The browser's sign-in (issue 26, item 8): a one-time code, exchanged for an HttpOnly session cookie. The
@@ -155,6 +155,76 @@ describe('the session cookie', () => {
     expect(after).toBe(before);
   });
 
+  it('no spelling of a write gets the cookie through without the page: forms, text/plain, _method, ?rest_route=, GET', async () => {
+    const victim = await server.api('events', {
+      method: 'POST',
+      auth: server.admin,
+      json: eventBody('Victim', 4, {}, now),
+    });
+    expect(victim.status).toBe(201);
+    const id = victim.body.id as number;
+    const { origin } = server.engine;
+    const form = 'title=Planted&start_date=2031-01-01+10:00:00&end_date=2031-01-01+11:00:00';
+    // What a page on another site (or another port of this machine) can make a browser send with the cookie.
+    const attempts: Array<[string, string, string, Record<string, string>]> = [
+      ['POST', `${NS}/events`, form, { 'Content-Type': 'application/x-www-form-urlencoded' }],
+      ['POST', `${NS}/events`, form, { 'Content-Type': 'text/plain' }],
+      ['POST', `${NS}/events`, form, { 'Content-Type': 'multipart/form-data; boundary=x' }],
+      ['POST', `${NS}/events/${id}?_method=DELETE`, '', {}],
+      [
+        'POST',
+        `${NS}/events/${id}`,
+        '_method=DELETE',
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+      ],
+      ['POST', `?rest_route=/cal/events/v1/events/${id}&_method=DELETE`, '', {}],
+      [
+        'POST',
+        `index.php?rest_route=/cal/events/v1/events/${id}`,
+        'title=Renamed',
+        { 'Content-Type': 'text/plain' },
+      ],
+      ['POST', `it/wp-json/cal/events/v1/events/${id}`, 'title=Renamed', { 'Content-Type': 'text/plain' }],
+      ['POST', `wp-json/CAL/events/v1/events/${id}`, 'title=Renamed', { 'Content-Type': 'text/plain' }],
+      [
+        'POST',
+        `wp-json/calendar-desk/v1/users`,
+        'login=mallory&role=administrator',
+        { 'Content-Type': 'text/plain' },
+      ],
+      ['POST', `${NS}/events`, form, { 'Content-Type': 'text/plain', Origin: 'null' }],
+      ['POST', `${NS}/events`, form, { 'Content-Type': 'text/plain', Origin: 'http://127.0.0.1:1' }],
+    ];
+    for (const [method, path, body, headers] of attempts) {
+      const answer = await fetch(`${origin}/${path}`, {
+        method,
+        headers: { Cookie: cookie, ...headers },
+        body: body || undefined,
+      });
+      expect(answer.status, `${method} /${path} ${JSON.stringify(headers)}`).toBe(403);
+      expect(((await answer.json()) as { code: string }).code).toMatch(
+        /^rest_(cookie_without_origin|forbidden_origin)$/,
+      );
+    }
+    // A GET (an image, a link) never writes, whatever it says it is.
+    for (const path of [
+      `${NS}/events/${id}?_method=DELETE`,
+      `?rest_route=/cal/events/v1/events/${id}&_method=DELETE`,
+      `wp-json/calendar-desk/v1/users?_method=POST&login=mallory&role=administrator`,
+    ]) {
+      const answer = await fetch(`${origin}/${path}`, {
+        headers: { Cookie: cookie, 'X-HTTP-Method-Override': 'DELETE' },
+      });
+      expect(answer.status, path).toBeLessThan(500);
+    }
+    const after = await server.api(`events/${id}`, { auth: server.admin });
+    expect(after.body).toMatchObject({ title: 'Victim', status: 'publish' });
+    const users = await server.api(`${admin}users`, { auth: server.admin });
+    expect(JSON.stringify(users.body)).not.toContain('mallory');
+    const planted = await server.api('events?search=Planted&status=any', { auth: server.admin });
+    expect(planted.body.events).toEqual([]);
+  });
+
   it('an unknown cookie signs nobody in (the page shows its sign-in screen)', async () => {
     const settings = await server.api(`${admin}settings`, {
       headers: { Cookie: cookie.replace(/=.*/, '=not-a-session') },
@@ -174,6 +244,23 @@ describe('the session cookie', () => {
     expect((await server.api(`${admin}settings`, { headers: { Cookie: mine } })).status).toBe(401);
     // Other browsers' sessions stay.
     expect((await server.api(`${admin}settings`, { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+
+  it('a user asking for codes or sessions in a loop pushes out only their own, never the administrator’s', async () => {
+    const { code } = await newCode();
+    const contributor = await server.userHeaders('connie', 'contributor');
+    for (let i = 0; i < 40; i++) await newCode(contributor);
+    // The administrator's code, issued first, still signs in.
+    expect((await exchange(code)).status).toBe(201);
+
+    // Sessions, past the most the server keeps: the administrator's, opened first, stays.
+    const sessions = new SignInSessions(() => now);
+    const admins = sessions.openSession(1);
+    const contributors = Array.from({ length: 1_100 }, () => sessions.openSession(7));
+    expect(sessions.sessionUser(admins)).toBe(1);
+    // The contributor's own newest are kept, their oldest went.
+    expect(sessions.sessionUser(contributors.at(-1)!)).toBe(7);
+    expect(sessions.sessionUser(contributors[0]!)).toBeNull();
   });
 
   it('a pasted token opens a session too, and revoking the user ends its sessions', async () => {

@@ -61,6 +61,26 @@ describe('AuthThrottle (unit, with a fake clock)', () => {
     expect(throttle.waitFor('b')).toBe(0);
   });
 
+  it('a flood of blocked keys does not push out the key guessed longest (its wait stays)', () => {
+    const { throttle, advance } = setup();
+    // A guesser at one event's password, blocked for 32 s and more.
+    for (let i = 0; i < FREE_FAILURES; i++) throttle.fail('target');
+    for (let round = 0; round < 5; round++) {
+      advance(throttle.waitFor('target') * 1000);
+      throttle.fail('target');
+    }
+    const waiting = throttle.waitFor('target');
+    expect(waiting).toBeGreaterThanOrEqual(32);
+    // Then 12,000 other keys failed until each is blocked: more than the throttle keeps.
+    for (let key = 0; key < 12_000; key++)
+      for (let i = 0; i < FREE_FAILURES; i++) throttle.fail(`flood-${key}`);
+    expect(throttle.size).toBeLessThanOrEqual(10_000);
+    expect(throttle.waitFor('target')).toBe(waiting);
+    // And a new guesser, with the throttle full of blocked keys, is still counted and made to wait.
+    for (let i = 0; i < FREE_FAILURES; i++) throttle.fail('newcomer');
+    expect(throttle.waitFor('newcomer')).toBeGreaterThan(0);
+  });
+
   it('does not grow without bound under a flood of distinct keys', () => {
     const { throttle } = setup();
     for (let i = 0; i < 12_000; i++) throttle.fail(`flood-${i}`);

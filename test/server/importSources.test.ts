@@ -357,6 +357,16 @@ describe('import from an address', () => {
     site.serve('/huge.ics', {
       body: googleCalendar().replace('END:VCALENDAR', `X-PAD:${'x'.repeat(70_000)}\r\nEND:VCALENDAR`),
     });
+    // A few KiB on the wire, 4 MiB once decompressed: the limit is on what it decodes to.
+    site.serve('/bomb.ics', {
+      body: googleCalendar().replace(
+        'END:VCALENDAR',
+        `X-PAD:${'x'.repeat(4 * 1024 * 1024)}\r\nEND:VCALENDAR`,
+      ),
+      gzip: true,
+    });
+    site.serve('/to-user', { redirectTo: 'http://volunteer:pw-in-url@127.0.0.1:1/cal.ics' });
+    site.serve('/to-data', { redirectTo: 'data:text/calendar,BEGIN:VCALENDAR' });
     site.serve('/slow.ics', { body: googleCalendar(), delayMs: 3_000 });
     site.serve('/private.ics', { status: 403, body: 'Forbidden', contentType: 'text/plain' });
     site.serve('/broken.ics', { status: 500, body: 'oops', contentType: 'text/plain' });
@@ -365,6 +375,9 @@ describe('import from an address', () => {
       ['/loop0', 'source_too_many_redirects', /more than 5 times/],
       ['/page.ics', 'source_not_calendar', /answered with a web page instead of a calendar/],
       ['/huge.ics', 'source_too_large', /larger than the 64 KiB Calendar Desk reads from an address/],
+      ['/bomb.ics', 'source_too_large', /larger than the 64 KiB Calendar Desk reads from an address/],
+      ['/to-user', 'source_http_error', /on to an address with a user name or password in it/],
+      ['/to-data', 'source_http_error', /on to a data:\/\/ address instead of the calendar/],
       ['/slow.ics', 'source_timeout', /did not send the calendar within 1 seconds/],
       ['/private.ics', 'source_refused', /refused to give the calendar \(HTTP 403\)/],
       ['/broken.ics', 'source_http_error', /has a problem of its own \(HTTP 500\)/],
@@ -377,6 +390,7 @@ describe('import from an address', () => {
       expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 502, code });
       expect(answer.body.data.field).toBe('url');
       expect(answer.body.message).toMatch(message);
+      expect(answer.body.message).not.toContain('pw-in-url');
     }
     // A port nobody listens on (any more).
     const closed = await admin('import-sources', {

@@ -1,3 +1,4 @@
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, NS, type TestServer } from '../helpers/server';
 import { expectError, rawRequest } from './safety.http';
@@ -57,6 +58,28 @@ describe('body size', () => {
     const body = `name=Big+form&padding=${'x'.repeat(MiB)}`;
     const response = await post('categories', 'application/x-www-form-urlencoded', body);
     expectError(response, 413);
+  });
+
+  it('measures a compressed body by what it decodes to: 200 MiB in some 200 KiB is 413, never inflated whole', async () => {
+    const bomb = paddedCategory('Bomb', 200 * MiB);
+    for (const [coding, body] of [
+      ['gzip', gzipSync(bomb)],
+      ['deflate', deflateSync(bomb)],
+    ] as const) {
+      expect(body.length).toBeLessThan(MiB);
+      const before = process.memoryUsage().rss;
+      const response = await post('categories', 'application/json', body, { 'Content-Encoding': coding });
+      expectError(response, 413, 'rest_request_too_large');
+      // The server runs in this process: it read about 1 MiB of the 200, not all of it.
+      expect(process.memoryUsage().rss - before, coding).toBeLessThan(100 * MiB);
+    }
+    expect(await categoryNames()).not.toContain('Bomb');
+    // A small compressed body is read as any other.
+    const small = await post('categories', 'application/json', gzipSync(paddedCategory('Zipped', 2048)), {
+      'Content-Encoding': 'gzip',
+    });
+    expect(small.status).toBe(201);
+    expect(small.json.name).toBe('Zipped');
   });
 
   it('accepts a body just under 1 MiB', async () => {

@@ -42,6 +42,19 @@ describe('Host header allowlist', () => {
     ['localhost with another port', () => `localhost:${port === 65535 ? port - 1 : port + 1}`],
     ['a loopback name without the port', () => '127.0.0.1'],
     ['a name that merely starts like localhost', () => `localhost.evil.example:${port}`],
+    // Spellings an attacker tries (issue 26 review): names that resolve to loopback, other forms of the address.
+    ['a wildcard-DNS name of the loopback address', () => `127.0.0.1.nip.io:${port}`],
+    ['the loopback address with a trailing dot', () => `127.0.0.1.:${port}`],
+    ['localhost with a trailing dot', () => `localhost.:${port}`],
+    ['the port with a trailing dot', () => `127.0.0.1:${port}.`],
+    ['the port with a leading zero', () => `127.0.0.1:0${port}`],
+    ['the IPv6 loopback written out', () => `[0:0:0:0:0:0:0:1]:${port}`],
+    ['the IPv4-mapped IPv6 loopback', () => `[::ffff:127.0.0.1]:${port}`],
+    ['the loopback address shortened', () => `127.1:${port}`],
+    ['the loopback address as one number', () => `2130706433:${port}`],
+    ['the loopback address in hex', () => `0x7f000001:${port}`],
+    ['a user name before the host', () => `user@127.0.0.1:${port}`],
+    ['two hosts', () => `127.0.0.1:${port}, evil.example`],
   ])('refuses %s with 403 JSON', async (_label, host) => {
     const response = await rawRequest(port, { path: EVENTS, headers: { Host: host() } });
     expectError(response, 403, 'rest_forbidden_host');
@@ -97,6 +110,10 @@ describe('Origin of writes', () => {
     ['our host over https', () => `https://127.0.0.1:${port}`],
     ['our host on another port', () => `http://127.0.0.1:${port + 1}`],
     ['the opaque origin "null"', 'null'],
+    ['a wildcard-DNS name of our address', () => `http://127.0.0.1.nip.io:${port}`],
+    ['localhost with a trailing dot', () => `http://localhost.:${port}`],
+    ['a name that merely starts like ours', () => `http://localhost.evil.example:${port}`],
+    ['garbage', 'not an origin'],
   ])('refuses a write from %s with 403 and stores nothing', async (label, origin) => {
     const name = `From ${label}`;
     const response = await post(typeof origin === 'function' ? origin() : origin, name);

@@ -123,6 +123,37 @@ describe('the write budget of accounts below editor', () => {
     expect(await readdir(join(server.dataDir, 'media'))).toHaveLength(1);
   });
 
+  it('counts an author’s picture as one record per started MiB: 10 MiB pictures cannot fill the disk', async () => {
+    expect((await settings({ write_budget_creates_per_hour: 5 })).status).toBe(200);
+    const MiB = 1024 * 1024;
+    const upload = (size: number) =>
+      server.api(`${server.engine.apiRoot}calendar-desk/v1/media`, {
+        method: 'POST',
+        auth: author,
+        headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="big.png"' },
+        // A real PNG's bytes, then padding up to the size (the picture is read by its header).
+        body: Buffer.concat([PNG, Buffer.alloc(size - PNG.length)]),
+      });
+    const tooBig = await upload(6 * MiB - 10);
+    expect(tooBig.status).toBe(429);
+    expect(tooBig.body.message).toBe(
+      'A picture counts as one new record per started MiB: this one of 6 MiB counts as 6, more than the 5 an ' +
+        'hour your account may add. Send a smaller picture, or ask an administrator to raise the limit in Settings.',
+    );
+    expect((await upload(3 * MiB - 10)).status).toBe(201);
+    const past = await upload(3 * MiB - 10);
+    expect(past.status).toBe(429);
+    expect(past.body.message).toMatch(
+      /a picture counts as one per started MiB\), and has reached that limit/,
+    );
+    // Two MiB are left this hour: a small picture and an event still fit.
+    expect((await upload(1000)).status).toBe(201);
+    expect((await post(author)).status).toBe(201);
+    expect((await post(author)).status).toBe(429);
+    // Only the pictures taken are in the media folder.
+    expect(await readdir(join(server.dataDir, 'media'))).toHaveLength(2);
+  });
+
   it('does not count administrators or editors, and counts each account apart', async () => {
     expect((await settings({ write_budget_creates_per_hour: 2 })).status).toBe(200);
     for (let i = 0; i < 6; i++) {
@@ -146,6 +177,69 @@ describe('the write budget of accounts below editor', () => {
     expect((await post(contributor)).status).toBe(201);
     expect((await post(contributor)).status).toBe(201);
     expect((await post(contributor)).status).toBe(429);
+  });
+
+  it('counts the records an event brings along; one write adding more than the hour allows says so, kept whole', async () => {
+    expect((await settings({ write_budget_creates_per_hour: 5 })).status).toBe(200);
+    const counts = () =>
+      [
+        server.engine.store.events.size,
+        server.engine.store.venues.size,
+        server.engine.store.organizers.size,
+        server.engine.store.terms.size,
+      ].join(' ');
+    const before = counts();
+    // The event, its venue, two organizers, a category and a tag: six new records in one write.
+    const refused = await post(contributor, {
+      venue: { venue: 'New hall' },
+      organizer: [{ organizer: 'New choir' }, { organizer: 'New band' }],
+      categories: ['New category'],
+      tags: ['New tag'],
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'rest_write_budget_exceeded', data: { status: 429 } });
+    expect(refused.body.message).toBe(
+      'This change would add 6 new records at once (with its new venue, organizers, categories and tags), ' +
+        'more than the 5 an hour your account may add. Choose existing ones instead, or ask an administrator ' +
+        'to raise the limit in Settings.',
+    );
+    expect(counts()).toBe(before);
+    // Five fit, and fill the hour.
+    const taken = await post(contributor, {
+      venue: { venue: 'New hall' },
+      organizer: [{ organizer: 'New choir' }],
+      categories: ['New category'],
+      tags: ['New tag'],
+    });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    const next = await post(contributor);
+    expect(next.status).toBe(429);
+    expect(next.body.message).toMatch(/has reached that limit/);
+  });
+
+  it('counts a single event made an endless series by every spelling of a change', async () => {
+    expect((await settings({ write_budget_occurrences_per_hour: 100 })).status).toBe(200);
+    const created = await post(contributor);
+    expect(created.status).toBe(201);
+    const { id, slug } = created.body as { id: number; slug: string };
+    const origin = server.engine.origin;
+    const endless = { recurrence: ['RRULE:FREQ=DAILY'] };
+    const spellings: Array<[string, string]> = [
+      ['PATCH', `events/${id}`],
+      ['PUT', `events/${id}`],
+      ['POST', `events/${id}?_method=PATCH`],
+      ['POST', `events/by-slug/${slug}`],
+      ['POST', `${origin}/?rest_route=/cal/events/v1/events/${id}`],
+      ['POST', `${origin}/it/wp-json/cal/events/v1/events/${id}`],
+      ['POST', `${origin}/wp-json/CAL/events/v1/events/${id}`],
+    ];
+    for (const [method, path] of spellings) {
+      const answer = await server.api(path, { method, auth: contributor, json: endless });
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(429);
+      expect(answer.body.code).toBe('rest_write_budget_exceeded');
+    }
+    expect(eventCount()).toBe(1);
+    expect(server.engine.store.events.get(id)!.recurrence ?? []).toEqual([]);
   });
 
   it('counts the events a series makes: an endless daily series past the hourly allowance is refused whole', async () => {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -391,6 +392,40 @@ describe('a remote that lies about its pages or sends too much (RemoteClient aga
       new RegExp(`^${proxy.root}cal/events/v1/events\\?.* did not finish its answer within 2 seconds`),
     );
     expect(eventListRequests(proxy)).toHaveLength(2);
+  });
+
+  it('a compressed answer is measured by what it decodes to: 40 MiB in some 40 KiB is refused at 32 MiB', async () => {
+    // A page of events that is mostly spaces: valid JSON, 40 MiB once decoded, a few KiB on the wire.
+    const decoded = Buffer.concat([
+      Buffer.from('{"events":['),
+      Buffer.alloc(40 * 1024 ** 2, 0x20),
+      Buffer.from(']}'),
+    ]);
+    const codings: Array<[string, Buffer]> = [
+      ['gzip', gzipSync(decoded)],
+      ['deflate', deflateSync(decoded)],
+      ['br', brotliCompressSync(decoded, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } })],
+      ['gzip, gzip', gzipSync(gzipSync(decoded))],
+    ];
+    for (const [coding, body] of codings) {
+      expect(body.length).toBeLessThan(256 * 1024);
+      const proxy = await hostile(async (request, response, upstream) => {
+        if (!isEventList(request.url)) return passOn(response, await upstream());
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': coding,
+          'content-length': String(body.length),
+        });
+        response.end(body);
+      });
+      const error = await client(proxy, { attempts: 3 })
+        .list('event')
+        .catch((caught: unknown) => caught);
+      expect(error, coding).toMatchObject({ code: 'REMOTE_TOO_LARGE', status: 200 });
+      expect((error as Error).message).toContain(proxy.host);
+      expect((error as Error).message).toContain('32 MiB');
+      expect(eventListRequests(proxy), coding).toHaveLength(1);
+    }
   });
 
   it('an answer declaring more than 32 MiB is refused before it is read, and not asked again', async () => {

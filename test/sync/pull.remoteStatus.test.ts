@@ -19,7 +19,7 @@ const settings = { siteName: 'x', siteDescription: '', timezone: 'UTC', postsPer
 const open = (dataDir: string) => CalendarStore.open({ dataDir, initialSettings: settings });
 const admin = { userId: 1, login: 'admin', role: 'administrator' as const };
 const remoteEvent = (status: string) =>
-  toRemoteRecord('event', {
+  toRemoteRecord('wordpress', 'event', {
     id: 41,
     slug: 'summer-fair',
     uid: '6f2d7c1e-3b9a-4c55-9a0e-1d2c3b4a5f60',
@@ -67,7 +67,7 @@ describe('importing a remote venue with a status this calendar does not have', (
     const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-pull-'));
     folders.push(dataDir);
     const store = await open(dataDir);
-    const venue = toRemoteRecord('venue', {
+    const venue = toRemoteRecord('wordpress', 'venue', {
       id: 7,
       slug: 'town-hall',
       venue: 'Town Hall',

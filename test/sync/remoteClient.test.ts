@@ -22,27 +22,41 @@ describe('retry timing', () => {
 });
 
 describe('remote pictures', () => {
-  const event = { id: 4, slug: 'talk', title: 'Talk', start_date: '2026-01-01 10:00:00' };
+  const event = {
+    id: 4,
+    slug: 'talk',
+    title: 'Talk',
+    start_date: '2026-01-01 10:00:00',
+    end_date: '2026-01-01 11:00:00',
+  };
 
   it('compares the image by its media id, with no key when there is none (old links hash as before)', () => {
-    const shown = toRemoteRecord('event', {
+    const shown = toRemoteRecord('wordpress', 'event', {
       ...event,
       image: { url: 'https://site.example/wp-content/uploads/a.png', id: 12, extension: 'png', sizes: {} },
     });
     expect(shown.fields.image).toBe(12);
     expect(shown.imageUrl).toBe('https://site.example/wp-content/uploads/a.png');
-    for (const none of [false, null, '', undefined]) {
-      const record = toRemoteRecord('venue', { id: 3, slug: 'hall', venue: 'Hall', image: none });
+    // WordPress writes `false` for none, or leaves the key out of a venue (REFERENCE §3.4, §3.5).
+    for (const none of [false, undefined]) {
+      const record = toRemoteRecord('wordpress', 'venue', {
+        id: 3,
+        slug: 'hall',
+        venue: 'Hall',
+        image: none,
+      });
       expect(record.fields).not.toHaveProperty('image');
       expect(record.imageUrl).toBeNull();
     }
   });
 
   it('an image that is not {url, id} is a bad answer, named', () => {
-    expect(() => toRemoteRecord('organizer', { id: 3, slug: 'al', organizer: 'Al', image: 'a.png' })).toThrow(
+    expect(() =>
+      toRemoteRecord('wordpress', 'organizer', { id: 3, slug: 'al', organizer: 'Al', image: 'a.png' }),
+    ).toThrow(
       /organizer 3 that is not a valid organizer: its image must be a picture \(\{id, url\}\) or false, not "a\.png"/,
     );
-    expect(() => toRemoteRecord('event', { ...event, image: { url: 'x' } })).toThrow(
+    expect(() => toRemoteRecord('wordpress', 'event', { ...event, image: { url: 'x' } })).toThrow(
       /REMOTE_BAD_RECORD|image/,
     );
   });

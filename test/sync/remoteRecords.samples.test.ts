@@ -58,7 +58,7 @@ describe('the original’s recorded answers read as remote records', () => {
       for (const [kind, raw] of recordsOf(body)) {
         let record;
         try {
-          record = toRemoteRecord(kind, raw);
+          record = toRemoteRecord('wordpress', kind, raw);
         } catch (error) {
           throw new Error(
             `${file}: a ${kind} (id ${String(raw.id)}) was refused: ${(error as Error).message}`,
@@ -84,5 +84,75 @@ describe('the original’s recorded answers read as remote records', () => {
       tag: expect.any(Number),
     });
     expect(read.get('event')).toBeGreaterThan(20);
+  });
+});
+
+describe('a WordPress record that does not fit is refused, naming the field and what was sent', () => {
+  /** The first event the original answered, as it sent it. */
+  const recorded = (): Json => {
+    for (const file of sampleFiles()) {
+      const body = sampleResponseBody(file);
+      const event = body && Array.isArray(body.events) ? (body.events as Json[])[0] : undefined;
+      if (event) return structuredClone(event);
+    }
+    throw new Error('no recorded event');
+  };
+  const refusal = (change: (event: Json) => void) => {
+    const event = recorded();
+    change(event);
+    try {
+      toRemoteRecord('wordpress', 'event', event);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('refuses what the plugin never sends', () => {
+    expect(toRemoteRecord('wordpress', 'event', recorded()).fields.title).toBe(recorded().title);
+    expect(refusal((event) => (event.title = { rendered: 'x' }))).toMatch(
+      /its title must be text, not an object/,
+    );
+    expect(refusal((event) => (event.start_date = 12345))).toMatch(
+      /its start_date must be a date written YYYY-MM-DD HH:MM:SS, not 12345/,
+    );
+    expect(refusal((event) => (event.description = ['a', { b: 1 }]))).toMatch(
+      /its description must be text, not a list/,
+    );
+    expect(refusal((event) => (event.all_day = 'yes'))).toMatch(
+      /its all_day must be true or false, not "yes"/,
+    );
+    expect(refusal((event) => (event.venue = { venue: 'no id' }))).toMatch(/its venue(\.id)? /);
+    expect(refusal((event) => (event.organizer = ['7']))).toMatch(
+      /its organizer\.0 must be an object, not "7"/,
+    );
+    expect(refusal((event) => (event.categories = 'music'))).toMatch(
+      /its categories must be a list, not "music"/,
+    );
+    expect(refusal((event) => delete event.end_date)).toMatch(/it has no end_date/);
+    expect(refusal((event) => (event.id = -4))).toMatch(/its id must be a positive whole number, not -4/);
+  });
+
+  it('takes what a password-protected record is blanked to (REFERENCE §6.4)', () => {
+    const event = recorded();
+    Object.assign(event, {
+      description: '',
+      all_day: null,
+      show_map: null,
+      categories: [],
+      venue: [],
+      organizer: [],
+      image: false,
+      cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
+    });
+    expect(toRemoteRecord('wordpress', 'event', event).fields).toMatchObject({ all_day: false, venue: 0 });
+    const venue = toRemoteRecord('wordpress', 'venue', {
+      id: 5,
+      slug: 'hall',
+      venue: [],
+      geo_lat: 0,
+      geo_lng: 0,
+    });
+    expect(venue.fields.venue).toBe('');
   });
 });

@@ -93,6 +93,34 @@ describe('redirects of a remote request', () => {
     ]);
   });
 
+  it('a redirect to anything but an http(s) address is a failure in words, never read', async () => {
+    const remote = await site((request, response) => {
+      const to: Record<string, string> = {
+        '/ns/data': 'data:application/json,{"events":[{"id":1,"title":"Planted"}]}',
+        '/ns/file': 'file:///etc/passwd',
+        '/ns/ftp': 'ftp://127.0.0.1/list.json',
+        '/ns/user': 'http://user:pass@127.0.0.1:1/ns/list',
+      };
+      redirect(response, 302, to[request.url ?? ''] ?? '/ns/none');
+    });
+    const transport = new RemoteTransport(`${remote.origin}/ns/`, { auth: { token: 't' }, attempts: 1 });
+    for (const [path, scheme] of [
+      ['data', 'data:'],
+      ['file', 'file:'],
+      ['ftp', 'ftp:'],
+    ]) {
+      const error = await transport.request('GET', path).catch((caught: unknown) => caught);
+      expect(error, path).toMatchObject({ code: 'REMOTE_UNREACHABLE' });
+      expect((error as Error).message, path).toContain(`redirected to a ${scheme} address`);
+      expect((error as Error).message, path).not.toContain('Planted');
+    }
+    // An address with a user and password in it is not followed either, and the password is not repeated.
+    const error = await transport.request('GET', 'user').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'REMOTE_UNREACHABLE' });
+    expect((error as Error).message).toContain('redirected to an address with a user name or password');
+    expect((error as Error).message).not.toContain('pass@');
+  });
+
   it('an endless chain of redirects is a failure in words, not a hang', async () => {
     const remote = await site((request, response) => redirect(response, 302, `${request.url}x`));
     const transport = new RemoteTransport(`${remote.origin}/ns/`, { auth: null, attempts: 1 });

@@ -152,6 +152,53 @@ describe('a saved remote’s secret stays with its site', () => {
     expect(withCredentials(other.seen)).toEqual([]);
   });
 
+  it('an address with a user and password in it is refused in words, never fetched nor echoed', async () => {
+    const { origin } = pair.remote.engine;
+    const withUser = pair.remote.engine.apiRoot.replace('http://', 'http://volunteer:s3cret-pw@');
+    // Another site's name before @ makes the address look like that site's.
+    const lookalike = pair.remote.engine.apiRoot.replace('http://', 'http://calendar.example.org@');
+    const proxied = other.root.replace('http://', 'http://volunteer:s3cret-pw@');
+    for (const root of [withUser, lookalike, proxied]) {
+      const answers = [
+        await admin('remotes', {
+          method: 'PUT',
+          json: [{ name: 'Website', root, auth_type: 'token', secret: token }],
+        }),
+        await admin('remotes/check', { method: 'POST', json: { root, auth_type: 'token', secret: token } }),
+        await admin('sync-jobs', {
+          method: 'POST',
+          json: { remote: root, namespace: 'cal/events/v1', auth: { token } },
+        }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+        expect(answer.body.code).toBe('rest_invalid_param');
+        expect(JSON.stringify(answer.body)).toMatch(/holds a user name or password \(before @\)/);
+        expect(JSON.stringify(answer.body)).not.toContain('s3cret-pw');
+      }
+    }
+    expect((await admin('remotes')).body).toEqual([]);
+    expect(other.seen).toEqual([]);
+    // Spellings of one origin are that origin (the secret stays); any other host name is another (it goes).
+    const remote = await saveRemote(pair.remote.engine.apiRoot);
+    const port = new URL(origin).port;
+    for (const [root, kept] of [
+      [`http://127.0.0.1.:${port}/wp-json/`, true],
+      [`HTTP://127.0.0.1:${port}/wp-json/`, true],
+      [`http://127.1:${port}/wp-json/`, true],
+      [`http://localhost:${port}/wp-json/`, false],
+      [`http://127.0.0.1.nip.io:${port}/wp-json/`, false],
+      [`http://xn--bcher-kva.example:${port}/wp-json/`, false],
+    ] as const) {
+      await saveRemote(pair.remote.engine.apiRoot);
+      const saved = (await admin('remotes')).body[0];
+      const moved = await admin('remotes', { method: 'PUT', json: [{ ...saved, root }] });
+      expect(moved.status, root).toBe(200);
+      expect(moved.body[0], root).toMatchObject({ has_secret: kept });
+    }
+    expect(remote.has_secret).toBe(true);
+  });
+
   it('a redirect from the remote to another host never carries the credentials there', async () => {
     // The real remote, behind a proxy that sends the list of events to the other host.
     const redirecting = await startProxy(pair.remote.engine.origin, (request) =>

@@ -8,7 +8,7 @@ import { removeAbandonedCopies, writeFileDurably } from '../store/durableJsonFil
 import { utcSqlNow } from './dates/sqlDates';
 import { slugify } from './slugs';
 import type { MaybeCaller } from './capabilities';
-import { checkWriteBudget, withinWriteBudget } from './writeBudget';
+import { checkWriteBudget, pictureWeight, withinWriteBudget } from './writeBudget';
 
 /** Where uploaded pictures live in the data folder; served under `/media/`. */
 export const MEDIA_FOLDER = 'media';
@@ -85,7 +85,8 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
   // Before the file: a picture whose record cannot be saved would only lie around.
   store.assertWritable();
   const call = { store, caller: upload.caller ?? null, now: upload.now };
-  checkWriteBudget(call, { creates: 1, occurrences: 0 });
+  const weight = pictureWeight(upload.bytes.length);
+  checkWriteBudget(call, { creates: weight, occurrences: 0 }, weight > 1);
   const { extension } = UPLOAD_TYPES[upload.type];
   const base =
     slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))
@@ -103,18 +104,23 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
       `the picture could not be stored: ${describeWriteFailure(error, store.dataDir)}`,
     );
   }
-  return withinWriteBudget(call, (tx) => {
-    const media: StoredMedia = {
-      id: tx.nextPostId(),
-      url: `/media/${fileName}`,
-      extension,
-      fileName,
-      authorId: upload.authorId,
-      dateUtc: utcSqlNow(upload.now),
-    };
-    tx.putMedia(media);
-    return media;
-  });
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const media: StoredMedia = {
+        id: tx.nextPostId(),
+        url: `/media/${fileName}`,
+        extension,
+        fileName,
+        authorId: upload.authorId,
+        dateUtc: utcSqlNow(upload.now),
+      };
+      tx.putMedia(media);
+      return media;
+    },
+    { creates: weight, occurrences: 0 },
+    weight,
+  );
 }
 
 /** Where pictures without a record are moved, out of reach of `/media/`, for a while. */

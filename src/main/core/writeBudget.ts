@@ -25,6 +25,15 @@ export interface WriteUse {
   occurrences: number;
 }
 
+const MIB = 1024 * 1024;
+
+/**
+ * What a picture of `bytes` counts as: one new record per started MiB. Pictures may be 10 MiB each, so counted
+ * as one record they would let an author write 2 GiB an hour; counted by size they weigh what records of the
+ * same size do (an event's body is at most 1 MiB).
+ */
+export const pictureWeight = (bytes: number): number => Math.max(1, Math.ceil(bytes / MIB));
+
 /** The hourly allowance of an account below editor, from the site settings. */
 export function writeBudgetOf(settings: Settings): WriteUse {
   return {
@@ -85,11 +94,28 @@ export class WriteBudgetExceeded extends WriteRefused {
   }
 }
 
-function refusal(use: WriteUse, allowance: WriteUse, wait: number): WriteBudgetExceeded {
+function refusal(use: WriteUse, allowance: WriteUse, wait: number, picture: boolean): WriteBudgetExceeded {
   const what =
     use.occurrences > 0
       ? `${allowance.creates} new records and ${allowance.occurrences} events of repeating series`
       : `${allowance.creates} new records`;
+  if (wait === Infinity && use.creates > allowance.creates && picture) {
+    return new WriteBudgetExceeded(
+      `A picture counts as one new record per started MiB: this one of ${use.creates} MiB counts as ` +
+        `${use.creates}, more than the ${allowance.creates} an hour your account may add. Send a smaller ` +
+        'picture, or ask an administrator to raise the limit in Settings.',
+      HOUR_MS / 1000,
+    );
+  }
+  if (wait === Infinity && use.creates > allowance.creates) {
+    // One write adding several records: an event with new venue, organizers, categories and tags.
+    return new WriteBudgetExceeded(
+      `This change would add ${use.creates} new records at once (with its new venue, organizers, categories ` +
+        `and tags), more than the ${allowance.creates} an hour your account may add. Choose existing ones ` +
+        'instead, or ask an administrator to raise the limit in Settings.',
+      HOUR_MS / 1000,
+    );
+  }
   if (wait === Infinity) {
     return new WriteBudgetExceeded(
       `This change would add ${use.occurrences} events of a repeating series at once, more than the ` +
@@ -99,26 +125,27 @@ function refusal(use: WriteUse, allowance: WriteUse, wait: number): WriteBudgetE
     );
   }
   return new WriteBudgetExceeded(
-    `Your account may add ${what} an hour, and has reached that limit. Nothing was changed: try again in ` +
+    `Your account may add ${what} an hour${picture ? ' (a picture counts as one per started MiB)' : ''}, ` +
+      `and has reached that limit. Nothing was changed: try again in ` +
       `${wait} seconds, or ask an administrator to raise the limit in Settings.`,
     wait,
   );
 }
 
 /** Refuses (429) a write of `use` the caller's budget has no room for now; nothing is counted. */
-export function checkWriteBudget(call: WriteCall, use: WriteUse): void {
+export function checkWriteBudget(call: WriteCall, use: WriteUse, picture = false): void {
   const { store, caller } = call;
   // A write that adds nothing (an edit) is never refused, even by a budget lowered below what was spent.
   if (!hasWriteBudget(caller) || (use.creates === 0 && use.occurrences === 0)) return;
   const now = call.now.getTime();
   const allowance = writeBudgetOf(store.settings);
   const wait = waitFor(spentOf(store, caller!.userId, now), use, allowance, now);
-  if (wait !== null) throw refusal(use, allowance, wait);
+  if (wait !== null) throw refusal(use, allowance, wait, picture);
 }
 
 /** Counts `use` against the caller's budget, or refuses it (429) when it does not fit. */
-export function spendWriteBudget(call: WriteCall, use: WriteUse): void {
-  checkWriteBudget(call, use);
+export function spendWriteBudget(call: WriteCall, use: WriteUse, picture = false): void {
+  checkWriteBudget(call, use, picture);
   if (!hasWriteBudget(call.caller) || (use.creates === 0 && use.occurrences === 0)) return;
   spentOf(call.store, call.caller!.userId, call.now.getTime()).push({ at: call.now.getTime(), ...use });
 }
@@ -132,11 +159,14 @@ export async function withinWriteBudget<T>(
   call: WriteCall,
   change: (tx: Transaction) => T,
   least: WriteUse = { creates: 1, occurrences: 0 },
+  /** What a new picture counts as ({@link pictureWeight}); one record unless said. */
+  pictureCreates = 1,
 ): Promise<T> {
   const { store } = call;
   if (!hasWriteBudget(call.caller)) return store.mutate(change);
+  const picture = pictureCreates > 1;
   // What the change adds at least, refused before any work (a series' dates take a while to compute).
-  checkWriteBudget(call, least);
+  checkWriteBudget(call, least, picture);
   return store.mutate((tx) => {
     const use: WriteUse = { creates: 0, occurrences: 0 };
     const counted: Transaction = {
@@ -161,12 +191,12 @@ export async function withinWriteBudget<T>(
         tx.putTerm(term);
       },
       putMedia(media) {
-        if (!store.media.get(media.id)) use.creates++;
+        if (!store.media.get(media.id)) use.creates += pictureCreates;
         tx.putMedia(media);
       },
     };
     const result = change(counted);
-    spendWriteBudget(call, use);
+    spendWriteBudget(call, use, picture);
     return result;
   });
 }

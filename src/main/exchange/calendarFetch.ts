@@ -127,6 +127,12 @@ export async function fetchCalendar(
       await response.body?.cancel().catch(() => undefined);
       const location = response.headers.get('location');
       const next = location ? safeUrl(location, url) : null;
+      if (next && (next.username || next.password))
+        throw new CalendarFetchError(
+          'source_http_error',
+          `${shown} sent Calendar Desk on to an address with a user name or password in it instead of the calendar. Open the address in a web browser to see where it leads, and give that calendar address instead.`,
+          response.status,
+        );
       if (!next || !['http:', 'https:'].includes(next.protocol))
         throw new CalendarFetchError(
           'source_http_error',

@@ -12,6 +12,12 @@ export const sessionCookieName = (port: number) => `calendar_desk_session_${port
 /** Codes kept waiting at most (the oldest goes first): each is a way in, so never an unbounded pile. */
 const MAX_CODES = 32;
 const MAX_SESSIONS = 1_000;
+/**
+ * What one user may hold of either: past it, that user's own oldest goes. A contributor asking for codes or
+ * sessions in a loop then never pushes out the administrator's (the link `serve` printed, a signed-in page).
+ */
+const MAX_CODES_PER_USER = 4;
+const MAX_SESSIONS_PER_USER = 50;
 
 interface PendingCode {
   hash: Buffer;
@@ -44,6 +50,8 @@ export class SignInSessions {
     const now = this.clock();
     const code = randomBytes(24).toString('base64url');
     this.codes = this.codes.filter((pending) => pending.expires > now);
+    const own = this.codes.filter((pending) => pending.userId === userId);
+    if (own.length >= MAX_CODES_PER_USER) this.codes = this.codes.filter((pending) => pending !== own[0]);
     if (this.codes.length >= MAX_CODES) this.codes.shift();
     const expires = now + SIGN_IN_CODE_TTL_MS;
     this.codes.push({ hash: sha256(code), userId, expires });
@@ -65,6 +73,9 @@ export class SignInSessions {
   /** Opens a session for `userId`: the id to set as the cookie. */
   openSession(userId: number): string {
     const now = this.clock();
+    // The map is kept in order of use: the first of the user's is its least recently used.
+    const own = [...this.sessions].filter(([, session]) => session.userId === userId);
+    if (own.length >= MAX_SESSIONS_PER_USER) this.sessions.delete(own[0]![0]);
     if (this.sessions.size >= MAX_SESSIONS) {
       for (const [key, session] of this.sessions)
         if (now - session.lastUsed > SESSION_IDLE_MS) this.sessions.delete(key);

@@ -45,6 +45,8 @@ export class SyncJobs extends EventEmitter {
         status.last = `${event.operation.type} ${event.operation.kind} "${event.operation.title}": ${event.outcome}`;
       }
       if (event.type === 'upload') status.last = `uploaded picture ${event.fileName}`;
+      if (event.type === 'rejected')
+        status.last = `left out ${event.kind} "${event.title}": ${event.message}`;
       this.emit('progress', status.id, event);
     };
     runSync({ ...options, onProgress, signal: stop.signal })

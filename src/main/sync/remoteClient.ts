@@ -16,6 +16,7 @@ import {
   type SyncKind,
 } from './model';
 import { toRemoteRecord } from './remoteRecords';
+import { dialectOf, type RemoteDialect } from './remoteDialects';
 import { isUploadedName, keptName } from './compare';
 import { RemoteError } from './remoteErrors';
 import { errorBody, RemoteTransport, type Answer, type TransportOptions } from './remoteTransport';
@@ -215,11 +216,14 @@ export class RemoteClient {
    * number), by `kind:id`: left out of the records read, reported as failures of those records.
    */
   readonly rejected = new Map<string, RejectedRecord>();
+  /** How the remote writes its records (`remoteDialects.ts`): as a Calendar Desk, or as WordPress' plugin. */
+  readonly dialect: RemoteDialect;
 
   constructor(private readonly options: RemoteOptions) {
     this.root = options.root.endsWith('/') ? options.root : `${options.root}/`;
     this.nsRoot = `${this.root}${options.namespace.replace(/^\/|\/$/g, '')}/`;
     this.http = new RemoteTransport(this.nsRoot, options);
+    this.dialect = dialectOf(options.namespace);
   }
 
   /**
@@ -228,7 +232,7 @@ export class RemoteClient {
    */
   readRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord | null {
     try {
-      return toRemoteRecord(kind, raw, etag);
+      return toRemoteRecord(this.dialect, kind, raw, etag);
     } catch (error) {
       if (!(error instanceof RemoteError) || error.code !== 'REMOTE_BAD_RECORD') throw error;
       const answer = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
@@ -537,7 +541,7 @@ export class RemoteClient {
   async create(kind: SyncKind, body: Record<string, unknown>): Promise<RemoteRecord> {
     const answer = await this.http.request('POST', COLLECTION[kind], { body, retry: false });
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${COLLECTION[kind]}`);
-    return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+    return toRemoteRecord(this.dialect, kind, answer.body, answer.headers.get('etag'));
   }
 
   async update(
@@ -552,7 +556,7 @@ export class RemoteClient {
       headers: ifMatch ? { 'If-Match': ifMatch } : {},
     });
     if (answer.status >= 400) throw this.http.errorOf(answer, `${this.nsRoot}${path}`);
-    return toRemoteRecord(kind, answer.body, answer.headers.get('etag'));
+    return toRemoteRecord(this.dialect, kind, answer.body, answer.headers.get('etag'));
   }
 
   /**
@@ -628,7 +632,7 @@ export class RemoteClient {
 
   /** Whether the remote is another Calendar Desk (its own namespace): it stores costs and currencies as typed. */
   get isCalendarDesk(): boolean {
-    return this.options.namespace.replace(/^\/|\/$/g, '') === NAMESPACE;
+    return this.dialect === 'calendar-desk';
   }
 
   /**

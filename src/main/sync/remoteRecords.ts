@@ -1,303 +1,268 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
-import { costDetailsSchema, eventResponseSchema } from '../../shared/schemas/records';
-
-/** What every remote record must have; everything else is read leniently (the original omits empty values). */
-const base = z.looseObject({ id: z.number().int().nonnegative(), slug: z.string().default('') });
+import {
+  REMOTE_RECORD_SCHEMAS,
+  type RemoteDialect,
+  type CalendarDeskEventAnswer,
+  type RemoteEventAnswer,
+  type RemoteOrganizerAnswer,
+  type RemoteTermAnswer,
+  type RemoteVenueAnswer,
+} from './remoteDialects';
 
 /** A value a remote sent, named for a message (never the whole value: it may be large). */
 function shown(value: unknown): string {
-  if (Array.isArray(value)) return 'a list';
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return value.length ? 'a list' : 'an empty list';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return String(value);
 }
 
-/**
- * A field read through one of the shared record schemas (src/shared/schemas/records.ts: what this app answers,
- * the single source of each field's type), as the remotes' quirks allow: absent, null, false or '' is empty
- * (the original omits or blanks empty values), `number` also takes a number (a WordPress field stored as one).
- * Anything else — an object or a list where text is expected, a number where a date is — is refused, naming
- * what was expected: the record is reported as failed, never stored as junk.
- */
-function field(schema: z.ZodType<string>, expected: string, options: { number?: boolean } = {}) {
-  return z
-    .unknown()
-    .optional()
-    .transform((value, context) => {
-      if (value === undefined || value === null || value === false || value === '') return '';
-      if (options.number && typeof value === 'number' && Number.isFinite(value)) return String(value);
-      const parsed = schema.safeParse(value);
-      if (parsed.success) return parsed.data;
-      context.addIssue({ code: 'custom', message: `must be ${expected}, not ${shown(value)}` });
-      return z.NEVER;
-    });
-}
-/** Text of any kind (names, addresses, descriptions): the shared schemas' string. */
-const text = field(eventResponseSchema.shape.title, 'text', { number: true });
-/** A date and time as the APIs write them (`Y-m-d H:i:s`), the shared schema's. */
-const date = field(eventResponseSchema.shape.start_date, 'a date written YYYY-MM-DD HH:MM:SS');
-const flag = z
-  .unknown()
-  .optional()
-  .transform((value) => value === true || value === 'true' || value === 1 || value === '1');
-const idOf = z
-  .unknown()
-  .optional()
-  .transform((value) =>
-    value && typeof value === 'object' && 'id' in value ? Number((value as { id: unknown }).id) : 0,
-  );
-const idsOf = z
-  .unknown()
-  .optional()
-  .transform((value) =>
-    Array.isArray(value)
-      ? value
-          .map((item) =>
-            item && typeof item === 'object' && 'id' in item
-              ? Number((item as { id: unknown }).id)
-              : Number(item),
-          )
-          .filter((id) => Number.isInteger(id))
-          .sort((a, b) => a - b)
-      : [],
-  );
+/** Each type zod names, in words. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  never: 'nothing',
+  false: 'false',
+};
 
-/** A featured image (REFERENCE §3.4): `{url, id, …}`, or `false` / absent (dropped as empty) for none. */
-const imageOf = z
-  .union(
-    [
-      z.looseObject({ id: z.coerce.number().int().positive(), url: z.string() }),
-      z.literal(false),
-      z.literal(''),
-      z.null(),
-    ],
-    { error: (issue) => `must be a picture ({id, url}) or false, not ${shown(issue.input)}` },
-  )
-  .optional()
-  .transform((image) => (image ? { id: image.id, url: image.url } : null));
+/** What a field must hold, in words: by the field where its type alone would say less (`a date`, not `text`). */
+function expectedOf(kind: SyncKind, issue: z.core.$ZodIssue): string {
+  const { path } = issue;
+  const key = String(path.at(-1) ?? '');
+  if (/(^|_)date$|^modified_utc$|^recurrence_id$/.test(key)) return 'a date written YYYY-MM-DD HH:MM:SS';
+  if (path[0] === 'cost_details' && path[1] === 'values') return 'a cost';
+  if (key === 'image') return 'a picture ({id, url}) or false';
+  if (kind === 'event' && key === 'venue') return 'a venue ({id, …}) or [] for none';
+  if (key === 'uid') return 'a UUID';
+  if (issue.code === 'too_small') return 'a positive whole number';
+  if (issue.code === 'invalid_value') return `one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_union') {
+    const words = issue.errors.map((errors) => {
+      const first = errors[0];
+      return first ? expectedOf(kind, { ...first, path }) : '';
+    });
+    return [...new Set(words.filter(Boolean))].join(' or ') || 'something else';
+  }
+  if (issue.code === 'invalid_type') return TYPE_WORDS[issue.expected] ?? issue.expected;
+  return 'something else';
+}
+
+/** The first thing wrong with a record, in the remote's words: which field, and what it sent there. */
+function problemOf(kind: SyncKind, error: z.ZodError): { field: string; words: string } {
+  const issue = error.issues[0];
+  if (!issue) return { field: '', words: 'it does not fit' };
+  const field = issue.path.map(String).join('.');
+  const sent = shown(issue.input);
+  const words =
+    sent === 'missing'
+      ? `it has no ${field || 'content'}`
+      : `${field ? `its ${field} ` : ''}must be ${expectedOf(kind, issue)}, not ${sent}`;
+  return { field, words };
+}
+
+/** The text of a field the schema accepted: a name blanked to `[]`, null or absent is empty. */
+const text = (value: string | never[] | null | undefined): string => (typeof value === 'string' ? value : '');
+/** A flag the schema accepted: null (blanked) or absent is false. */
+const flag = (value: boolean | null | undefined): boolean => value === true;
+/** Ids of the records a list refers to, ascending. */
+const idsOf = (refs: Array<{ id: number }> | undefined): number[] =>
+  (refs ?? []).map((ref) => ref.id).sort((a, b) => a - b);
+/** The one venue an event has (several, a Pro site's, are not synced), or 0. */
+const venueOf = (venue: { id: number } | Array<{ id: number }> | undefined): number =>
+  venue && !Array.isArray(venue) ? venue.id : 0;
+/** A picture accepted by the schema, or null for none. */
+const imageOf = (image: false | { id: number; url: string } | undefined) =>
+  image ? { id: image.id, url: image.url } : null;
+const coordinate = (value: number | string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
 
 /**
  * WordPress wraps rendered descriptions in paragraphs. Kept as the fingerprint of a remote record has always
  * been taken (links store it); comparisons go through compare.ts' normaliser, and `remote-wins` takes the
  * texts as answered ({@link RemoteRecord.texts}), never this cut copy.
  */
-const description = text.transform((value) => value.trim().replace(/^<p>([\s\S]*)<\/p>$/, '$1'));
-/** The texts of an event, venue or organizer as the remote answered them. */
-const answeredTexts = z.looseObject({ description: text, excerpt: text, cost: text });
-/** An event's own currency as a Calendar Desk answers it (WordPress' texts are replaced by what it stores). */
-const answeredCurrency = z
-  .looseObject({
-    cost_details: z
-      .looseObject({
-        currency_symbol: text,
-        currency_position: z.enum(['prefix', 'postfix', '']).catch(''),
-        currency_code: text,
-      })
-      .optional()
-      .catch(undefined),
-  })
-  .transform(({ cost_details: details }) =>
-    details
-      ? { symbol: details.currency_symbol, position: details.currency_position, code: details.currency_code }
-      : undefined,
-  );
+const description = (value: string | undefined): string =>
+  text(value)
+    .trim()
+    .replace(/^<p>([\s\S]*)<\/p>$/, '$1');
 
-const termShape = base.extend({
-  name: text,
-  description,
-  parent: z
-    .unknown()
-    .optional()
-    .transform((value) => Number(value) || 0),
-});
-const venueShape = base.extend({
-  venue: text,
-  status: text,
-  description,
-  address: text,
-  city: text,
-  country: text,
-  province: text,
-  state: text,
-  zip: text,
-  phone: text,
-  website: text,
-  stateprovince: text,
-  show_map: flag,
-  show_map_link: flag,
-  geo_lat: z.number().nullable().optional(),
-  geo_lng: z.number().nullable().optional(),
-  image: imageOf,
-  modified_utc: z.string().optional(),
-});
-const organizerShape = base.extend({
-  organizer: text,
-  status: text,
-  description,
-  phone: text,
-  website: text,
-  email: text,
-  image: imageOf,
-  modified_utc: z.string().optional(),
-});
-const eventShape = base.extend({
-  title: text,
-  status: text,
-  description,
-  excerpt: description,
-  all_day: flag,
-  start_date: date,
-  end_date: date,
-  timezone: text,
-  cost_details: z
-    .looseObject({
-      values: z.array(field(costDetailsSchema.shape.values.element, 'a cost', { number: true })).default([]),
-    })
-    .optional()
-    .transform((details) => (details?.values ?? []).map(String)),
-  website: text,
-  show_map: flag,
-  show_map_link: flag,
-  hide_from_listings: flag,
-  sticky: flag,
-  featured: flag,
-  venue: idOf,
-  organizer: idsOf,
-  categories: idsOf,
-  tags: idsOf,
-  image: imageOf,
-  modified_utc: z.string().optional(),
-  // Not compared (a remote without series has none): matches a series' occurrences with ours.
-  recurrence_id: z.string().nullable().optional().catch(null),
-  // A Calendar Desk's series: its RFC 5545 lines (an occurrence shows its head's). Compared on a series' head
-  // (see `comparableLocal`); absent for a single event and from WordPress, so their fingerprints are as before.
-  recurrence: z.array(z.string()).optional().catch(undefined),
-});
-
-/** Reads one record of a remote answer into the shape the planner compares. */
-export function toRemoteRecord(kind: SyncKind, raw: unknown, etag: string | null = null): RemoteRecord {
-  const fail = (error: z.ZodError) => {
-    const issue = error.issues[0];
-    const where = issue?.path.length ? `its ${issue.path.join('.')} ${issue.message}` : issue?.message;
+/**
+ * Reads one record of a remote answer, as its dialect writes that kind (`remoteDialects.ts`), into the shape
+ * the planner compares. A record that does not fit is a REMOTE_BAD_RECORD naming the field and what was sent.
+ */
+export function toRemoteRecord(
+  dialect: RemoteDialect,
+  kind: SyncKind,
+  raw: unknown,
+  etag: string | null = null,
+): RemoteRecord {
+  const parsed = REMOTE_RECORD_SCHEMAS[dialect][kind].safeParse(raw, { reportInput: true });
+  if (!parsed.success) {
+    const { field, words } = problemOf(kind, parsed.error);
     const id = (raw as { id?: unknown } | null)?.id;
-    return new RemoteError(
+    throw new RemoteError(
       'REMOTE_BAD_RECORD',
-      `The remote sent ${typeof id === 'number' ? `${kind} ${id}` : `a ${kind}`} that is not a valid ${kind}: ${where}.`,
+      `The remote sent ${typeof id === 'number' ? `${kind} ${id}` : `a ${kind}`} that is not a valid ${kind}: ${words}.`,
       null,
       null,
-      { field: issue?.path.join('.') ?? '' },
+      { field },
     );
-  };
+  }
   if (kind === 'category' || kind === 'tag') {
-    const parsed = termShape.safeParse(raw);
-    if (!parsed.success) throw fail(parsed.error);
-    const term = parsed.data;
+    const term = parsed.data as RemoteTermAnswer;
     return {
       kind,
       id: term.id,
-      slug: term.slug,
-      ...uidOf(raw),
+      slug: term.slug ?? '',
+      ...uidOf(term.uid),
       modifiedUtc: null,
       etag,
       fields: {
         name: term.name,
-        slug: term.slug,
-        description: term.description,
-        ...(kind === 'category' ? { parent: term.parent } : {}),
+        slug: term.slug ?? '',
+        description: description(term.description),
+        ...(kind === 'category' ? { parent: term.parent ?? 0 } : {}),
       },
     };
   }
   if (kind === 'venue') {
-    const parsed = venueShape.safeParse(raw);
-    if (!parsed.success) throw fail(parsed.error);
-    const { geo_lat, geo_lng, ...venue } = parsed.data;
-    const fields = pick(venue, Object.keys(venueShape.shape));
-    if (typeof geo_lat === 'number' && typeof geo_lng === 'number')
-      Object.assign(fields, { geo_lat, geo_lng });
-    return postRecord(kind, venue, fields, etag, raw);
+    const venue = parsed.data as RemoteVenueAnswer;
+    const [lat, lng] = [coordinate(venue.geo_lat), coordinate(venue.geo_lng)];
+    const fields = {
+      venue: text(venue.venue),
+      status: text(venue.status),
+      description: description(venue.description),
+      address: text(venue.address),
+      city: text(venue.city),
+      country: text(venue.country),
+      province: text(venue.province),
+      state: text(venue.state),
+      zip: text(venue.zip),
+      phone: text(venue.phone),
+      website: text(venue.website),
+      stateprovince: text(venue.stateprovince),
+      show_map: flag(venue.show_map),
+      show_map_link: flag(venue.show_map_link),
+      ...(lat !== undefined && lng !== undefined ? { geo_lat: lat, geo_lng: lng } : {}),
+    };
+    return postRecord(kind, venue, fields, etag, textsOf(kind, venue, venue.venue));
   }
   if (kind === 'organizer') {
-    const parsed = organizerShape.safeParse(raw);
-    if (!parsed.success) throw fail(parsed.error);
-    return postRecord(kind, parsed.data, pick(parsed.data, Object.keys(organizerShape.shape)), etag, raw);
+    const organizer = parsed.data as RemoteOrganizerAnswer;
+    const fields = {
+      organizer: text(organizer.organizer),
+      status: text(organizer.status),
+      description: description(organizer.description),
+      phone: text(organizer.phone),
+      website: text(organizer.website),
+      email: text(organizer.email),
+    };
+    return postRecord(kind, organizer, fields, etag, textsOf(kind, organizer, organizer.organizer));
   }
-  const parsed = eventShape.safeParse(raw);
-  if (!parsed.success) throw fail(parsed.error);
-  const event = parsed.data;
+  const event = parsed.data as RemoteEventAnswer;
+  // Only a Calendar Desk has series; WordPress' records have no such keys (one it sent would not be read).
+  const series = dialect === 'calendar-desk' ? (event as CalendarDeskEventAnswer) : undefined;
   const fields = {
-    ...pick(event, Object.keys(eventShape.shape)),
-    cost: event.cost_details,
-    ...(event.recurrence?.length ? { recurrence: event.recurrence } : {}),
+    title: text(event.title),
+    status: text(event.status),
+    description: description(event.description),
+    excerpt: description(event.excerpt),
+    all_day: flag(event.all_day),
+    start_date: event.start_date,
+    end_date: event.end_date,
+    timezone: text(event.timezone),
+    website: text(event.website),
+    show_map: flag(event.show_map),
+    show_map_link: flag(event.show_map_link),
+    hide_from_listings: flag(event.hide_from_listings),
+    sticky: flag(event.sticky),
+    featured: flag(event.featured),
+    venue: venueOf(event.venue),
+    organizer: idsOf(event.organizer),
+    categories: idsOf(event.categories),
+    tags: idsOf(event.tags),
+    cost: event.cost_details?.values ?? [],
+    // A Calendar Desk's series: its RFC 5545 lines (an occurrence shows its head's). Compared on a series' head
+    // (see `comparableLocal`); absent for a single event and from WordPress, so their fingerprints are as before.
+    ...(series?.recurrence?.length ? { recurrence: series.recurrence } : {}),
   };
-  return { ...postRecord(kind, event, fields, etag, raw), recurrenceId: event.recurrence_id ?? null };
+  const currency = event.cost_details;
+  const texts: RemoteTexts = {
+    ...textsOf(kind, event, event.title),
+    excerpt: text(event.excerpt),
+    cost: text(event.cost),
+    // An event's own currency as a Calendar Desk answers it (WordPress' texts are replaced by what it stores).
+    ...(currency && dialect === 'calendar-desk'
+      ? {
+          currency: {
+            symbol: text(currency.currency_symbol),
+            position: currencyPosition(currency.currency_position),
+            code: text(currency.currency_code),
+          },
+        }
+      : {}),
+  };
+  // Not compared (a remote without series has none): matches a series' occurrences with ours.
+  const recurrenceId = series?.recurrence_id ?? null;
+  return { ...postRecord(kind, event, fields, etag, texts), recurrenceId };
 }
+
+const currencyPosition = (position: string | undefined): 'prefix' | 'postfix' | '' =>
+  position === 'prefix' || position === 'postfix' ? position : '';
 
 /**
  * A venue, organizer or event: its compared fields plus its slug and picture (by remote media id), and its texts
- * as the remote `answer`ed them.
+ * as the remote answered them.
  */
 function postRecord(
   kind: SyncKind,
-  post: { id: number; slug: string; modified_utc?: string; image: { id: number; url: string } | null },
+  post: {
+    id: number;
+    slug?: string;
+    uid?: string;
+    modified_utc?: string;
+    image?: false | { id: number; url: string };
+  },
   fields: Record<string, unknown>,
   etag: string | null,
-  answer: unknown,
+  texts: RemoteTexts,
 ): RemoteRecord {
+  const image = imageOf(post.image);
+  const slug = post.slug ?? '';
   return {
     kind,
     id: post.id,
-    slug: post.slug,
-    ...uidOf(answer),
+    slug,
+    ...uidOf(post.uid),
     modifiedUtc: post.modified_utc ?? null,
     etag,
-    fields: { ...fields, slug: post.slug, ...imageFields(post.image) },
-    imageUrl: post.image?.url ?? null,
-    texts: textsOf(kind, answer),
+    fields: { ...fields, slug, ...imageFields(image) },
+    imageUrl: image?.url ?? null,
+    texts,
   };
 }
 
-/** What `remote-wins` takes over: the title and texts as answered (an event's cost as its text). */
-function textsOf(kind: SyncKind, answer: unknown): RemoteTexts {
-  const answered = answeredTexts.parse(answer);
-  const currency = kind === 'event' ? answeredCurrency.parse(answer) : undefined;
-  const title = (answer as Record<string, unknown>)[kind === 'event' ? 'title' : kind];
-  return {
-    title: typeof title === 'string' ? title : '',
-    description: answered.description,
-    ...(kind === 'event' ? { excerpt: answered.excerpt, cost: answered.cost } : {}),
-    ...(kind === 'event' && currency ? { currency } : {}),
-  };
+/** What `remote-wins` takes over: the title and description as answered. */
+function textsOf(
+  kind: SyncKind,
+  post: { description?: string },
+  title: string | never[] | undefined,
+): RemoteTexts {
+  return { title: text(title), description: text(post.description) };
 }
 
 /** The uid a Calendar Desk shows (a WordPress site has none): how the same record is found on every instance. */
-function uidOf(answer: unknown): { uid?: string } {
-  const uid = (answer as Record<string, unknown>).uid;
+function uidOf(uid: unknown): { uid?: string } {
   return typeof uid === 'string' && uid !== '' ? { uid: uid.toLowerCase() } : {};
 }
 
 /** The picture compared by its remote media id; no key when there is none (hashes as before pictures synced). */
 const imageFields = (image: { id: number } | null) => (image ? { image: image.id } : {});
-
-/** Only the keys the shape declares (a loose parse keeps the rest of the answer too). */
-function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  const wanted = new Set(
-    keys.filter(
-      (key) =>
-        ![
-          'id',
-          'slug',
-          'modified_utc',
-          'cost_details',
-          'geo_lat',
-          'geo_lng',
-          'image',
-          'recurrence_id',
-          'recurrence',
-        ].includes(key),
-    ),
-  );
-  return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)));
-}

@@ -45,6 +45,11 @@ export async function fetchKeepingCredentials(
       throw new TypeError(`${url} redirected more than ${MAX_REDIRECTS} times`);
     }
     hop = new URL(location, hop);
+    // Only another web address is followed: fetch would read a data: address as the answer itself.
+    if (hop.protocol !== 'http:' && hop.protocol !== 'https:')
+      throw new TypeError(`${url} redirected to a ${hop.protocol} address`);
+    if (hop.username || hop.password)
+      throw new TypeError(`${url} redirected to an address with a user name or password`);
     if (
       response.status === 303 ||
       ((response.status === 301 || response.status === 302) && method === 'POST')

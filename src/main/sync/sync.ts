@@ -240,6 +240,13 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
     sentProtected: (localEventId) => links.isProtected(localEventId),
   });
   const rejected = leaveOutRejected(client, links, planned);
+  for (const failure of rejected)
+    options.onProgress?.({
+      type: 'rejected',
+      kind: failure.kind,
+      title: failure.title,
+      message: failure.message,
+    });
   refuseUnwritableKinds(client, planned.operations);
   const base = {
     remote: client.root,

@@ -56,11 +56,24 @@ export const syncRunSchema = z.object({
   same_names: sameNameChoiceSchema.optional(),
 });
 
-/** A remote's REST root (or, for a check, its site's address) as given: an http:// or https:// address. */
+/**
+ * A remote's REST root (or, for a check, its site's address) as given: an http:// or https:// address, without a
+ * user name or password in it (`https://user:pass@site/`): credentials have their own fields, where they are
+ * sealed and sent only to that site; in the address they would be shown wherever the address is, and a name
+ * before `@` can make an address look like another site's.
+ */
 export const remoteRootSchema = z
   .string()
   .url()
-  .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address');
+  .refine((url) => /^https?:\/\//i.test(url), 'use an http:// or https:// address')
+  .refine((url) => {
+    try {
+      const { username, password } = new URL(url);
+      return !username && !password;
+    } catch {
+      return true; // not an address at all: said by .url()
+    }
+  }, 'the address holds a user name or password (before @): give the address without them, and the user and password in their own fields');
 
 /** A remote's credentials given in full: a bearer token, or a user with an application password; null: none. */
 export const remoteAuthSchema = z

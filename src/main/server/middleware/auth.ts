@@ -52,7 +52,7 @@ export class AuthThrottle {
     }
     this.failures.delete(key);
     this.failures.set(key, record);
-    if (this.failures.size > MAX_KEYS) this.prune(now);
+    if (this.failures.size > MAX_KEYS) this.prune(now, key);
   }
 
   succeed(key: string): void {
@@ -68,17 +68,24 @@ export class AuthThrottle {
     return now - record.first > WINDOW_MS && now >= record.blockedUntil;
   }
 
-  private prune(now: number): void {
+  /**
+   * Too many keys (a flood of distinct logins or posts): the expired ones go, then the ones that matter least
+   * (free again soonest, then fewest failures), down to nine tenths of the limit so that a flood prunes once
+   * per thousand keys. Never `failed`, the key just counted: forgotten at once, its failures would never add up
+   * to a wait, and once the throttle is full of blocked keys every new guesser would guess freely. The oldest
+   * key is not forgotten first either: it may be the one guessed longest, blocked longest, and a flood of fresh
+   * keys must not be a way to set it free.
+   */
+  private prune(now: number, failed: string): void {
     for (const [key, record] of this.failures) if (this.expired(record, now)) this.failures.delete(key);
-    // Still too many (a flood of distinct logins): forget the oldest, never the blocked ones first.
-    for (const [key, record] of this.failures) {
-      if (this.failures.size <= MAX_KEYS) break;
-      if (record.blockedUntil <= now) this.failures.delete(key);
-    }
-    for (const key of this.failures.keys()) {
-      if (this.failures.size <= MAX_KEYS) break;
+    if (this.failures.size <= MAX_KEYS) return;
+    const leastKept = [...this.failures]
+      .filter(([key]) => key !== failed)
+      .sort(
+        ([, a], [, b]) => Math.max(a.blockedUntil, now) - Math.max(b.blockedUntil, now) || a.count - b.count,
+      );
+    for (const [key] of leastKept.slice(0, this.failures.size - Math.floor(MAX_KEYS * 0.9)))
       this.failures.delete(key);
-    }
   }
 }
 

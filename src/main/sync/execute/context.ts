@@ -23,6 +23,11 @@ export type SyncProgress =
       message?: string;
     }
   | { type: 'retry'; attempt: number; waitMs: number; reason: string }
+  /**
+   * A record the remote sent that does not fit its kind (`remoteDialects.ts`), left out of the sync; `message`
+   * in the remote's words. Told once the remote is read, before any operation; the report lists it too.
+   */
+  | { type: 'rejected'; kind: SyncKind; title: string; message: string }
   /** A picture was uploaded (`uploaded`: how many so far in this run), before the record that shows it. */
   | { type: 'upload'; fileName: string; remoteId: number; uploaded: number };
 
