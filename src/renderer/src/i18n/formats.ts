@@ -1,9 +1,18 @@
 /**
  * How dates and times are written for an interface language: the browser's own locale when it speaks that
  * language (an English interface on an American system writes 12/8 and 6:30 PM), else the language's usual
- * region (en → en-GB: 8/12, 18:30; it → it-IT; pl → pl-PL). Italian and Polish are 24-hour either way.
+ * region (en → en-GB: 8/12, 18:30; cs → cs-CZ: 8. 12., de → de-DE: 8.12.; fr → fr-FR; it → it-IT; pl → pl-PL;
+ * es → es-ES). All but English are 24-hour either way.
  */
-const DEFAULT_REGION: Readonly<Record<string, string>> = { en: 'en-GB', it: 'it-IT', pl: 'pl-PL' };
+const DEFAULT_REGION: Readonly<Record<string, string>> = {
+  cs: 'cs-CZ',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  it: 'it-IT',
+  pl: 'pl-PL',
+  es: 'es-ES',
+};
 
 export function formatLocale(language: string, preferred: readonly string[] = browserLanguages()): string {
   const spoken = preferred.find((tag) => tag.toLowerCase().split('-')[0] === language && tag.includes('-'));
