@@ -138,7 +138,7 @@ export const cs: Messages = {
     previousMonth: 'Předchozí měsíc',
     nextMonth: 'Další měsíc',
     goTo: 'Přejít na datum',
-    go: 'Přejít',
+    go: 'OK',
   },
   calendarSide: {
     label: 'Nástroje kalendáře',
