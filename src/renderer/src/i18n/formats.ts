@@ -109,3 +109,21 @@ export function formatMoment(iso: string, language: string): string {
     moment,
   );
 }
+
+/**
+ * A message's values with every number written as the language writes numbers (5000 → 5,000 in English,
+ * 5.000 in German and Italian, 5 000 in Czech, French and Polish); other values as they are. The plural
+ * choice still takes the number itself.
+ */
+export function localNumbers<T extends Record<string, unknown>>(
+  values: T,
+  language: string,
+): Record<keyof T, unknown> {
+  const format = new Intl.NumberFormat(formatLocale(language));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [
+      name,
+      typeof value === 'number' ? format.format(value) : value,
+    ]),
+  ) as Record<keyof T, unknown>;
+}
