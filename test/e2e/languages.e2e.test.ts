@@ -37,6 +37,8 @@ interface Expected {
   /** The first column (Monday, the week's first day in all seven) as the language abbreviates it. */
   monday: RegExp;
   today: string;
+  /** The previous-month button's name (FullCalendar's hint, what a screen reader says). */
+  previous: string;
   /** The event's start date and time in the editor's fields. */
   date: string;
   time: string;
@@ -46,6 +48,7 @@ interface Expected {
 
 const LANGUAGES: Record<InterfaceLanguage, Expected> = {
   cs: {
+    previous: 'Předchozí měsíc',
     calendar: 'Kalendář',
     navigation: 'Hlavní nabídka',
     settings: 'Nastavení',
@@ -60,6 +63,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Každý týden v úterý v 19:30',
   },
   en: {
+    previous: 'Previous month',
     calendar: 'Calendar',
     navigation: 'Main',
     settings: 'Settings',
@@ -74,6 +78,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Every Tuesday at 19:30',
   },
   fr: {
+    previous: 'Mois précédent',
     calendar: 'Calendrier',
     navigation: 'Principal',
     settings: 'Réglages',
@@ -88,6 +93,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Tous les mardis à 19:30',
   },
   de: {
+    previous: 'Vorheriger Monat',
     calendar: 'Kalender',
     navigation: 'Hauptmenü',
     settings: 'Einstellungen',
@@ -102,6 +108,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Jeden Dienstag um 19:30 Uhr',
   },
   it: {
+    previous: 'Mese precedente',
     calendar: 'Calendario',
     navigation: 'Principale',
     settings: 'Impostazioni',
@@ -116,6 +123,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Ogni martedì alle 19:30',
   },
   pl: {
+    previous: 'Poprzedni miesiąc',
     calendar: 'Kalendarz',
     navigation: 'Główne',
     settings: 'Ustawienia',
@@ -130,6 +138,7 @@ const LANGUAGES: Record<InterfaceLanguage, Expected> = {
     weekly: 'Co tydzień we wtorek o 19:30',
   },
   es: {
+    previous: 'Mes anterior',
     calendar: 'Calendario',
     navigation: 'Principal',
     settings: 'Ajustes',
@@ -204,6 +213,7 @@ describe(
             expected.monday,
           );
           expect((await page.locator('.fc-today-button').textContent())?.trim()).toBe(expected.today);
+          expect(await page.locator('.fc-prev-button').getAttribute('title')).toBe(expected.previous);
           expect(await event.locator('.fc-event-time').textContent()).toBe(expected.time);
           await screenshot(page, `language-${language}-month`);
           expect(await axeFindings(page)).toEqual([]);
