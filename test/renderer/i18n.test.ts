@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAppI18n, MESSAGES } from '../../src/renderer/src/i18n';
 import { ROOT } from '../cli/cliProcess';
 import { browserLanguage, INTERFACE_LANGUAGES } from '../../src/renderer/src/i18n/browserLanguage';
@@ -77,6 +77,23 @@ describe('interface translations', () => {
       if (english.has(key))
         expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(english.get(key)!));
     }
+  });
+
+  it('compiles every message in every language (an @ or a brace must be written as a literal)', () => {
+    const complaints = [vi.spyOn(console, 'warn'), vi.spyOn(console, 'error')];
+    try {
+      for (const language of INTERFACE_LANGUAGES) {
+        const { t } = createAppI18n(language).global;
+        for (const key of english.keys())
+          t(key, { n: 3, count: 3, name: 'X', title: 'X', from: 'A', to: 'B' }, 3);
+      }
+      expect(complaints.flatMap((spy) => spy.mock.calls.map((call) => String(call[0])))).toEqual([]);
+    } finally {
+      for (const spy of complaints) spy.mockRestore();
+    }
+    expect(createAppI18n('de').global.t('validation.invalid.email')).toBe(
+      'Geben Sie eine E-Mail-Adresse ein, etwa name@example.org.',
+    );
   });
 
   it('counts events in the plural forms of each language', () => {

@@ -278,7 +278,7 @@ export const cs: Messages = {
       currency_symbol: 'Zadejte symbol měny bez číslic, například Kč, € nebo $.',
       currency_position: 'Zvolte, zda je symbol před částkou, nebo za ní.',
       currency_code: 'Zadejte třípísmenný kód měny, například CZK nebo EUR.',
-      email: 'Zadejte e-mailovou adresu, například jmeno@example.org.',
+      email: "Zadejte e-mailovou adresu, například jmeno{'@'}example.org.",
       slug: 'Použijte jen malá písmena bez diakritiky, číslice a pomlčky.',
       parent: 'Vyberte jinou nadřazenou kategorii.',
     },

@@ -279,7 +279,7 @@ export const de: Messages = {
       currency_symbol: 'Geben Sie ein Währungssymbol ohne Ziffern ein, etwa €, $ oder CHF.',
       currency_position: 'Wählen Sie, ob das Symbol vor oder nach dem Betrag steht.',
       currency_code: 'Geben Sie einen dreistelligen Währungscode ein, etwa EUR oder CHF.',
-      email: 'Geben Sie eine E-Mail-Adresse ein, etwa name@example.org.',
+      email: "Geben Sie eine E-Mail-Adresse ein, etwa name{'@'}example.org.",
       slug: 'Nur Kleinbuchstaben, Ziffern und Bindestriche verwenden.',
       parent: 'Wählen Sie eine andere übergeordnete Kategorie.',
     },

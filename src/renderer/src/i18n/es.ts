@@ -270,7 +270,7 @@ export const es: Messages = {
       currency_symbol: 'Escribe un símbolo de moneda sin cifras, como €, $ o CHF.',
       currency_position: 'Elige si el símbolo va antes o después del importe.',
       currency_code: 'Escribe un código de moneda de tres letras, como EUR o MXN.',
-      email: 'Escribe una dirección de correo como nombre@example.org.',
+      email: "Escribe una dirección de correo como nombre{'@'}example.org.",
       slug: 'Usa solo minúsculas sin tildes, cifras y guiones.',
       parent: 'Elige otra categoría superior.',
     },

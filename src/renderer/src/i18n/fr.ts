@@ -272,7 +272,7 @@ export const fr: Messages = {
       currency_symbol: 'Saisissez un symbole monétaire sans chiffres, comme €, $ ou CHF.',
       currency_position: 'Choisissez si le symbole se place avant ou après le montant.',
       currency_code: 'Saisissez un code de devise de trois lettres, comme EUR ou CHF.',
-      email: 'Saisissez une adresse e-mail comme nom@example.org.',
+      email: "Saisissez une adresse e-mail comme nom{'@'}example.org.",
       slug: 'Utilisez uniquement des minuscules sans accents, des chiffres et des tirets.',
       parent: 'Choisissez une autre catégorie parente.',
     },
