@@ -11,6 +11,7 @@ import { preloadWritePath } from './server/preload';
 import { setAsideOrphanedUploads } from './core/media';
 import type { SecretBox } from './sync/secretBox';
 import { isValidTimezone } from './core/dates/zones';
+import type { NewCalendarCurrency } from './core/machineLocale';
 import { extendAllSeries } from './core/recurrence/series';
 
 /** How often repeating events without an end are extended to the horizon while the server runs. */
@@ -32,6 +33,8 @@ export interface EngineOptions {
   host?: string;
   /** Site time zone of a brand-new data folder. */
   timezone?: string;
+  /** Default currency of a brand-new data folder (see core/machineLocale); absent: the original's `$` USD. */
+  currency?: NewCalendarCurrency;
   /** The built renderer, served at `/`. */
   rendererDir?: string;
   clock?: () => Date;
@@ -108,6 +111,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       siteDescription: 'Events planned offline',
       timezone,
       postsPerPage: 10,
+      ...options.currency,
     },
   });
   let server: Server | undefined;

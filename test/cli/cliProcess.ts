@@ -46,6 +46,9 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
   for (const name of ['CALENDAR_DESK_DATA', 'CALENDAR_DESK_REMOTE_TOKEN', 'CALENDAR_DESK_REMOTE_PASSWORD'])
     if (!(name in extra)) delete env[name];
   delete env.CALENDAR_DESK_TIMEZONE;
+  // A new calendar's currency follows the machine's locale: tests start from none (the original's `$` USD).
+  for (const name of ['LC_ALL', 'LC_MONETARY', 'LANG']) if (!(name in extra)) delete env[name];
+  env.LANG = extra.LANG ?? 'C.UTF-8';
   return env;
 }
 

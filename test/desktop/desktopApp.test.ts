@@ -63,6 +63,25 @@ describe('desktop shell: start', () => {
     expect((await fetch(`${origin}/`)).status).toBe(200);
   });
 
+  it("gives a new calendar the currency of the system locale: the environment's (Linux), else the system's", async () => {
+    fake = fakeElectron({ userData, systemLocale: 'cs-CZ' });
+    const first = (await start()).desktop;
+    expect(first.engine.store.settings).toMatchObject({
+      currencySymbol: 'Kč',
+      currencyPosition: 'postfix',
+      currencyCode: 'CZK',
+    });
+    await first.engine.close();
+    await rm(join(userData, 'data'), { recursive: true, force: true });
+    fake = fakeElectron({ userData, systemLocale: 'cs-CZ' });
+    desktop = await runDesktopApp(fake.asElectron, {
+      mainDir: MAIN_DIR,
+      timezone: 'UTC',
+      env: { LANG: 'de_DE.UTF-8' },
+    });
+    expect(desktop?.engine.store.settings).toMatchObject({ currencySymbol: '€', currencyCode: 'EUR' });
+  });
+
   it('falls back to UTC when the OS reports no usable time zone, rather than refusing to start', async () => {
     const { desktop } = await start('Not/A_Zone');
     expect(desktop.engine.store.settings.timezone).toBe('UTC');
@@ -75,6 +94,7 @@ describe('desktop shell: start', () => {
       initialSettings: { ...SETTINGS, timezone: 'Europe/Rome' },
     });
     await store.close();
+    fake = fakeElectron({ userData, systemLocale: 'de-DE' });
     desktop = await runDesktopApp(fake.asElectron, {
       mainDir: MAIN_DIR,
       timezone: 'Asia/Tokyo',
@@ -82,6 +102,8 @@ describe('desktop shell: start', () => {
     });
     expect(desktop?.dataDir).toBe(dataDir);
     expect(desktop?.engine.store.settings.timezone).toBe('Europe/Rome');
+    // Nor does its currency follow the machine: a calendar that never chose one keeps the original's `$`.
+    expect(desktop?.engine.store.settings.currencyCode).toBeUndefined();
   });
 
   it('opens one window with isolated, sandboxed, Node-free web preferences and the built CommonJS preload', async () => {

@@ -46,7 +46,7 @@ export type HeadersListener = (
   callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
 ) => void;
 
-export function fakeElectron(options: { userData: string; singleInstance?: boolean }) {
+export function fakeElectron(options: { userData: string; singleInstance?: boolean; systemLocale?: string }) {
   FakeWindow.instances = [];
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   let headersListener: HeadersListener | undefined;
@@ -72,6 +72,7 @@ export function fakeElectron(options: { userData: string; singleInstance?: boole
     whenReady: vi.fn(() => Promise.resolve()),
     getPath: vi.fn((name: string) => (name === 'userData' ? options.userData : `/nonexistent/${name}`)),
     getVersion: () => '9.8.7',
+    getSystemLocale: () => options.systemLocale ?? 'en-US',
     getAppPath: () => process.cwd(),
   });
   const electron = {

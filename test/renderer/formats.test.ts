@@ -3,6 +3,7 @@ import {
   formatDateInput,
   formatLocale,
   formatTimeInput,
+  localNumbers,
   parseDateInput,
   parseTimeInput,
 } from '../../src/renderer/src/i18n/formats';
@@ -25,6 +26,37 @@ describe('dates and times written the way of the interface language', () => {
     expect(parseDateInput('2026-12-08', 'it-IT')).toBe('2026-12-08');
     expect(parseDateInput('31/02/2026', 'it-IT')).toBeNull();
     expect(parseDateInput('tomorrow', 'en-GB')).toBeNull();
+  });
+
+  it('writes and reads the dates of Czech, German, French and Spanish', () => {
+    expect(['cs', 'de', 'fr', 'es'].map((language) => formatLocale(language, []))).toEqual([
+      'cs-CZ',
+      'de-DE',
+      'fr-FR',
+      'es-ES',
+    ]);
+    expect(formatDateInput('2026-12-08', 'cs-CZ')).toBe('08. 12. 2026');
+    expect(formatDateInput('2026-12-08', 'de-DE')).toBe('08.12.2026');
+    expect(formatDateInput('2026-12-08', 'fr-FR')).toBe('08/12/2026');
+    expect(formatDateInput('2026-12-08', 'es-ES')).toBe('08/12/2026');
+    // As a Czech writes it (spaces after the dots, or none), and as the field shows it.
+    expect(parseDateInput('8. 12. 2026', 'cs-CZ')).toBe('2026-12-08');
+    expect(parseDateInput('8.12.2026', 'cs-CZ')).toBe('2026-12-08');
+    expect(parseDateInput('08. 12. 2026', 'cs-CZ')).toBe('2026-12-08');
+    expect(parseDateInput('8.12.26', 'de-DE')).toBe('2026-12-08');
+    expect(parseDateInput('8/12/2026', 'es-ES')).toBe('2026-12-08');
+    expect(formatTimeInput('18:30', 'de-DE')).toBe('18:30');
+    expect(formatTimeInput('18:30', 'cs-CZ')).toBe('18:30');
+  });
+
+  it('writes the numbers of a message as the language does, leaving other values alone', () => {
+    const values = { creates: 200, occurrences: 5000, site: 'Choir' };
+    expect(localNumbers(values, 'de')).toEqual({ creates: '200', occurrences: '5.000', site: 'Choir' });
+    expect(localNumbers(values, 'cs').occurrences).toBe('5\u00a0000');
+    expect(localNumbers(values, 'fr').occurrences).toBe('5\u202f000');
+    // Italian, Polish and Spanish group only from five digits on (CLDR): 5000, but 12.000.
+    expect(localNumbers(values, 'it').occurrences).toBe('5000');
+    expect(localNumbers({ n: 12000 }, 'it').n).toBe('12.000');
   });
 
   it('writes times on the locale clock and reads the usual ways of typing one', () => {

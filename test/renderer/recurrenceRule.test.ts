@@ -6,7 +6,8 @@ import {
   type RepeatChoice,
   type SeriesStart,
 } from '../../src/renderer/src/calendar/recurrenceRule';
-import { repeatSummary } from '../../src/renderer/src/i18n/repeatSummary';
+import { repeatSummary, type SummaryLanguage } from '../../src/renderer/src/i18n/repeatSummary';
+import { formatLocale } from '../../src/renderer/src/i18n/formats';
 import { parseRecurrenceLines } from '../../src/main/core/recurrence/lines';
 
 /** Tuesday 8 December 2026, 19:30 in Rome: the 2nd Tuesday of its month (not the last). */
@@ -143,13 +144,8 @@ describe('the Repeat control’s choices as RRULE lines', () => {
 });
 
 describe('the Repeat summary in plain words', () => {
-  const say = (language: 'en' | 'it' | 'pl', start: SeriesStart, change: Partial<RepeatChoice>) =>
-    repeatSummary(
-      choice(start, change),
-      start,
-      language,
-      { en: 'en-GB', it: 'it-IT', pl: 'pl-PL' }[language],
-    );
+  const say = (language: SummaryLanguage, start: SeriesStart, change: Partial<RepeatChoice>) =>
+    repeatSummary(choice(start, change), start, language, formatLocale(language, []));
 
   it('in English', () => {
     expect(say('en', TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toBe(
@@ -195,6 +191,104 @@ describe('the Repeat summary in plain words', () => {
     ).toBe("Ogni anno l'8 dicembre all'1:30, fino all'11 dicembre 2030");
     expect(say('it', TUESDAY, { frequency: 'daily', interval: 2, ends: 'count', count: 1 })).toBe(
       'Ogni 2 giorni alle 19:30, una volta',
+    );
+  });
+
+  it('in Czech, with cases, genders and plural forms', () => {
+    expect(say('cs', TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toBe(
+      'Každý týden v úterý v 19:30, 8krát',
+    );
+    expect(say('cs', TUESDAY, { frequency: 'weekly', interval: 2, weekdays: ['WE', 'TH'] })).toBe(
+      // Czech keeps a one-letter word on the line of what follows it: Intl joins "a" with a no-break space.
+      'Jednou za 2 týdny ve středu a\u00a0ve čtvrtek v 19:30',
+    );
+    expect(say('cs', TUESDAY, { frequency: 'weekly', interval: 5, weekdays: ['MO', 'SA'] })).toBe(
+      'Jednou za 5 týdnů v pondělí a\u00a0v sobotu v 19:30',
+    );
+    expect(say('cs', TUESDAY, { frequency: 'monthly', monthlyBy: 'weekday' })).toBe(
+      'Každý měsíc druhé úterý v 19:30',
+    );
+    expect(
+      say('cs', { ...TUESDAY, date: '2026-12-27' }, { frequency: 'monthly', monthlyBy: 'lastWeekday' }),
+    ).toBe('Každý měsíc poslední neděli v 19:30');
+    expect(
+      say('cs', { ...TUESDAY, date: '2026-12-09' }, { frequency: 'monthly', monthlyBy: 'weekday' }),
+    ).toBe('Každý měsíc druhou středu v 19:30');
+    expect(say('cs', TUESDAY, { frequency: 'monthly', interval: 3 })).toBe(
+      'Jednou za 3 měsíce dne 8. v 19:30',
+    );
+    expect(
+      say('cs', { ...TUESDAY, allDay: true }, { frequency: 'yearly', ends: 'until', until: '2031-01-31' }),
+    ).toBe('Každý rok 8. prosince, do 31. ledna 2031');
+    expect(say('cs', TUESDAY, { frequency: 'daily', ends: 'count', count: 1 })).toBe(
+      'Každý den v 19:30, jednou',
+    );
+  });
+
+  it('in German', () => {
+    expect(say('de', TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toBe(
+      'Jeden Dienstag um 19:30 Uhr, 8-mal',
+    );
+    expect(say('de', TUESDAY, { frequency: 'weekly', interval: 2, weekdays: ['TU', 'TH', 'SA'] })).toBe(
+      'Alle 2 Wochen am Dienstag, Donnerstag und Samstag um 19:30 Uhr',
+    );
+    expect(say('de', TUESDAY, { frequency: 'monthly', monthlyBy: 'weekday' })).toBe(
+      'Jeden Monat am zweiten Dienstag um 19:30 Uhr',
+    );
+    expect(say('de', LAST_FRIDAY, { frequency: 'monthly', monthlyBy: 'lastWeekday', interval: 3 })).toBe(
+      'Alle 3 Monate am letzten Freitag um 19:30 Uhr',
+    );
+    expect(say('de', TUESDAY, { frequency: 'monthly' })).toBe('Jeden Monat am 8. um 19:30 Uhr');
+    expect(
+      say('de', { ...TUESDAY, allDay: true }, { frequency: 'yearly', ends: 'until', until: '2030-12-31' }),
+    ).toBe('Jedes Jahr am 8. Dezember, bis 31. Dezember 2030');
+    expect(say('de', TUESDAY, { frequency: 'daily', ends: 'count', count: 1 })).toBe(
+      'Täglich um 19:30 Uhr, einmal',
+    );
+  });
+
+  it('in French', () => {
+    expect(say('fr', TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toBe(
+      'Tous les mardis à 19:30, 8 fois',
+    );
+    expect(say('fr', TUESDAY, { frequency: 'weekly', interval: 2, weekdays: ['TU', 'TH'] })).toBe(
+      'Toutes les 2 semaines, le mardi et le jeudi à 19:30',
+    );
+    expect(say('fr', TUESDAY, { frequency: 'monthly', monthlyBy: 'weekday' })).toBe(
+      'Tous les mois le deuxième mardi à 19:30',
+    );
+    expect(say('fr', LAST_FRIDAY, { frequency: 'monthly', monthlyBy: 'lastWeekday' })).toBe(
+      'Tous les mois le dernier vendredi à 19:30',
+    );
+    expect(say('fr', { ...TUESDAY, date: '2026-12-01' }, { frequency: 'monthly', interval: 2 })).toBe(
+      'Tous les 2 mois le 1er à 19:30',
+    );
+    expect(
+      say('fr', { ...TUESDAY, allDay: true }, { frequency: 'yearly', ends: 'until', until: '2030-12-31' }),
+    ).toBe('Tous les ans le 8 décembre, jusqu’au 31 décembre 2030');
+    expect(say('fr', TUESDAY, { frequency: 'daily', ends: 'count', count: 1 })).toBe(
+      'Tous les jours à 19:30, une fois',
+    );
+  });
+
+  it('in Spanish', () => {
+    expect(say('es', TUESDAY, { frequency: 'weekly', ends: 'count', count: 8 })).toBe(
+      'Todos los martes a las 19:30, 8 veces',
+    );
+    expect(say('es', TUESDAY, { frequency: 'weekly', interval: 2, weekdays: ['TU', 'SA'] })).toBe(
+      'Cada 2 semanas, los martes y sábados a las 19:30',
+    );
+    expect(say('es', TUESDAY, { frequency: 'monthly', monthlyBy: 'weekday' })).toBe(
+      'Cada mes el segundo martes a las 19:30',
+    );
+    expect(say('es', LAST_FRIDAY, { frequency: 'monthly', monthlyBy: 'lastWeekday' })).toBe(
+      'Cada mes el último viernes a las 19:30',
+    );
+    expect(
+      say('es', { ...TUESDAY, time: '01:30' }, { frequency: 'yearly', ends: 'until', until: '2030-12-31' }),
+    ).toBe('Cada año el 8 de diciembre a la 1:30, hasta el 31 de diciembre de 2030');
+    expect(say('es', TUESDAY, { frequency: 'daily', interval: 3, ends: 'count', count: 1 })).toBe(
+      'Cada 3 días a las 19:30, una vez',
     );
   });
 

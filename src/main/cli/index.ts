@@ -31,6 +31,7 @@ import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
 import { isValidTimezone } from '../core/dates/zones';
 import { knownZone } from '../../shared/timeZones';
+import { newCalendarCurrency } from '../core/machineLocale';
 import type { SignInCodeAnswer } from '../../shared/schemas/session';
 
 process.env.TZ = 'UTC';
@@ -85,6 +86,7 @@ async function withStore<T>(
       siteDescription: 'Events planned offline',
       timezone: newFolderZone,
       postsPerPage: 10,
+      ...newCalendarCurrency(process.env, Intl.DateTimeFormat().resolvedOptions().locale),
     },
   });
   // What opening the folder repaired or upgraded (a backup restored, a migration): the user must know.
@@ -157,6 +159,7 @@ export function buildProgram(): Command {
         port: options.port,
         host: options.host,
         timezone: options.timezone,
+        currency: newCalendarCurrency(process.env, Intl.DateTimeFormat().resolvedOptions().locale),
         rendererDir: rendererDir(),
       });
       for (const notice of engine.store.notices) console.error(`calendar-desk: ${notice}`);

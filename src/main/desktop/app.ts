@@ -11,6 +11,7 @@ import { startupErrorMessage } from './startupError';
 import { checkForUpdates, loadElectronUpdater, RELEASE_BUILD } from './updates';
 import { createMainWindow, preloadPathOf } from './window';
 import { knownZone } from '../../shared/timeZones';
+import { newCalendarCurrency } from '../core/machineLocale';
 import { NAMESPACE } from '../../shared/enums';
 
 /** The parts of Electron the shell uses: the real module in the app, a fake in the tests. */
@@ -79,6 +80,8 @@ export async function runDesktopApp(
       // No port: the one this folder last used (the feeds' addresses stay valid), else 8787, else a free one.
       host: '127.0.0.1',
       timezone: knownZone(options.timezone, isValidTimezone),
+      // The environment's locale where it has one (Linux), else the one the system's settings name.
+      currency: newCalendarCurrency(options.env ?? process.env, app.getSystemLocale()),
       rendererDir: join(options.mainDir, '..', 'renderer'),
       secretBox: safeStorageSecretBox(electron.safeStorage),
     });

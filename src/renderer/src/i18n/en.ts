@@ -271,7 +271,7 @@ export const en = {
       currency_symbol: 'Enter a currency symbol without digits, such as €, $ or CHF.',
       currency_position: 'Choose whether the symbol goes before or after the amount.',
       currency_code: 'Enter a three-letter currency code, such as EUR or USD.',
-      email: 'Enter an e-mail address such as name@example.org.',
+      email: "Enter an e-mail address such as name{'@'}example.org.",
       slug: 'Use only lowercase letters, digits and hyphens.',
       parent: 'Choose another parent category.',
     },

@@ -1,9 +1,18 @@
 /**
  * How dates and times are written for an interface language: the browser's own locale when it speaks that
  * language (an English interface on an American system writes 12/8 and 6:30 PM), else the language's usual
- * region (en → en-GB: 8/12, 18:30; it → it-IT; pl → pl-PL). Italian and Polish are 24-hour either way.
+ * region (en → en-GB: 8/12, 18:30; cs → cs-CZ: 8. 12., de → de-DE: 8.12.; fr → fr-FR; it → it-IT; pl → pl-PL;
+ * es → es-ES). All but English are 24-hour either way.
  */
-const DEFAULT_REGION: Readonly<Record<string, string>> = { en: 'en-GB', it: 'it-IT', pl: 'pl-PL' };
+const DEFAULT_REGION: Readonly<Record<string, string>> = {
+  cs: 'cs-CZ',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  it: 'it-IT',
+  pl: 'pl-PL',
+  es: 'es-ES',
+};
 
 export function formatLocale(language: string, preferred: readonly string[] = browserLanguages()): string {
   const spoken = preferred.find((tag) => tag.toLowerCase().split('-')[0] === language && tag.includes('-'));
@@ -99,4 +108,22 @@ export function formatMoment(iso: string, language: string): string {
   return new Intl.DateTimeFormat(formatLocale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(
     moment,
   );
+}
+
+/**
+ * A message's values with every number written as the language writes numbers (5000 → 5,000 in English,
+ * 5.000 in German and Italian, 5 000 in Czech, French and Polish); other values as they are. The plural
+ * choice still takes the number itself.
+ */
+export function localNumbers<T extends Record<string, unknown>>(
+  values: T,
+  language: string,
+): Record<keyof T, unknown> {
+  const format = new Intl.NumberFormat(formatLocale(language));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [
+      name,
+      typeof value === 'number' ? format.format(value) : value,
+    ]),
+  ) as Record<keyof T, unknown>;
 }

@@ -277,7 +277,7 @@ export const it: Messages = {
       currency_symbol: 'Inserisci un simbolo di valuta senza cifre, come €, $ o CHF.',
       currency_position: "Scegli se il simbolo va prima o dopo l'importo.",
       currency_code: 'Inserisci un codice di valuta di tre lettere, come EUR o USD.',
-      email: 'Inserisci un indirizzo e-mail come nome@example.org.',
+      email: "Inserisci un indirizzo e-mail come nome{'@'}example.org.",
       slug: 'Usa solo lettere minuscole, cifre e trattini.',
       parent: "Scegli un'altra categoria madre.",
     },

@@ -277,7 +277,7 @@ export const pl: Messages = {
       currency_symbol: 'Podaj symbol waluty bez cyfr, np. €, $ lub zł.',
       currency_position: 'Wybierz, czy symbol stoi przed kwotą, czy po niej.',
       currency_code: 'Podaj trzyliterowy kod waluty, np. PLN lub EUR.',
-      email: 'Podaj adres e-mail, np. imie@example.org.',
+      email: "Podaj adres e-mail, np. imie{'@'}example.org.",
       slug: 'Używaj tylko małych liter, cyfr i myślników.',
       parent: 'Wybierz inną kategorię nadrzędną.',
     },

@@ -5,14 +5,14 @@ import {
   type SeriesStart,
   type Weekday,
 } from '../calendar/recurrenceRule';
-import { formatTimeInput } from './formats';
+import { formatTimeInput, usesTwelveHours } from './formats';
 
 /**
- * A Repeat choice in plain words — "Every Tuesday at 19:30, 8 times" — in English, Italian or Polish. Each
+ * A Repeat choice in plain words — "Every Tuesday at 19:30, 8 times" — in each interface language. Each
  * language builds its own sentence (articles, cases and plurals do not fit one message with placeholders);
  * day and month names, lists, ordinals and plural forms come from Intl in the interface's locale.
  */
-export type SummaryLanguage = 'en' | 'it' | 'pl';
+export type SummaryLanguage = 'cs' | 'en' | 'fr' | 'de' | 'it' | 'pl' | 'es';
 
 /** A Monday (5 January 2026): the days of the week counted from it. */
 const MONDAY = Date.UTC(2026, 0, 5);
@@ -174,7 +174,164 @@ function polish(choice: RepeatChoice, start: SeriesStart, locale: string): Parts
   return { pattern, time: start.allDay ? '' : `o ${formatTimeInput(start.time, locale)}`, end };
 }
 
-const BUILDERS = { en: english, it: italian, pl: polish } as const;
+function czech(choice: RepeatChoice, start: SeriesStart, locale: string): Parts {
+  const n = choice.interval;
+  const few = n >= 2 && n <= 4;
+  // "Jednou za 2 týdny", "Jednou za 5 týdnů": za + accusative fits every count (as the editor's "Jednou za").
+  const every = (one: string, fewForm: string, many: string) =>
+    n > 1 ? `Jednou za ${n} ${few ? fewForm : many}` : one;
+  // Days after "v" in the accusative, "ve" before st- and čt-.
+  const on: Record<Weekday, string> = {
+    MO: 'v pondělí',
+    TU: 'v úterý',
+    WE: 've středu',
+    TH: 've čtvrtek',
+    FR: 'v pátek',
+    SA: 'v sobotu',
+    SU: 'v neděli',
+  };
+  let pattern = '';
+  if (choice.frequency === 'daily') pattern = every('Každý den', 'dny', 'dní');
+  else if (choice.frequency === 'weekly') {
+    const days = list(
+      weeklyDays(choice, start).map((day) => on[day]),
+      locale,
+    );
+    pattern = `${every('Každý týden', 'týdny', 'týdnů')} ${days}`;
+  } else if (choice.frequency === 'monthly') {
+    const day = weekdayOf(start.date);
+    let when = `dne ${Number(start.date.slice(8, 10))}.`;
+    if (choice.monthlyBy !== 'date') {
+      const nth = position(choice, start);
+      // The ordinal agrees with the day: druhé úterý, druhou středu, druhý čtvrtek.
+      const gender = ['MO', 'TU'].includes(day)
+        ? 'neuter'
+        : ['TH', 'FR'].includes(day)
+          ? 'masculine'
+          : 'feminine';
+      const ordinals = {
+        neuter: ['první', 'druhé', 'třetí', 'čtvrté', 'páté'],
+        feminine: ['první', 'druhou', 'třetí', 'čtvrtou', 'pátou'],
+        masculine: ['první', 'druhý', 'třetí', 'čtvrtý', 'pátý'],
+      }[gender];
+      when = `${nth === -1 ? 'poslední' : ordinals[nth - 1]} ${on[day].replace(/^ve? /, '')}`;
+    }
+    pattern = `${every('Každý měsíc', 'měsíce', 'měsíců')} ${when}`;
+  } else if (choice.frequency === 'yearly') {
+    pattern = `${every('Každý rok', 'roky', 'let')} ${dateText(start.date, locale, false)}`;
+  }
+  let end = '';
+  if (choice.ends === 'count') end = choice.count === 1 ? 'jednou' : `${choice.count}krát`;
+  else if (choice.ends === 'until' && choice.until) end = `do ${dateText(choice.until, locale, true)}`;
+  return { pattern, time: start.allDay ? '' : `v ${formatTimeInput(start.time, locale)}`, end };
+}
+
+function german(choice: RepeatChoice, start: SeriesStart, locale: string): Parts {
+  const n = choice.interval;
+  const every = (one: string, many: string) => (n > 1 ? `Alle ${n} ${many}` : one);
+  let pattern = '';
+  if (choice.frequency === 'daily') pattern = every('Täglich', 'Tage');
+  else if (choice.frequency === 'weekly') {
+    const days = list(
+      weeklyDays(choice, start).map((day) => dayName(day, locale)),
+      locale,
+    );
+    pattern = n > 1 ? `Alle ${n} Wochen am ${days}` : `Jeden ${days}`;
+  } else if (choice.frequency === 'monthly') {
+    const nth = position(choice, start);
+    const ordinals = ['ersten', 'zweiten', 'dritten', 'vierten', 'fünften'];
+    const on =
+      choice.monthlyBy === 'date'
+        ? `am ${Number(start.date.slice(8, 10))}.`
+        : `am ${nth === -1 ? 'letzten' : ordinals[nth - 1]} ${dayName(weekdayOf(start.date), locale)}`;
+    pattern = `${every('Jeden Monat', 'Monate')} ${on}`;
+  } else if (choice.frequency === 'yearly') {
+    pattern = `${every('Jedes Jahr', 'Jahre')} am ${dateText(start.date, locale, false)}`;
+  }
+  const clock = formatTimeInput(start.time, locale);
+  let end = '';
+  if (choice.ends === 'count') end = choice.count === 1 ? 'einmal' : `${choice.count}-mal`;
+  else if (choice.ends === 'until' && choice.until) end = `bis ${dateText(choice.until, locale, true)}`;
+  const time = start.allDay ? '' : usesTwelveHours(locale) ? `um ${clock}` : `um ${clock} Uhr`;
+  return { pattern, time, end };
+}
+
+function french(choice: RepeatChoice, start: SeriesStart, locale: string): Parts {
+  const n = choice.interval;
+  let pattern = '';
+  if (choice.frequency === 'daily') pattern = n > 1 ? `Tous les ${n} jours` : 'Tous les jours';
+  else if (choice.frequency === 'weekly') {
+    const names = weeklyDays(choice, start).map((day) => dayName(day, locale));
+    // Tous les mardis et jeudis; toutes les 2 semaines, le mardi et le jeudi.
+    pattern =
+      n > 1
+        ? `Toutes les ${n} semaines, ${list(
+            names.map((name) => `le ${name}`),
+            locale,
+          )}`
+        : `Tous les ${list(
+            names.map((name) => `${name}s`),
+            locale,
+          )}`;
+  } else if (choice.frequency === 'monthly') {
+    const nth = position(choice, start);
+    const ordinals = ['premier', 'deuxième', 'troisième', 'quatrième', 'cinquième'];
+    const date = Number(start.date.slice(8, 10));
+    const on =
+      choice.monthlyBy === 'date'
+        ? `le ${date === 1 ? '1er' : date}`
+        : `le ${nth === -1 ? 'dernier' : ordinals[nth - 1]} ${dayName(weekdayOf(start.date), locale)}`;
+    pattern = `${n > 1 ? `Tous les ${n} mois` : 'Tous les mois'} ${on}`;
+  } else if (choice.frequency === 'yearly') {
+    pattern = `${n > 1 ? `Tous les ${n} ans` : 'Tous les ans'} le ${dateText(start.date, locale, false)}`;
+  }
+  let end = '';
+  if (choice.ends === 'count') end = choice.count === 1 ? 'une fois' : `${choice.count} fois`;
+  else if (choice.ends === 'until' && choice.until) end = `jusqu’au ${dateText(choice.until, locale, true)}`;
+  return { pattern, time: start.allDay ? '' : `à ${formatTimeInput(start.time, locale)}`, end };
+}
+
+function spanish(choice: RepeatChoice, start: SeriesStart, locale: string): Parts {
+  const n = choice.interval;
+  // los martes, los sábados: names that end in -s stay as they are.
+  const plural = (name: string) => (name.endsWith('s') ? name : `${name}s`);
+  let pattern = '';
+  if (choice.frequency === 'daily') pattern = n > 1 ? `Cada ${n} días` : 'Todos los días';
+  else if (choice.frequency === 'weekly') {
+    const days = list(
+      weeklyDays(choice, start).map((day) => plural(dayName(day, locale))),
+      locale,
+    );
+    pattern = n > 1 ? `Cada ${n} semanas, los ${days}` : `Todos los ${days}`;
+  } else if (choice.frequency === 'monthly') {
+    const nth = position(choice, start);
+    const ordinals = ['primer', 'segundo', 'tercer', 'cuarto', 'quinto'];
+    const on =
+      choice.monthlyBy === 'date'
+        ? `el día ${Number(start.date.slice(8, 10))}`
+        : `el ${nth === -1 ? 'último' : ordinals[nth - 1]} ${dayName(weekdayOf(start.date), locale)}`;
+    pattern = `${n > 1 ? `Cada ${n} meses` : 'Cada mes'} ${on}`;
+  } else if (choice.frequency === 'yearly') {
+    pattern = `${n > 1 ? `Cada ${n} años` : 'Cada año'} el ${dateText(start.date, locale, false)}`;
+  }
+  const clock = formatTimeInput(start.time, locale);
+  // a las 19:30, but a la 1:30.
+  const time = start.allDay ? '' : /^0?1[:.]/.test(clock) ? `a la ${clock}` : `a las ${clock}`;
+  let end = '';
+  if (choice.ends === 'count') end = choice.count === 1 ? 'una vez' : `${choice.count} veces`;
+  else if (choice.ends === 'until' && choice.until) end = `hasta el ${dateText(choice.until, locale, true)}`;
+  return { pattern, time, end };
+}
+
+const BUILDERS = {
+  cs: czech,
+  en: english,
+  fr: french,
+  de: german,
+  it: italian,
+  pl: polish,
+  es: spanish,
+} as const;
 
 /**
  * The sentence for a choice ('' for "does not repeat"), e.g. "Every Tuesday at 19:30, 8 times",

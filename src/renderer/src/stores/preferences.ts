@@ -1,11 +1,16 @@
 import { defineStore } from 'pinia';
 import { ref, watch } from 'vue';
+import {
+  browserLanguage,
+  INTERFACE_LANGUAGES,
+  isInterfaceLanguage,
+  type InterfaceLanguage,
+} from '../i18n/browserLanguage';
 
 export type Theme = 'system' | 'light' | 'dark';
-export type InterfaceLanguage = 'en' | 'it' | 'pl';
 export type CalendarViewName = 'dayGridMonth' | 'timeGridWeek' | 'timeGridDay' | 'listMonth';
 
-export const INTERFACE_LANGUAGES: readonly InterfaceLanguage[] = ['en', 'it', 'pl'];
+export { INTERFACE_LANGUAGES, type InterfaceLanguage };
 const STORAGE_KEY = 'calendar-desk.preferences';
 
 interface Saved {
@@ -17,8 +22,7 @@ interface Saved {
 }
 
 function initialLanguage(): InterfaceLanguage {
-  const wanted = navigator.language.slice(0, 2) as InterfaceLanguage;
-  return INTERFACE_LANGUAGES.includes(wanted) ? wanted : 'en';
+  return browserLanguage(navigator.languages.length ? navigator.languages : [navigator.language]);
 }
 
 function load(): Partial<Saved> {
@@ -34,7 +38,7 @@ export const usePreferencesStore = defineStore('preferences', () => {
   const saved = load();
   const theme = ref<Theme>(saved.theme ?? 'system');
   const language = ref<InterfaceLanguage>(
-    saved.language && INTERFACE_LANGUAGES.includes(saved.language) ? saved.language : initialLanguage(),
+    isInterfaceLanguage(saved.language) ? saved.language : initialLanguage(),
   );
   const calendarView = ref<CalendarViewName>(saved.calendarView ?? 'dayGridMonth');
   const shareGuideDone = ref(saved.shareGuideDone === true);
