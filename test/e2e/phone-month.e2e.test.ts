@@ -73,23 +73,22 @@ const markColour = (day: string) =>
     `getComputedStyle(document.querySelector('.fc-daygrid-day[data-date="${day}"] .phone-day-mark')).backgroundColor`,
   ) as Promise<string>;
 
-/** Each event time of the week: its text, whether it fits its box, and on how many lines each clock time is. */
-const WEEK_TIMES = `[...document.querySelectorAll('.fc-timegrid-event .fc-event-time')].map((element) => {
-  const range = document.createRange();
-  const text = element.firstChild;
-  // Each clock time ("7:30p") on one line: drawn in one box.
-  const lines = [...element.textContent.matchAll(/\\d{1,2}(:\\d{2})?[ap]/g)].map((match) => {
-    range.setStart(text, match.index);
-    range.setEnd(text, match.index + match[0].length);
-    return range.getClientRects().length;
-  });
-  return {
-    text: element.textContent,
-    fits: element.scrollWidth <= element.clientWidth,
-    widths: element.scrollWidth + ' > ' + element.clientWidth,
-    lines,
-  };
-})`;
+/**
+ * Each event time of the week (but those too narrow for any clock, which show the title alone): its clock
+ * times as drawn, whether it fits its box, and on how many lines each clock time is.
+ */
+const WEEK_TIMES = `[...document.querySelectorAll('.fc-timegrid-event .fc-event-time')]
+  .filter((element) => element.checkVisibility())
+  .map((element) => {
+    const clocks = [...element.querySelectorAll('.event-clock > span')].filter((clock) => clock.checkVisibility());
+    return {
+      text: clocks.map((clock) => clock.textContent).join(' - '),
+      fits: element.scrollWidth <= element.clientWidth,
+      widths: element.scrollWidth + ' > ' + element.clientWidth,
+      // Each clock time ("7:30p") on one line: drawn in one box.
+      lines: clocks.map((clock) => clock.getClientRects().length),
+    };
+  })`;
 
 beforeAll(async () => {
   app = await startApp('phone-month', ['--port', '0', '--timezone', ZONE]);

@@ -77,21 +77,38 @@ function timeOf(title: string): Promise<TimeBox> {
         getClientRects(): { length: number };
       };
       /** On how many lines the first `length` characters are drawn. */
-      const linesOf = (length: number) => {
-        range.setStart(time.firstChild, 0);
-        range.setEnd(time.firstChild, length);
-        return range.getClientRects().length;
+      // The clock times drawn (each in its span; a narrow event draws the short ones instead of the long ones).
+      const clocks = [
+        ...(time as unknown as { querySelectorAll(s: string): Shown[] }).querySelectorAll(
+          '.event-clock > span',
+        ),
+      ].filter((clock) => (clock as unknown as { checkVisibility(): boolean }).checkVisibility());
+      /** The distinct tops of the characters' boxes of these clocks: the lines they are drawn on. */
+      const tops = (shown: Shown[]) => {
+        const found = new Set<number>();
+        for (const clock of shown) {
+          for (let at = 0; at < clock.textContent.length; at += 1) {
+            range.setStart(clock.firstChild, at);
+            range.setEnd(clock.firstChild, at + 1);
+            const box = Array.from(
+              (
+                range as unknown as { getClientRects(): ArrayLike<{ top: number; width: number }> }
+              ).getClientRects(),
+            ).at(-1);
+            if (box && box.width > 0) found.add(Math.round(box.top));
+          }
+        }
+        return found.size;
       };
-      const firstTime = /^\S+ [AP]M/.exec(time.textContent)?.[0] ?? time.textContent;
       return {
-        text: time.textContent,
+        text: clocks.map((clock) => clock.textContent).join(' - '),
         scrollWidth: time.scrollWidth,
         clientWidth: time.clientWidth,
         scrollHeight: time.scrollHeight,
         clientHeight: time.clientHeight,
         pastEvent: time.getBoundingClientRect().right - event.getBoundingClientRect().right,
-        firstTimeLines: linesOf(firstTime.length),
-        lines: linesOf(time.textContent.length),
+        firstTimeLines: tops(clocks.slice(0, 1)),
+        lines: tops(clocks),
       };
     });
 }

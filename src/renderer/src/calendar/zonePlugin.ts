@@ -4,10 +4,10 @@ import { IANAZone } from 'luxon';
 
 const MINUTE = 60_000;
 /**
- * Offsets are sampled at the edges of 3-hour spans: when both edges agree the whole span has that offset (no
- * zone changes its offset twice within 3 hours); when they differ the instant is asked of the zone itself.
+ * Offsets are sampled at the edges of days (UTC): when both edges agree the whole day has that offset (no
+ * zone changes its offset and back within a day); when they differ the instant is asked of the zone itself.
  */
-const SPAN = 3 * 3_600_000;
+const SPAN = 24 * 3_600_000;
 
 /** Milliseconds since the epoch of a wall time read as UTC ([year, month0, day, h, m, s, ms], like FullCalendar). */
 function wallToMs(a: number[]): number {

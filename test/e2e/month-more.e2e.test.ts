@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Page } from 'playwright-core';
+import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+
+/**
+ * A crowded day of the month view (issue 27, speed): the month is given only the events its days show, but
+ * what the user sees is as before: four events, "+6 more" counting all ten, and the popover listing all ten;
+ * the week of that day draws all ten. `calendar-desk serve` (site zone Europe/Rome), Chromium at 1440 × 900.
+ */
+const ZONE = 'Europe/Rome';
+let app: E2eApp;
+let signedIn: SignedInBrowser;
+let page: Page;
+const day = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 1, days: 9 }).toISODate()!;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+beforeAll(async () => {
+  app = await startApp('month-more', ['--port', '0', '--timezone', ZONE]);
+  for (let i = 0; i < 10; i += 1) {
+    const response = await fetch(`${app.origin}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: `Rehearsal ${i + 1}`,
+        start_date: `${day} ${pad(8 + i)}:00`,
+        end_date: `${day} ${pad(8 + i)}:45`,
+        status: 'publish',
+      }),
+    });
+    if (!response.ok) throw new Error(`POST events: ${await response.text()}`);
+  }
+  signedIn = await signIn(app, { timeout: 10_000 });
+  page = signedIn.page;
+}, 120_000);
+afterAll(() => stopApp(app, signedIn));
+
+describe('a crowded day in the month view', { timeout: 60_000 }, () => {
+  it('shows four events and "+6 more", whose popover lists all ten; the week shows all ten', async () => {
+    await page.goto(`${app.origin}/#/calendar?view=dayGridMonth&date=${day}`);
+    const cell = page.locator(`td.fc-daygrid-day[data-date="${day}"]`);
+    const more = cell.locator('.fc-more-link');
+    await expect.poll(() => more.textContent()).toBe('+6 more');
+    expect(await more.getAttribute('title')).toBe('Show 6 more events');
+    const visible = await cell
+      .locator('.fc-daygrid-event-harness')
+      .evaluateAll((harnesses) =>
+        harnesses
+          .filter((h) => (h as unknown as { style: { visibility: string } }).style.visibility !== 'hidden')
+          .map((h) => h.textContent),
+      );
+    expect(visible).toEqual(['8:00Rehearsal 1', '9:00Rehearsal 2', '10:00Rehearsal 3', '11:00Rehearsal 4']);
+    await screenshot(page, 'month-more-1440');
+
+    await more.click();
+    const popover = page.locator('.fc-more-popover');
+    await expect.poll(() => popover.locator('.fc-event').count()).toBe(10);
+    expect(await popover.locator('.fc-event-title').allTextContents()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Rehearsal ${i + 1}`),
+    );
+    await screenshot(page, 'month-more-popover-1440');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${app.origin}/#/calendar?view=timeGridWeek&date=${day}`);
+    await expect.poll(() => page.locator('.fc-timegrid-event').count()).toBe(10);
+    // Back to the month (no new request needed): the day's share again, with its count.
+    await page.locator('.fc-dayGridMonth-button').click();
+    await expect.poll(() => more.textContent()).toBe('+6 more');
+    expect(signedIn.problems).toEqual([]);
+  });
+});
