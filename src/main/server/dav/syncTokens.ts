@@ -42,7 +42,10 @@ export function changedSince(store: CalendarStore, caller: Caller, token: string
   try {
     changes = readChanges(store, `${feedId}:${seq}`, Number.MAX_SAFE_INTEGER).changes;
   } catch (error) {
-    if (error instanceof CursorExpired) throw new SyncTokenExpired(error.message);
+    if (error instanceof CursorExpired)
+      throw new SyncTokenExpired(
+        'This sync token is too old, or from another calendar (or one put back from a backup since).',
+      );
     throw error;
   }
   if (Number(kept) > keptCounter(store, caller))
