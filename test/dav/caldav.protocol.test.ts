@@ -204,6 +204,30 @@ describe('writes', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it("keeps an event at the name its app chose, whatever the name (Evolution's UID@host, an upper-case UUID)", async () => {
+    for (const name of [
+      '20261128T120000Z-4242-1000-1000-3@laptop.example.ics',
+      `${randomUUID().toUpperCase()}.ics`,
+    ]) {
+      const uid = `${randomUUID()}@laptop.example`;
+      const created = await put(encodeURIComponent(name), simple(uid, `Named ${name}`));
+      expect(created.status).toBe(201);
+      const got = await dav(`${calendar}${encodeURIComponent(name)}`);
+      expect(got.status).toBe(200);
+      expect(await got.text()).toContain(`UID:${uid}`);
+      const listing = await (
+        await dav(calendar, { method: 'PROPFIND', body: PROPFIND_ETAG, headers: { Depth: '1' } })
+      ).text();
+      expect(listing).toContain(`<d:href>${calendar}${encodeURIComponent(name)}</d:href>`);
+      const changed = await put(encodeURIComponent(name), simple(uid, `Renamed ${name}`), {
+        'If-Match': got.headers.get('ETag')!,
+      });
+      expect(changed.status).toBe(204);
+      expect((await dav(`${calendar}${encodeURIComponent(name)}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await dav(`${calendar}${encodeURIComponent(name)}`)).status).toBe(404);
+    }
+  });
+
   it('refuses a UID that another resource already has', async () => {
     const uid = randomUUID();
     expect((await put(`${uid}.ics`, simple(uid, 'First'))).status).toBe(201);

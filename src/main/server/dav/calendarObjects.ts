@@ -31,13 +31,25 @@ export interface CalendarObject {
   members: StoredEvent[];
 }
 
-export const objectName = (event: StoredEvent) => `${event.uid}.ics`;
-
-/** The uid a resource name names, or null for a name that cannot be one of ours. */
+/** The uid a resource name `<uuid>.ics` names (in our lower case), or null for any other name. */
 export const uidOfName = (name: string): string | null => {
   const match = /^([0-9a-f-]{36})\.ics$/i.exec(name);
   return match ? match[1]!.toLowerCase() : null;
 };
+
+/**
+ * The name a calendar app gave a resource it created under a name of its own (`abc@host.ics`, as Evolution
+ * does), kept in the store's sync state so the event stays where the app put it.
+ */
+const NAME_KEY = 'davname:';
+export const nameKey = (uid: string) => `${NAME_KEY}${uid}`;
+
+/** A resource name a client may choose: one path segment, printable, of reasonable length. */
+export const isAcceptableName = (name: string) =>
+  name.length <= 255 &&
+  ![...name].some((char) => char.charCodeAt(0) < 32 || char === '\\') &&
+  name !== '.' &&
+  name !== '..';
 
 /** The events of a resource that the caller may see (empty: the resource does not exist for this user). */
 function membersOf(store: CalendarStore, caller: Caller, head: StoredEvent): StoredEvent[] {
@@ -50,7 +62,8 @@ function membersOf(store: CalendarStore, caller: Caller, head: StoredEvent): Sto
 export class CalendarObjects {
   private listed: { key: string; objects: Map<string, CalendarObject> } | null = null;
   private readonly rendered = new Map<string, { key: string; text: string; etag: string }>();
-  private byUid: { version: number; heads: Map<string, StoredEvent> } | null = null;
+  private byUid: { version: number; heads: Map<string, StoredEvent>; named: Map<string, string> } | null =
+    null;
 
   constructor(private readonly store: CalendarStore) {}
 
@@ -62,7 +75,8 @@ export class CalendarObjects {
     const objects = new Map<string, CalendarObject>();
     for (const head of this.heads().values()) {
       const members = membersOf(this.store, caller, head);
-      if (members.length) objects.set(objectName(head), { name: objectName(head), head, members });
+      const name = this.nameOf(head);
+      if (members.length) objects.set(name, { name, head, members });
     }
     this.listed = { key, objects };
     return objects;
@@ -70,16 +84,34 @@ export class CalendarObjects {
 
   /** One resource, or undefined when the user may not see it (or it does not exist). */
   get(caller: Caller, name: string): CalendarObject | undefined {
-    return this.list(caller).get(name);
+    const head = this.headByName(name);
+    return head ? this.list(caller).get(this.nameOf(head)) : undefined;
+  }
+
+  /** The resource name of a series or single event: the one its app chose, else `<uid>.ics`. */
+  nameOf(head: StoredEvent): string {
+    const chosen = this.store.syncState(nameKey(head.uid));
+    return typeof chosen === 'string' ? chosen : `${head.uid}.ics`;
+  }
+
+  /** The head a resource name names (trashed ones included), whoever may see it. */
+  headByName(name: string): StoredEvent | undefined {
+    this.headByUid('');
+    const uid = this.byUid!.named.get(name) ?? uidOfName(name);
+    return uid ? this.headByUid(uid) : undefined;
   }
 
   /** The head of the series or single event with this uid (trashed ones included), whoever may see it. */
   headByUid(uid: string): StoredEvent | undefined {
     if (this.byUid?.version !== this.store.version) {
       this.store.readAllEvents();
-      this.byUid = { version: this.store.version, heads: new Map() };
+      this.byUid = { version: this.store.version, heads: new Map(), named: new Map() };
       for (const event of this.store.events.values())
         if (event.parentId === 0) this.byUid.heads.set(event.uid, event);
+      for (const key of this.store.syncKeys(NAME_KEY)) {
+        const name = this.store.syncState(key);
+        if (typeof name === 'string') this.byUid.named.set(name, key.slice(NAME_KEY.length));
+      }
     }
     return this.byUid.heads.get(uid);
   }

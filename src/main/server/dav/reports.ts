@@ -1,5 +1,5 @@
 import type { CalendarObject } from './calendarObjects';
-import { overlaps } from './calendarObjects';
+import { nameKey, overlaps } from './calendarObjects';
 import { objectProperties, type PropertyContext } from './properties';
 import { calendarPath, objectNameOfHref, objectPath } from './paths';
 import { changedSince, syncTokenOf, SyncTokenExpired } from './syncTokens';
@@ -109,7 +109,13 @@ function syncCollection(
       throw new DavError(403, DAV, 'valid-sync-token', `${error.message} Sync again from the start.`);
     throw error;
   }
-  const names = new Set([...changed.eventUids, ...changed.keptUids].map((uid) => `${uid}.ics`));
+  const nameOfUid = (uid: string) => {
+    const head = objects.headByUid(uid);
+    if (head) return objects.nameOf(head);
+    const chosen = store.syncState(nameKey(uid));
+    return typeof chosen === 'string' ? chosen : `${uid}.ics`;
+  };
+  const names = new Set([...changed.eventUids, ...changed.keptUids].map(nameOfUid));
   const { venues, organizers, terms } = changed.linkedChanged;
   if (venues.size || organizers.size || terms.size)
     for (const object of all.values())

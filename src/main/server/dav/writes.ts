@@ -10,7 +10,7 @@ import { parseIcs } from '../../sync/exchange/icsImport';
 import { importIcsEvent } from '../../sync/exchange/importFile';
 import type { ImportProblem } from '../../sync/exchange/errors';
 import type { ApiContext } from '../state';
-import { objectName, uidOfName, type CalendarObjects } from './calendarObjects';
+import { isAcceptableName, nameKey, uidOfName, type CalendarObjects } from './calendarObjects';
 import { keptFrom, saveKept } from './keptProperties';
 import { CALENDAR_DESK_NS, DavError } from './multistatus';
 import { objectPath } from './paths';
@@ -103,8 +103,8 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
   await store.readSettled(() => undefined);
   const now = clock();
   const nameUid = uidOfName(name);
-  const existing = nameUid ? objects.headByUid(nameUid) : undefined;
-  const visible = existing ? objects.get(caller, objectName(existing)) : undefined;
+  const existing = objects.headByName(name);
+  const visible = existing ? objects.get(caller, name) : undefined;
   checkPreconditions(ctx, visible ? objects.render(caller, visible).etag : null);
   if (existing && !visible) {
     if (existing.status === 'trash' && canChangePost(caller, existing, 'edit'))
@@ -120,6 +120,8 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
   if (existing && !canChangePost(caller, existing, 'edit'))
     throw forbidden('You may read this event but not change it (your role does not allow it).');
   if (!existing) {
+    if (!isAcceptableName(name))
+      throw invalidObject('This resource name cannot be used: choose a plain file name.');
     if (!canEditPosts(caller)) throw forbidden('Your role may read the calendar but not add events to it.');
     const clash = [...store.events.values()].find(
       (event) => event.parentId === 0 && icsUidOf(event) === icsUid,
@@ -129,7 +131,7 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
         403,
         CALDAV,
         'no-uid-conflict',
-        `An event with the UID ${icsUid} already exists here, at ${objectPath(caller.login, objectName(clash))}.`,
+        `An event with the UID ${icsUid} already exists here, at ${objectPath(caller.login, objects.nameOf(clash))}.`,
       );
   }
   // A new event at `<uuid>.ics` takes that uuid (the app finds it where it put it); its UID is kept beside.
@@ -155,6 +157,8 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
           ) ??
           [...store.events.values()].find((event) => event.parentId === 0 && icsUidOf(event) === icsUid)!;
         saveKept(tx, store, caller, head.uid, kept);
+        // A new event under a name of the app's own stays there (the name is not `<its uid>.ics`).
+        if (!existing && name !== `${head.uid}.ics`) tx.setSyncState(nameKey(head.uid), name);
         return head;
       },
       { creates: existing ? 0 : 1, occurrences: !existing && row.input.recurrence?.length ? 1 : 0 },
@@ -169,10 +173,8 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
     }
     throw error;
   }
-  const object = objects.get(caller, objectName(written));
+  const object = objects.get(caller, objects.nameOf(written));
   if (object) ctx.set('ETag', objects.render(caller, object).etag);
-  if (!existing && objectName(written) !== name)
-    ctx.set('Location', objectPath(caller.login, objectName(written)));
   ctx.status = existing ? 204 : 201;
   ctx.body = '';
 }
