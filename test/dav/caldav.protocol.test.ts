@@ -228,6 +228,58 @@ describe('writes', () => {
     }
   });
 
+  it("keeps a user's reminders on a series and its changed date through edits made in the REST API", async () => {
+    const uid = randomUUID();
+    const day = dayFromNow(40);
+    const second = dayFromNow(47);
+    const alarm = ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Leave now', 'TRIGGER:-PT1H', 'END:VALARM'];
+    const created = await put(
+      `${uid}.ics`,
+      vcalendar(
+        [
+          `UID:${uid}`,
+          `DTSTAMP:${day}T080000Z`,
+          `DTSTART:${day}T170000Z`,
+          `DTEND:${day}T180000Z`,
+          'RRULE:FREQ=WEEKLY;COUNT=3',
+          'SUMMARY:Quiz night',
+          'X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC',
+          ...alarm,
+        ],
+        [
+          `UID:${uid}`,
+          `DTSTAMP:${day}T080000Z`,
+          `RECURRENCE-ID:${second}T170000Z`,
+          `DTSTART:${second}T190000Z`,
+          `DTEND:${second}T200000Z`,
+          'SUMMARY:Quiz final',
+          'TRANSP:TRANSPARENT',
+        ],
+      ),
+    );
+    expect(created.status).toBe(201);
+    const found = await server.api('events?search=Quiz%20night&per_page=5', { auth: server.admin });
+    const head = found.body.events.find(
+      (event: { recurrence_id: string | null; title: string }) => event.title === 'Quiz night',
+    );
+    const renamed = await server.api(`events/${head.id}`, {
+      method: 'POST',
+      json: { title: 'Quiz evening', scope: 'all' },
+      auth: server.admin,
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const text = await (await dav(`${calendar}${uid}.ics`)).text();
+    const vevents = text.split('BEGIN:VEVENT').slice(1);
+    const master = vevents.find((vevent) => !vevent.includes('RECURRENCE-ID'))!;
+    const changed = vevents.find((vevent) => vevent.includes('RECURRENCE-ID'))!;
+    expect(master).toContain('SUMMARY:Quiz evening');
+    expect(master).toContain('TRIGGER:-PT1H');
+    expect(master).toContain('X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC');
+    expect(changed).toContain('SUMMARY:Quiz final');
+    expect(changed).toContain('TRANSP:TRANSPARENT');
+    expect(changed).not.toContain('TRIGGER');
+  });
+
   it('refuses a UID that another resource already has', async () => {
     const uid = randomUUID();
     expect((await put(`${uid}.ics`, simple(uid, 'First'))).status).toBe(201);

@@ -5,7 +5,7 @@ import type { Transaction } from '../../store/store';
 
 /**
  * What a calendar app puts in a VEVENT that Calendar Desk does not model (reminders as VALARM, ATTENDEE,
- * `X-MOZ-*`, `X-APPLE-*`, TRANSP, CLASS, SEQUENCE, …): kept per user and resource in the store's sync state,
+ * `X-MOZ-*`, `X-APPLE-*`, TRANSP, CLASS, …): kept per user and resource in the store's sync state,
  * written in the same store change as the event, and given back in every answer to that user, so the app
  * never sees its own data change (no sync loops) and one user's reminders never reach another.
  */
