@@ -280,6 +280,29 @@ describe('writes', () => {
     expect(changed).not.toContain('TRIGGER');
   });
 
+  it('gives an event a new ETag and LOCATION when its venue is renamed in the REST API', async () => {
+    const uid = randomUUID();
+    const created = await put(`${uid}.ics`, simple(uid, 'At the hall', 12, ['LOCATION:Old Town Hall']));
+    expect(created.status).toBe(201);
+    const before = await dav(`${calendar}${uid}.ics`);
+    expect(await before.text()).toContain('LOCATION:Old Town Hall');
+    const venues = await server.api('venues?search=Old%20Town%20Hall', { auth: server.admin });
+    const venue = venues.body.venues.find((one: { venue: string }) => one.venue === 'Old Town Hall');
+    expect(
+      (
+        await server.api(`venues/${venue.id}`, {
+          method: 'POST',
+          json: { venue: 'New Town Hall' },
+          auth: server.admin,
+        })
+      ).status,
+    ).toBe(200);
+    const after = await dav(`${calendar}${uid}.ics`);
+    expect(await after.text()).toContain('LOCATION:New Town Hall');
+    expect(after.headers.get('ETag')).not.toBe(before.headers.get('ETag'));
+    expect(created.headers.get('ETag')).toBe(before.headers.get('ETag'));
+  });
+
   it('refuses a UID that another resource already has', async () => {
     const uid = randomUUID();
     expect((await put(`${uid}.ics`, simple(uid, 'First'))).status).toBe(201);

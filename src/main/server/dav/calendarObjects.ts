@@ -5,7 +5,7 @@ import { canChangePost, canReadPost, type Caller } from '../../core/capabilities
 import { htmlToText } from '../../core/html';
 import { seriesOccurrences } from '../../core/recurrence/series';
 import { exportIcs } from '../../sync/exchange/ics';
-import { keptOf, withKept } from './keptProperties';
+import { keptOf, keptStamp, withKept } from './keptProperties';
 
 /**
  * The calendar collection as CalDAV shows it to one user: one calendar object resource per series (its head
@@ -61,7 +61,7 @@ function membersOf(store: CalendarStore, caller: Caller, head: StoredEvent): Sto
 /** Resource lists per user, rebuilt when the store changes. */
 export class CalendarObjects {
   private listed: { key: string; objects: Map<string, CalendarObject> } | null = null;
-  private readonly rendered = new Map<string, { key: string; text: string; etag: string }>();
+  private readonly rendered = new Map<string, { text: string; etag: string }>();
   private byUid: { version: number; heads: Map<string, StoredEvent>; named: Map<string, string> } | null =
     null;
 
@@ -121,31 +121,72 @@ export class CalendarObjects {
     return this.byUid!.heads;
   }
 
-  /** The resource as iCalendar and its ETag (from its bytes: the same content has the same tag). */
+  /**
+   * The resource's ETag, without writing it: a hash of everything its bytes are made of (its events' revisions,
+   * the venues, organizers and terms they show, the settings, what the user's app added), so a listing of
+   * thousands costs no rendering, and the same state has the same tag after a restart.
+   */
+  etag(caller: Caller, object: CalendarObject): string {
+    const { store } = this;
+    const parts: string[] = [
+      ETAG_FORMAT,
+      this.settingsHash(),
+      String(keptStamp(store, caller, object.head.uid)),
+    ];
+    for (const event of object.members) {
+      parts.push(`e${event.id}:${event.revision}:${event.modifiedUtc}:${event.status}`);
+      const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
+      if (venue) parts.push(`v${venue.id}:${venue.revision}:${venue.status}`);
+      for (const id of event.organizerIds) {
+        const organizer = store.organizers.get(id);
+        if (organizer) parts.push(`o${id}:${organizer.revision}:${organizer.status}`);
+      }
+      for (const id of [...event.categoryIds, ...event.tagIds])
+        parts.push(`t${id}:${store.terms.get(id)?.revision ?? '-'}`);
+    }
+    return `"${createHash('sha256').update(parts.join('|')).digest('base64url').slice(0, 27)}"`;
+  }
+
+  private settings: { version: number; hash: string } | null = null;
+  private settingsHash(): string {
+    if (this.settings?.version !== this.store.version)
+      this.settings = {
+        version: this.store.version,
+        hash: createHash('sha256')
+          .update(JSON.stringify(this.store.settings))
+          .digest('base64url')
+          .slice(0, 16),
+      };
+    return this.settings.hash;
+  }
+
+  /** The resource as iCalendar, with its ETag. */
   render(caller: Caller, object: CalendarObject): { text: string; etag: string } {
     const cacheKey = `${caller.userId}|${object.name}`;
-    const key = `${this.store.version}|${caller.role}`;
+    const etag = this.etag(caller, object);
     const cached = this.rendered.get(cacheKey);
-    if (cached?.key === key) return cached;
+    if (cached?.etag === etag) return cached;
     const allowed = new Set(object.members.map((event) => event.id));
     const lastChange = object.members.reduce(
       (latest, event) => (event.modifiedUtc > latest ? event.modifiedUtc : latest),
       '',
     );
-    // DTSTAMP is the last change, so an unchanged resource is byte-identical (and keeps its ETag).
+    // DTSTAMP is the last change, so an unchanged resource is byte-identical.
     const stamp = new Date(`${lastChange.replace(' ', 'T')}Z`);
     const written = exportIcs(this.store, stamp, [object.head], {
       name: htmlToText(this.store.settings.siteName),
       includes: (event) => allowed.has(event.id),
     });
     const text = withKept(written, keptOf(this.store, caller, object.head.uid));
-    const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
-    const entry = { key, text, etag };
-    if (this.rendered.size > 50_000) this.rendered.clear();
+    const entry = { text, etag };
+    if (this.rendered.size > 20_000) this.rendered.clear();
     this.rendered.set(cacheKey, entry);
     return entry;
   }
 }
+
+/** Changes when the way resources are written changes, so an upgrade gives every resource a new ETag. */
+const ETAG_FORMAT = 'caldav-1';
 
 /** Whether any event of the resource overlaps [start, end) (UTC `Y-m-d H:i:s`; either side open when null). */
 export function overlaps(object: CalendarObject, start: string | null, end: string | null): boolean {

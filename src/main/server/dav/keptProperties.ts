@@ -58,6 +58,11 @@ export function keptOf(store: CalendarStore, caller: Caller, uid: string): Kept 
   return recordOf(store, keyOf(caller.userId, uid))?.vevents ?? null;
 }
 
+/** When the user's kept lines of a resource last changed (their counter then; 0 for none). */
+export function keptStamp(store: CalendarStore, caller: Caller, uid: string): number {
+  return recordOf(store, keyOf(caller.userId, uid))?.at ?? 0;
+}
+
 /** How many times the user's kept lines changed: part of the sync token, since the change feed misses them. */
 export function keptCounter(store: CalendarStore, caller: Caller): number {
   const counter = store.syncState(counterKey(caller.userId));

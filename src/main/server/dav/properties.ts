@@ -117,7 +117,7 @@ export function objectProperties(context: PropertyContext, object: CalendarObjec
   const rendered = () => objects.render(caller, object);
   const set = (ns: string, name: string, value: () => XmlValue) => properties.set(propKey(ns, name), value);
   set(DAV, 'resourcetype', () => null);
-  set(DAV, 'getetag', () => rendered().etag);
+  set(DAV, 'getetag', () => objects.etag(caller, object));
   set(DAV, 'getcontenttype', () => 'text/calendar; charset=utf-8; component=VEVENT');
   set(DAV, 'getcontentlength', () => String(Buffer.byteLength(rendered().text)));
   set(DAV, 'getlastmodified', () =>

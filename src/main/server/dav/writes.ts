@@ -105,7 +105,7 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
   const nameUid = uidOfName(name);
   const existing = objects.headByName(name);
   const visible = existing ? objects.get(caller, name) : undefined;
-  checkPreconditions(ctx, visible ? objects.render(caller, visible).etag : null);
+  checkPreconditions(ctx, visible ? objects.etag(caller, visible) : null);
   if (existing && !visible) {
     if (existing.status === 'trash' && canChangePost(caller, existing, 'edit'))
       throw forbidden(
@@ -174,7 +174,7 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
     throw error;
   }
   const object = objects.get(caller, objects.nameOf(written));
-  if (object) ctx.set('ETag', objects.render(caller, object).etag);
+  if (object) ctx.set('ETag', objects.etag(caller, object));
   ctx.status = existing ? 204 : 201;
   ctx.body = '';
 }
@@ -190,7 +190,7 @@ export async function deleteObject(ctx: ApiContext, deps: WriteDeps, name: strin
     ctx.body = 'No event of yours is at this address (it was deleted, or you may not see it).\n';
     return;
   }
-  checkPreconditions(ctx, objects.render(caller, object).etag);
+  checkPreconditions(ctx, objects.etag(caller, object));
   if (!canChangePost(caller, object.head, 'delete'))
     throw forbidden('You may read this event but not delete it (your role does not allow it).');
   try {
