@@ -35,7 +35,12 @@ def result(value):
 
 
 try:
-    if step == "discover":
+    if step == "ensure":
+        principal = client.principal()
+        if not principal.calendars():
+            principal.make_calendar(name="events", cal_id="events")
+        result({"calendars": len(principal.calendars())})
+    elif step == "discover":
         principal = client.principal()
         cal = calendar()
         result({"principal": str(principal.url), "calendar": str(cal.url), "name": cal.name,
