@@ -184,7 +184,4 @@ export const it: Record<string, string> = {
   // Merging venues or organizers (admin namespace)
   'The id of the venue to keep (required)': "L'ID del luogo da tenere (obbligatorio)",
   'The id of the organizer to keep (required)': "L'ID dell'organizzatore da tenere (obbligatorio)",
-  // POST calendar-desk/v1/app-passwords
-  'What the password is for (a calendar app), so it can be told apart':
-    "A cosa serve la password (un'app di calendario), per distinguerla dalle altre",
 };

@@ -180,7 +180,4 @@ export const pl: Record<string, string> = {
   // Merging venues or organizers (admin namespace)
   'The id of the venue to keep (required)': 'Identyfikator miejsca, które zostaje (wymagany)',
   'The id of the organizer to keep (required)': 'Identyfikator organizatora, który zostaje (wymagany)',
-  // POST calendar-desk/v1/app-passwords
-  'What the password is for (a calendar app), so it can be told apart':
-    'Do czego służy hasło (aplikacja kalendarza), aby odróżnić je od innych',
 };
