@@ -37,6 +37,10 @@ function precompress(): Plugin {
 // modules (main), the preload bridge, and the Vue renderer that `serve` also hands to browsers.
 export default defineConfig({
   main: {
+    // A release build (the release workflow sets CALENDAR_DESK_RELEASE=1) checks GitHub Releases for updates.
+    define: {
+      'process.env.CALENDAR_DESK_RELEASE': JSON.stringify(process.env.CALENDAR_DESK_RELEASE ?? ''),
+    },
     build: {
       // The packages every start loads (the server, the store, the date rules, the CLI) are bundled into the
       // main chunk: read from one file, they load in about half the time Node's module loader needs to find and

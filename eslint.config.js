@@ -28,18 +28,23 @@ const LAYERS = [
   },
   {
     files: ['src/main/store/**/*.ts'],
-    forbidden: ['core', 'server', 'sync', 'cli', 'desktop', 'engine'],
+    forbidden: ['core', 'server', 'sync', 'exchange', 'cli', 'desktop', 'engine'],
     why: 'the store is below core',
   },
   {
     files: ['src/main/core/**/*.ts'],
-    forbidden: ['server', 'sync', 'cli', 'desktop', 'engine'],
+    forbidden: ['server', 'sync', 'exchange', 'cli', 'desktop', 'engine'],
     why: 'core rules know no HTTP or sync',
   },
   {
     files: ['src/main/sync/**/*.ts'],
+    forbidden: ['server', 'exchange', 'cli', 'desktop', 'engine'],
+    why: 'sync runs beside the server, not inside it, and knows no file formats',
+  },
+  {
+    files: ['src/main/exchange/**/*.ts'],
     forbidden: ['server', 'cli', 'desktop', 'engine'],
-    why: 'sync runs beside the server, not inside it',
+    why: 'imports and exports run beside the server, not inside it',
   },
   {
     files: ['src/main/server/**/*.ts'],
@@ -81,7 +86,7 @@ function layerRules() {
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],

@@ -114,6 +114,9 @@ const shot = async (name) => {
 // The printed link carries a one-time code (valid for five minutes), never the token.
 await page.goto(/Web UI:\s+(\S+)/.exec(printed)[1]);
 await page.locator('.fc-event').first().waitFor();
+// The first-run "Share this calendar" invitation is put away: the pictures show the calendar itself.
+await page.getByTestId('share-invite-later').click();
+await page.getByTestId('share-invite').waitFor({ state: 'detached' });
 await shot('month');
 await page.locator('.fc-timeGridWeek-button').click();
 await page.locator('.fc-timegrid-event').first().waitFor();

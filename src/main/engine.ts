@@ -16,7 +16,7 @@ import { extendAllSeries } from './core/recurrence/series';
 /** How often repeating events without an end are extended to the horizon while the server runs. */
 const SERIES_EXTENSION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 import { FeedSecret } from './core/feeds/secret';
-import type { FetchLimits } from './sync/exchange/calendarFetch';
+import type { FetchLimits } from './exchange/calendarFetch';
 import { addressChangeNotice, DEFAULT_PORT, readLastPort, recordLastPort } from './lastPort';
 
 // The strtotime port computes on the process clock; pinning it to UTC makes time zones explicit everywhere.

@@ -40,6 +40,7 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
     ...process.env,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
     ...extra,
   };
   for (const name of ['CALENDAR_DESK_DATA', 'CALENDAR_DESK_REMOTE_TOKEN', 'CALENDAR_DESK_REMOTE_PASSWORD'])
@@ -128,7 +129,18 @@ export interface ServeProcess {
 
 /** Starts `serve` and resolves once it has printed where it listens (or rejects with what it printed). */
 export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env });
+  return startServeOf([process.execPath, BIN], args, env);
+}
+
+/** {@link startServe} of another `calendar-desk` (an installed one): `command` is the program and its first arguments. */
+export function startServeOf(
+  command: string[],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+): Promise<ServeProcess> {
+  const [file, ...first] = command;
+  const child = spawn(file, [...first, 'serve', ...args], { cwd, env });
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolveExit) => child.on('close', resolveExit));

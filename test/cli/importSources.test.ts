@@ -9,7 +9,7 @@ import {
   startCalendarSite,
   type CalendarSite,
 } from '../helpers/calendarSite';
-import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources';
+import { IMPORT_SOURCES_FILE } from '../../src/main/exchange/importSources';
 import { ensureBuilt, isolatedEnv, runCli, startServe, type ServeProcess } from './cliProcess';
 
 // `calendar-desk import --url` and `calendar-desk import-sources` (issue 15 item 2), as a user runs them.

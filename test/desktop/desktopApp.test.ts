@@ -7,6 +7,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDesktopApp, type DesktopApp } from '../../src/main/desktop/app';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
+import { resolveDataFolder } from '../../src/main/store/dataFolder';
 import { BRIDGE_CHANNELS } from '../../src/shared/bridgeChannels';
 import { ensureBuilt } from '../cli/cliProcess';
 import { fakeElectron, FakeWindow } from './fakeElectron';
@@ -31,8 +32,11 @@ afterEach(async () => {
   await rm(userData, { recursive: true, force: true });
 });
 
+/** A throwaway home (never the real user's calendar): the default data folder lands inside it. */
+const homeEnv = () => ({ HOME: join(userData, 'home'), XDG_CONFIG_HOME: join(userData, 'home', '.config') });
+
 const start = async (timezone = 'Pacific/Auckland') => {
-  desktop = await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone, env: {} });
+  desktop = await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone, env: homeEnv() });
   if (!desktop) throw new Error('the desktop app did not start');
   return { desktop, origin: desktop.engine.origin, window: FakeWindow.instances[0] };
 };
@@ -46,11 +50,13 @@ const fetchHeaders = async (url: string) => {
 };
 
 describe('desktop shell: start', () => {
-  it('starts the engine on a loopback port over userData/data, with the OS time zone for a new calendar', async () => {
+  it('starts the engine on a loopback port over the platform data folder, with the OS time zone for a new calendar', async () => {
     const { desktop, origin, window } = await start('Pacific/Auckland');
     expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(desktop.engine.port).toBeGreaterThan(0);
-    expect(desktop.dataDir).toBe(join(userData, 'data'));
+    // The folder `calendar-desk serve` uses too.
+    expect(desktop.dataDir).toBe(resolveDataFolder(undefined, homeEnv()));
+    expect(desktop.dataDir).toBe(join(userData, 'home', '.local', 'share', 'calendar-desk'));
     expect(desktop.engine.store.settings.timezone).toBe('Pacific/Auckland');
     expect(fake.app.setName).toHaveBeenCalledWith('Calendar Desk');
     expect(window.loaded).toEqual([`${origin}/`]);
@@ -111,7 +117,7 @@ describe('desktop shell: start', () => {
     const other = await CalendarStore.open({ dataDir, initialSettings: SETTINGS });
     try {
       expect(
-        await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone: 'UTC', env: {} }),
+        await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone: 'UTC', env: homeEnv() }),
       ).toBeNull();
     } finally {
       await other.close();
@@ -129,7 +135,9 @@ describe('desktop shell: start', () => {
     const dataDir = join(userData, 'data');
     await mkdir(dataDir, { recursive: true });
     await writeFile(join(dataDir, DATA_FILE_NAME), '{"not": "a calendar"');
-    expect(await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone: 'UTC', env: {} })).toBeNull();
+    expect(
+      await runDesktopApp(fake.asElectron, { mainDir: MAIN_DIR, timezone: 'UTC', env: homeEnv() }),
+    ).toBeNull();
     expect(fake.app.exit).toHaveBeenCalledWith(1);
     const [, message] = fake.electron.dialog.showErrorBox.mock.calls[0] as string[];
     expect(message).toMatch(/^Your calendar data could not be opened\./);

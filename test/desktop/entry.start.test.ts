@@ -12,6 +12,10 @@ vi.mock('electron', async () => {
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   state.userData = mkdtempSync(`${tmpdir()}/calendar-desk-entry-`);
+  // The entry reads process.env: a throwaway home, never the real user's calendar.
+  process.env.XDG_DATA_HOME = `${state.userData}/share`;
+  process.env.XDG_CONFIG_HOME = `${state.userData}/config`;
+  delete process.env.CALENDAR_DESK_DATA;
   const fake = fakeElectron({ userData: state.userData });
   made.push(fake);
   return fake.electron;

@@ -135,7 +135,7 @@ describe('Settings, Calendar feeds', () => {
 
   it('changes how many months of past events the feeds keep', async () => {
     const section = page.getByTestId('feeds-section');
-    await section.getByLabel('Months of past events').fill('12');
+    await section.getByLabel('How many months back').fill('12');
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.innerText()).toContain('the past 12 month(s)');
   });

@@ -420,13 +420,13 @@ describe('dates, times and time zones follow the interface language', { timeout:
 });
 
 describe('words a volunteer understands', { timeout: 60_000 }, () => {
-  it('puts the user settings first and the API under "For developers", where a browser learns how to print the token', async () => {
+  it('puts the user settings first and the API under "Connect other programs", where a browser learns how to print the token', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${origin}/#/settings`);
     await page.getByTestId('ui-language').waitFor();
     const headings = await page.locator('.settings-screen h2').allTextContents();
     expect(headings[0]).toBe('Appearance');
-    expect(headings.at(-1)).toBe('For developers');
+    expect(headings.at(-1)).toBe('Connect other programs');
     const developers = page.getByTestId('developers');
     expect(await page.getByTestId('api-token-command').isVisible()).toBe(false);
     await developers.locator('summary').click();

@@ -356,4 +356,13 @@ describe('notices and preferences', () => {
     setActivePinia(createPinia());
     expect(usePreferencesStore()).toMatchObject({ theme: 'dark', language: 'pl' });
   });
+
+  it('remembers that the "Share this calendar" invitation was answered, and offers it until then', () => {
+    expect(usePreferencesStore().shareGuideDone).toBe(false);
+    setActivePinia(createPinia());
+    expect(usePreferencesStore().shareGuideDone).toBe(false);
+    usePreferencesStore().shareGuideDone = true;
+    setActivePinia(createPinia());
+    expect(usePreferencesStore().shareGuideDone).toBe(true);
+  });
 });

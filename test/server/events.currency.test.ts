@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, eventBody, type TestServer } from '../helpers/server';
 import { DATA_FILE_NAME } from '../../src/main/store/store';
 import { emptyDataFile } from '../../src/main/store/schema';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import { expectEventRecord } from './events.helpers';
 
 /**

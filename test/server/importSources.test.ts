@@ -12,7 +12,7 @@ import {
   type CalendarSite,
 } from '../helpers/calendarSite';
 import { DATA_FILE_NAME } from '../../src/main/store/persistence';
-import { IMPORT_SOURCES_FILE } from '../../src/main/sync/exchange/importSources';
+import { IMPORT_SOURCES_FILE } from '../../src/main/exchange/importSources';
 import { importSourceViewSchema, sourceRefreshAnswerSchema } from '../../src/shared/schemas/importSources';
 
 // Import from an address (issue 15 item 2): a Google Calendar secret address followed, refreshed as it changes.

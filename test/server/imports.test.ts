@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { mountSmallDisk, whySmallDisksCannotBeMounted } from '../helpers/tmpfs';
-import { exportDump } from '../../src/main/sync/exchange/jsonDump';
-import { HISTORY_FILE } from '../../src/main/sync/exchange/importHistory';
+import { exportDump } from '../../src/main/exchange/jsonDump';
+import { HISTORY_FILE } from '../../src/main/exchange/importHistory';
 import {
   importAnswerSchema,
   importHistorySchema,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Memory } from 'lowdb';
 import { describe, expect, it } from 'vitest';
 import { readChanges } from '../../src/main/core/changes';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import { CalendarStore, type Transaction } from '../../src/main/store/store';
 import type { DataFile, FeedKind, Settings } from '../../src/main/store/schema';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Adapter } from 'lowdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import {
   CalendarStore,
   DATA_FILE_NAME,

@@ -3,7 +3,7 @@ import { Memory } from 'lowdb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CalendarStore } from '../../src/main/store/store';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
 import { wallClockSeconds, wallClockText, type PartitionedEvents } from '../../src/main/store/eventIndex';
 import { matchesQuery, runEventQuery, type EventQuery } from '../../src/main/core/eventQuery';

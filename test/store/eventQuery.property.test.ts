@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesQuery, runEventQuery, type DateBound, type EventQuery } from '../../src/main/core/eventQuery';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import {
   EventIndex,
   wallClockSeconds,

@@ -8,7 +8,7 @@ import { DurableJsonFile } from '../../src/main/store/durableJsonFile';
 import { CalendarStore, DATA_FILE_NAME, DataFileInvalidError } from '../../src/main/store/store';
 import type { Settings, StoredTerm } from '../../src/main/store/schema';
 import { migrate, MIGRATIONS } from '../../src/main/store/migrations';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 
 const settings: Settings = { siteName: 'Test', siteDescription: '', timezone: 'UTC', postsPerPage: 10 };
 let dataDir: string;

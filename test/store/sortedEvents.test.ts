@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventRecord } from '../../src/main/core/events';
+import { eventRecord } from '../../src/main/core/eventRecord';
 import type { StoredEvent } from '../../src/main/store/schema';
 import { compareStart, SortedEvents } from '../../src/main/store/sortedEvents';
 

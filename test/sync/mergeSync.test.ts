@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { runSync, type SyncReport } from '../../src/main/sync/sync';
 import { folderOwner } from '../../src/main/core/users';
-import { importFile } from '../../src/main/sync/exchange/importFile';
+import { importFile } from '../../src/main/exchange/importFile';
 import type { CalendarStore } from '../../src/main/store/store';
 
 /**

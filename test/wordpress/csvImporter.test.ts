@@ -10,7 +10,7 @@ import {
   type WordPressPeer,
 } from '../helpers/wordpressPeer';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { exportCsv, type CsvKind } from '../../src/main/sync/exchange/csv';
+import { exportCsv, type CsvKind } from '../../src/main/exchange/csv';
 
 const run = promisify(execFile);
 const IMPORT_CSV = new URL('../../../shared/peer/import-csv.sh', import.meta.url).pathname;

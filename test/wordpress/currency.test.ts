@@ -11,7 +11,7 @@ import {
 } from '../helpers/wordpressPeer';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { runSync } from '../../src/main/sync/sync';
-import { exportCsv } from '../../src/main/sync/exchange/csv';
+import { exportCsv } from '../../src/main/exchange/csv';
 import { folderOwner } from '../../src/main/core/users';
 
 const run = promisify(execFile);

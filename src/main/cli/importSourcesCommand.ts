@@ -1,14 +1,14 @@
 import { Command } from 'commander';
 import type { CalendarStore } from '../store/store';
 import { folderOwner } from '../core/users';
-import { maskedAddress } from '../sync/exchange/calendarFetch';
+import { maskedAddress } from '../exchange/calendarFetch';
 import {
   ImportSources,
   inRefreshAll,
   presentSource,
   type ImportSourceView,
   type StoredImportSource,
-} from '../sync/exchange/importSources';
+} from '../exchange/importSources';
 import {
   addSource,
   ImportSourceExistsError,
@@ -16,7 +16,7 @@ import {
   removeSource,
   type SourceRefreshAnswer,
   type SourceWork,
-} from '../sync/exchange/sourceRefresh';
+} from '../exchange/sourceRefresh';
 import { importSourceInputSchema, type ImportSourceInput } from '../../shared/schemas/importSources';
 import { OwnerServerError, type OwnerServer } from './ownerServer';
 import type { SyncCommandDeps } from './syncCommand';

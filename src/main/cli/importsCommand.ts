@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { ImportHistoryEntry, ImportUndoAnswer } from '../../shared/schemas/imports';
-import { importHistoryOf } from '../sync/exchange/importHistory';
-import { undoImport } from '../sync/exchange/importUndo';
+import { importHistoryOf } from '../exchange/importHistory';
+import { undoImport } from '../exchange/importUndo';
 import { historyReport, undoReport } from './importReport';
 import type { SyncCommandDeps } from './syncCommand';
 

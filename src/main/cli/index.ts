@@ -13,19 +13,19 @@ import {
 } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { addUser, ADMIN_TOKEN_FILE, ensureAdminAccess, revokeUser, UserError } from '../core/users';
-import { DataFolderError, resolveDataFolder } from '../store/dataFolder';
+import { DataFolderError, findDataFolder, resolveDataFolder } from '../store/dataFolder';
 import { parseToken } from '../core/credentials';
 import { ownerServerOf, OwnerServerError, type OwnerServer, type RemoteUser } from './ownerServer';
 import { syncCommand, SyncUsageError } from './syncCommand';
 import { exchangeCommands, ExportTargetError } from './exchangeCommands';
 import { importSourcesCommand, ImportSourcesUsageError } from './importSourcesCommand';
-import { CalendarFetchError } from '../sync/exchange/calendarFetch';
-import { ImportSourcesFileError } from '../sync/exchange/importSources';
+import { CalendarFetchError } from '../exchange/calendarFetch';
+import { ImportSourcesFileError } from '../exchange/importSources';
 import { importsCommand } from './importsCommand';
-import { ImportUndoRefused } from '../sync/exchange/importUndo';
+import { ImportUndoRefused } from '../exchange/importUndo';
 import { feedsCommand, FeedsUsageError } from './feedsCommand';
 import { FeedSecretError } from '../core/feeds/secret';
-import { ImportError } from '../sync/exchange/errors';
+import { ImportError } from '../exchange/errors';
 import { RemoteError } from '../sync/remoteClient';
 import { SyncStoppedError } from '../sync/executor';
 import { SyncStateError } from '../sync/linkState';
@@ -59,8 +59,12 @@ function parseRole(value: string): Role {
 const dataOption = () =>
   new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)');
 
+/** The built renderer a packaged edition unpacked (set by main), else the one next to the built CLI. */
+let packagedRendererDir: string | undefined;
+
 /** The built renderer next to the built CLI (out/renderer), if it exists. */
 function rendererDir(): string | undefined {
+  if (packagedRendererDir) return packagedRendererDir;
   const here = dirname(fileURLToPath(import.meta.url));
   const candidate = resolve(here, '..', 'renderer');
   return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
@@ -144,7 +148,10 @@ export function buildProgram(): Command {
       ),
     )
     .action(async (options: { port?: number; host: string; data?: string; timezone: string }) => {
-      const dataDir = resolveDataFolder(options.data);
+      const { dataDir, source } = findDataFolder(options.data, {
+        env: process.env,
+        platform: process.platform,
+      });
       const engine = await startEngine({
         dataDir,
         port: options.port,
@@ -165,7 +172,9 @@ export function buildProgram(): Command {
       // file this output is redirected to, and the code in it works once, for five minutes.
       console.log(`  Web UI:      ${engine.signInLink()}`);
       console.log('               (signs in once, within 5 minutes; a new link: calendar-desk signin-link)');
-      console.log(`  Data folder: ${dataDir}`);
+      console.log(
+        `  Data folder: ${dataDir}${source === 'earlier' ? ' (where an earlier version kept it: used as it is)' : ''}`,
+      );
       console.log('  Feeds:       calendar-desk feeds lists the addresses calendar apps subscribe to');
       console.log(
         `  Admin token: ${engine.adminTokenFile} (print it with: calendar-desk token --data "${dataDir}")`,
@@ -348,8 +357,12 @@ function isUserFacing(error: unknown): boolean {
 
 /** Runs the CLI; errors the user can act on are one clear line on stderr and a non-zero exit. */
 /** `machineZone`: what Intl said this machine's zone is, before the engine pinned TZ (bin/calendar-desk.js). */
-export async function main(argv: string[], context: { machineZone?: string } = {}): Promise<void> {
+export async function main(
+  argv: string[],
+  context: { machineZone?: string; rendererDir?: string } = {},
+): Promise<void> {
   newFolderZone = knownZone(context.machineZone, isValidTimezone);
+  packagedRendererDir = context.rendererDir;
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Settings } from '../store/schema';
 import { canManageTerms, type MaybeCaller } from './capabilities';
+import { extendAllSeries } from './recurrence/series';
 import { refuseUnless, type WriteCall } from './writes';
 
 /** The settings a change may set (absent: unchanged). */
@@ -39,5 +40,7 @@ export async function changeSettings(changes: SettingsChanges, call: WriteCall):
   const defined = Object.entries(changes).filter(([, value]) => value !== undefined);
   const next: Settings = { ...store.settings, ...Object.fromEntries(defined) };
   await store.mutate((tx) => tx.setSettings(next));
+  // A longer horizon makes the repeating events without an end reach it now.
+  if (changes.recurrenceHorizonMonths !== undefined) await extendAllSeries(store, () => call.now);
   return next;
 }

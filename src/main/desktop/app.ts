@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { findDataFolder } from '../store/dataFolder';
 import type { BrowserWindow } from 'electron';
 import { startEngine, type Engine } from '../engine';
 import { isValidTimezone } from '../core/dates/zones';
@@ -7,6 +8,7 @@ import { menuTemplate } from './menu';
 import { installSecurity } from './security';
 import { safeStorageSecretBox } from './secrets';
 import { startupErrorMessage } from './startupError';
+import { checkForUpdates, loadElectronUpdater, RELEASE_BUILD } from './updates';
 import { createMainWindow, preloadPathOf } from './window';
 import { knownZone } from '../../shared/timeZones';
 import { NAMESPACE } from '../../shared/enums';
@@ -33,9 +35,13 @@ export interface DesktopApp {
 
 export const APP_NAME = 'Calendar Desk';
 
-/** `CALENDAR_DESK_DATA`, else a `data` folder in Electron's userData (kept apart from Chromium's own files). */
+/**
+ * The data folder `calendar-desk` uses too (`CALENDAR_DESK_DATA`, else the platform's default); a calendar an
+ * earlier desktop version kept in Electron's userData (`userData/data`) is found there and used where it is.
+ */
 export function desktopDataFolder(userData: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.CALENDAR_DESK_DATA ? resolve(env.CALENDAR_DESK_DATA) : join(userData, 'data');
+  return findDataFolder(undefined, { env, platform: process.platform, earlier: [join(userData, 'data')] })
+    .dataDir;
 }
 
 /**
@@ -135,6 +141,15 @@ export async function runDesktopApp(
       detail: engine.notices.join('\n\n'),
     });
   }
+
+  // Releases update themselves from GitHub Releases; a run from a clone or a local package never asks.
+  void checkForUpdates({
+    isPackaged: app.isPackaged,
+    release: RELEASE_BUILD,
+    env: options.env ?? process.env,
+    load: loadElectronUpdater,
+    report: (message) => console.error(`calendar-desk: ${message}`),
+  });
 
   // Quit waits for the engine: the store flushes its journal and releases the folder lock, then we exit.
   let closing = false;

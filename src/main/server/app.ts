@@ -24,7 +24,7 @@ import { registerRoutes } from './dispatch';
 import type { ApiState } from './state';
 import type { FeedSecret } from '../core/feeds/secret';
 import { feedRoutes } from './routes/feeds';
-import type { FetchLimits } from '../sync/exchange/calendarFetch';
+import type { FetchLimits } from '../exchange/calendarFetch';
 import { caldavRoutes } from './dav/caldav';
 
 export type { ApiState } from './state';

@@ -1,6 +1,7 @@
 import type { CalendarStore } from '../store/store';
 import type { Caller } from '../core/capabilities';
-import { addEvent, changeEvent, EventRuleError, trashEvent, type EventInput } from '../core/events';
+import { addEvent, changeEvent, trashEvent } from '../core/events';
+import { EventRuleError, type EventInput } from '../core/eventRecord';
 import {
   addLinkedPost,
   changeLinkedPost,

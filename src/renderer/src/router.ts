@@ -29,6 +29,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/import', name: 'import', component: () => import('./views/ImportView.vue') },
   { path: '/sync', name: 'sync', component: () => import('./views/SyncView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
+  { path: '/share', name: 'share', component: () => import('./views/ShareGuideView.vue') },
   { path: '/:pathMatch(.*)*', redirect: '/calendar' },
 ];
 

@@ -14,7 +14,7 @@ import {
   updateEvent,
   type EventInput,
   type EventWriteContext,
-} from '../events';
+} from '../eventRecord';
 import { expandSeries } from './expand';
 import { MAX_OCCURRENCES } from './lines';
 import {
@@ -34,9 +34,7 @@ import {
  * occurrences is one journal batch, one durable write.
  */
 
-export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
-/** Which events of a series a change of one of them applies to; `this` unless said otherwise. */
-export type SeriesScope = (typeof SERIES_SCOPES)[number];
+import type { SeriesScope } from '../eventRecord';
 
 /** How far ahead rules without an end are materialised when the site setting says nothing. */
 export const DEFAULT_HORIZON_MONTHS = 24;

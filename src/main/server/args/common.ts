@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_STATUSES, POST_STATUSES, type PostStatus } from '../../../shared/enums';
+import { POST_STATUSES, type PostStatus } from '../../../shared/enums';
 import { isTime } from '../../core/dates/strtotime';
 import { isValidTimezone } from '../../core/dates/zones';
 import { canEditPosts, canUploadFiles } from '../../core/capabilities';
@@ -53,18 +53,6 @@ export function statusListCheck(value: unknown, context: CheckContext): boolean 
   return statuses.every(
     (status) => status === 'any' || (typeof status === 'string' && isRegisteredStatus(status)),
   );
-}
-
-/**
- * The statuses an archive lists: those asked for (`any` = every status but trash), else `publish` for the
- * public and every non-trash status for users who can edit (REFERENCE §4.6).
- */
-export function archiveStatuses(value: unknown, caller: CheckContext['caller']): PostStatus[] {
-  if (value === undefined) return canEditPosts(caller) ? [...ANY_STATUSES] : ['publish'];
-  const asked = listToArray(value).flatMap((status) =>
-    status === 'any' ? ANY_STATUSES : [status as PostStatus],
-  );
-  return [...new Set(asked)];
 }
 
 /** How an archive's `rest_url` echoes its statuses: `any` for the editors' default, as the reference. */

@@ -32,7 +32,7 @@ import {
 } from './wpTypes';
 import { existingTerms } from './termArgs';
 import { eventCurrencySchemas } from '../../../shared/schemas/currency';
-import { SERIES_SCOPES } from '../../core/recurrence/series';
+import { SERIES_SCOPES } from '../../core/eventRecord';
 import { recurrenceLinesSchema } from '../../core/recurrence/lines';
 
 const postsExist =

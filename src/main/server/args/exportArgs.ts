@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CSV_KINDS } from '../../sync/exchange/csv';
-import { EXPORT_FORMATS } from '../../sync/exchange/exportText';
+import { CSV_KINDS } from '../../exchange/csv';
+import { EXPORT_FORMATS } from '../../exchange/exportText';
 import { arg } from './define';
 import { eventArchiveArgs } from './eventArgs';
 

@@ -4,13 +4,13 @@ import type { StoredEvent } from '../../store/schema';
 import { canChangePost, canReadPost, type Caller } from '../../core/capabilities';
 import { htmlToText } from '../../core/html';
 import { seriesOccurrences } from '../../core/recurrence/series';
-import { exportIcs } from '../../sync/exchange/ics';
+import { exportIcs } from '../../exchange/ics';
 import { keptOf, keptStamp, withKept } from './keptProperties';
 
 /**
  * The calendar collection as CalDAV shows it to one user: one calendar object resource per series (its head
  * with every occurrence, RRULE/RDATE/EXDATE and RECURRENCE-ID overrides) or single event, named after the
- * event's uid, written by the `.ics` exporter (the one iCalendar writer, sync/exchange/ics.ts) with what the
+ * event's uid, written by the `.ics` exporter (the one iCalendar writer, exchange/ics.ts) with what the
  * user's calendar app added to it given back (keptProperties.ts).
  */
 

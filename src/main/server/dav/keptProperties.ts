@@ -10,7 +10,7 @@ import type { Transaction } from '../../store/store';
  * never sees its own data change (no sync loops) and one user's reminders never reach another.
  */
 
-/** The properties the mapping writes itself (sync/exchange/ics.ts): never kept, always ours. */
+/** The properties the mapping writes itself (exchange/ics.ts): never kept, always ours. */
 const MODELLED = new Set([
   'UID',
   'DTSTAMP',

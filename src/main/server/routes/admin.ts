@@ -22,7 +22,7 @@ import { endpoint, type BareRequest, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
 import { linkedPostMergeRoutes } from './linkedPostMerge';
 import { importSourceRoutes } from './importSources';
-import type { FetchLimits } from '../../sync/exchange/calendarFetch';
+import type { FetchLimits } from '../../exchange/calendarFetch';
 import type { FeedSecret } from '../../core/feeds/secret';
 import type { SignInSessions } from '../signInSessions';
 import type { AuthThrottle } from '../middleware/auth';
@@ -178,7 +178,7 @@ export function adminRoutes({
   /** The calendar feeds' secret (see core/feeds/secret.ts). */
   feedSecret?: FeedSecret;
   addressNotice?: () => string | null;
-  /** Time and size limits of fetching an import address (see sync/exchange/calendarFetch.ts). */
+  /** Time and size limits of fetching an import address (see exchange/calendarFetch.ts). */
   importFetchLimits?: FetchLimits;
   /** One-time sign-in codes and browser sessions (see signInSessions.ts). */
   sessions: SignInSessions;

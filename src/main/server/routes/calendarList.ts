@@ -9,7 +9,7 @@ import { eventArchiveArgs } from '../args/eventArgs';
 import { ApiError } from '../errors';
 import { editsEvent } from '../present/event';
 import { presentCalendarEvent } from '../present/calendarEvent';
-import { archiveQuery } from './events';
+import { archiveQueryOf } from '../args/archiveFilters';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 
@@ -18,7 +18,7 @@ const { page: _page, per_page: _perPage, ...calendarListArgs } = eventArchiveArg
 
 function calendarList(request: ApiRequest<typeof calendarListArgs>): ApiResponse {
   // The same query as the events archive (dates, statuses by role, hidden events, filters).
-  const { query } = archiveQuery(request);
+  const { query } = archiveQueryOf(request);
   const { total, items } = runEventQuery(query, request.store, { offset: 0, limit: CALENDAR_LIST_MAX });
   if (total > CALENDAR_LIST_MAX) {
     throw new ApiError(

@@ -1,13 +1,10 @@
 import { canReadPost } from '../../core/capabilities';
-import { addEvent, changeEvent, EventRuleError, trashEvent, type EventInput } from '../../core/events';
-import { runEventQuery, type DateBound, type EventQuery } from '../../core/eventQuery';
-import { defaultArchiveEnd, defaultArchiveStart, normaliseFilterDate } from '../../core/dates/archiveWindow';
-import { categoryDescendants, findTerm } from '../../core/terms';
+import { addEvent, changeEvent, trashEvent } from '../../core/events';
+import { EventRuleError, type EventInput } from '../../core/eventRecord';
+import { runEventQuery } from '../../core/eventQuery';
 import type { StoredEvent } from '../../store/schema';
-import type { PostStatus } from '../../../shared/enums';
 import type { CalendarStore } from '../../store/store';
 import { ApiError, invalidParam, refusedWrite } from '../errors';
-import type { ArgValues } from '../args/define';
 import {
   eventArchiveArgs,
   eventCreateArgs,
@@ -17,8 +14,8 @@ import {
   eventUpdateArgs,
   sanitizeSlugLookup,
 } from '../args/eventArgs';
-import { archiveStatuses, statusEcho } from '../args/common';
-import { isTruthy } from '../args/wpTypes';
+import { archiveQueryOf } from '../args/archiveFilters';
+import { statusEcho } from '../args/common';
 import { canAccessProtected, editsEvent, presentEvent } from '../present/event';
 import { writeEventList } from '../present/eventListJson';
 import { jsonWithArray } from '../present/jsonBytes';
@@ -28,119 +25,11 @@ import { checkIfMatch, etagOf } from './etag';
 import { anyone, postChangers, postCreators } from './permissions';
 import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 
-type ArchiveArgs = ArgValues<typeof eventArchiveArgs>;
-
-const RELATIVE_FILTERS = [
-  ['starts_before', 'start', '<'],
-  ['starts_after', 'start', '>'],
-  ['ends_before', 'end', '<'],
-  ['ends_after', 'end', '>'],
-] as const;
-
-/** Date bounds of the archive with the reference's defaults and day rounding (REFERENCE §4.4). */
-function dateBounds(
-  args: ArchiveArgs,
-  siteZone: string,
-  now: Date,
-): { bounds: DateBound[]; echo: Array<[string, string]> } {
-  const strict =
-    args.strict_dates !== undefined && isTruthy(args.strict_dates) && args.strict_dates !== '1'
-      ? true
-      : isTruthy(args.strict_dates);
-  const normalise = (value: string | number, kind: 'dayStart' | 'dayEnd') =>
-    normaliseFilterDate(value, kind, strict, siteZone, now)!;
-  const bounds: DateBound[] = [];
-  const echo: Array<[string, string]> = [];
-  const relative = RELATIVE_FILTERS.filter(([name]) => args[name] !== undefined);
-  if (args.include) {
-    // `include` drops explicit start/end dates, but the raw default window comes back (REFERENCE §4.4 item 4).
-    bounds.push({ field: 'start', op: '>=', value: defaultArchiveStart(now, siteZone) });
-    bounds.push({ field: 'end', op: '<=', value: defaultArchiveEnd(now) });
-  } else {
-    const useDefaults = relative.length === 0;
-    const start =
-      args.start_date !== undefined
-        ? normalise(args.start_date, 'dayStart')
-        : useDefaults
-          ? normalise(defaultArchiveStart(now, siteZone), 'dayStart')
-          : undefined;
-    const end =
-      args.end_date !== undefined
-        ? normalise(args.end_date, 'dayEnd')
-        : useDefaults
-          ? normalise(defaultArchiveEnd(now), 'dayEnd')
-          : undefined;
-    if (start) {
-      bounds.push({ field: 'start', op: '>=', value: start });
-      echo.push(['start_date', start]);
-    }
-    if (end) {
-      bounds.push({ field: 'end', op: '<=', value: end });
-      echo.push(['end_date', end]);
-    }
-  }
-  for (const [name, field, op] of relative) {
-    const value = normalise(args[name]!, 'dayEnd');
-    bounds.push({ field, op, value });
-    echo.push([name, value]);
-  }
-  return { bounds, echo };
-}
-
-/** Term ids of a filter; a category also stands for its descendants (WordPress' `include_children`). */
-function termIds(
-  store: CalendarStore,
-  taxonomy: 'category' | 'tag',
-  refs: Array<string | number>,
-): Set<number> {
-  const ids = new Set<number>();
-  for (const ref of refs) {
-    const term = findTerm(store, taxonomy, ref);
-    if (term) ids.add(term.id);
-  }
-  if (taxonomy === 'category') {
-    for (const id of [...ids]) for (const child of categoryDescendants(store, id)) ids.add(child);
-  }
-  return ids;
-}
-
-/**
- * The filters of `GET /events` as an event query, with the archive's defaults (date window, statuses by
- * role); also what the export route filters with (routes/export.ts).
- */
-export function archiveQuery(
-  request: Pick<ApiRequest<typeof eventArchiveArgs>, 'args' | 'store' | 'caller' | 'now' | 'raw'>,
-): { query: EventQuery; statuses: PostStatus[]; dateEcho: Array<[string, string]> } {
-  const { args, store, caller, now } = request;
-  const { bounds, echo: dateEcho } = dateBounds(args, store.settings.timezone, now);
-  const statuses = archiveStatuses(args.status, caller);
-  const query: EventQuery = {
-    bounds,
-    statuses: new Set(statuses),
-    searchWords: args.search?.toLowerCase().split(/\s+/).filter(Boolean),
-    categoryIds: args.categories !== undefined ? termIds(store, 'category', args.categories) : undefined,
-    tagIds: args.tags !== undefined ? termIds(store, 'tag', args.tags) : undefined,
-    venueIds: args.venue ? new Set(args.venue) : undefined,
-    organizerIds: args.organizer ? new Set(args.organizer) : undefined,
-    featured: args.featured,
-    ticketed: args.ticketed,
-    include: args.include ? new Set(args.include) : undefined,
-    parentId: args.post_parent,
-    geo:
-      args.geoloc || args.geoloc_lat !== undefined
-        ? { lat: args.geoloc_lat, lng: args.geoloc_lng, radiusKm: args.geoloc_radius ?? 25 }
-        : undefined,
-    includeHidden: args.show_hidden === true,
-    language: request.raw.ml_language as EventQuery['language'],
-  };
-  return { query, statuses, dateEcho };
-}
-
 function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   const { args, store, links } = request;
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
-  const { query, statuses, dateEcho } = archiveQuery(request);
+  const { query, statuses, dateEcho } = archiveQueryOf(request);
   const { total, items } = runEventQuery(query, store, { offset: (page - 1) * perPage, limit: perPage });
   const passwordOf = (event: StoredEvent) =>
     request.postPassword(

@@ -1,8 +1,8 @@
 import { matchesQuery, runEventQuery } from '../../core/eventQuery';
 import type { StoredEvent } from '../../store/schema';
-import { exportText, type ExportFormat } from '../../sync/exchange/exportText';
+import { exportText, type ExportFormat } from '../../exchange/exportText';
 import { exportArgs } from '../args/exportArgs';
-import { archiveQuery } from './events';
+import { archiveQueryOf } from '../args/archiveFilters';
 import { administrators } from './permissions';
 import { endpoint, type ApiRequest, type RouteDef } from './table';
 
@@ -25,7 +25,7 @@ function exportFile(request: ApiRequest<typeof exportArgs>) {
   const kind = args.kind ?? 'events';
   // The dump is a backup of everything, and venue/organizer lists are whole lists: the filter picks events.
   const filtered = args.scope === 'filter' && format !== 'json' && (format === 'ics' || kind === 'events');
-  const query = filtered ? archiveQuery(request).query : undefined;
+  const query = filtered ? archiveQueryOf(request).query : undefined;
   const events = query
     ? runEventQuery(query, store, { offset: 0, limit: Number.MAX_SAFE_INTEGER }).items
     : undefined;

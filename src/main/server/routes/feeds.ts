@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
-import { exportIcs } from '../../sync/exchange/ics';
+import { exportIcs } from '../../exchange/ics';
 import { publishedEventPages } from '../../sync/publishedPages';
 import type { FeedSecret, FeedState } from '../../core/feeds/secret';
 import { feedEvents, feedIncludes, feedWindowStartUtc, type FeedScope } from '../../core/feeds/select';

@@ -1,20 +1,20 @@
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
-import { CalendarFetchError, type FetchLimits } from '../../sync/exchange/calendarFetch';
-import { ImportError, ImportTooLargeError } from '../../sync/exchange/errors';
+import { CalendarFetchError, type FetchLimits } from '../../exchange/calendarFetch';
+import { ImportError, ImportTooLargeError } from '../../exchange/errors';
 import {
   ImportSources,
   ImportSourcesFileError,
   presentSource,
   type StoredImportSource,
-} from '../../sync/exchange/importSources';
+} from '../../exchange/importSources';
 import {
   addSource,
   ImportSourceExistsError,
   refreshSource,
   removeSource,
   type SourceWork,
-} from '../../sync/exchange/sourceRefresh';
+} from '../../exchange/sourceRefresh';
 import {
   importSourceInputSchema,
   importSourceViewSchema,

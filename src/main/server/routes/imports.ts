@@ -9,11 +9,11 @@ import {
   importUndoAnswerSchema,
   type ImportRequest,
 } from '../../../shared/schemas/imports';
-import { importFile, type ImportOptions, type ImportResult } from '../../sync/exchange/importFile';
-import { ImportError, ImportTooLargeError } from '../../sync/exchange/errors';
-import { importHistoryOf } from '../../sync/exchange/importHistory';
-import { ImportJobs } from '../../sync/exchange/importJobs';
-import { undoImport, ImportUndoRefused } from '../../sync/exchange/importUndo';
+import { importFile, type ImportOptions, type ImportResult } from '../../exchange/importFile';
+import { ImportError, ImportTooLargeError } from '../../exchange/errors';
+import { importHistoryOf } from '../../exchange/importHistory';
+import { ImportJobs } from '../../exchange/importJobs';
+import { undoImport, ImportUndoRefused } from '../../exchange/importUndo';
 import { adminEndpoint, adminRoute, bodyOf, parse } from './adminEndpoints';
 import type { BareRequest, RouteDef } from './table';
 

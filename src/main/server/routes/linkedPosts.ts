@@ -20,7 +20,8 @@ import {
   venueCreateArgs,
   venueUpdateArgs,
 } from '../args/linkedPostArgs';
-import { archiveStatuses, statusEcho } from '../args/common';
+import { archiveStatuses } from '../../core/archiveQuery';
+import { statusEcho } from '../args/common';
 import { isTruthy } from '../args/wpTypes';
 import { presentOrganizer, presentVenue } from '../present/linkedPosts';
 import {

@@ -5,7 +5,7 @@ import { updateSettingsArgs } from '../args/adminArgs';
 import type { ArgValues } from '../args/define';
 import { refusedWrite } from '../errors';
 import { siteCurrency } from '../../core/cost';
-import { DEFAULT_HORIZON_MONTHS, extendAllSeries } from '../../core/recurrence/series';
+import { DEFAULT_HORIZON_MONTHS } from '../../core/recurrence/series';
 import { feedPastMonths } from '../../core/feeds/select';
 import { writeBudgetOf } from '../../core/writeBudget';
 import { signedIn } from './permissions';
@@ -53,8 +53,6 @@ function presentSettings(store: CalendarStore, caller: Caller) {
 async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<ApiResponse> {
   const { store, caller, now } = request;
   await changeSettings(changesOf(request.args), { store, caller, now }).catch(refusedWrite);
-  // A longer horizon makes the repeating events without an end reach it now.
-  if (request.args.recurrence_horizon_months !== undefined) await extendAllSeries(store, () => now);
   return { body: presentSettings(store, request.caller!) };
 }
 

@@ -201,8 +201,10 @@ export const en = {
     endTime: 'End time',
     timezone: 'Time zone',
     description: 'Description',
-    excerpt: 'Excerpt',
+    excerpt: 'Short summary',
+    excerptHint: 'A sentence or two shown in lists and previews on the website (its “excerpt”).',
     status: 'Status',
+    statusPendingHint: '“Pending review”: an editor or administrator checks it and publishes it.',
     language: 'Language',
     venue: 'Venue',
     organizers: 'Organizers',
@@ -237,7 +239,7 @@ export const en = {
     publish: 'Published',
     future: 'Scheduled',
     draft: 'Draft',
-    pending: 'Pending review',
+    pending: 'Needs approval',
     private: 'Private',
     trash: 'In the trash',
     'auto-draft': 'Auto-draft',
@@ -405,8 +407,9 @@ export const en = {
     sourcesHeading: 'Import from an address',
     sourcesIntro:
       'The address of a calendar (.ics) on the web, such as a Google Calendar secret address or another site’s feed. It is remembered: Refresh brings what changed, and what left that calendar goes to the trash.',
-    sourceUrl: 'Address',
-    sourceUrlHint: 'Starts with https://, http:// or webcal://',
+    sourceUrl: 'Web address of the calendar',
+    sourceUrlHint:
+      'Copy it from the other calendar’s share or subscribe link (https://…, or webcal://… for calendar apps).',
     sourceUrlWrong: 'Check the address: {message}',
     sourceName: 'Name (optional)',
     sourceAdd: 'Add and import',
@@ -487,17 +490,18 @@ export const en = {
   settings: {
     title: 'Settings',
     site: 'Calendar',
-    siteZone: 'Site time zone',
-    siteZoneHint: 'New events start in this zone, and the calendar shows times in it.',
-    zoneSaved: 'The site time zone is now {zone}.',
+    siteZone: 'Time zone of the calendar',
+    siteZoneHint: 'New events start in this zone, and the calendar shows times in it (the “site time zone”).',
+    zoneSaved: 'The calendar’s time zone is now {zone}.',
     currency: 'Currency of costs',
     currencyHint: 'Used for events whose cost names no currency of its own.',
     currencySymbol: 'Symbol',
     currencyPosition: 'Position',
     currencyBefore: 'Before the amount ({example})',
     currencyAfter: 'After the amount ({example})',
-    currencyCode: 'Currency code',
-    currencyCodeHint: 'Three letters (ISO 4217), e.g. EUR: search engines read it.',
+    currencyCode: 'Currency in three letters',
+    currencyCodeHint:
+      'For example EUR, GBP or PLN: search engines such as Google show prices with it (ISO 4217 code).',
     currencySaved: 'Costs are now shown as {example}.',
     appearance: 'Appearance',
     language: 'Interface language',
@@ -506,7 +510,8 @@ export const en = {
     themeLight: 'Light',
     themeDark: 'Dark',
     address: 'Address',
-    token: 'Token',
+    token: 'Access key',
+    tokenHint: 'The “API token”: scripts send it to prove they may use the calendar. Keep it secret.',
     show: 'Show',
     hide: 'Hide',
     copy: 'Copy',
@@ -517,8 +522,9 @@ export const en = {
     copyFailed: 'Could not copy: select the text and copy it by hand.',
     session: 'This browser',
     signOut: 'Sign out',
-    developers: 'For developers',
-    developersHint: 'Scripts and tools on this computer can read and change the calendar through its API.',
+    developers: 'Connect other programs',
+    developersHint:
+      'For developers: scripts and tools on this computer can read and change the calendar through its API.',
     tokenHidden: 'hidden',
     tokenCommand: 'print it with',
   },
@@ -531,17 +537,24 @@ export const en = {
     addRemote: 'Add a site',
     editRemote: 'Edit site',
     noRemotes: 'No site yet',
-    noRemotesHint: 'Add your website: its address and an application password.',
+    noRemotesHint: 'Add your website: its address, your user name there and a website password for this app.',
+    guideLink: 'Not sure what you need? Share this calendar: a short guide',
     namePlaceholder: 'e.g. Our website',
     root: 'Website address',
     rootHint: 'The address of your website, e.g. https://example.org (or of another Calendar Desk).',
     namespace: 'Kind of site',
     namespaceHint: 'Found by checking the site.',
     authType: 'Sign in with',
-    auth: { password: 'Application password', token: 'Token', none: 'Nothing' },
+    auth: {
+      password: 'Website password for this app',
+      token: 'Access key of another Calendar Desk',
+      none: 'Nothing',
+    },
     user: 'User name',
-    appPassword: 'Application password',
-    secretHint: 'Kept sealed on this computer; never shown again.',
+    appPassword: 'Website password for this app',
+    appPasswordHint: 'Made on your site: WordPress admin → Users → Profile → Application Passwords.',
+    tokenHint: 'Printed on that computer by “calendar-desk token” (its API token).',
+    secretHint: 'Stored encrypted on this computer and never displayed again.',
     secretKept: 'A password is saved: leave empty to keep it.',
     secretAgain:
       'This is another site than before: enter its password again (a saved password is only sent to the site it was entered for).',
@@ -638,8 +651,8 @@ export const en = {
       no_events_namespace:
         'This WordPress site has no events calendar: install and activate The Events Calendar there.',
       remote_bad_credentials:
-        'The site refused this user name and password. Check them (in WordPress: Users → Profile → Application passwords).',
-      remote_no_credentials: 'Give the application password (or the token) of the site.',
+        'The site refused this user name and password. Check them (the website password for this app is made in WordPress: Users → Profile → Application Passwords).',
+      remote_no_credentials: 'Give the website password for this app (or the access key) of the site.',
       remote_secret_missing:
         'No password is saved for this site (it is only kept for the address it was entered for): edit the site and enter it again.',
       remote_insufficient_role:
@@ -695,25 +708,32 @@ export const en = {
     title: 'Calendar feeds',
     intro:
       'Calendar apps on this computer (Thunderbird, Apple Calendar, GNOME Calendar) can subscribe to these addresses and stay up to date. They hold published events only: the past {months} month(s) and everything ahead.',
-    localOnly:
-      'They answer on this computer only, while Calendar Desk runs. For phones, use your website’s links on the Publish screen.',
-    pastMonths: 'Months of past events',
+    localOnlyWhy:
+      'They answer on this computer only, while Calendar Desk runs: phones and colleagues cannot reach them.',
+    shareLink: 'How to share this calendar with phones and colleagues',
+    pastMonths: 'How many months back',
+    pastMonthsHint: 'Past events the feeds still include, in months; 0 keeps only today and later.',
     whole: 'Whole calendar',
+    addressHint:
+      'Paste a link into a calendar app’s “subscribe” or “add calendar from address” (webcal:// links open the app directly).',
     byCategory: 'By category',
     byVenue: 'By venue',
     subscribe: 'Subscribe',
     off: 'The feeds are off: their addresses were revoked.',
-    regenerate: 'New addresses',
+    regenerate: 'Change the addresses',
+    regenerateHint:
+      'gives every feed a new address (if one was shared too widely): apps must subscribe again.',
     turnOn: 'Make addresses',
-    revoke: 'Revoke',
-    regenerateTitle: 'Give the feeds new addresses?',
+    revoke: 'Turn the feeds off',
+    revokeHint: 'revokes every address: subscribed calendar apps stop getting updates.',
+    regenerateTitle: 'Change the feed addresses?',
     regenerateMessage:
       'Calendar apps subscribed to the current addresses stop getting updates until they subscribe to the new ones.',
-    revokeTitle: 'Revoke the feed addresses?',
+    revokeTitle: 'Turn the feeds off?',
     revokeMessage:
       'Every feed address stops answering. Calendar apps subscribed to them stop getting updates.',
     regenerated: 'The feeds have new addresses.',
-    revoked: 'The feed addresses were revoked.',
+    revoked: 'The feeds are off: their addresses no longer answer.',
     pastSaved: 'Feeds now keep {months} month(s) of past events.',
     websiteTitle: 'Subscribe links of {site}',
     websiteIntro:
@@ -721,6 +741,64 @@ export const en = {
     websiteCalendar: 'All events',
     googleCalendar: 'Google Calendar',
     copyLink: 'Copy',
+  },
+  share: {
+    title: 'Share this calendar',
+    invite: 'Who else should see this calendar? Phones, colleagues and your website need one more step.',
+    inviteOpen: 'Show me how',
+    inviteLater: 'Not now',
+    inviteLabel: 'Sharing this calendar',
+    question: 'What does your organisation have?',
+    intro:
+      'Calendar Desk keeps the calendar on this computer. To reach phones and colleagues it needs a place on the internet. Choose what you have, and the guide shows the step that fits.',
+    choices: {
+      wordpress: 'A WordPress website with The Events Calendar',
+      wordpressHint: 'Your events appear on the website; phones subscribe to its links.',
+      caldav: 'A Nextcloud or other shared online calendar',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (CalDAV calendars).',
+      nothing: 'Nothing yet',
+      nothingHint: 'Only this computer for now.',
+    },
+    chooseAgain: 'Choose again',
+    onlyAdmins: 'An administrator of this calendar can do this step.',
+    wordpress: {
+      title: 'Publish to your WordPress website',
+      step1:
+        'On your website, make a password for this app: sign in to WordPress admin, open Users → Profile, find “Application Passwords”, type “Calendar Desk” as the name and click “Add New Application Password”.',
+      step2: 'Copy the password WordPress shows (it shows it only once).',
+      step3: 'Here, add your website: its address, your WordPress user name and that password.',
+      step4:
+        'Then “Publish now” sends your events to the website. Phones and newsletters use the website’s own subscribe links, shown on the Publish screen.',
+      plugin:
+        'The website needs The Events Calendar plugin, installed and active (WordPress admin → Plugins).',
+      action: 'Add your website',
+    },
+    caldav: {
+      title: 'Nextcloud and other shared calendars',
+      notYet:
+        'This version of Calendar Desk cannot connect to a Nextcloud or other CalDAV calendar yet: that connection comes with a later version.',
+      meanwhile: 'Meanwhile:',
+      exportStep:
+        'Export a calendar file (.ics) and import it into your online calendar (in Nextcloud: Calendar → Calendar settings → Import calendar). It is a copy: after changes here, import a new one.',
+      feedsStep: 'Calendar apps on this computer can subscribe to the calendar and stay up to date.',
+      wordpressStep:
+        'If you also have a WordPress website with The Events Calendar, publish there: phones can subscribe to its links.',
+    },
+    nothing: {
+      title: 'Without a server on the internet',
+      why: 'Phones and colleagues need a server on the internet to reach the calendar. The addresses Calendar Desk makes (its feeds) answer on this computer only, and only while it runs, so a phone cannot use them.',
+      now: 'What you can do now:',
+      exportStep:
+        'Send a calendar file: export an .ics file and e-mail it; people open it in their calendar app. It is a copy: send a new one after changes.',
+      feedsStep:
+        'Subscribe on this computer: calendar apps here (Thunderbird, Apple Calendar, GNOME Calendar) stay up to date.',
+      siteStep:
+        'Set up a site: a WordPress website with The Events Calendar lets phones and colleagues follow the calendar.',
+      siteAction: 'How to publish to WordPress',
+    },
+    feedsAction: 'Open the calendar feeds',
+    settingsHint: 'Phones, colleagues, your website: a short guide shows the step that fits.',
+    open: 'Open the guide',
   },
 };
 

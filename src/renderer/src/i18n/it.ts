@@ -207,8 +207,10 @@ export const it: Messages = {
     endTime: 'Ora di fine',
     timezone: 'Fuso orario',
     description: 'Descrizione',
-    excerpt: 'Riassunto',
+    excerpt: 'Breve riassunto',
+    excerptHint: 'Una o due frasi mostrate negli elenchi e nelle anteprime del sito (il suo “estratto”).',
     status: 'Stato',
+    statusPendingHint: '“In revisione”: un editor o un amministratore lo controlla e lo pubblica.',
     language: 'Lingua',
     venue: 'Luogo',
     organizers: 'Organizzatori',
@@ -243,7 +245,7 @@ export const it: Messages = {
     publish: 'Pubblicato',
     future: 'Programmato',
     draft: 'Bozza',
-    pending: 'In revisione',
+    pending: 'Da approvare',
     private: 'Privato',
     trash: 'Nel cestino',
     'auto-draft': 'Bozza automatica',
@@ -413,8 +415,9 @@ export const it: Messages = {
     sourcesHeading: 'Importa da un indirizzo',
     sourcesIntro:
       'L’indirizzo di un calendario (.ics) sul web, come l’indirizzo segreto di Google Calendar o il feed di un altro sito. Viene ricordato: Aggiorna porta ciò che è cambiato, e ciò che non è più in quel calendario va nel cestino.',
-    sourceUrl: 'Indirizzo',
-    sourceUrlHint: 'Inizia con https://, http:// o webcal://',
+    sourceUrl: 'Indirizzo web del calendario',
+    sourceUrlHint:
+      'Copialo dal link di condivisione o di abbonamento dell’altro calendario (https://…, o webcal://… per le app di calendario).',
     sourceUrlWrong: 'Controlla l’indirizzo: {message}',
     sourceName: 'Nome (facoltativo)',
     sourceAdd: 'Aggiungi e importa',
@@ -495,17 +498,19 @@ export const it: Messages = {
   settings: {
     title: 'Impostazioni',
     site: 'Calendario',
-    siteZone: 'Fuso orario del sito',
-    siteZoneHint: 'I nuovi eventi iniziano in questo fuso e il calendario mostra gli orari in esso.',
-    zoneSaved: 'Il fuso orario del sito ora è {zone}.',
+    siteZone: 'Fuso orario del calendario',
+    siteZoneHint:
+      'I nuovi eventi iniziano in questo fuso e il calendario mostra gli orari in esso (il “fuso orario del sito”).',
+    zoneSaved: 'Il fuso orario del calendario ora è {zone}.',
     currency: 'Valuta dei costi',
     currencyHint: 'Usata per gli eventi il cui costo non indica una valuta propria.',
     currencySymbol: 'Simbolo',
     currencyPosition: 'Posizione',
     currencyBefore: 'Prima dell’importo ({example})',
     currencyAfter: 'Dopo l’importo ({example})',
-    currencyCode: 'Codice valuta',
-    currencyCodeHint: 'Tre lettere (ISO 4217), es. EUR: lo leggono i motori di ricerca.',
+    currencyCode: 'Valuta in tre lettere',
+    currencyCodeHint:
+      'Per esempio EUR, GBP o CHF: i motori di ricerca come Google mostrano i prezzi con essa (codice ISO 4217).',
     currencySaved: 'Ora i costi sono mostrati come {example}.',
     appearance: 'Aspetto',
     language: "Lingua dell'interfaccia",
@@ -514,7 +519,9 @@ export const it: Messages = {
     themeLight: 'Chiaro',
     themeDark: 'Scuro',
     address: 'Indirizzo',
-    token: 'Token',
+    token: 'Chiave di accesso',
+    tokenHint:
+      'Il “token API”: gli script lo inviano per dimostrare che possono usare il calendario. Tienilo segreto.',
     show: 'Mostra',
     hide: 'Nascondi',
     copy: 'Copia',
@@ -525,9 +532,9 @@ export const it: Messages = {
     copyFailed: 'Impossibile copiare: seleziona il testo e copialo a mano.',
     session: 'Questo browser',
     signOut: 'Esci',
-    developers: 'Per sviluppatori',
+    developers: 'Collegare altri programmi',
     developersHint:
-      'Script e strumenti su questo computer possono leggere e modificare il calendario tramite la sua API.',
+      'Per sviluppatori: script e strumenti su questo computer possono leggere e modificare il calendario tramite la sua API.',
     tokenHidden: 'nascosto',
     tokenCommand: 'stampalo con',
   },
@@ -540,17 +547,26 @@ export const it: Messages = {
     addRemote: 'Aggiungi una destinazione',
     editRemote: 'Modifica destinazione',
     noRemotes: 'Ancora nessuna destinazione',
-    noRemotesHint: 'Aggiungi il tuo sito: il suo indirizzo e una password per applicazioni.',
+    noRemotesHint:
+      'Aggiungi il tuo sito: il suo indirizzo, il tuo nome utente lì e una password del sito per questa app.',
+    guideLink: 'Non sai cosa serve? Condividi questo calendario: una breve guida',
     namePlaceholder: 'es. Il nostro sito',
     root: 'Indirizzo del sito',
     rootHint: "L'indirizzo del tuo sito, es. https://example.org (o di un altro Calendar Desk).",
     namespace: 'Tipo di sito',
     namespaceHint: 'Riconosciuto controllando il sito.',
     authType: 'Accesso con',
-    auth: { password: 'Password per applicazioni', token: 'Token', none: 'Niente' },
+    auth: {
+      password: 'Password del sito per questa app',
+      token: 'Chiave di accesso di un altro Calendar Desk',
+      none: 'Niente',
+    },
     user: 'Nome utente',
-    appPassword: 'Password per applicazioni',
-    secretHint: 'Conservata cifrata su questo computer; non viene più mostrata.',
+    appPassword: 'Password del sito per questa app',
+    appPasswordHint:
+      'Si crea sul tuo sito: bacheca di WordPress → Utenti → Profilo → Password per applicazioni.',
+    tokenHint: 'La stampa “calendar-desk token” su quel computer (il suo token API).',
+    secretHint: 'Conservata cifrata su questo computer e mai più mostrata.',
     secretKept: 'Una password è salvata: lascia vuoto per mantenerla.',
     secretAgain:
       'Questo è un sito diverso da prima: inserisci di nuovo la sua password (una password salvata è inviata solo al sito per cui è stata inserita).',
@@ -648,8 +664,8 @@ export const it: Messages = {
       no_events_namespace:
         'Questo sito WordPress non ha un calendario eventi: installa e attiva The Events Calendar.',
       remote_bad_credentials:
-        'Il sito ha rifiutato nome utente e password. Controllali (in WordPress: Utenti → Profilo → Password per applicazioni).',
-      remote_no_credentials: 'Indica la password per applicazioni (o il token) del sito.',
+        'Il sito ha rifiutato nome utente e password. Controllali (la password del sito per questa app si crea in WordPress: Utenti → Profilo → Password per applicazioni).',
+      remote_no_credentials: 'Indica la password del sito per questa app (o la chiave di accesso).',
       remote_secret_missing:
         'Nessuna password è salvata per questo sito (è conservata solo per l’indirizzo per cui è stata inserita): modifica il sito e inseriscila di nuovo.',
       remote_insufficient_role:
@@ -705,29 +721,96 @@ export const it: Messages = {
     title: 'Feed del calendario',
     intro:
       'Le app di calendario di questo computer (Thunderbird, Apple Calendar, GNOME Calendar) possono abbonarsi a questi indirizzi e restare aggiornate. Contengono solo eventi pubblicati: gli ultimi {months} mesi e tutti i futuri.',
-    localOnly:
-      'Rispondono solo su questo computer, mentre Calendar Desk è aperto. Per i telefoni usa i link del tuo sito nella schermata Pubblica.',
-    pastMonths: 'Mesi di eventi passati',
+    localOnlyWhy:
+      'Rispondono solo su questo computer, mentre Calendar Desk è aperto: telefoni e colleghi non li raggiungono.',
+    shareLink: 'Come condividere questo calendario con telefoni e colleghi',
+    pastMonths: 'Quanti mesi indietro',
+    pastMonthsHint: 'Eventi passati ancora inclusi nei feed, in mesi; 0 tiene solo da oggi in poi.',
     whole: 'Tutto il calendario',
+    addressHint:
+      'Incolla un link in un’app di calendario, alla voce “abbonati” o “aggiungi calendario da indirizzo” (i link webcal:// aprono direttamente l’app).',
     byCategory: 'Per categoria',
     byVenue: 'Per luogo',
     subscribe: 'Abbonati',
     off: 'I feed sono disattivati: i loro indirizzi sono stati revocati.',
-    regenerate: 'Nuovi indirizzi',
+    regenerate: 'Cambia gli indirizzi',
+    regenerateHint:
+      'dà a ogni feed un nuovo indirizzo (se uno è stato diffuso troppo): le app devono abbonarsi di nuovo.',
     turnOn: 'Crea gli indirizzi',
-    revoke: 'Revoca',
-    regenerateTitle: 'Dare nuovi indirizzi ai feed?',
+    revoke: 'Disattiva i feed',
+    revokeHint: 'revoca tutti gli indirizzi: le app abbonate non ricevono più aggiornamenti.',
+    regenerateTitle: 'Cambiare gli indirizzi dei feed?',
     regenerateMessage:
       'Le app abbonate agli indirizzi attuali non ricevono più aggiornamenti finché non si abbonano ai nuovi.',
-    revokeTitle: 'Revocare gli indirizzi dei feed?',
+    revokeTitle: 'Disattivare i feed?',
     revokeMessage: 'Nessun indirizzo dei feed risponde più. Le app abbonate non ricevono più aggiornamenti.',
     regenerated: 'I feed hanno nuovi indirizzi.',
-    revoked: 'Gli indirizzi dei feed sono stati revocati.',
+    revoked: 'I feed sono disattivati: i loro indirizzi non rispondono più.',
     pastSaved: 'I feed ora tengono {months} mesi di eventi passati.',
     websiteTitle: 'Link di abbonamento di {site}',
     websiteIntro: 'Link pubblici del tuo sito per telefoni e newsletter (mostrano ciò che vi è pubblicato).',
     websiteCalendar: 'Tutti gli eventi',
     googleCalendar: 'Google Calendar',
     copyLink: 'Copia',
+  },
+  share: {
+    title: 'Condividi questo calendario',
+    invite:
+      'Chi altro deve vedere questo calendario? Telefoni, colleghi e il tuo sito hanno bisogno di un passo in più.',
+    inviteOpen: 'Mostrami come',
+    inviteLater: 'Non ora',
+    inviteLabel: 'Condividere questo calendario',
+    question: 'Che cosa ha la tua organizzazione?',
+    intro:
+      'Calendar Desk tiene il calendario su questo computer. Per arrivare a telefoni e colleghi gli serve un posto su internet. Scegli che cosa hai e la guida mostra il passo giusto.',
+    choices: {
+      wordpress: 'Un sito WordPress con The Events Calendar',
+      wordpressHint: 'I tuoi eventi compaiono sul sito; i telefoni si abbonano ai suoi link.',
+      caldav: 'Nextcloud o un altro calendario condiviso online',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (calendari CalDAV).',
+      nothing: 'Niente, per ora',
+      nothingHint: 'Per ora solo questo computer.',
+    },
+    chooseAgain: 'Scegli di nuovo',
+    onlyAdmins: 'Questo passo lo può fare un amministratore di questo calendario.',
+    wordpress: {
+      title: 'Pubblica sul tuo sito WordPress',
+      step1:
+        'Sul tuo sito, crea una password per questa app: entra nella bacheca di WordPress, apri Utenti → Profilo, trova “Password per applicazioni”, scrivi “Calendar Desk” come nome e fai clic su “Aggiungi nuova password per applicazioni”.',
+      step2: 'Copia la password che WordPress mostra (la mostra una volta sola).',
+      step3: 'Qui, aggiungi il tuo sito: il suo indirizzo, il tuo nome utente WordPress e quella password.',
+      step4:
+        'Poi “Pubblica ora” invia i tuoi eventi al sito. Telefoni e newsletter usano i link di abbonamento del sito stesso, mostrati nella schermata Pubblica.',
+      plugin:
+        'Sul sito serve il plugin The Events Calendar, installato e attivo (bacheca di WordPress → Plugin).',
+      action: 'Aggiungi il tuo sito',
+    },
+    caldav: {
+      title: 'Nextcloud e altri calendari condivisi',
+      notYet:
+        'Questa versione di Calendar Desk non si collega ancora a Nextcloud o ad altri calendari CalDAV: il collegamento arriva con una versione successiva.',
+      meanwhile: 'Nel frattempo:',
+      exportStep:
+        'Esporta un file di calendario (.ics) e importalo nel tuo calendario online (in Nextcloud: Calendario → Impostazioni del calendario → Importa calendario). È una copia: dopo modifiche qui, importane una nuova.',
+      feedsStep:
+        'Le app di calendario di questo computer possono abbonarsi al calendario e restare aggiornate.',
+      wordpressStep:
+        'Se hai anche un sito WordPress con The Events Calendar, pubblica lì: i telefoni possono abbonarsi ai suoi link.',
+    },
+    nothing: {
+      title: 'Senza un server su internet',
+      why: 'Telefoni e colleghi hanno bisogno di un server su internet per raggiungere il calendario. Gli indirizzi creati da Calendar Desk (i suoi feed) rispondono solo su questo computer e solo mentre è aperto, quindi un telefono non può usarli.',
+      now: 'Che cosa puoi fare ora:',
+      exportStep:
+        'Invia un file di calendario: esporta un file .ics e mandalo per e-mail; chi lo riceve lo apre nella sua app di calendario. È una copia: dopo le modifiche mandane uno nuovo.',
+      feedsStep:
+        'Abbonati su questo computer: le app di calendario qui (Thunderbird, Apple Calendar, GNOME Calendar) restano aggiornate.',
+      siteStep:
+        'Prepara un sito: un sito WordPress con The Events Calendar permette a telefoni e colleghi di seguire il calendario.',
+      siteAction: 'Come pubblicare su WordPress',
+    },
+    feedsAction: 'Apri i feed del calendario',
+    settingsHint: 'Telefoni, colleghi, il tuo sito: una breve guida mostra il passo giusto.',
+    open: 'Apri la guida',
   },
 };

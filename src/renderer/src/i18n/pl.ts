@@ -207,8 +207,10 @@ export const pl: Messages = {
     endTime: 'Godzina zakończenia',
     timezone: 'Strefa czasowa',
     description: 'Opis',
-    excerpt: 'Zajawka',
+    excerpt: 'Krótkie podsumowanie',
+    excerptHint: 'Jedno lub dwa zdania pokazywane na listach i w podglądach na stronie (tzw. „zajawka”).',
     status: 'Status',
+    statusPendingHint: '„Oczekuje na przegląd”: redaktor lub administrator je sprawdza i publikuje.',
     language: 'Język',
     venue: 'Miejsce',
     organizers: 'Organizatorzy',
@@ -243,7 +245,7 @@ export const pl: Messages = {
     publish: 'Opublikowane',
     future: 'Zaplanowane',
     draft: 'Szkic',
-    pending: 'Oczekuje na przegląd',
+    pending: 'Do zatwierdzenia',
     private: 'Prywatne',
     trash: 'W koszu',
     'auto-draft': 'Szkic automatyczny',
@@ -411,8 +413,9 @@ export const pl: Messages = {
     sourcesHeading: 'Import z adresu',
     sourcesIntro:
       'Adres kalendarza (.ics) w sieci, np. tajny adres Kalendarza Google lub kanał innej witryny. Zostaje zapamiętany: Odśwież pobiera zmiany, a to, czego w tamtym kalendarzu już nie ma, trafia do kosza.',
-    sourceUrl: 'Adres',
-    sourceUrlHint: 'Zaczyna się od https://, http:// lub webcal://',
+    sourceUrl: 'Adres kalendarza w sieci',
+    sourceUrlHint:
+      'Skopiuj go z linku udostępniania lub subskrypcji innego kalendarza (https://… albo webcal://… dla aplikacji kalendarza).',
     sourceUrlWrong: 'Sprawdź adres: {message}',
     sourceName: 'Nazwa (opcjonalnie)',
     sourceAdd: 'Dodaj i importuj',
@@ -493,17 +496,19 @@ export const pl: Messages = {
   settings: {
     title: 'Ustawienia',
     site: 'Kalendarz',
-    siteZone: 'Strefa czasowa witryny',
-    siteZoneHint: 'Nowe wydarzenia zaczynają się w tej strefie i w niej kalendarz pokazuje godziny.',
-    zoneSaved: 'Strefa czasowa witryny to teraz {zone}.',
+    siteZone: 'Strefa czasowa kalendarza',
+    siteZoneHint:
+      'Nowe wydarzenia zaczynają się w tej strefie i w niej kalendarz pokazuje godziny („strefa czasowa witryny”).',
+    zoneSaved: 'Strefa czasowa kalendarza to teraz {zone}.',
     currency: 'Waluta kosztów',
     currencyHint: 'Używana dla wydarzeń, których koszt nie podaje własnej waluty.',
     currencySymbol: 'Symbol',
     currencyPosition: 'Położenie',
     currencyBefore: 'Przed kwotą ({example})',
     currencyAfter: 'Po kwocie ({example})',
-    currencyCode: 'Kod waluty',
-    currencyCodeHint: 'Trzy litery (ISO 4217), np. PLN: odczytują go wyszukiwarki.',
+    currencyCode: 'Waluta w trzech literach',
+    currencyCodeHint:
+      'Na przykład PLN, EUR lub GBP: wyszukiwarki, takie jak Google, pokazują z nią ceny (kod ISO 4217).',
     currencySaved: 'Koszty są teraz pokazywane jako {example}.',
     appearance: 'Wygląd',
     language: 'Język interfejsu',
@@ -512,7 +517,9 @@ export const pl: Messages = {
     themeLight: 'Jasny',
     themeDark: 'Ciemny',
     address: 'Adres',
-    token: 'Token',
+    token: 'Klucz dostępu',
+    tokenHint:
+      '„Token API”: skrypty wysyłają go, aby udowodnić, że mogą korzystać z kalendarza. Zachowaj go w tajemnicy.',
     show: 'Pokaż',
     hide: 'Ukryj',
     copy: 'Kopiuj',
@@ -523,8 +530,9 @@ export const pl: Messages = {
     copyFailed: 'Nie udało się skopiować: zaznacz tekst i skopiuj go ręcznie.',
     session: 'Ta przeglądarka',
     signOut: 'Wyloguj',
-    developers: 'Dla programistów',
-    developersHint: 'Skrypty i narzędzia na tym komputerze mogą czytać i zmieniać kalendarz przez jego API.',
+    developers: 'Połącz inne programy',
+    developersHint:
+      'Dla programistów: skrypty i narzędzia na tym komputerze mogą czytać i zmieniać kalendarz przez jego API.',
     tokenHidden: 'ukryty',
     tokenCommand: 'wypisz go poleceniem',
   },
@@ -537,17 +545,25 @@ export const pl: Messages = {
     addRemote: 'Dodaj miejsce docelowe',
     editRemote: 'Edycja miejsca docelowego',
     noRemotes: 'Jeszcze brak miejsc docelowych',
-    noRemotesHint: 'Dodaj swoją stronę: jej adres i hasło aplikacji.',
+    noRemotesHint:
+      'Dodaj swoją stronę: jej adres, swoją nazwę użytkownika na niej i hasło strony dla tej aplikacji.',
+    guideLink: 'Nie wiesz, czego potrzebujesz? Udostępnij ten kalendarz: krótki przewodnik',
     namePlaceholder: 'np. Nasza strona',
     root: 'Adres strony',
     rootHint: 'Adres Twojej strony, np. https://example.org (lub innego Calendar Desk).',
     namespace: 'Rodzaj strony',
     namespaceHint: 'Rozpoznany przez sprawdzenie strony.',
     authType: 'Logowanie przez',
-    auth: { password: 'Hasło aplikacji', token: 'Token', none: 'Brak' },
+    auth: {
+      password: 'Hasło strony dla tej aplikacji',
+      token: 'Klucz dostępu innego Calendar Desk',
+      none: 'Brak',
+    },
     user: 'Nazwa użytkownika',
-    appPassword: 'Hasło aplikacji',
-    secretHint: 'Przechowywane w zaszyfrowanej postaci na tym komputerze; nie będzie już pokazane.',
+    appPassword: 'Hasło strony dla tej aplikacji',
+    appPasswordHint: 'Tworzy się je na stronie: panel WordPressa → Użytkownicy → Profil → Hasła aplikacji.',
+    tokenHint: 'Wypisuje go na tamtym komputerze polecenie „calendar-desk token” (jego token API).',
+    secretHint: 'Przechowywane w zaszyfrowanej postaci na tym komputerze i nigdy więcej nie pokazywane.',
     secretKept: 'Hasło jest zapisane: zostaw puste, aby je zachować.',
     secretAgain:
       'To inna strona niż wcześniej: wpisz ponownie jej hasło (zapisane hasło jest wysyłane tylko do strony, dla której je wpisano).',
@@ -653,8 +669,8 @@ export const pl: Messages = {
       no_events_namespace:
         'Ta strona WordPress nie ma kalendarza wydarzeń: zainstaluj i włącz tam The Events Calendar.',
       remote_bad_credentials:
-        'Strona odrzuciła tę nazwę użytkownika i hasło. Sprawdź je (w WordPressie: Użytkownicy → Profil → Hasła aplikacji).',
-      remote_no_credentials: 'Podaj hasło aplikacji (lub token) strony.',
+        'Strona odrzuciła tę nazwę użytkownika i hasło. Sprawdź je (hasło strony dla tej aplikacji tworzy się w WordPressie: Użytkownicy → Profil → Hasła aplikacji).',
+      remote_no_credentials: 'Podaj hasło strony dla tej aplikacji (lub klucz dostępu).',
       remote_secret_missing:
         'Dla tej strony nie zapisano hasła (jest przechowywane tylko dla adresu, dla którego je wpisano): edytuj stronę i wpisz je ponownie.',
       remote_insufficient_role:
@@ -710,25 +726,33 @@ export const pl: Messages = {
     title: 'Kanały kalendarza',
     intro:
       'Aplikacje kalendarza na tym komputerze (Thunderbird, Apple Calendar, GNOME Calendar) mogą subskrybować te adresy i być na bieżąco. Zawierają tylko opublikowane wydarzenia: ostatnie {months} mies. i wszystkie przyszłe.',
-    localOnly:
-      'Odpowiadają tylko na tym komputerze, gdy Calendar Desk działa. Na telefony użyj linków swojej strony na ekranie Publikuj.',
-    pastMonths: 'Miesiące minionych wydarzeń',
+    localOnlyWhy:
+      'Odpowiadają tylko na tym komputerze, gdy Calendar Desk działa: telefony i współpracownicy do nich nie dotrą.',
+    shareLink: 'Jak udostępnić ten kalendarz telefonom i współpracownikom',
+    pastMonths: 'Ile miesięcy wstecz',
+    pastMonthsHint:
+      'Minione wydarzenia, które kanały nadal zawierają, w miesiącach; 0 zostawia tylko dzisiejsze i przyszłe.',
     whole: 'Cały kalendarz',
+    addressHint:
+      'Wklej link w aplikacji kalendarza, w opcji „subskrybuj” lub „dodaj kalendarz z adresu” (linki webcal:// od razu otwierają aplikację).',
     byCategory: 'Według kategorii',
     byVenue: 'Według miejsca',
     subscribe: 'Subskrybuj',
     off: 'Kanały są wyłączone: ich adresy zostały unieważnione.',
-    regenerate: 'Nowe adresy',
+    regenerate: 'Zmień adresy',
+    regenerateHint:
+      'nadaje każdemu kanałowi nowy adres (gdy któryś trafił do zbyt wielu osób): aplikacje muszą subskrybować od nowa.',
     turnOn: 'Utwórz adresy',
-    revoke: 'Unieważnij',
-    regenerateTitle: 'Nadać kanałom nowe adresy?',
+    revoke: 'Wyłącz kanały',
+    revokeHint: 'unieważnia wszystkie adresy: subskrybujące aplikacje przestają dostawać aktualizacje.',
+    regenerateTitle: 'Zmienić adresy kanałów?',
     regenerateMessage:
       'Aplikacje subskrybujące obecne adresy przestaną dostawać aktualizacje, dopóki nie zasubskrybują nowych.',
-    revokeTitle: 'Unieważnić adresy kanałów?',
+    revokeTitle: 'Wyłączyć kanały?',
     revokeMessage:
       'Żaden adres kanału nie będzie odpowiadał. Subskrybujące aplikacje przestaną dostawać aktualizacje.',
     regenerated: 'Kanały mają nowe adresy.',
-    revoked: 'Adresy kanałów zostały unieważnione.',
+    revoked: 'Kanały są wyłączone: ich adresy już nie odpowiadają.',
     pastSaved: 'Kanały zawierają teraz {months} mies. minionych wydarzeń.',
     websiteTitle: 'Linki subskrypcji strony {site}',
     websiteIntro:
@@ -736,5 +760,64 @@ export const pl: Messages = {
     websiteCalendar: 'Wszystkie wydarzenia',
     googleCalendar: 'Google Calendar',
     copyLink: 'Kopiuj',
+  },
+  share: {
+    title: 'Udostępnij ten kalendarz',
+    invite:
+      'Kto jeszcze ma widzieć ten kalendarz? Telefony, współpracownicy i Twoja strona potrzebują jeszcze jednego kroku.',
+    inviteOpen: 'Pokaż mi, jak',
+    inviteLater: 'Nie teraz',
+    inviteLabel: 'Udostępnianie tego kalendarza',
+    question: 'Co ma Twoja organizacja?',
+    intro:
+      'Calendar Desk trzyma kalendarz na tym komputerze. Aby dotrzeć do telefonów i współpracowników, potrzebuje miejsca w internecie. Wybierz, co masz, a przewodnik pokaże właściwy krok.',
+    choices: {
+      wordpress: 'Stronę WordPress z The Events Calendar',
+      wordpressHint: 'Twoje wydarzenia pojawiają się na stronie; telefony subskrybują jej linki.',
+      caldav: 'Nextcloud lub inny wspólny kalendarz w sieci',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (kalendarze CalDAV).',
+      nothing: 'Na razie nic',
+      nothingHint: 'Na razie tylko ten komputer.',
+    },
+    chooseAgain: 'Wybierz ponownie',
+    onlyAdmins: 'Ten krok może wykonać administrator tego kalendarza.',
+    wordpress: {
+      title: 'Publikuj na swojej stronie WordPress',
+      step1:
+        'Na swojej stronie utwórz hasło dla tej aplikacji: zaloguj się do panelu WordPressa, otwórz Użytkownicy → Profil, znajdź „Hasła aplikacji”, wpisz „Calendar Desk” jako nazwę i kliknij „Dodaj nowe hasło aplikacji”.',
+      step2: 'Skopiuj hasło, które pokaże WordPress (pokazuje je tylko raz).',
+      step3: 'Tutaj dodaj swoją stronę: jej adres, swoją nazwę użytkownika WordPressa i to hasło.',
+      step4:
+        'Potem „Publikuj teraz” wysyła Twoje wydarzenia na stronę. Telefony i newslettery korzystają z linków subskrypcji samej strony, pokazanych na ekranie Publikuj.',
+      plugin:
+        'Strona potrzebuje wtyczki The Events Calendar, zainstalowanej i włączonej (panel WordPressa → Wtyczki).',
+      action: 'Dodaj swoją stronę',
+    },
+    caldav: {
+      title: 'Nextcloud i inne wspólne kalendarze',
+      notYet:
+        'Ta wersja Calendar Desk nie łączy się jeszcze z Nextcloud ani innymi kalendarzami CalDAV: to połączenie przyjdzie w jednej z następnych wersji.',
+      meanwhile: 'Tymczasem:',
+      exportStep:
+        'Wyeksportuj plik kalendarza (.ics) i zaimportuj go do swojego kalendarza w sieci (w Nextcloud: Kalendarz → Ustawienia kalendarza → Importuj kalendarz). To kopia: po zmianach tutaj zaimportuj nową.',
+      feedsStep: 'Aplikacje kalendarza na tym komputerze mogą subskrybować kalendarz i być na bieżąco.',
+      wordpressStep:
+        'Jeśli masz też stronę WordPress z The Events Calendar, publikuj tam: telefony mogą subskrybować jej linki.',
+    },
+    nothing: {
+      title: 'Bez serwera w internecie',
+      why: 'Telefony i współpracownicy potrzebują serwera w internecie, aby dotrzeć do kalendarza. Adresy tworzone przez Calendar Desk (jego kanały) odpowiadają tylko na tym komputerze i tylko wtedy, gdy program działa, więc telefon nie może z nich korzystać.',
+      now: 'Co możesz zrobić teraz:',
+      exportStep:
+        'Wyślij plik kalendarza: wyeksportuj plik .ics i wyślij go e-mailem; odbiorcy otwierają go w swojej aplikacji kalendarza. To kopia: po zmianach wyślij nowy.',
+      feedsStep:
+        'Subskrybuj na tym komputerze: aplikacje kalendarza tutaj (Thunderbird, Apple Calendar, GNOME Calendar) są na bieżąco.',
+      siteStep:
+        'Przygotuj stronę: strona WordPress z The Events Calendar pozwala telefonom i współpracownikom śledzić kalendarz.',
+      siteAction: 'Jak publikować na WordPressie',
+    },
+    feedsAction: 'Otwórz kanały kalendarza',
+    settingsHint: 'Telefony, współpracownicy, Twoja strona: krótki przewodnik pokaże właściwy krok.',
+    open: 'Otwórz przewodnik',
   },
 };

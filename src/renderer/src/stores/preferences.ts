@@ -12,6 +12,8 @@ interface Saved {
   theme: Theme;
   language: InterfaceLanguage;
   calendarView: CalendarViewName;
+  /** The first-run "Share this calendar" invitation was answered (opened or put away): it is not offered again. */
+  shareGuideDone: boolean;
 }
 
 function initialLanguage(): InterfaceLanguage {
@@ -35,15 +37,21 @@ export const usePreferencesStore = defineStore('preferences', () => {
     saved.language && INTERFACE_LANGUAGES.includes(saved.language) ? saved.language : initialLanguage(),
   );
   const calendarView = ref<CalendarViewName>(saved.calendarView ?? 'dayGridMonth');
+  const shareGuideDone = ref(saved.shareGuideDone === true);
 
   watch(
-    [theme, language, calendarView],
+    [theme, language, calendarView, shareGuideDone],
     () => {
-      const value: Saved = { theme: theme.value, language: language.value, calendarView: calendarView.value };
+      const value: Saved = {
+        theme: theme.value,
+        language: language.value,
+        calendarView: calendarView.value,
+        shareGuideDone: shareGuideDone.value,
+      };
       localStorage.setItem(STORAGE_KEY, JSON.stringify(value));
     },
     { flush: 'sync' },
   );
 
-  return { theme, language, calendarView };
+  return { theme, language, calendarView, shareGuideDone };
 });

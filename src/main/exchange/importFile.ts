@@ -1,0 +1,530 @@
+import { basename, extname } from 'node:path';
+import { StorageUnavailableError, type CalendarStore, type Transaction } from '../store/store';
+import { PartlySavedError } from '../store/storageRefusal';
+import type { Caller } from '../core/capabilities';
+import { createEvent } from '../core/events';
+import { type EventIdentity, type EventInput, type EventWriteContext } from '../core/eventRecord';
+import {
+  changeInSeries,
+  guardedTransaction,
+  inSeries,
+  seriesHeadOf,
+  seriesOccurrences,
+} from '../core/recurrence/series';
+import { shiftLocal, wallMs } from '../core/recurrence/ruleEdits';
+import { ImportChanges, NothingChanged } from './importChanges';
+import { SourceFollow } from './sourceEvents';
+import type { StoredEvent } from '../store/schema';
+import { createOrganizer, createVenue } from '../core/linkedPosts';
+import { ImportError, type ImportProblem } from './errors';
+import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
+import { digestOf, importHistoryOf, type WrittenRecord } from './importHistory';
+import { SLICE_MS } from './timeSlices';
+import { nowUtc } from '../core/posts';
+import type { ImportRow } from '../../shared/schemas/imports';
+import { icsUidOf, identityOfIcsUid } from './ics';
+import { parseIcs, type IcsEvent } from './icsImport';
+import { checkOccurrenceBudget } from './importBudget';
+import { csvDates, parseCsv, type CsvInput } from './csv';
+import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
+
+export type ImportFormat = 'json' | 'ics' | 'csv';
+
+export interface ImportResult {
+  format: ImportFormat;
+  events: number;
+  venues: number;
+  organizers: number;
+  /** Records of every kind a JSON dump restored. */
+  records: number;
+  /** `.ics` events already here (by UID; a series' changed dates by RECURRENCE-ID too), updated by the file. */
+  matchedByUid?: number;
+  /** Of the events matched by UID, those the file left as they were. */
+  unchangedByUid?: number;
+  /** CSV: the rows that named a record already here (re-import), updated instead of duplicated. */
+  matched?: ImportMatch[];
+  /** Each entry of the file and what became (or, previewed, would become) of it. */
+  rows: ImportRow[];
+  /** The id to undo the import by, when it wrote something (see importHistory.ts). */
+  import_id?: string;
+  /** A preview: nothing was written. */
+  dry_run?: true;
+}
+
+export interface ImportOptions {
+  /** CSV: `05/06/2026` is 5 June (day/month/year); without it, 6 May (month first, as PHP's strtotime). */
+  dayFirst?: boolean;
+  /** Run the whole import and take it back: the answer says what it would do, nothing is written. */
+  dryRun?: boolean;
+  /** Called after each entry of the file (`done` of `total`), for a progress bar. */
+  onEntry?: (done: number, total: number) => void;
+  /**
+   * The import address the file came from (the history shows it): a refresh of it (see sourceRefresh.ts), where
+   * what it brought that left it goes to the trash in the same store change, and what the volunteer trashed
+   * here stays there.
+   */
+  sourceId?: string;
+  /** The file's format, when its name does not tell it (an import address: always .ics). */
+  format?: ImportFormat;
+}
+
+/** An entry of the file (a row, a VEVENT, one changed date of it) and the records its write touched. */
+interface Entry {
+  line: number;
+  title: string;
+  keys: Set<string>;
+  /** What the row should say besides its action. */
+  notes: string[];
+}
+
+/** Why a refresh moved an event to the trash (its `trash` row). */
+const LEFT_THE_ADDRESS = 'no longer at the address: moved to the trash (restore it from there if need be)';
+
+/** Above this many events (at most) an import is applied in slices (see applyInSlices). */
+const SLICED_ABOVE = 2_000;
+
+/** Thrown at the end of a preview's store change to take every write of it back. */
+class PreviewTakenBack extends Error {}
+
+/** The format of a file: by its extension, else by its first bytes. */
+export function formatOf(file: string, text: string): ImportFormat {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.json') return 'json';
+  if (extension === '.ics' || extension === '.ical') return 'ics';
+  if (extension === '.csv') return 'csv';
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('{')) return 'json';
+  if (start.toUpperCase().startsWith('BEGIN:VCALENDAR')) return 'ics';
+  return 'csv';
+}
+
+/**
+ * Imports a JSON dump, an .ics or a CSV file. Everything is checked first and applied as one store change (a
+ * large file as several, see applyInSlices): either every record is imported, or none is and the error lists
+ * each problem with its line. A preview (`dryRun`) runs the very same change and takes it back, so it says
+ * exactly what the import then does.
+ */
+export async function importFile(
+  store: CalendarStore,
+  file: string,
+  text: string,
+  now: Date,
+  /** Who imports: the records are written as this user, under the rules of the API's writes. */
+  caller: Caller,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const format = options.format ?? formatOf(file, text);
+  const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
+  if (format === 'json') return importDumpFile(store, file, text, now, caller, options);
+  const parsed =
+    format === 'ics'
+      ? await parseIcs(text).then(({ events, problems }) => ({
+          inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
+          problems,
+        }))
+      : parseCsv(text, dates);
+  if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
+  if (parsed.inputs.length === 0)
+    throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
+  const counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
+  // CSV rows are matched against the records as they were before the import (title + start, as the original).
+  const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
+  const matched: ImportMatch[] = [];
+  const rows: ImportRow[] = [];
+  const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
+  // Counted before anything is made: a file of many long series is refused at once (issue 26).
+  const occurrences =
+    format === 'ics'
+      ? await checkOccurrenceBudget(
+          store,
+          file,
+          inputs.filter((row): row is IcsEvent & { kind: 'events' } => 'overrides' in row),
+          now,
+        )
+      : undefined;
+  // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
+  const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
+  let follow: SourceFollow | undefined;
+  const problems: ImportProblem[] = [];
+  const claimed = new Map<string, number>();
+  /** The events here by UID: read inside the (first) change, when every event is read. */
+  let knownByUid: Map<string, StoredEvent> | undefined;
+  /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
+  const rowOf = (
+    changes: ImportChanges,
+    kind: ImportRow['kind'],
+    entry: Entry,
+    updating: boolean,
+  ): ImportRow => {
+    const added = changes
+      .createdLinkedAmong(entry.keys)
+      .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
+    const reasons = [...entry.notes, ...added];
+    const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
+    return {
+      line: entry.line,
+      kind,
+      title: entry.title,
+      action,
+      ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    };
+  };
+  let done = 0;
+  /** Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. */
+  const writeRow = (row: (typeof inputs)[number], changes: ImportChanges, context: EventWriteContext) => {
+    changes.startEntry();
+    let updating = false;
+    const entries: Entry[] = [];
+    try {
+      const match = 'overrides' in row ? undefined : matchCsv?.(row);
+      updating = match !== undefined;
+      if (match) matched.push(writeCsvMatch(match, row, context));
+      else if (row.kind === 'events' && 'overrides' in row) {
+        // The UID names the event: the one already here is updated (re-importing a file duplicates
+        // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
+        const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
+        const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
+        if (uid) claimed.set(uid, row.line);
+        const identity = identityOfIcsUid(uid);
+        const known = (knownByUid ??= format === 'ics' ? eventsByIcsUid(store) : new Map());
+        // As it is now: a user's edit between two slices of the import is not written over with an old copy.
+        const found = known.get(identity.icsUid ?? identity.uid ?? '');
+        const existing = found && store.events.get(found.id);
+        const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
+        if (skipped) {
+          // Not imported, and neither are its changed dates: rows of their own, with why.
+          const skip = (line: number, title: unknown) =>
+            rows.push({
+              line,
+              kind: 'events',
+              title: String(title ?? ''),
+              action: 'skip',
+              reason: skipped,
+            });
+          skip(row.line, row.input.title);
+          for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
+          done += 1 + row.overrides.length;
+          options.onEntry?.(done, total);
+          return;
+        }
+        updating = existing !== undefined;
+        // The event, then each changed date: entries of their own, each with its line.
+        const entryWritten = (line: number, title: unknown) =>
+          entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
+        const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
+        importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+        if (sameUid)
+          entries[0].notes.push(
+            `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
+          );
+      } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
+      // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
+      else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
+      else createOrganizer(row.input, context, { avoidDuplicates: false });
+      counts[row.kind]++;
+    } catch (error) {
+      const field = (error as { field?: string }).field;
+      problems.push({
+        line: row.line,
+        message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
+      });
+    }
+    if (!('overrides' in row))
+      entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
+    const written = entries.map((entry) => rowOf(changes, row.kind, entry, updating));
+    rows.push(...written);
+    if ('overrides' in row && updating) {
+      counts.matchedByUid++;
+      if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
+    }
+    done += 'overrides' in row ? 1 + row.overrides.length : 1;
+    options.onEntry?.(done, total);
+  };
+  // A large import (not a preview, not an address refresh) is applied a slice of rows per store change, so
+  // that the server keeps answering meanwhile (issue 26): still one import in the history, undone as one.
+  if (!options.dryRun && !options.sourceId && (occurrences ?? total) > SLICED_ABOVE) {
+    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems);
+    return {
+      format,
+      ...counts,
+      records: counts.events + counts.venues + counts.organizers,
+      ...(format === 'csv' ? { matched } : {}),
+      rows,
+      ...answered(importId, options),
+    };
+  }
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+    knownByUid = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+    // Read inside the change: two refreshes of one address cannot both start from the same state.
+    follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
+    for (const row of inputs) writeRow(row, changes, context);
+    // Throwing inside the change takes every row of it back out: nothing is half-imported.
+    if (problems.length > 0) throw new ImportError(file, problems);
+    if (follow) {
+      for (const event of follow.trashWhatLeft(context, knownByUid))
+        rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
+      if (follow.changed) follow.save(context);
+    }
+    changes.finish(tx);
+    return changes;
+  });
+  // Every event of the address was here already as it has it (imported from its file before): nothing was
+  // written, but what the address brought is noted, so that what leaves it later goes to the trash.
+  const following = follow;
+  if (!importId && !options.dryRun && following?.changed) await store.mutate((tx) => following.save({ tx }));
+  const records = counts.events + counts.venues + counts.organizers;
+  return {
+    format,
+    ...counts,
+    records,
+    ...(format === 'csv' ? { matched } : {}),
+    rows,
+    ...answered(importId, options),
+  };
+}
+
+/** The id of an applied import that wrote something, or the mark of a preview. */
+const answered = (importId: string | undefined, options: ImportOptions) =>
+  options.dryRun ? { dry_run: true as const } : importId ? { import_id: importId } : {};
+
+/** The title or name an entry of a file gives its record. */
+function titleOf(row: CsvInput): string {
+  if (row.kind === 'venues') return row.input.venue ?? '';
+  if (row.kind === 'organizers') return row.input.organizer ?? '';
+  return String(row.input.title ?? '');
+}
+
+/**
+ * Runs an import's store change (`write` answers the records it watched) and notes it in the import history
+ * before the store write lands (see importHistory.ts); a preview or an import that changes nothing writes
+ * nothing at all. Answers the import's id, if it wrote something.
+ */
+async function applyImport(
+  store: CalendarStore,
+  file: string,
+  now: Date,
+  options: ImportOptions,
+  write: (tx: Transaction) => ImportChanges,
+): Promise<string | undefined> {
+  const history = importHistoryOf(store);
+  let importId: string | undefined;
+  try {
+    await store.mutate((tx) => {
+      const changes = write(tx);
+      if (options.dryRun) throw new PreviewTakenBack();
+      importId = history.begin(basename(file), options.sourceId ?? null, now, changes.written());
+    });
+  } catch (error) {
+    // Every record already as the file has it (nothing was written), or a preview taken back.
+    if (error instanceof NothingChanged || error instanceof PreviewTakenBack) return undefined;
+    // The store write failed and its change was taken back: there is nothing to undo.
+    if (importId) history.failed(importId);
+    throw error;
+  }
+  if (importId) history.landed(importId);
+  return importId;
+}
+
+/** Thrown at the end of a slice of an import whose file has problems: the slice is taken back. */
+class SliceTakenBack extends Error {}
+
+/**
+ * Applies the rows of a large import a slice at a time (about SLICE_MS of work per store change, each
+ * awaited on disk, the event loop free between two), so that a file of some 50,000 events does not hold the
+ * server for seconds (issue 26 item 3). What users rely on stays: the import is one entry in the history,
+ * noted once every slice has landed, which an undo takes back whole; a file with problems is still read to
+ * its end, for every problem, and nothing of it stays; a write that fails part-way (a full disk) takes back
+ * the slices applied before it, as an undo would, and reports the failure. Writes of others between two
+ * slices are kept: the slices read the store as it is when they run, and the taking back leaves a record
+ * changed since the import wrote it as it is. A crash between two slices leaves the slices applied so far
+ * without their entry in the history (they are ordinary events then).
+ */
+async function applyInSlices<Row>(
+  store: CalendarStore,
+  file: string,
+  now: Date,
+  caller: Caller,
+  inputs: Row[],
+  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => void,
+  problems: ImportProblem[],
+): Promise<string | undefined> {
+  const changes = new ImportChanges(store);
+  let next = 0;
+  try {
+    while (next < inputs.length) {
+      await store
+        .mutate((tx) => {
+          const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+          const started = performance.now();
+          do writeRow(inputs[next++]!, changes, context);
+          while (next < inputs.length && performance.now() - started < SLICE_MS);
+          if (problems.length > 0) throw new SliceTakenBack();
+          changes.endSlice(tx);
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof SliceTakenBack)) throw error;
+        });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (problems.length > 0) throw new ImportError(file, problems);
+    const records = changes.slicedWritten();
+    // Every record already as the file has it: nothing to note, nothing to undo.
+    if (records.length === 0) return undefined;
+    const history = importHistoryOf(store);
+    const importId = history.begin(basename(file), null, now, records);
+    history.landed(importId);
+    return importId;
+  } catch (error) {
+    const applied = changes.slicedWritten();
+    try {
+      await takeBackSlices(store, applied, now);
+    } catch (failure) {
+      // The disk refuses the taking back too (full): said plainly, with what stays of the import.
+      const events = applied.filter(
+        (record) => record.kind === 'events' && digestOf(store.events.get(record.id)) === record.after,
+      ).length;
+      const stays =
+        `The import of ${basename(file)} could not be saved (${(error as Error).message}), nor could what it ` +
+        `had already written be taken back (${(failure as Error).message}): ${events} of its events stay in ` +
+        'the calendar, without an entry in ' +
+        'the import history; delete them by hand, or import the file again once the disk has room (it updates ' +
+        'the events it finds instead of doubling them).';
+      console.error(`calendar-desk: ${stays}`);
+      if (error instanceof StorageUnavailableError) throw new PartlySavedError(stays, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Records taken back per store change when a sliced import fails. */
+const TAKE_BACK_SLICE = 1_000;
+
+/**
+ * Takes back what the slices of a failed import wrote, as an undo does but for good: a record it created is
+ * deleted (not trashed: the import did not happen), one it changed is put back as it was (a new revision); a
+ * record changed by someone else since is left as it is.
+ */
+async function takeBackSlices(store: CalendarStore, records: WrittenRecord[], now: Date): Promise<void> {
+  for (let start = 0; start < records.length; start += TAKE_BACK_SLICE) {
+    await store.mutate((tx) => {
+      for (const written of records.slice(start, start + TAKE_BACK_SLICE)) {
+        const current = store[written.kind].get(written.id);
+        if (!current || digestOf(current) !== written.after) continue;
+        if (!written.before) tx.deletePost(current.kind, current.id, nowUtc(now));
+        else {
+          const back = { ...written.before, revision: current.revision + 1, modifiedUtc: nowUtc(now) };
+          if (back.kind === 'event') tx.putEvent(back);
+          else if (back.kind === 'venue') tx.putVenue(back);
+          else tx.putOrganizer(back);
+        }
+      }
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A JSON dump, restored into an empty calendar: every record it holds is created. */
+async function importDumpFile(
+  store: CalendarStore,
+  file: string,
+  text: string,
+  now: Date,
+  caller: Caller,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const dump = parseDump(text, file);
+  checkDumpTarget(store, file);
+  const rows: ImportRow[] = [
+    ...dump.data.venues.map((venue) => ({ kind: 'venues' as const, title: venue.name })),
+    ...dump.data.organizers.map((organizer) => ({ kind: 'organizers' as const, title: organizer.name })),
+    ...dump.data.events.map((event) => ({ kind: 'events' as const, title: event.title })),
+  ].map((row) => ({ line: 0, ...row, action: 'create' as const }));
+  const importId = await applyImport(store, file, now, options, (tx) => {
+    const changes = new ImportChanges(store);
+    // Settings and categories come too: a dump is restored even when it holds no event, venue or organizer.
+    applyDump(changes.watch({ tx, store, caller, now, language: 'en' }).tx, store, dump);
+    options.onEntry?.(rows.length, rows.length);
+    return changes;
+  });
+  const live = <T extends { status: string }>(records: T[]) =>
+    records.filter((record) => record.status !== 'trash').length;
+  return {
+    format: 'json',
+    records: dumpRecordCount(dump),
+    events: live(dump.data.events),
+    venues: live(dump.data.venues),
+    organizers: live(dump.data.organizers),
+    rows,
+    ...answered(importId, options),
+  };
+}
+
+/**
+ * One VEVENT (with its changed dates, for a series) into the calendar: the event of its UID here is updated,
+ * else it is created. A series' changed dates are changes of the matching occurrence alone (scope `this`).
+ */
+export function importIcsEvent(
+  row: IcsEvent,
+  existing: StoredEvent | undefined,
+  identity: EventIdentity,
+  context: EventWriteContext,
+  problems: ImportProblem[],
+  /** Called after the VEVENT and after each of its changed dates, with the line of its BEGIN:VEVENT. */
+  entryRow: (line: number, title: unknown) => void,
+): void {
+  const { store } = context;
+  // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
+  const input: EventInput =
+    existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
+  // Changes go through the API's series writes, with their checks (the importer may change each event).
+  const changing = guardedTransaction(context, 'edit');
+  const event = existing
+    ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
+    : createEvent(input, context, identity);
+  entryRow(row.line, row.input.title);
+  const head = seriesHeadOf(store, store.events.get(event.id)!);
+  for (const override of row.overrides) {
+    const occurrence =
+      head &&
+      [head, ...seriesOccurrences(store, head)].find((one) => one.recurrenceId === override.recurrenceId);
+    if (!occurrence || occurrence.status === 'trash') {
+      problems.push({
+        line: override.line,
+        message:
+          `the date ${override.recurrenceId} of this repeating event is not among the events Calendar Desk has ` +
+          'created for it (it creates them up to the horizon in Settings, 24 months ahead by default): ' +
+          'lengthen the horizon, or remove this VEVENT.',
+      });
+      continue;
+    }
+    changeInSeries(occurrence, override.input, 'this', changing);
+    entryRow(override.veventLine, override.input.title ?? row.input.title);
+  }
+}
+
+/**
+ * The series fields of a VEVENT as an edit of the series here (scope `all` from its head). The head may have
+ * been changed on its own (moved): its dates are given as the file's move of the series moves them, so the
+ * series moves by what the file changed, not by the head's own change.
+ */
+function seriesEditOf(existing: StoredEvent, input: EventInput): EventInput {
+  if (!inSeries(existing) || existing.startLocal === existing.recurrenceId || !input.recurrence?.length)
+    return input;
+  const start = String(input.start_date);
+  const startLocal = shiftLocal(existing.startLocal, wallMs(start) - wallMs(existing.recurrenceId!));
+  return {
+    ...input,
+    start_date: startLocal,
+    end_date: shiftLocal(startLocal, wallMs(String(input.end_date)) - wallMs(start)),
+  };
+}
+
+/** The events here by the `.ics` UID an export writes for them (see `icsUidOf`). */
+function eventsByIcsUid(store: CalendarStore): Map<string, StoredEvent> {
+  const byUid = new Map<string, StoredEvent>();
+  // An occurrence of a series is known by its series' UID and its original start, not by its own uid.
+  for (const event of store.events.values()) if (event.parentId === 0) byUid.set(icsUidOf(event), event);
+  return byUid;
+}

@@ -1,0 +1,76 @@
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
+import { nowUtc, trashedPost } from '../core/posts';
+import type { ImportUndoAnswer } from '../../shared/schemas/imports';
+import { digestOf, importHistoryOf, type Tracked } from './importHistory';
+
+/** An undo refused: no such import, or it is undone already. `status` is the HTTP status that says so. */
+export class ImportUndoRefused extends Error {
+  constructor(
+    readonly status: 404 | 409,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Imports whose undo is being written: a second undo meanwhile is refused as if it were done. */
+const undoing = new WeakMap<CalendarStore, Set<string>>();
+
+/**
+ * Undoes the import `id` in one store write: every record it wrote is put back as it was before (every field;
+ * a new revision), the records it created go to the trash (restorable). A record changed again since the
+ * import is left as it is now, and listed in `kept`.
+ */
+export async function undoImport(store: CalendarStore, id: string, now: Date): Promise<ImportUndoAnswer> {
+  const history = importHistoryOf(store);
+  const entry = history.get(id);
+  if (!entry)
+    throw new ImportUndoRefused(
+      404,
+      'calendar_desk_import_not_found',
+      `There is no import "${id}" to undo (the last 20 imports are kept).`,
+    );
+  const running = undoing.get(store) ?? new Set<string>();
+  undoing.set(store, running);
+  if (entry.undone || running.has(id))
+    throw new ImportUndoRefused(
+      409,
+      'calendar_desk_import_undone',
+      `The import of ${entry.file_name} (${entry.at}) is already undone.`,
+    );
+  running.add(id);
+  try {
+    const answer = await store.mutate((tx) => {
+      const result: ImportUndoAnswer = { restored: 0, trashed: 0, kept: [] };
+      const put = (kind: Tracked['kind'], record: Tracked) => {
+        if (kind === 'event') tx.putEvent(record as StoredEvent);
+        else if (kind === 'venue') tx.putVenue(record as StoredVenue);
+        else tx.putOrganizer(record as StoredOrganizer);
+      };
+      for (const written of entry.records) {
+        const current = store[written.kind].get(written.id);
+        if (!current || digestOf(current) !== written.after) {
+          const title = current ? titleOf(current) : written.before ? titleOf(written.before) : '';
+          result.kept.push({ kind: written.kind, id: written.id, title });
+        } else if (written.before) {
+          // Every field as it was, but as a new revision: sync sends a record whose revision differs from the
+          // one it last sent, so handing back an old revision number could hide this change (or a later edit).
+          put(current.kind, { ...written.before, revision: current.revision + 1, modifiedUtc: nowUtc(now) });
+          result.restored++;
+        } else if (current.status !== 'trash') {
+          put(current.kind, trashedPost(store, current, now));
+          result.trashed++;
+        }
+      }
+      return result;
+    });
+    history.undone(id);
+    return answer;
+  } finally {
+    running.delete(id);
+  }
+}
+
+const titleOf = (record: Tracked) => (record.kind === 'event' ? record.title : record.name);
