@@ -21,7 +21,8 @@ const ADMIN_TOKEN_NAME = 'admin token';
 
 export class UserError extends Error {
   constructor(
-    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN' | 'ADMIN_PROTECTED',
+    readonly code:
+      'USER_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_LOGIN' | 'ADMIN_PROTECTED' | 'TOO_MANY_PASSWORDS',
     message: string,
   ) {
     super(message);
@@ -127,6 +128,46 @@ export async function addUser(
     return record;
   });
   return { user, password };
+}
+
+/** Application passwords a user may hold at most (each calendar app or script gets its own). */
+export const MAX_APP_PASSWORDS = 20;
+
+/**
+ * Makes a new application password for the user `userId` (for a calendar app: CalDAV signs in with it), named
+ * so the user can tell them apart; answers it once, only its hash is kept.
+ */
+export async function addAppPassword(
+  store: CalendarStore,
+  userId: number,
+  name: string,
+  now: () => Date,
+): Promise<string> {
+  const password = generateAppPassword();
+  const created = utcSqlNow(now());
+  await store.mutate((tx) => {
+    const user = store.users.get(userId);
+    if (!user) throw new UserError('USER_NOT_FOUND', 'This user no longer exists.');
+    if (user.appPasswords.length >= MAX_APP_PASSWORDS)
+      throw new UserError(
+        'TOO_MANY_PASSWORDS',
+        `You already have ${MAX_APP_PASSWORDS} application passwords. Ask an administrator to revoke them (Users), then make a new one.`,
+      );
+    tx.putUser({
+      ...user,
+      appPasswords: [
+        ...user.appPasswords,
+        {
+          uuid: randomUUID(),
+          name,
+          createdUtc: created,
+          lastUsedUtc: null,
+          ...hashSecret(normaliseAppPassword(password)),
+        },
+      ],
+    });
+  });
+  return password;
 }
 
 /** Revokes every credential of a user (application passwords and tokens); the user and their posts stay. */

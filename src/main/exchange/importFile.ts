@@ -465,7 +465,7 @@ async function importDumpFile(
  * One VEVENT (with its changed dates, for a series) into the calendar: the event of its UID here is updated,
  * else it is created. A series' changed dates are changes of the matching occurrence alone (scope `this`).
  */
-function importIcsEvent(
+export function importIcsEvent(
   row: IcsEvent,
   existing: StoredEvent | undefined,
   identity: EventIdentity,

@@ -25,6 +25,7 @@ import type { ApiState } from './state';
 import type { FeedSecret } from '../core/feeds/secret';
 import { feedRoutes } from './routes/feeds';
 import type { FetchLimits } from '../exchange/calendarFetch';
+import { caldavRoutes } from './dav/caldav';
 
 export type { ApiState } from './state';
 
@@ -155,6 +156,8 @@ export function createApp({
   });
   // The subscribable calendar feeds (CONTRACT §7), then the public record pages that `url` points to, and
   // the renderer (CONTRACT §2).
+  // CalDAV (issue 30): discovery on the bare address and /.well-known/caldav, the calendar under /dav/.
+  app.use(caldavRoutes(store, identify, clock));
   app.use(feedRoutes(store, feedSecret, clock));
   for (const middleware of siteRoutes(store, config.rendererDir)) app.use(middleware);
   return app;

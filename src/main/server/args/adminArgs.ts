@@ -30,6 +30,15 @@ const login = (where: 'body' | 'path') =>
     },
   );
 
+/** `POST /calendar-desk/v1/app-passwords` */
+export const appPasswordArgs = {
+  name: arg(wpString().max(60, { error: '%s is longer than 60 characters.' }), {
+    description: 'What the password is for (a calendar app), so it can be told apart',
+    type: 'string',
+    in: 'body',
+  }),
+};
+
 /** `POST /calendar-desk/v1/users` */
 export const createUserArgs = {
   login: login('body'),

@@ -1,8 +1,10 @@
 import { calendarListRoutes } from './calendarList';
 import type { CalendarStore } from '../../store/store';
 import type { StoredUser } from '../../store/schema';
-import { addUser, revokeUser, UserError } from '../../core/users';
-import { createUserArgs, revokeUserArgs } from '../args/adminArgs';
+import { addAppPassword, addUser, revokeUser, UserError } from '../../core/users';
+import { appPasswordArgs, createUserArgs, revokeUserArgs } from '../args/adminArgs';
+import { calendarPath } from '../dav/paths';
+
 import { ApiError } from '../errors';
 import type { SecretBox } from '../../sync/secretBox';
 import { fileSecretBox } from '../../sync/secretBox';
@@ -15,8 +17,8 @@ import { settingsRoutes } from './settings';
 import { mediaRoutes } from './media';
 import { exportRoutes } from './export';
 import { changesRoutes } from './changes';
-import { administrators } from './permissions';
-import { endpoint, type RouteDef } from './table';
+import { administrators, signedIn } from './permissions';
+import { endpoint, type BareRequest, type RouteDef } from './table';
 import { feedAdminRoutes } from './feeds';
 import { linkedPostMergeRoutes } from './linkedPostMerge';
 import { importSourceRoutes } from './importSources';
@@ -44,6 +46,7 @@ const USER_ERRORS: Record<UserError['code'], [number, string]> = {
   USER_NOT_FOUND: [404, 'user_not_found'],
   INVALID_LOGIN: [400, 'invalid_login'],
   ADMIN_PROTECTED: [400, 'admin_protected'],
+  TOO_MANY_PASSWORDS: [409, 'too_many_app_passwords'],
 };
 
 /** Runs a user operation; its {@link UserError} becomes the API error with the same message. */
@@ -58,6 +61,51 @@ async function userOperation<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const user = { description: 'The user, without secrets' };
+
+/** Where a calendar app finds the caller's calendar (the bare address is enough for discovery). */
+function caldavAddresses(request: BareRequest) {
+  const origin = `${request.ctx.protocol}://${request.ctx.host}`;
+  const login = request.caller!.login;
+  return { login, address: `${origin}/`, calendar: `${origin}${calendarPath(login)}` };
+}
+
+const caldav = { description: "The CalDAV addresses of the caller's calendar" };
+
+/**
+ * `GET /caldav` (the caller's CalDAV addresses) and `POST /app-passwords` (a new application password for the
+ * caller, shown only in this answer): what the Settings screen needs to connect a calendar app (issue 30).
+ */
+function calendarAppRoutes(store: CalendarStore, clock: () => Date): RouteDef[] {
+  return [
+    adminRoute('/caldav', [
+      endpoint({
+        methods: ['GET'],
+        args: {},
+        permission: signedIn,
+        handle: (request) => ({ body: caldavAddresses(request) }),
+        doc: { summary: "The CalDAV addresses of the caller's calendar", responses: { '200': caldav } },
+      }),
+    ]),
+    adminRoute('/app-passwords', [
+      endpoint({
+        methods: ['POST'],
+        args: appPasswordArgs,
+        permission: signedIn,
+        handle: async (request) => {
+          const name = request.args.name || 'calendar app';
+          const password = await userOperation(() =>
+            addAppPassword(store, request.caller!.userId, name, clock),
+          );
+          return { status: 201, body: { ...caldavAddresses(request), name, password } };
+        },
+        doc: {
+          summary: 'Make an application password for the caller (shown once)',
+          responses: { '201': caldav },
+        },
+      }),
+    ]),
+  ];
+}
 
 /** `GET /users`, `POST /users` ({login, role}: 201 with the new application password, shown only here). */
 function userRoutes(store: CalendarStore, clock: () => Date, sessions: SignInSessions): RouteDef[] {
@@ -141,6 +189,7 @@ export function adminRoutes({
     ...settingsRoutes(),
     ...mediaRoutes(),
     ...userRoutes(store, clock, sessions),
+    ...calendarAppRoutes(store, clock),
     ...sessionRoutes({ store, sessions, throttle }),
     ...syncAdminRoutes({ store, clock, secretBox: secretBox ?? fileSecretBox(store.dataDir) }),
     ...importRoutes({ store }),

@@ -701,6 +701,22 @@ export const it: Messages = {
     saved:
       'Autori e collaboratori possono ora aggiungere {creates} record e {occurrences} eventi ripetuti all’ora.',
   },
+  caldav: {
+    title: 'App di calendario (CalDAV)',
+    intro:
+      'Thunderbird, Calendario di Apple, GNOME Calendar e khal possono leggere e modificare questo calendario via CalDAV, anche offline: aggiungi un account CalDAV con questo indirizzo, il tuo login e una password per applicazioni creata qui sotto. Vedi e modifichi ciò che il tuo ruolo consente.',
+    address: 'Indirizzo del server',
+    calendarAddress: 'Indirizzo del calendario',
+    login: 'Login',
+    passwordTitle: 'Password per applicazioni',
+    passwordHint:
+      'Ogni app ha la sua password, revocabile da sola. Calendar Desk ne conserva solo un’impronta.',
+    passwordName: 'A cosa serve',
+    passwordPlaceholder: 'Thunderbird sul portatile dell’ufficio',
+    makePassword: 'Crea una password',
+    madeFor: 'Password per applicazioni per {name}:',
+    shownOnce: 'Copiala ora nella tua app di calendario: viene mostrata solo questa volta.',
+  },
   feeds: {
     title: 'Feed del calendario',
     intro:

@@ -706,6 +706,22 @@ export const pl: Messages = {
     saved:
       'Autorzy i współpracownicy mogą teraz dodać {creates} rekordów i {occurrences} powtarzających się wydarzeń na godzinę.',
   },
+  caldav: {
+    title: 'Aplikacje kalendarza (CalDAV)',
+    intro:
+      'Thunderbird, Kalendarz Apple, GNOME Calendar i khal mogą czytać i zmieniać ten kalendarz przez CalDAV, także offline: dodaj konto CalDAV z tym adresem, swoim loginem i hasłem aplikacji utworzonym poniżej. Widzisz i zmieniasz to, na co pozwala twoja rola.',
+    address: 'Adres serwera',
+    calendarAddress: 'Adres kalendarza',
+    login: 'Login',
+    passwordTitle: 'Hasło aplikacji',
+    passwordHint:
+      'Każda aplikacja dostaje własne hasło, które można cofnąć osobno. Calendar Desk przechowuje tylko jego odcisk.',
+    passwordName: 'Do czego służy',
+    passwordPlaceholder: 'Thunderbird na laptopie w biurze',
+    makePassword: 'Utwórz hasło',
+    madeFor: 'Hasło aplikacji dla {name}:',
+    shownOnce: 'Skopiuj je teraz do aplikacji kalendarza: jest pokazywane tylko ten jeden raz.',
+  },
   feeds: {
     title: 'Kanały kalendarza',
     intro:

@@ -1,0 +1,173 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { davUser, dayFromNow, pythonCaldav, vcalendar, type DavUser } from './davHelpers';
+
+/**
+ * The differential test: the same python3-caldav script against Debian's Radicale and against Calendar Desk,
+ * expecting the same observable outcomes (what the client reads back after each step).
+ */
+let server: TestServer;
+let editor: DavUser;
+let radicale: ChildProcess;
+let radicaleDir: string;
+let radicaleUrl: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  server = await startTestServer();
+  editor = await davUser(server, 'ed', 'editor');
+  radicaleDir = await mkdtemp(join(tmpdir(), 'calendar-desk-radicale-'));
+  await writeFile(join(radicaleDir, 'users'), `ed:${editor.password}\n`);
+  const port = await freePort();
+  radicaleUrl = `http://127.0.0.1:${port}/`;
+  radicale = spawn(
+    '/usr/bin/radicale',
+    [
+      '--server-hosts',
+      `127.0.0.1:${port}`,
+      '--storage-filesystem-folder',
+      join(radicaleDir, 'collections'),
+      '--auth-type',
+      'htpasswd',
+      '--auth-htpasswd-filename',
+      join(radicaleDir, 'users'),
+      '--auth-htpasswd-encryption',
+      'plain',
+      '--rights-type',
+      'owner_only',
+    ],
+    { stdio: 'ignore' },
+  );
+  // Radicale answers once it listens.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(radicaleUrl);
+      break;
+    } catch (error) {
+      if (attempt > 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  expect((await pythonCaldav(radicaleUrl, editor, 'ensure')).calendars).toBe(1);
+  expect((await pythonCaldav(`${server.engine.origin}/`, editor, 'ensure')).calendars).toBe(1);
+}, 60_000);
+
+afterAll(async () => {
+  radicale?.kill('SIGTERM');
+  await server?.close();
+  if (radicaleDir) await rm(radicaleDir, { recursive: true, force: true });
+});
+
+/** What the client reads back of a resource: the fields a user sees in their calendar app. */
+function seen(data: unknown) {
+  const text = String(data).replace(/\r\n[ \t]/g, '');
+  const master =
+    text
+      .split('BEGIN:VEVENT')
+      .slice(1)
+      .find((vevent) => !vevent.includes('RECURRENCE-ID')) ?? '';
+  const field = (name: string) => new RegExp(`^${name}[;:][^\\r\\n]*`, 'm').exec(master)?.[0] ?? null;
+  return {
+    summary: field('SUMMARY'),
+    start: field('DTSTART'),
+    rrule: field('RRULE'),
+    overrides: text.split('RECURRENCE-ID').length - 1,
+    alarm: field('TRIGGER'),
+    attendee: field('ATTENDEE'),
+    moz: field('X-MOZ-LASTACK'),
+  };
+}
+
+/** The scenario, run against one server; its outcomes. */
+async function scenario(url: string) {
+  const outcomes: Record<string, unknown> = {};
+  const uid = randomUUID();
+  const second = randomUUID();
+  const day = dayFromNow(10);
+  const next = dayFromNow(17);
+  const start = await pythonCaldav(url, editor, 'sync-start');
+  outcomes.initial = start.summaries;
+  const created = await pythonCaldav(
+    url,
+    editor,
+    'create',
+    vcalendar(
+      [
+        `UID:${uid}`,
+        `DTSTAMP:${day}T080000Z`,
+        `DTSTART:${day}T180000Z`,
+        `DTEND:${day}T190000Z`,
+        'RRULE:FREQ=WEEKLY;COUNT=3',
+        'SUMMARY:Rehearsal',
+        'ATTENDEE;CN=Anna:mailto:anna@example.org',
+        'X-MOZ-LASTACK:20261101T000000Z',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'DESCRIPTION:Reminder',
+        'TRIGGER:-PT30M',
+        'END:VALARM',
+      ],
+      [
+        `UID:${uid}`,
+        `DTSTAMP:${day}T080000Z`,
+        `RECURRENCE-ID:${next}T180000Z`,
+        `DTSTART:${next}T183000Z`,
+        `DTEND:${next}T193000Z`,
+        'SUMMARY:Rehearsal (late)',
+      ],
+    ),
+  );
+  outcomes.created = seen(created.data);
+  outcomes.edited = seen((await pythonCaldav(url, editor, 'edit', uid, 'Dress rehearsal')).data);
+  await pythonCaldav(
+    url,
+    editor,
+    'create',
+    vcalendar([
+      `UID:${second}`,
+      `DTSTAMP:${day}T080000Z`,
+      `DTSTART:${day}T100000Z`,
+      `DTEND:${day}T110000Z`,
+      'SUMMARY:Coffee',
+    ]),
+  );
+  const middle = await pythonCaldav(url, editor, 'sync-since', String(start.token));
+  outcomes.changedSinceStart = middle.changed;
+  await pythonCaldav(url, editor, 'delete', second);
+  outcomes.changedAfterDelete = (await pythonCaldav(url, editor, 'sync-since', String(middle.token))).changed;
+  const iso = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19);
+  outcomes.thirdWeek = (await pythonCaldav(url, editor, 'range', iso(23), iso(25))).summaries;
+  outcomes.farAway = (await pythonCaldav(url, editor, 'range', iso(60), iso(70))).summaries;
+  outcomes.final = (await pythonCaldav(url, editor, 'discover')).summaries;
+  // Names are the client's own (uid.ics) on both: compare them as roles.
+  return JSON.parse(
+    JSON.stringify(outcomes).replaceAll(uid, 'SERIES').replaceAll(second, 'SINGLE'),
+  ) as Record<string, unknown>;
+}
+
+describe('python3-caldav against Radicale and Calendar Desk', () => {
+  it('sees the same outcomes on both servers', async () => {
+    const reference = await scenario(radicaleUrl);
+    const ours = await scenario(`${server.engine.origin}/`);
+    // What the reference shows, so a failure says which step differs.
+    expect(reference.created).toMatchObject({
+      summary: 'SUMMARY:Rehearsal',
+      alarm: 'TRIGGER:-PT30M',
+      overrides: 1,
+    });
+    expect(ours).toEqual(reference);
+  }, 180_000);
+});
