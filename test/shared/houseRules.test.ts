@@ -23,8 +23,14 @@ describe('the house rules', () => {
     try {
       mkdirSync(join(folder, 'a'));
       writeFileSync(join(folder, 'a', 'one.ts'), "import { two } from '../two';\nexport const one = two;\n");
-      writeFileSync(join(folder, 'two.ts'), "import { one } from './a/one';\nexport const two = () => one;\n");
-      writeFileSync(join(folder, 'three.ts'), "import type { one } from './a/one';\nexport type Three = typeof one;\n");
+      writeFileSync(
+        join(folder, 'two.ts'),
+        "import { one } from './a/one';\nexport const two = () => one;\n",
+      );
+      writeFileSync(
+        join(folder, 'three.ts'),
+        "import type { one } from './a/one';\nexport type Three = typeof one;\n",
+      );
       const cycles = importCycles(importGraph(folder));
       expect(cycles.map((group) => group.map((file) => relative(folder, file)).sort())).toEqual([
         ['a/one.ts', 'two.ts'],
@@ -39,6 +45,8 @@ describe('the house rules', () => {
     const unnamed = SOURCE_ROOTS.flatMap((root) => folders(join(repo, root), repo)).filter(
       (folder) => !map.includes(`\`${folder}/\``),
     );
-    expect(unnamed, 'folders the map does not name (write one line for each, as `src/…/folder/`)').toEqual([]);
+    expect(unnamed, 'folders the map does not name (write one line for each, as `src/…/folder/`)').toEqual(
+      [],
+    );
   });
 });
