@@ -23,6 +23,7 @@ import {
 } from './compare';
 import { mergeFields, type MergeResult } from './merge';
 import { sameRecordKey } from './sameRecord';
+import { withoutGoneRefs } from './goneRefs';
 
 /** The fields two spellings of one venue or organizer may differ in (see `sameRecordKey`). */
 const SPELLING_FIELDS = new Set(['slug', 'venue', 'organizer', 'address', 'email']);
@@ -76,13 +77,14 @@ export function plan(
   remote: RemoteRecord[],
   options: PlanOptions,
 ): Plan {
+  const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
+  links = links.map((link) => withoutGoneRefs(link, remoteById));
   const linkedIdOf = remoteIdLookup(links);
   const mediaLinks = options.mediaLinks ?? [];
   const remoteMediaIdOf = remoteMediaIdLookup(mediaLinks);
   const sentMedia = new Set(mediaLinks.map((link) => link.localId));
   const localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
   const linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
-  const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
   const direction = options.direction ?? 'push';
   const pushes = direction !== 'pull';
   const pulls = direction !== 'push';
