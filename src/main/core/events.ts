@@ -187,11 +187,23 @@ export function applyEventInput(
       ? resolveEventTerms(tx, store, 'tag', input.tags, context.language, now)
       : base.tagIds,
     venueId: has('venue') ? (linkedIds('venue', input.venue, context)[0] ?? 0) : base.venueId,
-    organizerIds: has('organizer') ? linkedIds('organizer', input.organizer, context) : base.organizerIds,
+    organizerIds: has('organizer')
+      ? withTrashedKept(store, base.organizerIds, linkedIds('organizer', input.organizer, context))
+      : base.organizerIds,
   };
   if (has('status')) event.status = givenStatus(context.caller, input.status);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
   return event;
+}
+
+/**
+ * An event's new organizer list, with the organizers of its old list that are in the trash kept at the end: a
+ * list as the event shows it (a trashed organizer hidden, as the original hides it) drops none of them for
+ * good, so restoring one brings it back to its events, as a restored venue comes back.
+ */
+function withTrashedKept(store: CalendarStore, before: number[], given: number[]): number[] {
+  const trashed = before.filter((id) => !given.includes(id) && store.organizers.get(id)?.status === 'trash');
+  return trashed.length === 0 ? given : [...given, ...trashed];
 }
 
 /**
@@ -332,6 +344,34 @@ export async function addEvent(
     (tx) => {
       const uid = givenUid(input.uid, call.caller, call.store.events.values());
       return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+    },
+    least,
+  );
+}
+
+/**
+ * Creates several events for the caller in one store change (a sync's page of imported events: one durable
+ * write for the page, not one per event). `also` runs in the same change with the events made, in order (the
+ * sync writes their links there). Any refusal takes the whole change back: nothing of it is written.
+ */
+export async function addEvents<T>(
+  inputs: EventInput[],
+  call: WriteCall & { language: Language },
+  also: (tx: Transaction, created: StoredEvent[]) => T,
+): Promise<{ created: StoredEvent[]; also: T }> {
+  refuseUnless(canEditPosts(call.caller), call.caller);
+  const least = {
+    creates: inputs.length,
+    occurrences: inputs.filter((input) => input.recurrence?.length).length,
+  };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const created = inputs.map((input) => {
+        const uid = givenUid(input.uid, call.caller, call.store.events.values());
+        return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+      });
+      return { created, also: also(tx, created) };
     },
     least,
   );
