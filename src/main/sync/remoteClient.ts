@@ -89,6 +89,19 @@ const storedPost = z
     } satisfies RemoteCurrency,
   }));
 
+/** What WordPress stores for a post (`context=edit`), as a record's texts; `url`: where it was read. */
+function storedTextsOf(kind: SyncKind, body: unknown, url: string): RemoteTexts {
+  const stored = storedPost.safeParse(body);
+  if (!stored.success) {
+    throw new RemoteError(
+      'REMOTE_BAD_RECORD',
+      `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
+    );
+  }
+  const { title, description, excerpt, cost, currency } = stored.data;
+  return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
+}
+
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
   | { kind: 'wordpress'; path: `${typeof WP_V2_NAMESPACE}/media` }
@@ -688,15 +701,34 @@ export class RemoteClient {
     const url = `${this.wordPressPostUrl(kind, id)}?context=edit`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) throw this.http.errorOf(answer, url);
-    const stored = storedPost.safeParse(answer.body);
-    if (!stored.success) {
-      throw new RemoteError(
-        'REMOTE_BAD_RECORD',
-        `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
-      );
+    return storedTextsOf(kind, answer.body, url);
+  }
+
+  /**
+   * {@link storedTexts} of several records of a kind in one request (`wp/v2/{type}?include=…&context=edit`, at
+   * most 100): a page of imports reads them at once. A record the answer leaves out (or one that does not
+   * fit) is not in the map: the caller reads it alone.
+   */
+  async storedTextsOfMany(kind: SyncKind, ids: number[]): Promise<Map<number, RemoteTexts>> {
+    const found = new Map<number, RemoteTexts>();
+    if (ids.length === 0) return found;
+    const type = (POST_TYPES as Partial<Record<SyncKind, string>>)[kind];
+    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
+    const url =
+      `${this.root}${WP_V2_NAMESPACE}/${type}?context=edit&status=any&per_page=${ids.length}` +
+      `&include=${ids.slice(0, 100).join(',')}`;
+    const answer = await this.http.request('GET', url);
+    if (answer.status >= 400 || !Array.isArray(answer.body)) return found;
+    for (const item of answer.body as unknown[]) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number' || !ids.includes(id)) continue;
+      try {
+        found.set(id, storedTextsOf(kind, item, url));
+      } catch {
+        // Read alone by the caller, which reports it.
+      }
     }
-    const { title, description, excerpt, cost, currency } = stored.data;
-    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
+    return found;
   }
 
   /**
