@@ -693,6 +693,42 @@ export class RemoteClient {
   }
 
   /**
+   * Writes an event's own currency into its meta through WordPress' own route (`wp/v2/tribe_events/{id}`:
+   * `_EventCurrencySymbol`, `_EventCurrencyPosition`, `_EventCurrencyCode`, which the plugin shows it in), with
+   * its cost text as sent (the plugin works the cost out again on that route). The plugin's own route reads a
+   * currency from the cost text alone. Answers the event as the plugin shows it afterwards.
+   */
+  async setWordPressCurrency(
+    id: number,
+    cost: string | null,
+    currency: RemoteCurrency,
+  ): Promise<RemoteRecord> {
+    const url = this.wordPressPostUrl('event', id);
+    const meta = {
+      ...(cost !== null ? { _EventCost: cost } : {}),
+      _EventCurrencySymbol: currency.symbol,
+      _EventCurrencyPosition: currency.position,
+      _EventCurrencyCode: currency.code,
+    };
+    const answer = await this.http.request('POST', url, { body: { meta } });
+    if (answer.status >= 400) {
+      const error = this.http.errorOf(answer, url);
+      throw new RemoteError(
+        error.code,
+        `The site shows its own currency for this event's cost instead of ${currency.symbol}: setting it goes ` +
+          `through ${url}, which refused (${error.message}). Set the currency of the event on the site, or ask ` +
+          'its administrator for an account that may edit it there.',
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    const record = await this.get('event', id);
+    if (!record) throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}events/${id} is gone.`);
+    return record;
+  }
+
+  /**
    * What WordPress stores for an event, venue or organizer (`wp/v2/{type}/{id}?context=edit`): its title,
    * description and excerpt as written and an event's cost as entered. The plugin's route shows them formatted
    * (paragraphs added, entities, a currency symbol), which is no copy to take over (`remote-wins`).

@@ -22,6 +22,7 @@ import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
 import { isRefusal, sendOnce } from './sendOnce';
+import { withShownCurrency } from './currency';
 import {
   changedOnHeadAlone,
   coveredByHead,
@@ -247,6 +248,8 @@ export class RunOperations {
         },
       },
     );
+    if (!created.adopted)
+      created.remote = await withShownCurrency(this.context, record, sent, created.remote);
     if (!protect || created.adopted) return created;
     // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
     // gets its password and status.
@@ -275,7 +278,12 @@ export class RunOperations {
         await passwords.beforeUpdate(record, remoteId, sent);
         // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
         emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
-        return client.update(record.kind, remoteId, sent, precondition);
+        return withShownCurrency(
+          this.context,
+          record,
+          sent,
+          await client.update(record.kind, remoteId, sent, precondition),
+        );
       });
       const stale = emptied.filter((field) => answer.fields[field] !== '');
       if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
