@@ -259,7 +259,7 @@ const load = () => loadavg().map((value) => Math.round(value * 100) / 100);
 /**
  * One scenario on a site of its own: the minimal client's 1,000 plain events and the push of the seeded
  * calendar, timed in the same run. `importing`: the plain events are made first, so the push (two-way) also
- * imports them all; otherwise the push goes first, one way (`--direction push`), to a site with only the
+ * imports them all; otherwise the push goes first, one way (`--push-only`), to a site with only the
  * warm-up's events.
  */
 async function scenario(work, name, importing, picturesOrigin) {
@@ -277,9 +277,9 @@ async function scenario(work, name, importing, picturesOrigin) {
       return ms;
     };
     const minimalFirst = importing ? await minimal() : null;
-    say(`${name}: calendar-desk sync${importing ? '' : ' --direction push'} (the whole seeded calendar)`);
+    say(`${name}: calendar-desk sync${importing ? '' : ' --push-only'} (the whole seeded calendar)`);
     const mark = await logMark(site);
-    const push = await pushRun(site, dataDir, importing ? [] : ['--direction', 'push']);
+    const push = await pushRun(site, dataDir, importing ? [] : ['--push-only']);
     const requests = await requestsSince(site, mark);
     say(`  ${seconds(push.ms)} s (exit ${push.exitStatus}), ${requests.requests} requests`);
     const minimalMs = minimalFirst ?? (await minimal());
@@ -327,13 +327,31 @@ async function main() {
       response.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': pictureBytes.length });
       response.end(pictureBytes);
     });
-    await new Promise((resolve) => pictures.listen(0, '127.0.0.1', resolve));
+    // WordPress downloads from 127.0.0.1 on ports 80, 443 and 8080 only: 8080 when it is free, so the site
+    // really fetches each picture (else any port, and the site refuses them: each event arrives without it).
+    const listen = (port) =>
+      new Promise((resolve, reject) => {
+        pictures.once('error', reject);
+        pictures.listen(port, '127.0.0.1', () => {
+          pictures.off('error', reject);
+          resolve();
+        });
+      });
+    await listen(8080).catch(() => listen(0));
     const picturesOrigin = `http://127.0.0.1:${pictures.address().port}`;
+    if (pictures.address().port !== 8080)
+      say(`port 8080 is taken: pictures served from ${picturesOrigin}, which the site refuses to fetch`);
 
     const scenarios = [];
     for (const name of args.only ? [args.only] : ['push-alone', 'push-and-import'])
       scenarios.push(await scenario(work, name, name === 'push-and-import', picturesOrigin));
-    const result = { date: new Date().toISOString(), events: EVENTS, concurrency: CONCURRENCY, scenarios };
+    const result = {
+      date: new Date().toISOString(),
+      events: EVENTS,
+      concurrency: CONCURRENCY,
+      picturesFetchable: pictures.address().port === 8080,
+      scenarios,
+    };
     await mkdir(join(root, 'bench', 'results'), { recursive: true });
     await writeFile(args.out, `${JSON.stringify(result, null, 2)}\n`);
     const lines = [
