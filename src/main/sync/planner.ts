@@ -78,7 +78,10 @@ export function plan(
   options: PlanOptions,
 ): Plan {
   const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
-  links = links.map((link) => withoutGoneRefs(link, remoteById));
+  const linkedRemoteIds = new Set(
+    links.flatMap((link) => (link.remoteId === null ? [] : [linkKey(link.kind, link.remoteId)])),
+  );
+  links = links.map((link) => withoutGoneRefs(link, remoteById, linkedRemoteIds));
   const linkedIdOf = remoteIdLookup(links);
   const mediaLinks = options.mediaLinks ?? [];
   const remoteMediaIdOf = remoteMediaIdLookup(mediaLinks);
