@@ -696,13 +696,15 @@ export class RemoteClient {
    * Writes an event's own currency into its meta through WordPress' own route (`wp/v2/tribe_events/{id}`:
    * `_EventCurrencySymbol`, `_EventCurrencyPosition`, `_EventCurrencyCode`, which the plugin shows it in), with
    * its cost text as sent (the plugin works the cost out again on that route). The plugin's own route reads a
-   * currency from the cost text alone. Answers the event as the plugin shows it afterwards.
+   * currency from the cost text alone, and none from `€15 - €25` or `€8,50`. Answers the event as the plugin
+   * shows it afterwards (`shown`, as it answered before).
    */
   async setWordPressCurrency(
-    id: number,
+    shown: RemoteRecord,
     cost: string | null,
     currency: RemoteCurrency,
   ): Promise<RemoteRecord> {
+    const id = shown.id;
     const url = this.wordPressPostUrl('event', id);
     const meta = {
       ...(cost !== null ? { _EventCost: cost } : {}),
@@ -723,6 +725,15 @@ export class RemoteClient {
         error.data,
       );
     }
+    // Nothing the sync compares changed: the event as shown before, with its currency and new modification
+    // time (the post's, which the plugin shows as `modified_utc`), without reading it again.
+    const post = wordPressPost.safeParse(answer.body);
+    if (post.success && post.data.modified_gmt)
+      return {
+        ...shown,
+        modifiedUtc: post.data.modified_gmt.replace('T', ' '),
+        ...(shown.texts ? { texts: { ...shown.texts, currency } } : {}),
+      };
     const record = await this.get('event', id);
     if (!record) throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}events/${id} is gone.`);
     return record;

@@ -1,8 +1,9 @@
 /**
  * An event's currency on a WordPress site: its plugin's REST API reads the currency from the cost text alone
- * (`15€` gives €, `20€ / 10€ reduced` none, so the site shows its own default). Where the site's answer shows
- * another currency than the event's here, it is written into the event's meta (one more request, for those
- * events only), so the site shows the event's own, and `remote-wins` brings it back from there.
+ * (`15€` gives €; `20€ / 10€ reduced`, `€15 - €25` or `€8,50` none, so the site shows its own default).
+ * Where the site's answer shows another currency than the event's here, it is written into the event's meta
+ * (one more request, for those events only), so the site shows the event's own, and `remote-wins` brings it
+ * back from there.
  */
 import type { LocalRecord, RemoteRecord } from '../model';
 import type { ExecuteContext } from './context';
@@ -19,5 +20,5 @@ export async function withShownCurrency(
   if (!context.client.isWordPress || record.kind !== 'event' || !wanted || !shown) return answer;
   if (shown.symbol === wanted.symbol && shown.position === wanted.position) return answer;
   const cost = typeof sent.cost === 'string' ? sent.cost : null;
-  return context.client.setWordPressCurrency(answer.id, cost, wanted);
+  return context.client.setWordPressCurrency(answer, cost, wanted);
 }
