@@ -68,6 +68,11 @@ export interface EventWriteContext {
   caller: MaybeCaller;
   now: Date;
   language: Language;
+  /**
+   * An organizer list is taken as given, trashed organizers of the old one dropped (the sync taking another
+   * calendar's version, where a merge may have replaced one); otherwise they are kept (see withTrashedKept).
+   */
+  organizersAsGiven?: boolean;
 }
 
 /** A rule of the calendar the input breaks; the route reports it as a 400 on `field`. */
@@ -187,9 +192,11 @@ export function applyEventInput(
       ? resolveEventTerms(tx, store, 'tag', input.tags, context.language, now)
       : base.tagIds,
     venueId: has('venue') ? (linkedIds('venue', input.venue, context)[0] ?? 0) : base.venueId,
-    organizerIds: has('organizer')
-      ? withTrashedKept(store, base.organizerIds, linkedIds('organizer', input.organizer, context))
-      : base.organizerIds,
+    organizerIds: !has('organizer')
+      ? base.organizerIds
+      : context.organizersAsGiven
+        ? linkedIds('organizer', input.organizer, context)
+        : withTrashedKept(store, base.organizerIds, linkedIds('organizer', input.organizer, context)),
   };
   if (has('status')) event.status = givenStatus(context.caller, input.status);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
@@ -384,7 +391,7 @@ export async function addEvents<T>(
 export async function changeEvent(
   id: number,
   input: EventInput,
-  call: RecordWriteCall<StoredEvent>,
+  call: RecordWriteCall<StoredEvent> & Pick<EventWriteContext, 'organizersAsGiven'>,
 ): Promise<StoredEvent> {
   const { store } = call;
   const current = store.events.get(id)!;
@@ -395,7 +402,14 @@ export async function changeEvent(
   return withinWriteBudget(
     call,
     (tx) => {
-      const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+      const context = {
+        tx,
+        store,
+        caller: call.caller,
+        now: call.now,
+        language: current.language,
+        organizersAsGiven: call.organizersAsGiven,
+      };
       return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
     },
     nothingYet,

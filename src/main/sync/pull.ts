@@ -74,7 +74,9 @@ export async function pullIntoLocal(
     if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
     // Nothing to take (an event of a series already brought up to date by its head): not an edit of its own.
     if (Object.keys(input).length === 0) return current.revision;
-    return (await changeEvent(localId, scope === 'all' ? { ...input, scope } : input, call).catch(refused))
+    // Another calendar's organizer list as it is there (a merge there may have replaced a trashed one).
+    const taking = { ...call, organizersAsGiven: true };
+    return (await changeEvent(localId, scope === 'all' ? { ...input, scope } : input, taking).catch(refused))
       .revision;
   }
   if (kind === 'venue' || kind === 'organizer') {
