@@ -3,6 +3,7 @@ import { eventBody, type TestServer } from '../helpers/server';
 import { allOf, startSyncPair, type SyncPair } from './syncHelpers';
 import { startProxy, type Proxy } from '../helpers/droppingProxy';
 import type { SyncReport } from '../../src/main/sync/sync';
+import { IMPORT_PAGE } from '../../src/main/sync/executor';
 
 let pair: SyncPair;
 const proxies: Proxy[] = [];
@@ -86,8 +87,10 @@ describe('two-way sync: records new on the remote', () => {
   });
 
   it('an interrupted pull resumes where it stopped, without duplicates', async () => {
-    for (let index = 0; index < 8; index++)
-      await write(pair.remote, 'events', eventBody(`Remote ${index}`, index + 1));
+    // Imported a page at a time (each page in one store change): stopped during the first, the second waits.
+    const total = IMPORT_PAGE + 8;
+    for (let index = 0; index < total; index++)
+      await write(pair.remote, 'events', eventBody(`Remote ${index}`, (index % 28) + 1));
     const stop = new AbortController();
     let done = 0;
     const first = await pair.sync({
@@ -99,11 +102,11 @@ describe('two-way sync: records new on the remote', () => {
       },
     });
     expect(first.interrupted).toBe(true);
-    expect(first.summary.imported).toBe(3);
+    expect(first.summary.imported).toBe(IMPORT_PAGE);
     const second = await pair.sync({ direction: 'both' });
-    expect(second.summary).toMatchObject({ imported: 5, failed: 0 });
+    expect(second.summary).toMatchObject({ imported: total - IMPORT_PAGE, failed: 0 });
     expect(await eventsByUid(pair.local)).toEqual(await eventsByUid(pair.remote));
-    expect(pair.local.engine.store.events.size).toBe(8);
+    expect(pair.local.engine.store.events.size).toBe(total);
   });
 
   it('one answer in five lost, both ways: no duplicate and no lost change once the syncs get through', async () => {

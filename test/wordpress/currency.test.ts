@@ -78,8 +78,8 @@ describeWithPeer('cost and currency on the real WordPress + The Events Calendar 
     expect(here).toEqual({ 'Plain euro': '15€', Pounds: '£12', Reduced: '10€ – 20€' });
     expect(costs['Plain euro']).toBe('15€');
     expect(costs.Pounds).toBe('£12');
-    // A text with words arrives as typed. (The site reads no currency from it: tribe/events/v1 takes none
-    // but the one in a bare "15€"-like text, so the site shows its own default there.)
+    // A text with words arrives as typed. (tribe/events/v1 reads no currency from it, only from a bare
+    // "15€"-like text: the sync writes the event's into its meta, see below.)
     const reduced = (await siteEvents()).find((event) => event.title === 'Reduced') as unknown as {
       id: number;
     };
@@ -87,6 +87,73 @@ describeWithPeer('cost and currency on the real WordPress + The Events Calendar 
     expect(stored.status).toBe(200);
     expect(stored.body.meta._EventCost).toBe('20€ / 10€ reduced');
   });
+
+  it("shows a cost with words in the event's own currency there, and remote-wins brings that currency back", async () => {
+    const created = await local.api('events', {
+      method: 'POST',
+      auth: local.admin,
+      json: {
+        title: 'Pounds with words',
+        start_date: '2027-06-01 20:00:00',
+        end_date: '2027-06-01 22:00:00',
+        cost: '£20 / £10 reduced',
+        currency_symbol: '£',
+        currency_position: 'prefix',
+        currency_code: 'GBP',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sync = (policy: 'ask' | 'remote-wins') =>
+      runSync({
+        store: local.engine.store,
+        caller: folderOwner(local.engine.store),
+        policy,
+        remote: {
+          root: peer.root,
+          namespace: 'tribe/events/v1',
+          auth: { user: peer.admin.user, password: peer.admin.password },
+          backoffMs: 1,
+        },
+      });
+    expect((await sync('ask')).summary.failed).toBe(0);
+    const onSite = (await siteEvents()).find((event) => event.title === 'Pounds with words') as unknown as {
+      id: number;
+      cost_details: { currency_symbol: string; currency_position: string; currency_code: string };
+    };
+    expect(onSite.cost_details).toMatchObject({
+      currency_symbol: '£',
+      currency_position: 'prefix',
+      currency_code: 'GBP',
+    });
+    const stored = await peer.api(`wp/v2/tribe_events/${onSite.id}?context=edit`);
+    expect(stored.body.meta._EventCost).toBe('£20 / £10 reduced');
+    // A second sync finds nothing to do (the currency written there is no change of the site's).
+    expect((await sync('ask')).operations).toEqual([]);
+
+    // Here the price becomes a bare 25 in the calendar's euros; there (as its editor saves, through WordPress'
+    // own route) a new price with words: the site's version wins, in its currency.
+    await local.api(`events/${created.body.id}`, {
+      method: 'POST',
+      auth: local.admin,
+      json: { cost: '25', currency_symbol: '', currency_position: '', currency_code: '' },
+    });
+    const repriced = await peer.api(`wp/v2/tribe_events/${onSite.id}`, {
+      method: 'POST',
+      json: { meta: { _EventCost: '£30 / £15 reduced' } },
+    });
+    expect(repriced.status).toBe(200);
+    const report = await sync('remote-wins');
+    expect(report.summary.failed).toBe(0);
+    const back = await local.api(`events/${created.body.id}`, { auth: local.admin });
+    expect(back.body.cost).toBe('£15 – £30');
+    expect(local.engine.store.events.get(created.body.id)?.cost).toEqual(['£30 / £15 reduced']);
+    expect(back.body.cost_details).toMatchObject({
+      currency_symbol: '£',
+      currency_position: 'prefix',
+      currency_code: 'GBP',
+    });
+    expect((await sync('ask')).operations).toEqual([]);
+  }, 240_000);
 
   it("the plugin's CSV importer reads our currency columns", async () => {
     const file = join(peer.dir, 'events.csv');

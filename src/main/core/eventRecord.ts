@@ -64,6 +64,11 @@ export interface EventWriteContext {
   caller: MaybeCaller;
   now: Date;
   language: Language;
+  /**
+   * An organizer list is taken as given, trashed organizers of the old one dropped (the sync taking another
+   * calendar's version, where a merge may have replaced one); otherwise they are kept (see withTrashedKept).
+   */
+  organizersAsGiven?: boolean;
 }
 
 /** A rule of the calendar the input breaks; the route reports it as a 400 on `field`. */
@@ -183,11 +188,25 @@ export function applyEventInput(
       ? resolveEventTerms(tx, store, 'tag', input.tags, context.language, now)
       : base.tagIds,
     venueId: has('venue') ? (linkedIds('venue', input.venue, context)[0] ?? 0) : base.venueId,
-    organizerIds: has('organizer') ? linkedIds('organizer', input.organizer, context) : base.organizerIds,
+    organizerIds: !has('organizer')
+      ? base.organizerIds
+      : context.organizersAsGiven
+        ? linkedIds('organizer', input.organizer, context)
+        : withTrashedKept(store, base.organizerIds, linkedIds('organizer', input.organizer, context)),
   };
   if (has('status')) event.status = givenStatus(context.caller, input.status);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
   return event;
+}
+
+/**
+ * An event's new organizer list, with the organizers of its old list that are in the trash kept at the end: a
+ * list as the event shows it (a trashed organizer hidden, as the original hides it) drops none of them for
+ * good, so restoring one brings it back to its events, as a restored venue comes back.
+ */
+function withTrashedKept(store: CalendarStore, before: number[], given: number[]): number[] {
+  const trashed = before.filter((id) => !given.includes(id) && store.organizers.get(id)?.status === 'trash');
+  return trashed.length === 0 ? given : [...given, ...trashed];
 }
 
 /**

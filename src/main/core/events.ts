@@ -1,5 +1,6 @@
 import type { Language } from '../../shared/enums';
 import type { StoredEvent } from '../store/schema';
+import type { Transaction } from '../store/store';
 import { canChangePost, canEditPosts } from './capabilities';
 import {
   createSingleEvent,
@@ -47,13 +48,41 @@ export async function addEvent(
 }
 
 /**
+ * Creates several events for the caller in one store change (a sync's page of imported events: one durable
+ * write for the page, not one per event). `also` runs in the same change with the events made, in order (the
+ * sync writes their links there). Any refusal takes the whole change back: nothing of it is written.
+ */
+export async function addEvents<T>(
+  inputs: EventInput[],
+  call: WriteCall & { language: Language },
+  also: (tx: Transaction, created: StoredEvent[]) => T,
+): Promise<{ created: StoredEvent[]; also: T }> {
+  refuseUnless(canEditPosts(call.caller), call.caller);
+  const least = {
+    creates: inputs.length,
+    occurrences: inputs.filter((input) => input.recurrence?.length).length,
+  };
+  return withinWriteBudget(
+    call,
+    (tx) => {
+      const created = inputs.map((input) => {
+        const uid = givenUid(input.uid, call.caller, call.store.events.values());
+        return createEvent(input, { ...call, tx }, uid ? { uid } : {});
+      });
+      return { created, also: also(tx, created) };
+    },
+    least,
+  );
+}
+
+/**
  * Patches the event `id` (which exists) for a caller who may edit it; in a series, with `input.scope` (default
  * `this`), the caller must be allowed to edit every event the scope changes (else nothing changes: 403).
  */
 export async function changeEvent(
   id: number,
   input: EventInput,
-  call: RecordWriteCall<StoredEvent>,
+  call: RecordWriteCall<StoredEvent> & Pick<EventWriteContext, 'organizersAsGiven'>,
 ): Promise<StoredEvent> {
   const { store } = call;
   const current = store.events.get(id)!;
@@ -64,7 +93,14 @@ export async function changeEvent(
   return withinWriteBudget(
     call,
     (tx) => {
-      const context = { tx, store, caller: call.caller, now: call.now, language: current.language };
+      const context = {
+        tx,
+        store,
+        caller: call.caller,
+        now: call.now,
+        language: current.language,
+        organizersAsGiven: call.organizersAsGiven,
+      };
       return changeInSeries(current, input, input.scope ?? 'this', guardedTransaction(context, 'edit'));
     },
     nothingYet,

@@ -96,12 +96,31 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
       report(operation, 'failed', message);
     }
   };
+  /**
+   * A page of events new on the remote: imported in one store change; should one of them be refused here,
+   * one by one (each failure its own).
+   */
+  const runImports = async (page: ImportOperation[]) => {
+    let imported = false;
+    try {
+      imported = await performer.importEvents(page);
+    } catch (error) {
+      // Told by the operations one by one (a stopping error, a record the remote answers badly).
+      if (!(error instanceof RemoteError)) throw error;
+    }
+    if (imported) for (const operation of page) report(operation, 'done');
+    else for (const operation of page) if (mayStart()) await run(operation);
+  };
   let started = 0;
   const mayStart = () => !stopping && !options.signal?.aborted;
   for (const stage of stagesOf(operations, options.local, remoteCategoryDepth(options.remote))) {
-    await inPool(stage, options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (operation) => {
-      started++;
-      return run(operation);
+    await inPool(workOf(stage), options.concurrency ?? DEFAULT_CONCURRENCY, mayStart, (work) => {
+      if (!Array.isArray(work)) {
+        started++;
+        return run(work);
+      }
+      started += work.length;
+      return runImports(work);
     });
     if (!mayStart()) break;
   }
@@ -121,6 +140,23 @@ export async function execute(operations: Operation[], options: ExecuteOptions):
   }
   summary.conflicts += lateConflicts.length;
   return { summary, failures, lateConflicts, interrupted };
+}
+
+type ImportOperation = Extract<Operation, { type: 'import' }>;
+
+/** Events new on the remote imported in one store change (and their texts read in one request). */
+export const IMPORT_PAGE = 50;
+
+/** A stage's work: its operations one by one, but the imports of events by pages of {@link IMPORT_PAGE}. */
+function workOf(stage: Operation[]): (Operation | ImportOperation[])[] {
+  const imports = stage.filter(
+    (operation): operation is ImportOperation => operation.type === 'import' && operation.kind === 'event',
+  );
+  const work: (Operation | ImportOperation[])[] = stage.filter(
+    (operation) => operation.type !== 'import' || operation.kind !== 'event',
+  );
+  for (let at = 0; at < imports.length; at += IMPORT_PAGE) work.push(imports.slice(at, at + IMPORT_PAGE));
+  return work;
 }
 
 /**

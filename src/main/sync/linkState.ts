@@ -1,4 +1,4 @@
-import type { CalendarStore } from '../store/store';
+import type { CalendarStore, Transaction } from '../store/store';
 import {
   linkKey,
   linkSchema,
@@ -104,19 +104,42 @@ export class LinkState {
    * remote record is already linked to another local record (see {@link linkedElsewhere}).
    */
   async put(link: Link): Promise<void> {
-    const other =
-      link.remoteId === null ? null : this.linkedElsewhere(link.kind, link.remoteId, link.localId);
-    if (other !== null) {
-      throw new RecordProblem(
-        'SYNC_REMOTE_ALREADY_LINKED',
-        `The remote's ${link.kind} ${link.remoteId} is already the copy of local ${link.kind} ${other}: two ` +
-          `records here are not linked to one there, or each sync would copy its fields over both. If they ` +
-          'have the same name, run the sync with --keep-apart or --merge-same-names.',
-      );
-    }
+    this.refuseLinkedElsewhere(link);
     await this.store.mutate((tx) =>
       tx.setSyncState(`link:${this.key}|${linkKey(link.kind, link.localId)}`, link),
     );
+    this.took(link);
+  }
+
+  /**
+   * Writes links within a store change of the caller's (a page of imported records and their links: one
+   * durable write). Checked as {@link put}; they count here once {@link tookAll} is told the change is written.
+   */
+  writeIn(tx: Transaction, links: Link[]): void {
+    for (const link of links) {
+      this.refuseLinkedElsewhere(link);
+      tx.setSyncState(`link:${this.key}|${linkKey(link.kind, link.localId)}`, link);
+    }
+  }
+
+  /** Links written by {@link writeIn} in a change now durable. */
+  tookAll(links: Link[]): void {
+    for (const link of links) this.took(link);
+  }
+
+  private refuseLinkedElsewhere(link: Link): void {
+    const other =
+      link.remoteId === null ? null : this.linkedElsewhere(link.kind, link.remoteId, link.localId);
+    if (other === null) return;
+    throw new RecordProblem(
+      'SYNC_REMOTE_ALREADY_LINKED',
+      `The remote's ${link.kind} ${link.remoteId} is already the copy of local ${link.kind} ${other}: two ` +
+        `records here are not linked to one there, or each sync would copy its fields over both. If they ` +
+        'have the same name, run the sync with --keep-apart or --merge-same-names.',
+    );
+  }
+
+  private took(link: Link): void {
     this.forgetRemoteOf(link.kind, link.localId);
     this.links.set(linkKey(link.kind, link.localId), link);
     if (link.remoteId !== null) this.localOfRemote.set(linkKey(link.kind, link.remoteId), link.localId);

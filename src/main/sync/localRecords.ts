@@ -149,6 +149,10 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     // Taken by a Calendar Desk on create (the same record on both, CONTRACT §2); WordPress ignores it.
     send: { ...eventCostToSend(event, store), uid: event.uid },
     sendToCalendarDesk: eventCostToCalendarDesk(event),
+    // A cost without an amount ("Free", "0", "Donation") shows no currency anywhere.
+    ...(costDetailsValues(event.cost).some((value) => Number(value) > 0)
+      ? { shownCurrency: eventCurrency(event, siteCurrency(store.settings)) }
+      : {}),
     image: localImage(store, event.imageId),
     password: event.password,
     ...(event.recurrenceId === undefined

@@ -71,6 +71,11 @@ export interface LocalRecord {
   password?: string;
   /** Events of a series: how a remote that has series (a Calendar Desk) gets it as one. */
   series?: LocalSeriesPart;
+  /**
+   * Events with an amount in their cost: the currency it is shown in here (its own, else the calendar's), which a WordPress site
+   * must show too; its plugin reads the currency from the cost text alone, and none from one with words.
+   */
+  shownCurrency?: RemoteCurrency;
 }
 
 /** Where an event stands in its series. */

@@ -1,6 +1,7 @@
 import type { LocalRecord, Operation, Plan, RemoteRecord } from './model';
 import type { Link } from './model';
 import { linkKey, SYNC_KINDS } from './model';
+import { withoutGoneRefs } from './goneRefs';
 import { planGoneHere, planNewThere } from './plan/elsewhere';
 import { planOneWay } from './plan/oneWay';
 import { PlanRun, type PlanOptions } from './plan/run';
@@ -30,7 +31,13 @@ export function plan(
   remote: RemoteRecord[],
   options: PlanOptions,
 ): Plan {
-  const run = new PlanRun(local, links, remote, options);
+  // A link's base forgets references to records gone from the remote that no link names any more.
+  const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
+  const linkedRemoteIds = new Set(
+    links.flatMap((link) => (link.remoteId === null ? [] : [linkKey(link.kind, link.remoteId)])),
+  );
+  const settledLinks = links.map((link) => withoutGoneRefs(link, remoteById, linkedRemoteIds));
+  const run = new PlanRun(local, settledLinks, remote, options);
   holdSeries(run);
   for (const record of local) {
     const link = run.linkByKey.get(linkKey(record.kind, record.id));

@@ -1,6 +1,6 @@
-import type { CalendarStore } from '../store/store';
+import type { CalendarStore, Transaction } from '../store/store';
 import type { Caller } from '../core/capabilities';
-import { addEvent, changeEvent, trashEvent } from '../core/events';
+import { addEvent, addEvents, changeEvent, trashEvent } from '../core/events';
 import { EventRuleError, type EventInput } from '../core/eventRecord';
 import {
   addLinkedPost,
@@ -68,7 +68,9 @@ export async function pullIntoLocal(
     if (current.status === 'trash' && !input.status) input.status = text(remote.fields.status) || 'publish';
     // Nothing to take (an event of a series already brought up to date by its head): not an edit of its own.
     if (Object.keys(input).length === 0) return current.revision;
-    return (await changeEvent(localId, scope === 'all' ? { ...input, scope } : input, call).catch(refused))
+    // Another calendar's organizer list as it is there (a merge there may have replaced a trashed one).
+    const taking = { ...call, organizersAsGiven: true };
+    return (await changeEvent(localId, scope === 'all' ? { ...input, scope } : input, taking).catch(refused))
       .revision;
   }
   if (kind === 'venue' || kind === 'organizer') {
@@ -106,19 +108,8 @@ export async function importIntoLocal(
   const refused = refusedAs(caller);
   const uid = remote.uid ? { uid: remote.uid } : {};
   const slug = remote.slug ? { slug: remote.slug } : {};
-  if (kind === 'event') {
-    // The head of a remote series comes with its rule: the series is made here from it (its occurrences are
-    // then linked to the remote's, see execute/series.ts).
-    const series = remote.seriesHeadId === remote.id ? seriesInputOf(remote) : {};
-    const input: EventInput = {
-      ...eventInputOf(remote, localIdOf, localMediaOf),
-      ...costInputOf(remote, store),
-      ...series,
-      ...slug,
-      ...uid,
-    };
-    return addEvent(input, call).catch(refused);
-  }
+  if (kind === 'event')
+    return addEvent(importedEventInput(store, remote, localIdOf, localMediaOf), call).catch(refused);
   if (kind === 'venue' || kind === 'organizer') {
     const status = text(remote.fields.status);
     const input = { ...linkedPostInputOf(remote, localMediaOf), ...(status ? { status } : {}), ...uid };
@@ -128,6 +119,43 @@ export async function importIntoLocal(
   }
   const input = termInputOf(kind, remote, localIdOf);
   return addTerm(kind, { ...input, name: input.name ?? '', ...slug, ...uid }, call).catch(refused);
+}
+
+/**
+ * Events new on the remote (a page of them), created here in one store change as `caller`; `also` runs in that
+ * change with the events made, in the order of `remotes` (the sync writes their links there). One refused event
+ * takes the whole change back (the caller then imports them one by one, to tell which).
+ */
+export async function importEventsIntoLocal<T>(
+  store: CalendarStore,
+  remotes: RemoteRecord[],
+  localIdOf: LocalIdOf,
+  now: Date,
+  caller: Caller,
+  localMediaOf: LocalMediaOf,
+  also: (tx: Transaction, created: StoredEvent[]) => T,
+): Promise<{ created: StoredEvent[]; also: T }> {
+  const inputs = remotes.map((remote) => importedEventInput(store, remote, localIdOf, localMediaOf));
+  return addEvents(inputs, { store, caller, now, language: 'en' }, also).catch(refusedAs(caller));
+}
+
+/** A remote event as the arguments of a local create, with its uid, slug and (a series' head) rule. */
+function importedEventInput(
+  store: CalendarStore,
+  remote: RemoteRecord,
+  localIdOf: LocalIdOf,
+  localMediaOf: LocalMediaOf,
+): EventInput {
+  // The head of a remote series comes with its rule: the series is made here from it (its occurrences are
+  // then linked to the remote's, see execute/series.ts).
+  const series = remote.seriesHeadId === remote.id ? seriesInputOf(remote) : {};
+  return {
+    ...eventInputOf(remote, localIdOf, localMediaOf),
+    ...costInputOf(remote, store),
+    ...series,
+    ...(remote.slug ? { slug: remote.slug } : {}),
+    ...(remote.uid ? { uid: remote.uid } : {}),
+  };
 }
 
 /** Moves to the local trash a record the remote deleted (a term, which has no trash, is deleted). */

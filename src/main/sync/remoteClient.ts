@@ -90,6 +90,19 @@ const storedPost = z
     } satisfies RemoteCurrency,
   }));
 
+/** What WordPress stores for a post (`context=edit`), as a record's texts; `url`: where it was read. */
+function storedTextsOf(kind: SyncKind, body: unknown, url: string): RemoteTexts {
+  const stored = storedPost.safeParse(body);
+  if (!stored.success) {
+    throw new RemoteError(
+      'REMOTE_BAD_RECORD',
+      `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
+    );
+  }
+  const { title, description, excerpt, cost, currency } = stored.data;
+  return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
+}
+
 /** Where a remote takes picture uploads: WordPress' media library, or a Calendar Desk's own route. */
 export type MediaRoute =
   | { kind: 'wordpress'; path: `${typeof WP_V2_NAMESPACE}/media` }
@@ -684,6 +697,53 @@ export class RemoteClient {
   }
 
   /**
+   * Writes an event's own currency into its meta through WordPress' own route (`wp/v2/tribe_events/{id}`:
+   * `_EventCurrencySymbol`, `_EventCurrencyPosition`, `_EventCurrencyCode`, which the plugin shows it in), with
+   * its cost text as sent (the plugin works the cost out again on that route). The plugin's own route reads a
+   * currency from the cost text alone, and none from `€15 - €25` or `€8,50`. Answers the event as the plugin
+   * shows it afterwards (`shown`, as it answered before).
+   */
+  async setWordPressCurrency(
+    shown: RemoteRecord,
+    cost: string | null,
+    currency: RemoteCurrency,
+  ): Promise<RemoteRecord> {
+    const id = shown.id;
+    const url = this.wordPressPostUrl('event', id);
+    const meta = {
+      ...(cost !== null ? { _EventCost: cost } : {}),
+      _EventCurrencySymbol: currency.symbol,
+      _EventCurrencyPosition: currency.position,
+      _EventCurrencyCode: currency.code,
+    };
+    const answer = await this.http.request('POST', url, { body: { meta } });
+    if (answer.status >= 400) {
+      const error = this.http.errorOf(answer, url);
+      throw new RemoteError(
+        error.code,
+        `The site shows its own currency for this event's cost instead of ${currency.symbol}: setting it goes ` +
+          `through ${url}, which refused (${error.message}). Set the currency of the event on the site, or ask ` +
+          'its administrator for an account that may edit it there.',
+        error.status,
+        error.remoteCode,
+        error.data,
+      );
+    }
+    // Nothing the sync compares changed: the event as shown before, with its currency and new modification
+    // time (the post's, which the plugin shows as `modified_utc`), without reading it again.
+    const post = wordPressPost.safeParse(answer.body);
+    if (post.success && post.data.modified_gmt)
+      return {
+        ...shown,
+        modifiedUtc: post.data.modified_gmt.replace('T', ' '),
+        ...(shown.texts ? { texts: { ...shown.texts, currency } } : {}),
+      };
+    const record = await this.get('event', id);
+    if (!record) throw new RemoteError('REMOTE_BAD_RECORD', `${this.nsRoot}events/${id} is gone.`);
+    return record;
+  }
+
+  /**
    * What WordPress stores for an event, venue or organizer (`wp/v2/{type}/{id}?context=edit`): its title,
    * description and excerpt as written and an event's cost as entered. The plugin's route shows them formatted
    * (paragraphs added, entities, a currency symbol), which is no copy to take over (`remote-wins`).
@@ -692,15 +752,34 @@ export class RemoteClient {
     const url = `${this.wordPressPostUrl(kind, id)}?context=edit`;
     const answer = await this.http.request('GET', url);
     if (answer.status >= 400) throw this.http.errorOf(answer, url);
-    const stored = storedPost.safeParse(answer.body);
-    if (!stored.success) {
-      throw new RemoteError(
-        'REMOTE_BAD_RECORD',
-        `${url} did not answer with what the site stores (${stored.error.issues[0]?.path.join('.')} ${stored.error.issues[0]?.message}).`,
-      );
+    return storedTextsOf(kind, answer.body, url);
+  }
+
+  /**
+   * {@link storedTexts} of several records of a kind in one request (`wp/v2/{type}?include=…&context=edit`, at
+   * most 100): a page of imports reads them at once. A record the answer leaves out (or one that does not
+   * fit) is not in the map: the caller reads it alone.
+   */
+  async storedTextsOfMany(kind: SyncKind, ids: number[]): Promise<Map<number, RemoteTexts>> {
+    const found = new Map<number, RemoteTexts>();
+    if (ids.length === 0) return found;
+    const type = (POST_TYPES as Partial<Record<SyncKind, string>>)[kind];
+    if (!type) throw new Error(`a ${kind} is not a WordPress post`);
+    const url =
+      `${this.root}${WP_V2_NAMESPACE}/${type}?context=edit&status=any&per_page=${ids.length}` +
+      `&include=${ids.slice(0, 100).join(',')}`;
+    const answer = await this.http.request('GET', url);
+    if (answer.status >= 400 || !Array.isArray(answer.body)) return found;
+    for (const item of answer.body as unknown[]) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number' || !ids.includes(id)) continue;
+      try {
+        found.set(id, storedTextsOf(kind, item, url));
+      } catch {
+        // Read alone by the caller, which reports it.
+      }
     }
-    const { title, description, excerpt, cost, currency } = stored.data;
-    return { title, description, ...(kind === 'event' ? { excerpt, cost: cost ?? '', currency } : {}) };
+    return found;
   }
 
   /**

@@ -3,11 +3,18 @@
  * in the links: a create never duplicates (a lost answer is looked up, an existing term adopted), an update
  * refused by If-Match becomes a late conflict, a pull writes the remote's version into the local calendar.
  */
-import type { LocalRecord, Operation, RemoteRecord } from '../model';
+import type { Link, LocalRecord, Operation, RemoteRecord, RemoteTexts } from '../model';
 import { linkKey } from '../model';
 import { REMOTE_GONE, sentAgainWhenFound } from '../planner';
 import { RemoteError } from '../remoteClient';
-import { importIntoLocal, pullIntoLocal, trashLocal, type LocalIdOf, type LocalMediaOf } from '../pull';
+import {
+  importEventsIntoLocal,
+  importIntoLocal,
+  pullIntoLocal,
+  trashLocal,
+  type LocalIdOf,
+  type LocalMediaOf,
+} from '../pull';
 import { localRecordOf } from '../localRecords';
 import { takeLinkedPostUid } from '../../core/linkedPosts';
 import { RecordProblem } from '../eventPassword';
@@ -15,6 +22,7 @@ import { linkFor, type ExecuteContext } from './context';
 import type { RunPictures } from './pictures';
 import { requestBody, takeEmptyTexts } from './requests';
 import { isRefusal, sendOnce } from './sendOnce';
+import { withShownCurrency } from './currency';
 import {
   changedOnHeadAlone,
   coveredByHead,
@@ -240,6 +248,8 @@ export class RunOperations {
         },
       },
     );
+    if (!created.adopted)
+      created.remote = await withShownCurrency(this.context, record, sent, created.remote);
     if (!protect || created.adopted) return created;
     // Created as a draft: linked (to be updated, password first, should the next step not happen) before it
     // gets its password and status.
@@ -268,7 +278,12 @@ export class RunOperations {
         await passwords.beforeUpdate(record, remoteId, sent);
         // A WordPress site's plugin refuses or ignores "" there: those are emptied through wp/v2 after.
         emptied = client.isWordPress ? takeEmptyTexts(sent) : [];
-        return client.update(record.kind, remoteId, sent, precondition);
+        return withShownCurrency(
+          this.context,
+          record,
+          sent,
+          await client.update(record.kind, remoteId, sent, precondition),
+        );
       });
       const stale = emptied.filter((field) => answer.fields[field] !== '');
       if (stale.length > 0) answer = await client.clearTexts(record.kind, remoteId, stale);
@@ -443,12 +458,64 @@ export class RunOperations {
     if (remote.seriesHeadId === remote.id) await this.linkRemoteSeries(created.id, remote.id);
   }
 
-  /** The remote record read for the plan; from WordPress with its texts as stored (its plugin shows them formatted). */
-  private async remoteAsStored(kind: Operation['kind'], remoteId: number): Promise<RemoteRecord> {
+  /**
+   * A page of events new on the remote, created here and linked in one store change (one durable write for the
+   * page); their texts as WordPress stores them read in one request. Answers false, having changed nothing,
+   * when one of them is refused here: the caller then imports them one by one, each failing on its own.
+   */
+  async importEvents(operations: Extract<Operation, { type: 'import' }>[]): Promise<boolean> {
+    const { client, links, options } = this.context;
+    const texts = client.isWordPress
+      ? await client.storedTextsOfMany(
+          'event',
+          operations.map((operation) => operation.remoteId),
+        )
+      : new Map();
+    const remotes = await Promise.all(
+      operations.map((operation) => this.remoteAsStored('event', operation.remoteId, texts)),
+    );
+    const localIdOf = this.localIdOf();
+    let written: Link[];
+    try {
+      ({ also: written } = await importEventsIntoLocal(
+        options.store,
+        remotes,
+        localIdOf,
+        options.now ?? new Date(),
+        options.caller,
+        this.localMediaOf(),
+        (tx, created) => {
+          const made = created.map((event, index) =>
+            linkFor('event', event.id, event.revision, remotes[index]!),
+          );
+          links.writeIn(tx, made);
+          return made;
+        },
+      ));
+    } catch (error) {
+      if (error instanceof RecordProblem) return false;
+      throw error;
+    }
+    links.tookAll(written);
+    for (const [index, remote] of remotes.entries())
+      if (remote.seriesHeadId === remote.id) await this.linkRemoteSeries(written[index]!.localId, remote.id);
+    this.context.summary.imported += operations.length;
+    return true;
+  }
+
+  /**
+   * The remote record read for the plan; from WordPress with its texts as stored (its plugin shows them
+   * formatted), from `read` when a page's were read at once.
+   */
+  private async remoteAsStored(
+    kind: Operation['kind'],
+    remoteId: number,
+    read?: Map<number, RemoteTexts>,
+  ): Promise<RemoteRecord> {
     const { client, options } = this.context;
     const remote = options.remote.get(linkKey(kind, remoteId))!;
     if (client.isWordPress && remote.texts)
-      return { ...remote, texts: await client.storedTexts(kind, remoteId) };
+      return { ...remote, texts: read?.get(remoteId) ?? (await client.storedTexts(kind, remoteId)) };
     // Only a Calendar Desk answers an event's cost as typed and its own currency; another shows its site's.
     if (!remote.texts) return remote;
     return client.isCalendarDesk

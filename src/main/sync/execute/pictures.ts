@@ -34,7 +34,10 @@ export class RunPictures {
         return {};
       return { image: '' };
     }
-    if (image.fileName === null) return { image: image.url };
+    // A picture by address the remote has already fetched (for another record): its copy there, by id, so the
+    // site neither looks the address up among its media nor downloads it again for every event.
+    if (image.fileName === null)
+      return { image: this.context.links.remoteMediaIdOf(image.mediaId) ?? image.url };
     return { image: await this.uploadedImage({ ...image, fileName: image.fileName }) };
   }
 
@@ -84,7 +87,7 @@ export class RunPictures {
         throw error;
       // Uploaded again only when the remote's copy is really gone: a picture refused for any other reason
       // would otherwise be uploaded once more on every run.
-      const remoteMediaId = image.fileName !== null ? links.remoteMediaIdOf(image.mediaId) : null;
+      const remoteMediaId = links.remoteMediaIdOf(image.mediaId);
       if (remoteMediaId !== null && (await client.mediaGone(remoteMediaId))) {
         await links.removeMedia(image.mediaId);
         return send();
