@@ -24,7 +24,7 @@ import type { ImportRow } from '../../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { checkOccurrenceBudget } from './importBudget';
-import { csvDates, parseCsv, type CsvInput } from './csv';
+import { csvDates, readCsv, type CsvInput } from './csv';
 import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
@@ -121,7 +121,7 @@ export async function importFile(
           inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
           problems,
         }))
-      : parseCsv(text, dates);
+      : await readCsv(text, dates);
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
@@ -239,10 +239,30 @@ export async function importFile(
     done += 'overrides' in row ? 1 + row.overrides.length : 1;
     options.onEntry?.(done, total);
   };
-  // A large import (not a preview, not an address refresh) is applied a slice of rows per store change, so
-  // that the server keeps answering meanwhile (issue 26): still one import in the history, undone as one.
-  if (!options.dryRun && !options.sourceId && (occurrences ?? total) > SLICED_ABOVE) {
-    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems);
+  // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
+  // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
+  if ((occurrences ?? total) > SLICED_ABOVE) {
+    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems, {
+      ...options,
+      first: () => {
+        // Read inside the first change: two refreshes of one address cannot both start from the same state.
+        follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
+      },
+      last: !options.sourceId
+        ? undefined
+        : (context) => {
+            if (!follow) return;
+            for (const event of follow.trashWhatLeft(context, knownByUid ?? eventsByIcsUid(store)))
+              rows.push({
+                line: 0,
+                kind: 'events',
+                title: event.title,
+                action: 'trash',
+                reason: LEFT_THE_ADDRESS,
+              });
+            if (follow.changed) follow.save(context);
+          },
+    });
     return {
       format,
       ...counts,
@@ -326,8 +346,20 @@ async function applyImport(
   return importId;
 }
 
-/** Thrown at the end of a slice of an import whose file has problems: the slice is taken back. */
+/** Thrown at the end of a slice of an import whose file has problems, or of a preview: the slice is taken back. */
 class SliceTakenBack extends Error {}
+
+/** What an import applied in slices does besides its rows. */
+interface SliceSteps {
+  /** A preview: each slice is taken back at its end (so no reader ever sees it), nothing is noted. */
+  dryRun?: boolean;
+  /** The import address refreshed (the history notes it). */
+  sourceId?: string;
+  /** In the first slice's change, before its first row. */
+  first?: () => void;
+  /** In a change of its own after the last row (an address's events that left it go to the trash). */
+  last?: (context: EventWriteContext) => void;
+}
 
 /**
  * Applies the rows of a large import a slice at a time (about SLICE_MS of work per store change, each
@@ -338,7 +370,10 @@ class SliceTakenBack extends Error {}
  * the slices applied before it, as an undo would, and reports the failure. Writes of others between two
  * slices are kept: the slices read the store as it is when they run, and the taking back leaves a record
  * changed since the import wrote it as it is. A crash between two slices leaves the slices applied so far
- * without their entry in the history (they are ordinary events then).
+ * without their entry in the history (they are ordinary events then; an address refreshed finds them by UID).
+ * A preview runs the very same slices, each taken back at its end before any other request is answered, so it
+ * says what the import does (a venue or organizer that a row of an earlier slice would add is said to be
+ * added again by a later row naming it).
  */
 async function applyInSlices<Row>(
   store: CalendarStore,
@@ -348,31 +383,39 @@ async function applyInSlices<Row>(
   inputs: Row[],
   writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => void,
   problems: ImportProblem[],
+  steps: SliceSteps,
 ): Promise<string | undefined> {
   const changes = new ImportChanges(store);
   let next = 0;
+  /** One store change of the import: taken back at its end when the file has problems or it is a preview. */
+  const slice = (write: (context: EventWriteContext) => void) =>
+    store
+      .mutate((tx) => {
+        const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+        write(context);
+        if (problems.length > 0 || steps.dryRun) throw new SliceTakenBack();
+        changes.endSlice(tx);
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof SliceTakenBack)) throw error;
+      });
   try {
     while (next < inputs.length) {
-      await store
-        .mutate((tx) => {
-          const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-          const started = performance.now();
-          do writeRow(inputs[next++]!, changes, context);
-          while (next < inputs.length && performance.now() - started < SLICE_MS);
-          if (problems.length > 0) throw new SliceTakenBack();
-          changes.endSlice(tx);
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof SliceTakenBack)) throw error;
-        });
+      await slice((context) => {
+        if (next === 0) steps.first?.();
+        const started = performance.now();
+        do writeRow(inputs[next++]!, changes, context);
+        while (next < inputs.length && performance.now() - started < SLICE_MS);
+      });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (problems.length > 0) throw new ImportError(file, problems);
+    if (steps.last) await slice(steps.last);
     const records = changes.slicedWritten();
-    // Every record already as the file has it: nothing to note, nothing to undo.
-    if (records.length === 0) return undefined;
+    // A preview, or every record already as the file has it: nothing to note, nothing to undo.
+    if (steps.dryRun || records.length === 0) return undefined;
     const history = importHistoryOf(store);
-    const importId = history.begin(basename(file), null, now, records);
+    const importId = history.begin(basename(file), steps.sourceId ?? null, now, records);
     history.landed(importId);
     return importId;
   } catch (error) {
@@ -484,10 +527,15 @@ function importIcsEvent(
     : createEvent(input, context, identity);
   entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
+  // Each date of the series by its original start, read once: a file may change thousands of them.
+  const byDate = new Map<string | undefined, StoredEvent>();
+  if (head && row.overrides.length > 0)
+    for (const one of [head, ...seriesOccurrences(store, head)])
+      if (!byDate.has(one.recurrenceId)) byDate.set(one.recurrenceId, one);
   for (const override of row.overrides) {
-    const occurrence =
-      head &&
-      [head, ...seriesOccurrences(store, head)].find((one) => one.recurrenceId === override.recurrenceId);
+    const found = head && byDate.get(override.recurrenceId);
+    // As it is now (an earlier changed date of the file may have written it).
+    const occurrence = found ? store.events.get(found.id) : undefined;
     if (!occurrence || occurrence.status === 'trash') {
       problems.push({
         line: override.line,
