@@ -6,7 +6,9 @@ import { createEvent, type EventIdentity, type EventInput, type EventWriteContex
 import {
   changeInSeries,
   guardedTransaction,
+  horizonOf,
   inSeries,
+  materialiseSeries,
   seriesHeadOf,
   seriesOccurrences,
 } from '../../core/recurrence/series';
@@ -169,8 +171,16 @@ export async function importFile(
     };
   };
   let done = 0;
-  /** Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. */
-  const writeRow = (row: (typeof inputs)[number], changes: ImportChanges, context: EventWriteContext) => {
+  /**
+   * Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. A long
+   * series of a sliced import pauses (yields) once its slice's time is used up, and goes on with the context
+   * of the next slice (see applyInSlices).
+   */
+  function* writeRow(
+    row: (typeof inputs)[number],
+    changes: ImportChanges,
+    context: EventWriteContext,
+  ): RowWrite {
     changes.startEntry();
     let updating = false;
     const entries: Entry[] = [];
@@ -211,7 +221,7 @@ export async function importFile(
         const entryWritten = (line: number, title: unknown) =>
           entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
         const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-        importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+        yield* importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
         if (sameUid)
           entries[0].notes.push(
             `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
@@ -238,7 +248,7 @@ export async function importFile(
     }
     done += 'overrides' in row ? 1 + row.overrides.length : 1;
     options.onEntry?.(done, total);
-  };
+  }
   // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
   // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
   if ((occurrences ?? total) > SLICED_ABOVE) {
@@ -278,7 +288,7 @@ export async function importFile(
     knownByUid = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
     // Read inside the change: two refreshes of one address cannot both start from the same state.
     follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-    for (const row of inputs) writeRow(row, changes, context);
+    for (const row of inputs) writeWhole(writeRow(row, changes, context), context);
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
     if (follow) {
@@ -381,7 +391,7 @@ async function applyInSlices<Row>(
   now: Date,
   caller: Caller,
   inputs: Row[],
-  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => void,
+  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => RowWrite,
   problems: ImportProblem[],
   steps: SliceSteps,
 ): Promise<string | undefined> {
@@ -391,7 +401,10 @@ async function applyInSlices<Row>(
   const slice = (write: (context: EventWriteContext) => void) =>
     store
       .mutate((tx) => {
-        const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
+        // A series stops making its events when the slice's time is up (not in a preview, whose slices are
+        // each taken back: a series is made whole there), and goes on in the next slice.
+        const seriesDeadline = steps.dryRun ? undefined : performance.now() + SLICE_MS;
+        const context = changes.watch({ tx, store, caller, now, language: 'en' as const, seriesDeadline });
         write(context);
         if (problems.length > 0 || steps.dryRun) throw new SliceTakenBack();
         changes.endSlice(tx);
@@ -399,13 +412,17 @@ async function applyInSlices<Row>(
       .catch((error: unknown) => {
         if (!(error instanceof SliceTakenBack)) throw error;
       });
+  /** The row being written, when a long series of it goes on in the next slice. */
+  let current: RowWrite | undefined;
   try {
-    while (next < inputs.length) {
+    while (next < inputs.length || current) {
       await slice((context) => {
         if (next === 0) steps.first?.();
         const started = performance.now();
-        do writeRow(inputs[next++]!, changes, context);
-        while (next < inputs.length && performance.now() - started < SLICE_MS);
+        do {
+          current ??= writeRow(inputs[next++]!, changes, context);
+          if (current.next(context).done) current = undefined;
+        } while ((current || next < inputs.length) && performance.now() - started < SLICE_MS);
       });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -507,7 +524,7 @@ async function importDumpFile(
  * One VEVENT (with its changed dates, for a series) into the calendar: the event of its UID here is updated,
  * else it is created. A series' changed dates are changes of the matching occurrence alone (scope `this`).
  */
-function importIcsEvent(
+function* importIcsEvent(
   row: IcsEvent,
   existing: StoredEvent | undefined,
   identity: EventIdentity,
@@ -515,16 +532,27 @@ function importIcsEvent(
   problems: ImportProblem[],
   /** Called after the VEVENT and after each of its changed dates, with the line of its BEGIN:VEVENT. */
   entryRow: (line: number, title: unknown) => void,
-): void {
+): RowWrite {
   const { store } = context;
   // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
   const input: EventInput =
     existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
   // Changes go through the API's series writes, with their checks (the importer may change each event).
-  const changing = guardedTransaction(context, 'edit');
+  let changing = guardedTransaction(context, 'edit');
   const event = existing
     ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
     : createEvent(input, context, identity);
+  // A series stopped by its slice's deadline is made to its end in the next slices, before its changed dates.
+  const headId = seriesHeadOf(store, store.events.get(event.id)!)?.id;
+  while (context.seriesDeadline !== undefined && headId !== undefined) {
+    const head = store.events.get(headId);
+    if (!head || !unfinished(store, head, context.now)) break;
+    context = yield;
+    const now = store.events.get(headId);
+    if (!now) break; // taken back with its slice (the file has problems): nothing to go on with
+    materialiseSeries(now, context);
+  }
+  changing = guardedTransaction(context, 'edit');
   entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
   // Each date of the series by its original start, read once: a file may change thousands of them.
@@ -533,6 +561,10 @@ function importIcsEvent(
     for (const one of [head, ...seriesOccurrences(store, head)])
       if (!byDate.has(one.recurrenceId)) byDate.set(one.recurrenceId, one);
   for (const override of row.overrides) {
+    if (context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline) {
+      context = yield;
+      changing = guardedTransaction(context, 'edit');
+    }
     const found = head && byDate.get(override.recurrenceId);
     // As it is now (an earlier changed date of the file may have written it).
     const occurrence = found ? store.events.get(found.id) : undefined;
@@ -549,6 +581,22 @@ function importIcsEvent(
     changeInSeries(occurrence, override.input, 'this', changing);
     entryRow(override.veventLine, override.input.title ?? row.input.title);
   }
+}
+
+/** The writing of one row of a file: it yields to go on in the next slice's store change (its context). */
+type RowWrite = Generator<void, void, EventWriteContext>;
+
+/** Writes a row in one store change (`context` given again to a row that pauses). */
+function writeWhole(row: RowWrite, context: EventWriteContext): void {
+  while (!row.next(context).done);
+}
+
+/** True when the series of `head` was stopped before the horizon (see `seriesDeadline`): more to make. */
+function unfinished(store: CalendarStore, head: StoredEvent, now: Date): boolean {
+  return (
+    head.horizonLocal !== undefined &&
+    head.horizonLocal.slice(0, 10) < horizonOf(store, now, head.timezone).slice(0, 10)
+  );
 }
 
 /**
