@@ -432,8 +432,8 @@ async function applyInSlices<Row>(
     // A preview, or every record already as the file has it: nothing to note, nothing to undo.
     if (steps.dryRun || records.length === 0) return undefined;
     const history = importHistoryOf(store);
-    const importId = history.begin(basename(file), steps.sourceId ?? null, now, records);
-    history.landed(importId);
+    const importId = await history.beginSoon(basename(file), steps.sourceId ?? null, now, records);
+    await history.settledSoon(importId, 'landed');
     return importId;
   } catch (error) {
     const applied = changes.slicedWritten();

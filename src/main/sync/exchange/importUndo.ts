@@ -80,7 +80,7 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
       });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    history.undone(id);
+    await history.settledSoon(id, 'undone');
     return answer;
   } finally {
     running.delete(id);
