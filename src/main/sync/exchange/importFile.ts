@@ -414,9 +414,14 @@ async function applyInSlices<Row>(
       });
   /** The row being written, when a long series of it goes on in the next slice. */
   let current: RowWrite | undefined;
+  // The slices being written to disk: a few at a time (group commit writes them together), so that the next
+  // slice is made while the disk writes the last ones (one fsync per slice made a large import wait on the
+  // disk for minutes), and a failed write stops the import soon after.
+  const writing: Array<Promise<void>> = [];
+  let failed: { error: unknown } | undefined;
   try {
     while (next < inputs.length || current) {
-      await slice((context) => {
+      const written = slice((context) => {
         if (next === 0) steps.first?.();
         const started = performance.now();
         do {
@@ -424,8 +429,13 @@ async function applyInSlices<Row>(
           if (current.next(context).done) current = undefined;
         } while ((current || next < inputs.length) && performance.now() - started < SLICE_MS);
       });
+      writing.push(written.catch((error: unknown) => void (failed ??= { error })));
+      if (writing.length >= SLICES_WRITING) await writing.shift();
+      if (failed) throw failed.error;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    await Promise.all(writing.splice(0));
+    if (failed) throw failed.error;
     if (problems.length > 0) throw new ImportError(file, problems);
     if (steps.last) await slice(steps.last);
     const records = changes.slicedWritten();
@@ -436,6 +446,8 @@ async function applyInSlices<Row>(
     await history.settledSoon(importId, 'landed');
     return importId;
   } catch (error) {
+    // Every slice's write settled first: one still on its way could land after the taking back.
+    await Promise.all(writing);
     const applied = changes.slicedWritten();
     try {
       await takeBackSlices(store, applied, now);
@@ -456,6 +468,9 @@ async function applyInSlices<Row>(
     throw error;
   }
 }
+
+/** Slices of an import being written to disk at most at once (see applyInSlices). */
+const SLICES_WRITING = 8;
 
 /** Records taken back per store change when a sliced import fails. */
 const TAKE_BACK_SLICE = 1_000;

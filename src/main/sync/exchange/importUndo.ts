@@ -48,8 +48,11 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
     // the undo of an import of 50,000 events does not hold the server for seconds (issue 26 item 3). Each
     // record is judged when its slice runs: one a user changed meanwhile is kept as it is, as before.
     let next = 0;
+    // A few slices being written to disk at once (group commit writes them together), as an import's.
+    const writing: Array<Promise<void>> = [];
+    let failed: { error: unknown } | undefined;
     while (next < entry.records.length) {
-      await store.mutate((tx) => {
+      const written = store.mutate((tx) => {
         const put = (kind: Tracked['kind'], record: Tracked) => {
           if (kind === 'event') tx.putEvent(record as StoredEvent);
           else if (kind === 'venue') tx.putVenue(record as StoredVenue);
@@ -78,8 +81,13 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
           }
         } while (next < entry.records.length && performance.now() - started < SLICE_MS);
       });
+      writing.push(written.catch((error: unknown) => void (failed ??= { error })));
+      if (writing.length >= 8) await writing.shift();
+      if (failed) throw failed.error;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    await Promise.all(writing);
+    if (failed) throw failed.error;
     await history.settledSoon(id, 'undone');
     return answer;
   } finally {
