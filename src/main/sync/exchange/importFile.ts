@@ -129,7 +129,7 @@ export async function importFile(
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
   const counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
-  const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
+  const matchCsv = format === 'csv' ? await csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
   const rows: ImportRow[] = [];
   const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
