@@ -301,6 +301,31 @@ describe('an import over the budget of events', () => {
   }, 60_000);
 });
 
+describe('changed dates of a series (RECURRENCE-ID)', () => {
+  it('count toward the budget: 49,416 dates and 600 changed ones are refused with both counted', async () => {
+    const day = (offset: number) =>
+      new Date(Date.UTC(2027, 0, 5 + offset)).toISOString().slice(0, 10).replace(/-/g, '');
+    const file = calendar(
+      ...Array.from({ length: 71 }, (_, index) =>
+        vevent(`counted-${index}`, ['DTSTART:20270105T100000Z', 'RRULE:FREQ=DAILY;COUNT=5000']),
+      ),
+      // Each changed date is a write of its own: without them the file fits (71 × 696 = 49,416).
+      ...Array.from({ length: 600 }, (_, offset) =>
+        vevent('counted-0', [`RECURRENCE-ID:${day(offset)}T100000Z`, `DTSTART:${day(offset)}T120000Z`]),
+      ),
+    );
+    const before = server.engine.store.events.size;
+    const result = await importIcs(file);
+    expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(400);
+    expect(result.body.code).toBe('import_too_large');
+    expect(result.body.data).toMatchObject({ budget: 50_000, occurrences: 71 * 696 + 600 });
+    expect(result.body.message).toMatch(
+      /would create up to 50,016 events; an import may create at most 50,000/,
+    );
+    expect(server.engine.store.events.size).toBe(before);
+  }, 60_000);
+});
+
 describe('an import address whose calendar is over the budget', () => {
   const follow = (url: string) =>
     server.api(`${server.engine.origin}/${ADMIN}/import-sources`, {

@@ -69,6 +69,12 @@ export interface EventWriteContext {
    * calendar's version, where a merge may have replaced one); otherwise they are kept (see withTrashedKept).
    */
   organizersAsGiven?: boolean;
+  /**
+   * When set (a `performance.now()` time), a series write stops making its events once it has passed, as it
+   * stops at MATERIALISED_AT_ONCE: the series is made up to there, and `materialiseSeries` makes the rest (an
+   * import of a long series, a slice at a time: issue 26 item 3).
+   */
+  seriesDeadline?: number;
 }
 
 /** A rule of the calendar the input breaks; the route reports it as a 400 on `field`. */

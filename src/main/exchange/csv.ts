@@ -1,3 +1,4 @@
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
@@ -21,6 +22,7 @@ import {
 } from './csvColumns';
 import { csvWallClock, type CsvDateOptions } from './csvDates';
 import { neutraliseCell, restoreCell } from './csvFormulas';
+import { TimeSlices } from './timeSlices';
 
 export {
   CSV_KINDS,
@@ -366,6 +368,22 @@ export function csvDates(options: CsvReadOptions): CsvDates {
   return { dayFirst: options.dayFirst, now: options.now ?? new Date(), zone: options.zone ?? 'UTC' };
 }
 
+type Tokenized = { record: string[]; info: { lines: number } };
+const CSV_OPTIONS = { skip_empty_lines: true, bom: true, info: true, relax_column_count: true } as const;
+/** Characters of a file handed to the CSV parser at a time (a few ms of work). */
+const CSV_CHUNK = 16 * 1024;
+
+/** The problem of a file that is not CSV at all. */
+const notCsv = (error: unknown): { inputs: CsvInput[]; problems: ImportProblem[] } => ({
+  inputs: [],
+  problems: [
+    {
+      line: (error as { lines?: number }).lines ?? 0,
+      message: `not valid CSV (${(error as Error).message})`,
+    },
+  ],
+});
+
 /**
  * Reads a CSV of events, venues or organizers (told apart by their columns); every row is checked first. Dates
  * are read as the API reads them (`options.dayFirst` for `d/m/Y`); a row with a problem gives no input.
@@ -374,22 +392,61 @@ export function parseCsv(
   text: string,
   options: CsvReadOptions = {},
 ): { inputs: CsvInput[]; problems: ImportProblem[] } {
-  let rows: string[][];
-  let lines: number[];
+  let records: Tokenized[];
   try {
-    const records = parse(text, {
-      skip_empty_lines: true,
-      bom: true,
-      info: true,
-      relax_column_count: true,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-    rows = records.map((r) => r.record);
-    lines = records.map((r) => r.info.lines);
+    records = parse(text, CSV_OPTIONS) as unknown as Tokenized[];
   } catch (error) {
-    const line = (error as { lines?: number }).lines ?? 0;
-    return { inputs: [], problems: [{ line, message: `not valid CSV (${(error as Error).message})` }] };
+    return notCsv(error);
   }
-  const headers = rows[0] ?? [];
+  const rows = rowsOf(records, options);
+  for (;;) {
+    const step = rows.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link parseCsv}, a slice at a time (issue 26 item 3): the text is given to csv-parse's stream a chunk at a
+ * time and the rows are checked one after another, with the event loop let go every SLICE_MS, so that a large
+ * file does not hold the server for seconds.
+ */
+export async function readCsv(
+  text: string,
+  options: CsvReadOptions = {},
+): Promise<{ inputs: CsvInput[]; problems: ImportProblem[] }> {
+  const slices = new TimeSlices();
+  const records: Tokenized[] = [];
+  const parser = parseStream(CSV_OPTIONS);
+  parser.on('data', (record: Tokenized) => records.push(record));
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.on('end', resolve);
+    parser.on('error', reject);
+  });
+  ended.catch(() => undefined); // awaited below; a failure part-way stops the writing first
+  for (let at = 0; at < text.length && !parser.destroyed; at += CSV_CHUNK) {
+    parser.write(text.slice(at, at + CSV_CHUNK));
+    await slices.pause();
+  }
+  parser.end();
+  try {
+    await ended;
+  } catch (error) {
+    return notCsv(error);
+  }
+  const rows = rowsOf(records, options);
+  for (;;) {
+    const step = rows.next();
+    if (step.done) return step.value;
+    await slices.pause();
+  }
+}
+
+/** The rows of a tokenized file as inputs, one row per step (the caller may pause between two). */
+function* rowsOf(
+  records: Tokenized[],
+  options: CsvReadOptions,
+): Generator<void, { inputs: CsvInput[]; problems: ImportProblem[] }> {
+  const headers = records[0]?.record ?? [];
   const kind = kindOfHeaders(headers);
   if (!kind) {
     return {
@@ -407,8 +464,9 @@ export function parseCsv(
   const dates = csvDates(options);
   const inputs: CsvInput[] = [];
   const problems: ImportProblem[] = [];
-  rows.slice(1).forEach((cells, index) => {
-    const line = lines[index + 1]!;
+  for (let index = 1; index < records.length; index++) {
+    const { record: cells, info } = records[index]!;
+    const line = info.lines;
     const record: Record<string, string> = {};
     keys.forEach((key, column) => {
       // The quote our export puts before a formula-like cell is not part of the text (csvFormulas.ts).
@@ -419,6 +477,7 @@ export function parseCsv(
       for (const problem of result.problems)
         problems.push({ line, message: `${headerOf(problem.key)}: ${problem.message}` });
     } else inputs.push({ kind, line, input: result.input } as CsvInput);
-  });
+    yield;
+  }
   return { inputs, problems };
 }

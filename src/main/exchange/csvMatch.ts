@@ -6,6 +6,7 @@ import { updateEvent, type EventWriteContext } from '../core/eventRecord';
 import { applyOrganizerInput, applyVenueInput } from '../core/linkedPosts';
 import { findSameLinkedPost, identityOf } from '../core/linkedPostMatch';
 import { cellsOfRecord, rowInput, type CsvDates, type CsvInput } from './csv';
+import { TimeSlices } from './timeSlices';
 
 /*
  * Re-importing a CSV updates instead of duplicating, as the original's importer does: an event row is the
@@ -29,12 +30,16 @@ const startKey = (startLocal: string, allDay: boolean) => (allDay ? startLocal.s
  * For each row of a file, the record here it names (each record claimed by one row at most). Built once
  * before the import, from the records as they were: rows of the same file never match each other.
  */
-export function csvMatcher(store: CalendarStore, dates: CsvDates) {
+export async function csvMatcher(store: CalendarStore, dates: CsvDates) {
   const live = <T extends Stored>(records: Iterable<T>) => [...records].filter((r) => r.status !== 'trash');
   const index = new Map<string, Stored[]>();
   const add = (key: string, record: Stored) => index.set(key, [...(index.get(key) ?? []), record]);
-  for (const event of live(store.events.values()))
+  // A calendar of 50,000 events takes seconds to index: a slice at a time, the server answering meanwhile.
+  const slices = new TimeSlices();
+  for (const event of live(store.events.values())) {
     add(`event\n${sameText(event.title)}\n${startKey(event.startLocal, event.allDay)}`, event);
+    await slices.pause();
+  }
   const places = live(store.venues.values()).map((venue) => ({ ...identityOf(venue), record: venue }));
   const people = live(store.organizers.values()).map((person) => ({ ...identityOf(person), record: person }));
   const claimed = new Set<number>();

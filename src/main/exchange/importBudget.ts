@@ -10,7 +10,8 @@ import { TimeSlices } from './timeSlices';
  * Refuses an .ics import whose events would be more than the budget (issue 26 item 3), before any is made.
  * Each series is first bounded from its rules alone (COUNT, UNTIL, the horizon, the per-series ceiling); only
  * when those bounds pass the budget are the series expanded, a slice at a time, until the real count passes
- * it too (then refused with the bound) or the file is found to fit. Answers how many events it makes at most.
+ * it too (then refused with the bound) or the file is found to fit. Each changed date (RECURRENCE-ID) counts as
+ * one more. Answers how many events it makes (or changes) at most.
  */
 export async function checkOccurrenceBudget(
   store: CalendarStore,
@@ -31,8 +32,11 @@ export async function checkOccurrenceBudget(
   });
   const slices = new TimeSlices();
   const bounds: number[] = [];
-  for (const series of patterns) {
-    bounds.push(series ? occurrenceBound(series.pattern, series.horizon) : 1);
+  // A changed date (RECURRENCE-ID) is a write of its own: counted too, so that a file of one series with
+  // tens of thousands of them is refused as well.
+  const changed = events.map((event) => event.overrides.length);
+  for (const [index, series] of patterns.entries()) {
+    bounds.push((series ? occurrenceBound(series.pattern, series.horizon) : 1) + changed[index]!);
     await slices.pause();
   }
   let rest = bounds.reduce((sum, one) => sum + one, 0);
@@ -42,7 +46,9 @@ export async function checkOccurrenceBudget(
   let counted = 0;
   for (const [index, series] of patterns.entries()) {
     rest -= bounds[index]!;
-    counted += series ? safeCount(series.pattern, series.horizon, bounds[index]!) : 1;
+    counted +=
+      (series ? safeCount(series.pattern, series.horizon, bounds[index]! - changed[index]!) : 1) +
+      changed[index]!;
     if (counted > budget) throw new ImportTooLargeError(file, counted + rest, budget);
     await slices.pause();
   }

@@ -7,7 +7,9 @@ import { type EventIdentity, type EventInput, type EventWriteContext } from '../
 import {
   changeInSeries,
   guardedTransaction,
+  horizonOf,
   inSeries,
+  materialiseSeries,
   seriesHeadOf,
   seriesOccurrences,
 } from '../core/recurrence/series';
@@ -25,7 +27,7 @@ import type { ImportRow } from '../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { checkOccurrenceBudget } from './importBudget';
-import { csvDates, parseCsv, type CsvInput } from './csv';
+import { csvDates, readCsv, type CsvInput } from './csv';
 import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
@@ -122,13 +124,13 @@ export async function importFile(
           inputs: events.map((event) => ({ kind: 'events' as const, ...event })),
           problems,
         }))
-      : parseCsv(text, dates);
+      : await readCsv(text, dates);
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
   const counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
   // CSV rows are matched against the records as they were before the import (title + start, as the original).
-  const matchCsv = format === 'csv' ? csvMatcher(store, dates) : undefined;
+  const matchCsv = format === 'csv' ? await csvMatcher(store, dates) : undefined;
   const matched: ImportMatch[] = [];
   const rows: ImportRow[] = [];
   const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
@@ -170,8 +172,16 @@ export async function importFile(
     };
   };
   let done = 0;
-  /** Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. */
-  const writeRow = (row: (typeof inputs)[number], changes: ImportChanges, context: EventWriteContext) => {
+  /**
+   * Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. A long
+   * series of a sliced import pauses (yields) once its slice's time is used up, and goes on with the context
+   * of the next slice (see applyInSlices).
+   */
+  function* writeRow(
+    row: (typeof inputs)[number],
+    changes: ImportChanges,
+    context: EventWriteContext,
+  ): RowWrite {
     changes.startEntry();
     let updating = false;
     const entries: Entry[] = [];
@@ -212,7 +222,7 @@ export async function importFile(
         const entryWritten = (line: number, title: unknown) =>
           entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
         const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-        importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
+        yield* importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
         if (sameUid)
           entries[0].notes.push(
             `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
@@ -239,11 +249,31 @@ export async function importFile(
     }
     done += 'overrides' in row ? 1 + row.overrides.length : 1;
     options.onEntry?.(done, total);
-  };
-  // A large import (not a preview, not an address refresh) is applied a slice of rows per store change, so
-  // that the server keeps answering meanwhile (issue 26): still one import in the history, undone as one.
-  if (!options.dryRun && !options.sourceId && (occurrences ?? total) > SLICED_ABOVE) {
-    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems);
+  }
+  // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
+  // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
+  if ((occurrences ?? total) > SLICED_ABOVE) {
+    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems, {
+      ...options,
+      first: () => {
+        // Read inside the first change: two refreshes of one address cannot both start from the same state.
+        follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
+      },
+      last: !options.sourceId
+        ? undefined
+        : (context) => {
+            if (!follow) return;
+            for (const event of follow.trashWhatLeft(context, knownByUid ?? eventsByIcsUid(store)))
+              rows.push({
+                line: 0,
+                kind: 'events',
+                title: event.title,
+                action: 'trash',
+                reason: LEFT_THE_ADDRESS,
+              });
+            if (follow.changed) follow.save(context);
+          },
+    });
     return {
       format,
       ...counts,
@@ -259,7 +289,7 @@ export async function importFile(
     knownByUid = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
     // Read inside the change: two refreshes of one address cannot both start from the same state.
     follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-    for (const row of inputs) writeRow(row, changes, context);
+    for (const row of inputs) writeWhole(writeRow(row, changes, context), context);
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
     if (follow) {
@@ -327,8 +357,20 @@ async function applyImport(
   return importId;
 }
 
-/** Thrown at the end of a slice of an import whose file has problems: the slice is taken back. */
+/** Thrown at the end of a slice of an import whose file has problems, or of a preview: the slice is taken back. */
 class SliceTakenBack extends Error {}
+
+/** What an import applied in slices does besides its rows. */
+interface SliceSteps {
+  /** A preview: each slice is taken back at its end (so no reader ever sees it), nothing is noted. */
+  dryRun?: boolean;
+  /** The import address refreshed (the history notes it). */
+  sourceId?: string;
+  /** In the first slice's change, before its first row. */
+  first?: () => void;
+  /** In a change of its own after the last row (an address's events that left it go to the trash). */
+  last?: (context: EventWriteContext) => void;
+}
 
 /**
  * Applies the rows of a large import a slice at a time (about SLICE_MS of work per store change, each
@@ -339,7 +381,10 @@ class SliceTakenBack extends Error {}
  * the slices applied before it, as an undo would, and reports the failure. Writes of others between two
  * slices are kept: the slices read the store as it is when they run, and the taking back leaves a record
  * changed since the import wrote it as it is. A crash between two slices leaves the slices applied so far
- * without their entry in the history (they are ordinary events then).
+ * without their entry in the history (they are ordinary events then; an address refreshed finds them by UID).
+ * A preview runs the very same slices, each taken back at its end before any other request is answered, so it
+ * says what the import does (a venue or organizer that a row of an earlier slice would add is said to be
+ * added again by a later row naming it).
  */
 async function applyInSlices<Row>(
   store: CalendarStore,
@@ -347,36 +392,63 @@ async function applyInSlices<Row>(
   now: Date,
   caller: Caller,
   inputs: Row[],
-  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => void,
+  writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => RowWrite,
   problems: ImportProblem[],
+  steps: SliceSteps,
 ): Promise<string | undefined> {
   const changes = new ImportChanges(store);
   let next = 0;
+  /** One store change of the import: taken back at its end when the file has problems or it is a preview. */
+  const slice = (write: (context: EventWriteContext) => void) =>
+    store
+      .mutate((tx) => {
+        // A series stops making its events when the slice's time is up (not in a preview, whose slices are
+        // each taken back: a series is made whole there), and goes on in the next slice.
+        const seriesDeadline = steps.dryRun ? undefined : performance.now() + SLICE_MS;
+        const context = changes.watch({ tx, store, caller, now, language: 'en' as const, seriesDeadline });
+        write(context);
+        if (problems.length > 0 || steps.dryRun) throw new SliceTakenBack();
+        changes.endSlice(tx);
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof SliceTakenBack)) throw error;
+      });
+  /** The row being written, when a long series of it goes on in the next slice. */
+  let current: RowWrite | undefined;
+  // The slices being written to disk: a few at a time (group commit writes them together), so that the next
+  // slice is made while the disk writes the last ones (one fsync per slice made a large import wait on the
+  // disk for minutes), and a failed write stops the import soon after.
+  const writing: Array<Promise<void>> = [];
+  let failed: { error: unknown } | undefined;
   try {
-    while (next < inputs.length) {
-      await store
-        .mutate((tx) => {
-          const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-          const started = performance.now();
-          do writeRow(inputs[next++]!, changes, context);
-          while (next < inputs.length && performance.now() - started < SLICE_MS);
-          if (problems.length > 0) throw new SliceTakenBack();
-          changes.endSlice(tx);
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof SliceTakenBack)) throw error;
-        });
+    while (next < inputs.length || current) {
+      const written = slice((context) => {
+        if (next === 0) steps.first?.();
+        const started = performance.now();
+        do {
+          current ??= writeRow(inputs[next++]!, changes, context);
+          if (current.next(context).done) current = undefined;
+        } while ((current || next < inputs.length) && performance.now() - started < SLICE_MS);
+      });
+      writing.push(written.catch((error: unknown) => void (failed ??= { error })));
+      if (writing.length >= SLICES_WRITING) await writing.shift();
+      if (failed) throw failed.error;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    await Promise.all(writing.splice(0));
+    if (failed) throw failed.error;
     if (problems.length > 0) throw new ImportError(file, problems);
+    if (steps.last) await slice(steps.last);
     const records = changes.slicedWritten();
-    // Every record already as the file has it: nothing to note, nothing to undo.
-    if (records.length === 0) return undefined;
+    // A preview, or every record already as the file has it: nothing to note, nothing to undo.
+    if (steps.dryRun || records.length === 0) return undefined;
     const history = importHistoryOf(store);
-    const importId = history.begin(basename(file), null, now, records);
-    history.landed(importId);
+    const importId = await history.beginSoon(basename(file), steps.sourceId ?? null, now, records);
+    await history.settledSoon(importId, 'landed');
     return importId;
   } catch (error) {
+    // Every slice's write settled first: one still on its way could land after the taking back.
+    await Promise.all(writing);
     const applied = changes.slicedWritten();
     try {
       await takeBackSlices(store, applied, now);
@@ -397,6 +469,9 @@ async function applyInSlices<Row>(
     throw error;
   }
 }
+
+/** Slices of an import being written to disk at most at once (see applyInSlices). */
+const SLICES_WRITING = 8;
 
 /** Records taken back per store change when a sliced import fails. */
 const TAKE_BACK_SLICE = 1_000;
@@ -465,7 +540,7 @@ async function importDumpFile(
  * One VEVENT (with its changed dates, for a series) into the calendar: the event of its UID here is updated,
  * else it is created. A series' changed dates are changes of the matching occurrence alone (scope `this`).
  */
-export function importIcsEvent(
+export function* importIcsEvent(
   row: IcsEvent,
   existing: StoredEvent | undefined,
   identity: EventIdentity,
@@ -473,22 +548,42 @@ export function importIcsEvent(
   problems: ImportProblem[],
   /** Called after the VEVENT and after each of its changed dates, with the line of its BEGIN:VEVENT. */
   entryRow: (line: number, title: unknown) => void,
-): void {
+): RowWrite {
   const { store } = context;
   // The file is the truth about repeating: a VEVENT without rules makes a series here a single event again.
   const input: EventInput =
     existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
   // Changes go through the API's series writes, with their checks (the importer may change each event).
-  const changing = guardedTransaction(context, 'edit');
+  let changing = guardedTransaction(context, 'edit');
   const event = existing
     ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
     : createEvent(input, context, identity);
+  // A series stopped by its slice's deadline is made to its end in the next slices, before its changed dates.
+  const headId = seriesHeadOf(store, store.events.get(event.id)!)?.id;
+  while (context.seriesDeadline !== undefined && headId !== undefined) {
+    const head = store.events.get(headId);
+    if (!head || !unfinished(store, head, context.now)) break;
+    context = yield;
+    const now = store.events.get(headId);
+    if (!now) break; // taken back with its slice (the file has problems): nothing to go on with
+    materialiseSeries(now, context);
+  }
+  changing = guardedTransaction(context, 'edit');
   entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
+  // Each date of the series by its original start, read once: a file may change thousands of them.
+  const byDate = new Map<string | undefined, StoredEvent>();
+  if (head && row.overrides.length > 0)
+    for (const one of [head, ...seriesOccurrences(store, head)])
+      if (!byDate.has(one.recurrenceId)) byDate.set(one.recurrenceId, one);
   for (const override of row.overrides) {
-    const occurrence =
-      head &&
-      [head, ...seriesOccurrences(store, head)].find((one) => one.recurrenceId === override.recurrenceId);
+    if (context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline) {
+      context = yield;
+      changing = guardedTransaction(context, 'edit');
+    }
+    const found = head && byDate.get(override.recurrenceId);
+    // As it is now (an earlier changed date of the file may have written it).
+    const occurrence = found ? store.events.get(found.id) : undefined;
     if (!occurrence || occurrence.status === 'trash') {
       problems.push({
         line: override.line,
@@ -502,6 +597,22 @@ export function importIcsEvent(
     changeInSeries(occurrence, override.input, 'this', changing);
     entryRow(override.veventLine, override.input.title ?? row.input.title);
   }
+}
+
+/** The writing of one row of a file: it yields to go on in the next slice's store change (its context). */
+type RowWrite = Generator<void, void, EventWriteContext>;
+
+/** Writes a row in one store change (`context` given again to a row that pauses). */
+function writeWhole(row: RowWrite, context: EventWriteContext): void {
+  while (!row.next(context).done);
+}
+
+/** True when the series of `head` was stopped before the horizon (see `seriesDeadline`): more to make. */
+function unfinished(store: CalendarStore, head: StoredEvent, now: Date): boolean {
+  return (
+    head.horizonLocal !== undefined &&
+    head.horizonLocal.slice(0, 10) < horizonOf(store, now, head.timezone).slice(0, 10)
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { TimeSlices } from './timeSlices';
 import { temporaryNameOf } from '../store/durableJsonFile';
 import { z } from 'zod';
 import type { CalendarStore } from '../store/store';
@@ -93,8 +95,22 @@ export class ImportHistory {
    * Synchronous: it runs inside the import's store change, which must not yield.
    */
   begin(fileName: string, sourceId: string | null, at: Date, records: WrittenRecord[]): string {
+    const entry = this.entryOf(fileName, sourceId, at, records);
+    // Kept in memory only once on disk: an import whose note cannot be written is refused, and never listed.
+    const next = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
+    this.save(next);
+    this.entries = next;
+    return entry.id;
+  }
+
+  private entryOf(
+    fileName: string,
+    sourceId: string | null,
+    at: Date,
+    records: WrittenRecord[],
+  ): StoredImport {
     const trashed = (record: WrittenRecord) => record.before !== null && record.trashed === true;
-    const entry: StoredImport = {
+    return {
       id: randomUUID(),
       at: at.toISOString(),
       file_name: fileName,
@@ -106,11 +122,41 @@ export class ImportHistory {
       pending: true,
       records,
     };
-    // Kept in memory only once on disk: an import whose note cannot be written is refused, and never listed.
+  }
+
+  /**
+   * {@link begin} for an import applied in slices, after its last slice landed (outside any store change): the
+   * note is written without holding the event loop (its records serialized a slice at a time, the file
+   * written asynchronously), so that the history of a 50,000-event import costs no long stall (issue 26).
+   */
+  async beginSoon(
+    fileName: string,
+    sourceId: string | null,
+    at: Date,
+    records: WrittenRecord[],
+  ): Promise<string> {
+    await recordsTextSoon(records);
+    const entry = this.entryOf(fileName, sourceId, at, records);
     const next = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
-    this.save(next);
-    this.entries = next;
+    const renamed = await this.saveSoon(next, () => (this.entries = next));
+    if (!renamed) {
+      // Another import's note was written meanwhile: written again, with both.
+      const both = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
+      this.save(both);
+      this.entries = both;
+    }
     return entry.id;
+  }
+
+  /** {@link landed}, or {@link undone}, written without holding the event loop (see {@link beginSoon}). */
+  async settledSoon(id: string, mark: 'landed' | 'undone'): Promise<void> {
+    const next = this.updated(id, (entry) =>
+      mark === 'landed' ? { ...entry, pending: undefined } : { ...entry, undone: true },
+    );
+    this.entries = next;
+    await this.saveSoon(next).catch((error: unknown) => {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+    });
   }
 
   /** The import's store write is durable. */
@@ -149,9 +195,9 @@ export class ImportHistory {
   }
 
   private save(entries: StoredImport[]): void {
-    const written = entries.map(({ pending, ...entry }) => (pending ? { ...entry, pending } : entry));
+    this.saves++;
     try {
-      writeFileDurablySync(this.file, JSON.stringify(written));
+      writeFileDurablySync(this.file, historyText(entries));
     } catch (error) {
       // A full or read-only disk: said as the calendar's own writes say it (503, what to do).
       if (!storageRefusalOf(error)) throw error;
@@ -161,6 +207,79 @@ export class ImportHistory {
       );
     }
   }
+
+  /** How many writes of the file were started: a slower write that a later one overtook is not renamed over it. */
+  private saves = 0;
+
+  /**
+   * {@link save}, written asynchronously (temporary copy, fsync, rename unless a later write overtook it:
+   * then false). `renamed` runs in the same turn as the rename.
+   */
+  private async saveSoon(entries: StoredImport[], renamed = () => {}): Promise<boolean> {
+    const mine = ++this.saves;
+    const text = historyText(entries);
+    const temp = join(dirname(this.file), temporaryNameOf(basename(this.file)));
+    try {
+      const handle = await open(temp, 'wx', 0o600);
+      try {
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // Checked and renamed in one turn of the event loop: no other write of the file can come between.
+      if (this.saves !== mine) {
+        await unlink(temp);
+        return false;
+      }
+      renameSync(temp, this.file);
+      renamed();
+      const folder = await open(dirname(this.file), 'r');
+      try {
+        await folder.sync();
+      } finally {
+        await folder.close();
+      }
+      return true;
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      if (!storageRefusalOf(error)) throw error;
+      throw new StorageUnavailableError(
+        `could not note the import in its history: ${describeWriteFailure(error, join(this.file, '..'))}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** The JSON text of each import's records, made once (the file is written again at each import and undo). */
+const recordsTexts = new WeakMap<WrittenRecord[], string>();
+
+const recordsText = (records: WrittenRecord[]) => {
+  let text = recordsTexts.get(records);
+  if (text === undefined) recordsTexts.set(records, (text = JSON.stringify(records)));
+  return text;
+};
+
+/** Makes the text of `records` a slice at a time, the event loop free between two (see beginSoon). */
+async function recordsTextSoon(records: WrittenRecord[]): Promise<void> {
+  if (recordsTexts.has(records)) return;
+  const slices = new TimeSlices();
+  const parts: string[] = [];
+  for (let start = 0; start < records.length; start += 500) {
+    parts.push(JSON.stringify(records.slice(start, start + 500)).slice(1, -1));
+    await slices.pause();
+  }
+  recordsTexts.set(records, `[${parts.join(',')}]`);
+}
+
+/** The file's text: the entries, each with its records' text made once. */
+function historyText(entries: StoredImport[]): string {
+  const texts = entries.map(({ pending, records, ...entry }) => {
+    const fields = JSON.stringify(pending ? { ...entry, pending } : entry);
+    return `${fields.slice(0, -1)},"records":${recordsText(records)}}`;
+  });
+  return `[${texts.join(',')}]`;
 }
 
 /** A written record as the history keeps it, from the store as the import leaves it. */

@@ -234,7 +234,8 @@ interface Made {
 
 /**
  * Creates the occurrences of `dates` the series of `head` (stored) lacks, from its latest event that follows
- * the series (not changed on its own), at most MATERIALISED_AT_ONCE of them. Existing events are left as they are.
+ * the series (not changed on its own), at most MATERIALISED_AT_ONCE of them (fewer once the context's
+ * `seriesDeadline` has passed). Existing events are left as they are.
  */
 function createMissing(head: StoredEvent, dates: string[], context: EventWriteContext): Made {
   const occurrences = seriesOccurrences(context.store, head);
@@ -246,6 +247,8 @@ function createMissing(head: StoredEvent, dates: string[], context: EventWriteCo
   for (const local of dates) {
     if (taken.has(local)) continue;
     if (made === MATERIALISED_AT_ONCE) return { made, stoppedAt: last };
+    if (made > 0 && context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline)
+      return { made, stoppedAt: last };
     context.tx.putEvent(newOccurrence(head, template, local, durationOf(template), context));
     made++;
     last = local;

@@ -149,7 +149,16 @@ export async function putObject(ctx: ApiContext, deps: WriteDeps, name: string, 
       { store, caller, now },
       (tx) => {
         const context = { tx, store, caller, now, language: existing?.language ?? ('en' as const) };
-        importIcsEvent({ ...row, input }, existing, identity, context, problems, () => undefined);
+        // Without a series deadline the import's steps never pause: run them to their end in this one change.
+        const steps = importIcsEvent(
+          { ...row, input },
+          existing,
+          identity,
+          context,
+          problems,
+          () => undefined,
+        );
+        for (let step = steps.next(); !step.done; step = steps.next(context));
         if (problems.length) throw invalidObject(problemText(problems));
         const head =
           [...store.events.values()].find(
