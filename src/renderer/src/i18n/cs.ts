@@ -210,8 +210,10 @@ export const cs: Messages = {
     endTime: 'Čas konce',
     timezone: 'Časové pásmo',
     description: 'Popis',
-    excerpt: 'Krátký popis',
+    excerpt: 'Krátké shrnutí',
+    excerptHint: 'Věta nebo dvě, které web ukazuje v seznamech a náhledech (tzv. „stručný výpis“).',
     status: 'Stav',
+    statusPendingHint: '„Čeká na schválení“: editor nebo administrátor událost zkontroluje a zveřejní.',
     language: 'Jazyk',
     venue: 'Místo',
     organizers: 'Pořadatelé',
@@ -246,7 +248,7 @@ export const cs: Messages = {
     publish: 'Zveřejněno',
     future: 'Naplánováno',
     draft: 'Koncept',
-    pending: 'Čeká na schválení',
+    pending: 'Ke schválení',
     private: 'Soukromé',
     trash: 'V koši',
     'auto-draft': 'Automatický koncept',
@@ -414,8 +416,9 @@ export const cs: Messages = {
     sourcesHeading: 'Importovat z adresy',
     sourcesIntro:
       'Adresa kalendáře (.ics) na webu, například tajná adresa Kalendáře Google nebo kanál jiného webu. Zůstane uložená: Obnovit přinese změny a co z toho kalendáře zmizelo, přesune se do koše.',
-    sourceUrl: 'Adresa',
-    sourceUrlHint: 'Začíná https://, http:// nebo webcal://',
+    sourceUrl: 'Webová adresa kalendáře',
+    sourceUrlHint:
+      'Zkopírujte ji z odkazu pro sdílení nebo odběr druhého kalendáře (https://…, nebo webcal://… pro kalendářové aplikace).',
     sourceUrlWrong: 'Zkontrolujte adresu: {message}',
     sourceName: 'Název (nepovinný)',
     sourceAdd: 'Přidat a importovat',
@@ -496,17 +499,18 @@ export const cs: Messages = {
   settings: {
     title: 'Nastavení',
     site: 'Kalendář',
-    siteZone: 'Časové pásmo webu',
-    siteZoneHint: 'Nové události začínají v tomto pásmu a kalendář v něm ukazuje časy.',
-    zoneSaved: 'Časové pásmo webu je teď {zone}.',
+    siteZone: 'Časové pásmo kalendáře',
+    siteZoneHint: 'Nové události začínají v tomto pásmu a kalendář v něm ukazuje časy („časové pásmo webu“).',
+    zoneSaved: 'Časové pásmo kalendáře je teď {zone}.',
     currency: 'Měna vstupného',
     currencyHint: 'Použije se u událostí, jejichž cena neuvádí vlastní měnu.',
     currencySymbol: 'Symbol',
     currencyPosition: 'Umístění',
     currencyBefore: 'Před částkou ({example})',
     currencyAfter: 'Za částkou ({example})',
-    currencyCode: 'Kód měny',
-    currencyCodeHint: 'Tři písmena (ISO 4217), např. CZK: čtou ho vyhledávače.',
+    currencyCode: 'Měna třemi písmeny',
+    currencyCodeHint:
+      'Například CZK, EUR nebo USD: vyhledávače jako Google podle ní ukazují ceny (kód ISO 4217).',
     currencySaved: 'Ceny se teď zobrazují jako {example}.',
     appearance: 'Vzhled',
     language: 'Jazyk aplikace',
@@ -515,7 +519,8 @@ export const cs: Messages = {
     themeLight: 'Světlý',
     themeDark: 'Tmavý',
     address: 'Adresa',
-    token: 'Token',
+    token: 'Přístupový klíč',
+    tokenHint: '„API token“: skripty jím dokazují, že smějí kalendář používat. Držte ho v tajnosti.',
     show: 'Zobrazit',
     hide: 'Skrýt',
     copy: 'Kopírovat',
@@ -526,8 +531,9 @@ export const cs: Messages = {
     copyFailed: 'Kopírování se nepovedlo: označte text a zkopírujte ho ručně.',
     session: 'Tento prohlížeč',
     signOut: 'Odhlásit se',
-    developers: 'Pro vývojáře',
-    developersHint: 'Skripty a programy na tomto počítači mohou kalendář číst a měnit přes jeho API.',
+    developers: 'Propojení s jinými programy',
+    developersHint:
+      'Pro vývojáře: skripty a programy na tomto počítači mohou kalendář číst a měnit přes jeho API.',
     tokenHidden: 'skrytý',
     tokenCommand: 'vypíšete ho příkazem',
   },
@@ -540,17 +546,26 @@ export const cs: Messages = {
     addRemote: 'Přidat web',
     editRemote: 'Upravit web',
     noRemotes: 'Zatím žádný web',
-    noRemotesHint: 'Přidejte svůj web: jeho adresu a heslo aplikace.',
+    noRemotesHint:
+      'Přidejte svůj web: jeho adresu, své uživatelské jméno na něm a heslo webu pro tuto aplikaci.',
+    guideLink: 'Nevíte, co potřebujete? Sdílet tento kalendář: krátký průvodce',
     namePlaceholder: 'např. Náš web',
     root: 'Adresa webu',
     rootHint: 'Adresa vašeho webu, např. https://example.org (nebo jiného Calendar Desk).',
     namespace: 'Druh webu',
     namespaceHint: 'Zjistí se kontrolou webu.',
     authType: 'Přihlásit pomocí',
-    auth: { password: 'Heslo aplikace', token: 'Token', none: 'Nic' },
+    auth: {
+      password: 'Heslo webu pro tuto aplikaci',
+      token: 'Přístupový klíč jiného Calendar Desku',
+      none: 'Nic',
+    },
     user: 'Uživatelské jméno',
-    appPassword: 'Heslo aplikace',
-    secretHint: 'Uloží se zašifrované na tomto počítači; už se nikdy nezobrazí.',
+    appPassword: 'Heslo webu pro tuto aplikaci',
+    appPasswordHint:
+      'Vytvoříte ho na svém webu: administrace WordPressu → Uživatelé → Profil → Hesla aplikací.',
+    tokenHint: 'Na tom počítači ho vypíše příkaz „calendar-desk token“ (jeho API token).',
+    secretHint: 'Uloží se zašifrované na tomto počítači a už se nikdy nezobrazí.',
     secretKept: 'Heslo je uložené: nechte pole prázdné, chcete-li ho ponechat.',
     secretAgain:
       'Toto je jiný web než předtím: zadejte jeho heslo znovu (uložené heslo se posílá jen webu, pro který bylo zadáno).',
@@ -647,8 +662,8 @@ export const cs: Messages = {
       no_events_namespace:
         'Tento web ve WordPressu nemá kalendář událostí: nainstalujte a aktivujte na něm The Events Calendar.',
       remote_bad_credentials:
-        'Web toto uživatelské jméno a heslo odmítl. Zkontrolujte je (ve WordPressu: Uživatelé → Profil → Hesla aplikací).',
-      remote_no_credentials: 'Zadejte heslo aplikace (nebo token) webu.',
+        'Web toto uživatelské jméno a heslo odmítl. Zkontrolujte je (heslo webu pro tuto aplikaci se vytváří ve WordPressu: Uživatelé → Profil → Hesla aplikací).',
+      remote_no_credentials: 'Zadejte heslo webu pro tuto aplikaci (nebo přístupový klíč) daného webu.',
       remote_secret_missing:
         'Pro tento web není uložené žádné heslo (platí jen pro adresu, pro kterou bylo zadáno): upravte web a zadejte ho znovu.',
       remote_insufficient_role:
@@ -690,30 +705,95 @@ export const cs: Messages = {
     title: 'Odběry kalendáře',
     intro:
       'Kalendářové aplikace na tomto počítači (Thunderbird, Kalendář Apple, Kalendář GNOME) mohou tyto adresy odebírat a zůstat aktuální. Obsahují jen zveřejněné události: posledních {months} měs. a vše, co teprve přijde.',
-    localOnly:
-      'Odpovídají jen na tomto počítači a jen když Calendar Desk běží. Pro telefony použijte odkazy svého webu na obrazovce Zveřejnit.',
-    pastMonths: 'Měsíců minulých událostí',
+    localOnlyWhy:
+      'Odpovídají jen na tomto počítači a jen když Calendar Desk běží: telefony ani kolegové se k nim nedostanou.',
+    shareLink: 'Jak sdílet tento kalendář s telefony a kolegy',
+    pastMonths: 'Kolik měsíců zpět',
+    pastMonthsHint: 'Za kolik měsíců odběry ještě obsahují minulé události; 0 ponechá jen dnešek a dál.',
     whole: 'Celý kalendář',
+    addressHint:
+      'Vložte odkaz do kalendářové aplikace pod „Odebírat“ nebo „Přidat kalendář z adresy“ (odkazy webcal:// otevřou aplikaci rovnou).',
     byCategory: 'Podle kategorie',
     byVenue: 'Podle místa',
     subscribe: 'Odebírat',
     off: 'Odběry jsou vypnuté: jejich adresy byly zrušeny.',
-    regenerate: 'Nové adresy',
+    regenerate: 'Změnit adresy',
+    regenerateHint:
+      'dá každému odběru novou adresu (když se nějaká dostala k příliš mnoha lidem): aplikace se musí přihlásit k odběru znovu.',
     turnOn: 'Vytvořit adresy',
-    revoke: 'Zrušit',
-    regenerateTitle: 'Dát odběrům nové adresy?',
+    revoke: 'Vypnout odběry',
+    revokeHint: 'zruší všechny adresy: přihlášené kalendářové aplikace přestanou dostávat změny.',
+    regenerateTitle: 'Změnit adresy odběrů?',
     regenerateMessage:
       'Kalendářové aplikace, které odebírají současné adresy, přestanou dostávat aktualizace, dokud se nepřihlásí k odběru nových.',
-    revokeTitle: 'Zrušit adresy odběrů?',
+    revokeTitle: 'Vypnout odběry?',
     revokeMessage:
       'Žádná adresa odběru už nebude odpovídat. Kalendářové aplikace, které je odebírají, přestanou dostávat aktualizace.',
     regenerated: 'Odběry mají nové adresy.',
-    revoked: 'Adresy odběrů byly zrušeny.',
+    revoked: 'Odběry jsou vypnuté: jejich adresy už neodpovídají.',
     pastSaved: 'Odběry teď obsahují minulé události za {months} měs.',
     websiteTitle: 'Odkazy k odběru z webu {site}',
     websiteIntro: 'Veřejné odkazy vašeho webu pro telefony a zpravodaje (ukazují, co je tam zveřejněné).',
     websiteCalendar: 'Všechny události',
     googleCalendar: 'Kalendář Google',
     copyLink: 'Kopírovat',
+  },
+  share: {
+    title: 'Sdílet tento kalendář',
+    invite: 'Kdo další má tento kalendář vidět? Pro telefony, kolegy a váš web je potřeba ještě jeden krok.',
+    inviteOpen: 'Ukažte mi jak',
+    inviteLater: 'Teď ne',
+    inviteLabel: 'Sdílení tohoto kalendáře',
+    question: 'Co má vaše organizace?',
+    intro:
+      'Calendar Desk uchovává kalendář na tomto počítači. Aby se dostal k telefonům a kolegům, potřebuje místo na internetu. Vyberte, co máte, a průvodce ukáže krok, který se hodí.',
+    choices: {
+      wordpress: 'Web na WordPressu s pluginem The Events Calendar',
+      wordpressHint: 'Vaše události se objeví na webu; telefony odebírají jeho odkazy.',
+      caldav: 'Nextcloud nebo jiný sdílený online kalendář',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (kalendáře CalDAV).',
+      nothing: 'Zatím nic',
+      nothingHint: 'Zatím jen tento počítač.',
+    },
+    chooseAgain: 'Vybrat znovu',
+    onlyAdmins: 'Tento krok může udělat administrátor tohoto kalendáře.',
+    wordpress: {
+      title: 'Zveřejnit na vašem webu na WordPressu',
+      step1:
+        'Na svém webu vytvořte heslo pro tuto aplikaci: přihlaste se do administrace WordPressu, otevřete Uživatelé → Profil, najděte „Hesla aplikací“, jako název napište „Calendar Desk“ a klikněte na „Přidat nové heslo aplikace“.',
+      step2: 'Zkopírujte heslo, které WordPress ukáže (ukáže ho jen jednou).',
+      step3: 'Tady přidejte svůj web: jeho adresu, své uživatelské jméno ve WordPressu a to heslo.',
+      step4:
+        'Pak „Zveřejnit teď“ pošle vaše události na web. Telefony a zpravodaje používají vlastní odkazy webu k odběru, uvedené na obrazovce Zveřejnit.',
+      plugin:
+        'Web potřebuje plugin The Events Calendar, nainstalovaný a zapnutý (administrace WordPressu → Pluginy).',
+      action: 'Přidat svůj web',
+    },
+    caldav: {
+      title: 'Nextcloud a jiné sdílené kalendáře',
+      notYet:
+        'Tato verze Calendar Desku se zatím neumí připojit k Nextcloudu ani jinému kalendáři CalDAV: to přijde v některé z dalších verzí.',
+      meanwhile: 'Do té doby:',
+      exportStep:
+        'Exportujte soubor kalendáře (.ics) a importujte ho do svého online kalendáře (v Nextcloudu: Kalendář → Nastavení kalendáře → Importovat kalendář). Je to kopie: po změnách tady importujte novou.',
+      feedsStep: 'Kalendářové aplikace na tomto počítači mohou kalendář odebírat a zůstat aktuální.',
+      wordpressStep:
+        'Pokud máte i web na WordPressu s The Events Calendar, zveřejňujte tam: telefony mohou odebírat jeho odkazy.',
+    },
+    nothing: {
+      title: 'Bez serveru na internetu',
+      why: 'Aby se telefony a kolegové ke kalendáři dostali, potřebují server na internetu. Adresy, které Calendar Desk vytváří (jeho odběry), odpovídají jen na tomto počítači a jen když běží, takže je telefon použít nemůže.',
+      now: 'Co můžete udělat teď:',
+      exportStep:
+        'Pošlete soubor kalendáře: exportujte soubor .ics a pošlete ho e-mailem; lidé ho otevřou ve své kalendářové aplikaci. Je to kopie: po změnách pošlete novou.',
+      feedsStep:
+        'Odběr na tomto počítači: kalendářové aplikace tady (Thunderbird, Kalendář Apple, Kalendář GNOME) zůstanou aktuální.',
+      siteStep:
+        'Založte web: s webem na WordPressu a pluginem The Events Calendar mohou telefony a kolegové kalendář sledovat.',
+      siteAction: 'Jak zveřejňovat na WordPressu',
+    },
+    feedsAction: 'Otevřít odběry kalendáře',
+    settingsHint: 'Telefony, kolegové, váš web: krátký průvodce ukáže krok, který se hodí.',
+    open: 'Otevřít průvodce',
   },
 };

@@ -209,8 +209,12 @@ export const de: Messages = {
     endTime: 'Ende (Uhrzeit)',
     timezone: 'Zeitzone',
     description: 'Beschreibung',
-    excerpt: 'Kurzbeschreibung',
+    excerpt: 'Kurze Zusammenfassung',
+    excerptHint:
+      'Ein oder zwei Sätze, die auf der Website in Listen und Vorschauen stehen (der „Textauszug“).',
     status: 'Status',
+    statusPendingHint:
+      '„Ausstehender Review“: Ein Redakteur oder Administrator prüft die Veranstaltung und veröffentlicht sie.',
     language: 'Sprache',
     venue: 'Ort',
     organizers: 'Veranstalter',
@@ -417,8 +421,9 @@ export const de: Messages = {
     sourcesHeading: 'Von einer Adresse importieren',
     sourcesIntro:
       'Die Adresse eines Kalenders (.ics) im Internet, etwa die geheime Adresse eines Google Kalenders oder der Feed einer anderen Website. Sie wird gespeichert: „Aktualisieren“ holt die Änderungen, und was aus diesem Kalender verschwunden ist, kommt in den Papierkorb.',
-    sourceUrl: 'Adresse',
-    sourceUrlHint: 'Beginnt mit https://, http:// oder webcal://',
+    sourceUrl: 'Webadresse des Kalenders',
+    sourceUrlHint:
+      'Kopieren Sie sie aus dem Teilen- oder Abonnieren-Link des anderen Kalenders (https://… oder webcal://… für Kalender-Apps).',
     sourceUrlWrong: 'Prüfen Sie die Adresse: {message}',
     sourceName: 'Name (freiwillig)',
     sourceAdd: 'Hinzufügen und importieren',
@@ -505,18 +510,19 @@ export const de: Messages = {
   settings: {
     title: 'Einstellungen',
     site: 'Kalender',
-    siteZone: 'Zeitzone der Website',
+    siteZone: 'Zeitzone des Kalenders',
     siteZoneHint:
-      'Neue Veranstaltungen beginnen in dieser Zeitzone, und der Kalender zeigt die Zeiten darin.',
-    zoneSaved: 'Die Zeitzone der Website ist jetzt {zone}.',
+      'Neue Veranstaltungen beginnen in dieser Zeitzone, und der Kalender zeigt die Uhrzeiten darin an (die „Zeitzone der Website“).',
+    zoneSaved: 'Die Zeitzone des Kalenders ist jetzt {zone}.',
     currency: 'Währung für Preise',
     currencyHint: 'Gilt für Veranstaltungen, deren Preis keine eigene Währung nennt.',
     currencySymbol: 'Symbol',
     currencyPosition: 'Stellung',
     currencyBefore: 'Vor dem Betrag ({example})',
     currencyAfter: 'Nach dem Betrag ({example})',
-    currencyCode: 'Währungscode',
-    currencyCodeHint: 'Drei Buchstaben (ISO 4217), z. B. EUR: Suchmaschinen lesen ihn.',
+    currencyCode: 'Währung in drei Buchstaben',
+    currencyCodeHint:
+      'Zum Beispiel EUR, CHF oder GBP: Suchmaschinen wie Google zeigen Preise damit an (Code nach ISO 4217).',
     currencySaved: 'Preise werden jetzt als {example} angezeigt.',
     appearance: 'Darstellung',
     language: 'Sprache der Oberfläche',
@@ -525,7 +531,9 @@ export const de: Messages = {
     themeLight: 'Hell',
     themeDark: 'Dunkel',
     address: 'Adresse',
-    token: 'Token',
+    token: 'Zugangsschlüssel',
+    tokenHint:
+      'Der „API-Token“: Skripte senden ihn, um zu zeigen, dass sie den Kalender benutzen dürfen. Halten Sie ihn geheim.',
     show: 'Anzeigen',
     hide: 'Verbergen',
     copy: 'Kopieren',
@@ -536,9 +544,9 @@ export const de: Messages = {
     copyFailed: 'Kopieren nicht möglich: Markieren Sie den Text und kopieren Sie ihn von Hand.',
     session: 'Dieser Browser',
     signOut: 'Abmelden',
-    developers: 'Für Entwickler',
+    developers: 'Andere Programme verbinden',
     developersHint:
-      'Skripte und Programme auf diesem Computer können den Kalender über seine API lesen und ändern.',
+      'Für Entwickler: Skripte und Programme auf diesem Computer können den Kalender über seine API lesen und ändern.',
     tokenHidden: 'verborgen',
     tokenCommand: 'anzeigen mit',
   },
@@ -551,16 +559,25 @@ export const de: Messages = {
     addRemote: 'Website hinzufügen',
     editRemote: 'Website bearbeiten',
     noRemotes: 'Noch keine Website',
-    noRemotesHint: 'Fügen Sie Ihre Website hinzu: ihre Adresse und ein Anwendungspasswort.',
+    noRemotesHint:
+      'Fügen Sie Ihre Website hinzu: ihre Adresse, Ihren Benutzernamen dort und ein Website-Passwort für diese App.',
+    guideLink: 'Nicht sicher, was Sie brauchen? Diesen Kalender teilen: eine kurze Anleitung',
     namePlaceholder: 'z. B. Unsere Website',
     root: 'Adresse der Website',
     rootHint: 'Die Adresse Ihrer Website, z. B. https://example.org (oder eines anderen Calendar Desk).',
     namespace: 'Art der Website',
     namespaceHint: 'Wird durch Prüfen der Website erkannt.',
     authType: 'Anmelden mit',
-    auth: { password: 'Anwendungspasswort', token: 'Token', none: 'Nichts' },
+    auth: {
+      password: 'Website-Passwort für diese App',
+      token: 'Zugangsschlüssel eines anderen Calendar Desk',
+      none: 'Nichts',
+    },
     user: 'Benutzername',
-    appPassword: 'Anwendungspasswort',
+    appPassword: 'Website-Passwort für diese App',
+    appPasswordHint:
+      'Wird auf Ihrer Website erstellt: WordPress-Verwaltung → Benutzer → Profil → Anwendungspasswörter.',
+    tokenHint: 'Auf jenem Computer mit „calendar-desk token“ ausgegeben (sein API-Token).',
     secretHint: 'Wird verschlüsselt auf diesem Computer gespeichert und nie wieder angezeigt.',
     secretKept: 'Ein Passwort ist gespeichert: Leer lassen, um es zu behalten.',
     secretAgain:
@@ -668,8 +685,9 @@ export const de: Messages = {
       no_events_namespace:
         'Diese WordPress-Website hat keinen Veranstaltungskalender: Installieren und aktivieren Sie dort The Events Calendar.',
       remote_bad_credentials:
-        'Die Website hat diesen Benutzernamen und dieses Passwort abgelehnt. Prüfen Sie beides (in WordPress: Benutzer → Profil → Anwendungspasswörter).',
-      remote_no_credentials: 'Geben Sie das Anwendungspasswort (oder den Token) der Website an.',
+        'Die Website hat diesen Benutzernamen und dieses Passwort abgelehnt. Prüfen Sie beides (das Website-Passwort für diese App wird in WordPress erstellt: Benutzer → Profil → Anwendungspasswörter).',
+      remote_no_credentials:
+        'Geben Sie das Website-Passwort für diese App (oder den Zugangsschlüssel) der Website an.',
       remote_secret_missing:
         'Für diese Website ist kein Passwort gespeichert (es gilt nur für die Adresse, für die es eingegeben wurde): Bearbeiten Sie die Website und geben Sie es erneut ein.',
       remote_insufficient_role:
@@ -712,25 +730,33 @@ export const de: Messages = {
     title: 'Kalender-Abos',
     intro:
       'Kalender-Apps auf diesem Computer (Thunderbird, Apple Kalender, GNOME Kalender) können diese Adressen abonnieren und bleiben so auf dem neuesten Stand. Sie enthalten nur veröffentlichte Veranstaltungen: die letzten {months} Monat(e) und alles, was noch kommt.',
-    localOnly:
-      'Sie antworten nur auf diesem Computer und nur, solange Calendar Desk läuft. Für Handys verwenden Sie die Links Ihrer Website auf der Seite „Veröffentlichen“.',
-    pastMonths: 'Monate vergangener Veranstaltungen',
+    localOnlyWhy:
+      'Sie antworten nur auf diesem Computer und nur, solange Calendar Desk läuft: Telefone und Kollegen erreichen sie nicht.',
+    shareLink: 'So teilen Sie diesen Kalender mit Telefonen und Kollegen',
+    pastMonths: 'Wie viele Monate zurück',
+    pastMonthsHint:
+      'Vergangene Veranstaltungen, die die Abos noch enthalten, in Monaten; bei 0 nur heute und später.',
     whole: 'Ganzer Kalender',
+    addressHint:
+      'Fügen Sie einen Link in einer Kalender-App unter „Abonnieren“ oder „Kalender aus Adresse hinzufügen“ ein (webcal://-Links öffnen die App direkt).',
     byCategory: 'Nach Kategorie',
     byVenue: 'Nach Ort',
     subscribe: 'Abonnieren',
     off: 'Die Abos sind ausgeschaltet: Ihre Adressen wurden widerrufen.',
-    regenerate: 'Neue Adressen',
+    regenerate: 'Adressen ändern',
+    regenerateHint:
+      'gibt jedem Abo eine neue Adresse (falls eine zu weit verbreitet wurde): Apps müssen neu abonnieren.',
     turnOn: 'Adressen erzeugen',
-    revoke: 'Widerrufen',
-    regenerateTitle: 'Den Abos neue Adressen geben?',
+    revoke: 'Abos ausschalten',
+    revokeHint: 'widerruft alle Adressen: abonnierte Kalender-Apps bekommen keine Aktualisierungen mehr.',
+    regenerateTitle: 'Die Abo-Adressen ändern?',
     regenerateMessage:
       'Kalender-Apps, die die jetzigen Adressen abonniert haben, bekommen keine Aktualisierungen mehr, bis sie die neuen abonnieren.',
-    revokeTitle: 'Die Abo-Adressen widerrufen?',
+    revokeTitle: 'Die Abos ausschalten?',
     revokeMessage:
       'Keine Abo-Adresse antwortet mehr. Kalender-Apps, die sie abonniert haben, bekommen keine Aktualisierungen mehr.',
     regenerated: 'Die Abos haben neue Adressen.',
-    revoked: 'Die Abo-Adressen wurden widerrufen.',
+    revoked: 'Die Abos sind ausgeschaltet: Ihre Adressen antworten nicht mehr.',
     pastSaved: 'Die Abos enthalten jetzt {months} Monat(e) vergangener Veranstaltungen.',
     websiteTitle: 'Abo-Links von {site}',
     websiteIntro:
@@ -738,5 +764,66 @@ export const de: Messages = {
     websiteCalendar: 'Alle Veranstaltungen',
     googleCalendar: 'Google Kalender',
     copyLink: 'Kopieren',
+  },
+  share: {
+    title: 'Diesen Kalender teilen',
+    invite:
+      'Wer soll diesen Kalender noch sehen? Für Telefone, Kollegen und Ihre Website braucht es noch einen Schritt.',
+    inviteOpen: 'Zeigen Sie mir, wie',
+    inviteLater: 'Nicht jetzt',
+    inviteLabel: 'Diesen Kalender teilen',
+    question: 'Was hat Ihre Organisation?',
+    intro:
+      'Calendar Desk hält den Kalender auf diesem Computer. Um Telefone und Kollegen zu erreichen, braucht er einen Ort im Internet. Wählen Sie, was Sie haben, und die Anleitung zeigt den passenden Schritt.',
+    choices: {
+      wordpress: 'Eine WordPress-Website mit The Events Calendar',
+      wordpressHint: 'Ihre Veranstaltungen erscheinen auf der Website; Telefone abonnieren deren Links.',
+      caldav: 'Nextcloud oder einen anderen gemeinsamen Online-Kalender',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (CalDAV-Kalender).',
+      nothing: 'Noch nichts',
+      nothingHint: 'Vorerst nur diesen Computer.',
+    },
+    chooseAgain: 'Neu wählen',
+    onlyAdmins: 'Diesen Schritt kann ein Administrator dieses Kalenders erledigen.',
+    wordpress: {
+      title: 'Auf Ihrer WordPress-Website veröffentlichen',
+      step1:
+        'Erstellen Sie auf Ihrer Website ein Passwort für diese App: Melden Sie sich in der WordPress-Verwaltung an, öffnen Sie Benutzer → Profil, suchen Sie „Anwendungspasswörter“, geben Sie „Calendar Desk“ als Namen ein und klicken Sie auf „Neues Anwendungspasswort hinzufügen“.',
+      step2: 'Kopieren Sie das Passwort, das WordPress anzeigt (es wird nur einmal angezeigt).',
+      step3:
+        'Fügen Sie hier Ihre Website hinzu: ihre Adresse, Ihren WordPress-Benutzernamen und dieses Passwort.',
+      step4:
+        'Dann schickt „Jetzt veröffentlichen“ Ihre Veranstaltungen auf die Website. Telefone und Newsletter nutzen die Abonnieren-Links der Website, die unter Veröffentlichen stehen.',
+      plugin:
+        'Die Website braucht das Plugin The Events Calendar, installiert und aktiviert (WordPress-Verwaltung → Plugins).',
+      action: 'Ihre Website hinzufügen',
+    },
+    caldav: {
+      title: 'Nextcloud und andere gemeinsame Kalender',
+      notYet:
+        'Diese Version von Calendar Desk kann sich noch nicht mit Nextcloud oder einem anderen CalDAV-Kalender verbinden: Das kommt mit einer späteren Version.',
+      meanwhile: 'Bis dahin:',
+      exportStep:
+        'Exportieren Sie eine Kalenderdatei (.ics) und importieren Sie sie in Ihren Online-Kalender (in Nextcloud: Kalender → Kalender-Einstellungen → Kalender importieren). Das ist eine Kopie: Importieren Sie nach Änderungen hier eine neue.',
+      feedsStep:
+        'Kalender-Apps auf diesem Computer können den Kalender abonnieren und bleiben auf dem neuesten Stand.',
+      wordpressStep:
+        'Wenn Sie auch eine WordPress-Website mit The Events Calendar haben, veröffentlichen Sie dort: Telefone können deren Links abonnieren.',
+    },
+    nothing: {
+      title: 'Ohne Server im Internet',
+      why: 'Telefone und Kollegen brauchen einen Server im Internet, um den Kalender zu erreichen. Die Adressen, die Calendar Desk erzeugt (seine Abos), antworten nur auf diesem Computer und nur, solange er läuft: Ein Telefon kann sie nicht nutzen.',
+      now: 'Was Sie jetzt tun können:',
+      exportStep:
+        'Eine Kalenderdatei verschicken: Exportieren Sie eine .ics-Datei und senden Sie sie per E-Mail; die Empfänger öffnen sie in ihrer Kalender-App. Das ist eine Kopie: Schicken Sie nach Änderungen eine neue.',
+      feedsStep:
+        'Auf diesem Computer abonnieren: Kalender-Apps hier (Thunderbird, Apple Kalender, GNOME Kalender) bleiben auf dem neuesten Stand.',
+      siteStep:
+        'Eine Website einrichten: Über eine WordPress-Website mit The Events Calendar können Telefone und Kollegen den Kalender verfolgen.',
+      siteAction: 'So veröffentlichen Sie auf WordPress',
+    },
+    feedsAction: 'Kalender-Abos öffnen',
+    settingsHint: 'Telefone, Kollegen, Ihre Website: Eine kurze Anleitung zeigt den passenden Schritt.',
+    open: 'Anleitung öffnen',
   },
 };

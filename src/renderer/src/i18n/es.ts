@@ -202,8 +202,10 @@ export const es: Messages = {
     endTime: 'Hora de fin',
     timezone: 'Zona horaria',
     description: 'Descripción',
-    excerpt: 'Resumen',
+    excerpt: 'Resumen breve',
+    excerptHint: 'Una o dos frases que se ven en las listas y vistas previas de la web (su «extracto»).',
     status: 'Estado',
+    statusPendingHint: '«Pendiente de revisión»: un editor o administrador lo revisa y lo publica.',
     language: 'Idioma',
     venue: 'Lugar',
     organizers: 'Organizadores',
@@ -238,7 +240,7 @@ export const es: Messages = {
     publish: 'Publicado',
     future: 'Programado',
     draft: 'Borrador',
-    pending: 'Pendiente de revisión',
+    pending: 'Por aprobar',
     private: 'Privado',
     trash: 'En la papelera',
     'auto-draft': 'Borrador automático',
@@ -408,8 +410,9 @@ export const es: Messages = {
     sourcesHeading: 'Importar desde una dirección',
     sourcesIntro:
       'La dirección de un calendario (.ics) en internet, como la dirección secreta de un Google Calendar o el canal de otra web. Se recuerda: Actualizar trae lo que ha cambiado, y lo que ha desaparecido de ese calendario va a la papelera.',
-    sourceUrl: 'Dirección',
-    sourceUrlHint: 'Empieza por https://, http:// o webcal://',
+    sourceUrl: 'Dirección web del calendario',
+    sourceUrlHint:
+      'Cópiala del enlace para compartir o suscribirse del otro calendario (https://…, o webcal://… para aplicaciones de calendario).',
     sourceUrlWrong: 'Revisa la dirección: {message}',
     sourceName: 'Nombre (opcional)',
     sourceAdd: 'Añadir e importar',
@@ -495,17 +498,19 @@ export const es: Messages = {
   settings: {
     title: 'Ajustes',
     site: 'Calendario',
-    siteZone: 'Zona horaria de la web',
-    siteZoneHint: 'Los eventos nuevos empiezan en esta zona, y el calendario muestra las horas en ella.',
-    zoneSaved: 'La zona horaria de la web es ahora {zone}.',
+    siteZone: 'Zona horaria del calendario',
+    siteZoneHint:
+      'Los eventos nuevos empiezan en esta zona, y el calendario muestra las horas en ella (la «zona horaria de la web»).',
+    zoneSaved: 'La zona horaria del calendario es ahora {zone}.',
     currency: 'Moneda de los precios',
     currencyHint: 'Se usa en los eventos cuyo precio no indica su propia moneda.',
     currencySymbol: 'Símbolo',
     currencyPosition: 'Posición',
     currencyBefore: 'Antes del importe ({example})',
     currencyAfter: 'Después del importe ({example})',
-    currencyCode: 'Código de moneda',
-    currencyCodeHint: 'Tres letras (ISO 4217), p. ej. EUR: lo leen los buscadores.',
+    currencyCode: 'Moneda en tres letras',
+    currencyCodeHint:
+      'Por ejemplo EUR, USD o MXN: los buscadores como Google muestran los precios con ella (código ISO 4217).',
     currencySaved: 'Los precios se muestran ahora como {example}.',
     appearance: 'Apariencia',
     language: 'Idioma de la aplicación',
@@ -514,7 +519,9 @@ export const es: Messages = {
     themeLight: 'Claro',
     themeDark: 'Oscuro',
     address: 'Dirección',
-    token: 'Token',
+    token: 'Clave de acceso',
+    tokenHint:
+      'El «token de la API»: los scripts la envían para demostrar que pueden usar el calendario. Mantenla en secreto.',
     show: 'Mostrar',
     hide: 'Ocultar',
     copy: 'Copiar',
@@ -525,9 +532,9 @@ export const es: Messages = {
     copyFailed: 'No se ha podido copiar: selecciona el texto y cópialo a mano.',
     session: 'Este navegador',
     signOut: 'Cerrar sesión',
-    developers: 'Para desarrolladores',
+    developers: 'Conectar otros programas',
     developersHint:
-      'Los scripts y herramientas de este ordenador pueden leer y cambiar el calendario mediante su API.',
+      'Para desarrolladores: los scripts y herramientas de este ordenador pueden leer y cambiar el calendario mediante su API.',
     tokenHidden: 'oculto',
     tokenCommand: 'muéstralo con',
   },
@@ -540,17 +547,26 @@ export const es: Messages = {
     addRemote: 'Añadir una web',
     editRemote: 'Editar web',
     noRemotes: 'Todavía no hay ninguna web',
-    noRemotesHint: 'Añade tu web: su dirección y una contraseña de aplicación.',
+    noRemotesHint:
+      'Añade tu web: su dirección, tu nombre de usuario allí y una contraseña de la web para esta aplicación.',
+    guideLink: '¿No sabes qué necesitas? Compartir este calendario: una guía breve',
     namePlaceholder: 'p. ej. Nuestra web',
     root: 'Dirección de la web',
     rootHint: 'La dirección de tu web, p. ej. https://example.org (o de otro Calendar Desk).',
     namespace: 'Tipo de web',
     namespaceHint: 'Se detecta consultando la web.',
     authType: 'Iniciar sesión con',
-    auth: { password: 'Contraseña de aplicación', token: 'Token', none: 'Nada' },
+    auth: {
+      password: 'Contraseña de la web para esta aplicación',
+      token: 'Clave de acceso de otro Calendar Desk',
+      none: 'Nada',
+    },
     user: 'Nombre de usuario',
-    appPassword: 'Contraseña de aplicación',
-    secretHint: 'Se guarda cifrada en este ordenador; no se vuelve a mostrar.',
+    appPassword: 'Contraseña de la web para esta aplicación',
+    appPasswordHint:
+      'Se crea en tu web: administración de WordPress → Usuarios → Perfil → Contraseñas de aplicación.',
+    tokenHint: 'La muestra en aquel ordenador «calendar-desk token» (su token de la API).',
+    secretHint: 'Se guarda cifrada en este ordenador y no se vuelve a mostrar.',
     secretKept: 'Hay una contraseña guardada: déjalo vacío para mantenerla.',
     secretAgain:
       'Esta web no es la de antes: vuelve a escribir su contraseña (una contraseña guardada solo se envía a la web para la que se escribió).',
@@ -654,8 +670,9 @@ export const es: Messages = {
       no_events_namespace:
         'Esta web WordPress no tiene calendario de eventos: instala y activa allí The Events Calendar.',
       remote_bad_credentials:
-        'La web ha rechazado este nombre de usuario y esta contraseña. Revísalos (en WordPress: Usuarios → Perfil → Contraseñas de aplicación).',
-      remote_no_credentials: 'Indica la contraseña de aplicación (o el token) de la web.',
+        'La web ha rechazado este nombre de usuario y esta contraseña. Revísalos (la contraseña de la web para esta aplicación se crea en WordPress: Usuarios → Perfil → Contraseñas de aplicación).',
+      remote_no_credentials:
+        'Indica la contraseña de la web para esta aplicación (o la clave de acceso) de la web.',
       remote_secret_missing:
         'No hay ninguna contraseña guardada para esta web (solo se guarda para la dirección en la que se escribió): edita la web y vuelve a escribirla.',
       remote_insufficient_role:
@@ -697,25 +714,33 @@ export const es: Messages = {
     title: 'Suscripciones al calendario',
     intro:
       'Las aplicaciones de calendario de este ordenador (Thunderbird, Calendario de Apple, Calendario de GNOME) pueden suscribirse a estas direcciones y estar siempre al día. Solo contienen eventos publicados: los de los últimos {months} mes(es) y todo lo que está por venir.',
-    localOnly:
-      'Solo responden en este ordenador, mientras Calendar Desk está abierto. Para los móviles, usa los enlaces de tu web en la pantalla Publicar.',
-    pastMonths: 'Meses de eventos pasados',
+    localOnlyWhy:
+      'Solo responden en este ordenador, mientras Calendar Desk está abierto: los móviles y los compañeros no pueden llegar a ellas.',
+    shareLink: 'Cómo compartir este calendario con móviles y compañeros',
+    pastMonths: 'Cuántos meses atrás',
+    pastMonthsHint:
+      'Eventos pasados que las suscripciones aún incluyen, en meses; con 0 solo hoy y lo que viene.',
     whole: 'Todo el calendario',
+    addressHint:
+      'Pega un enlace en la opción «Suscribirse» o «Añadir calendario desde una dirección» de una aplicación de calendario (los enlaces webcal:// abren la aplicación directamente).',
     byCategory: 'Por categoría',
     byVenue: 'Por lugar',
     subscribe: 'Suscribirse',
     off: 'Las suscripciones están desactivadas: sus direcciones se revocaron.',
-    regenerate: 'Direcciones nuevas',
+    regenerate: 'Cambiar las direcciones',
+    regenerateHint:
+      'da a cada suscripción una dirección nueva (si una se ha compartido demasiado): las aplicaciones tienen que volver a suscribirse.',
     turnOn: 'Crear direcciones',
-    revoke: 'Revocar',
-    regenerateTitle: '¿Dar direcciones nuevas a las suscripciones?',
+    revoke: 'Desactivar las suscripciones',
+    revokeHint: 'revoca todas las direcciones: las aplicaciones suscritas dejan de recibir cambios.',
+    regenerateTitle: '¿Cambiar las direcciones de suscripción?',
     regenerateMessage:
       'Las aplicaciones de calendario suscritas a las direcciones actuales dejarán de recibir novedades hasta que se suscriban a las nuevas.',
-    revokeTitle: '¿Revocar las direcciones de suscripción?',
+    revokeTitle: '¿Desactivar las suscripciones?',
     revokeMessage:
       'Ninguna dirección de suscripción volverá a responder. Las aplicaciones de calendario suscritas dejarán de recibir novedades.',
     regenerated: 'Las suscripciones tienen direcciones nuevas.',
-    revoked: 'Se han revocado las direcciones de suscripción.',
+    revoked: 'Las suscripciones están desactivadas: sus direcciones ya no responden.',
     pastSaved: 'Las suscripciones guardan ahora {months} mes(es) de eventos pasados.',
     websiteTitle: 'Enlaces de suscripción de {site}',
     websiteIntro:
@@ -723,5 +748,64 @@ export const es: Messages = {
     websiteCalendar: 'Todos los eventos',
     googleCalendar: 'Google Calendar',
     copyLink: 'Copiar',
+  },
+  share: {
+    title: 'Compartir este calendario',
+    invite: '¿Quién más debería ver este calendario? Para móviles, compañeros y tu web falta un paso.',
+    inviteOpen: 'Enséñame cómo',
+    inviteLater: 'Ahora no',
+    inviteLabel: 'Compartir este calendario',
+    question: '¿Qué tiene tu organización?',
+    intro:
+      'Calendar Desk guarda el calendario en este ordenador. Para llegar a móviles y compañeros necesita un sitio en internet. Elige lo que tienes y la guía te muestra el paso adecuado.',
+    choices: {
+      wordpress: 'Una web WordPress con The Events Calendar',
+      wordpressHint: 'Tus eventos aparecen en la web; los móviles se suscriben a sus enlaces.',
+      caldav: 'Nextcloud u otro calendario compartido en línea',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (calendarios CalDAV).',
+      nothing: 'Nada todavía',
+      nothingHint: 'De momento, solo este ordenador.',
+    },
+    chooseAgain: 'Elegir de nuevo',
+    onlyAdmins: 'Este paso lo puede hacer un administrador de este calendario.',
+    wordpress: {
+      title: 'Publicar en tu web WordPress',
+      step1:
+        'En tu web, crea una contraseña para esta aplicación: entra en la administración de WordPress, abre Usuarios → Perfil, busca «Contraseñas de aplicación», escribe «Calendar Desk» como nombre y haz clic en «Añadir nueva contraseña de aplicación».',
+      step2: 'Copia la contraseña que muestra WordPress (solo la muestra una vez).',
+      step3: 'Aquí, añade tu web: su dirección, tu nombre de usuario de WordPress y esa contraseña.',
+      step4:
+        'Después, «Publicar ahora» envía tus eventos a la web. Los móviles y los boletines usan los enlaces de suscripción de la propia web, que aparecen en la pantalla Publicar.',
+      plugin:
+        'La web necesita el plugin The Events Calendar, instalado y activado (administración de WordPress → Plugins).',
+      action: 'Añadir tu web',
+    },
+    caldav: {
+      title: 'Nextcloud y otros calendarios compartidos',
+      notYet:
+        'Esta versión de Calendar Desk aún no puede conectarse a Nextcloud ni a otro calendario CalDAV: esa conexión llegará en una versión posterior.',
+      meanwhile: 'Mientras tanto:',
+      exportStep:
+        'Exporta un archivo de calendario (.ics) e impórtalo en tu calendario en línea (en Nextcloud: Calendario → Configuración del calendario → Importar calendario). Es una copia: después de hacer cambios aquí, importa una nueva.',
+      feedsStep:
+        'Las aplicaciones de calendario de este ordenador pueden suscribirse al calendario y estar siempre al día.',
+      wordpressStep:
+        'Si también tienes una web WordPress con The Events Calendar, publica allí: los móviles pueden suscribirse a sus enlaces.',
+    },
+    nothing: {
+      title: 'Sin un servidor en internet',
+      why: 'Los móviles y los compañeros necesitan un servidor en internet para llegar al calendario. Las direcciones que crea Calendar Desk (sus suscripciones) solo responden en este ordenador y solo mientras está abierto, así que un móvil no puede usarlas.',
+      now: 'Lo que puedes hacer ahora:',
+      exportStep:
+        'Enviar un archivo de calendario: exporta un archivo .ics y envíalo por correo; cada uno lo abre en su aplicación de calendario. Es una copia: envía uno nuevo después de hacer cambios.',
+      feedsStep:
+        'Suscribirse en este ordenador: las aplicaciones de calendario de aquí (Thunderbird, Calendario de Apple, Calendario de GNOME) se mantienen al día.',
+      siteStep:
+        'Crear una web: una web WordPress con The Events Calendar permite que móviles y compañeros sigan el calendario.',
+      siteAction: 'Cómo publicar en WordPress',
+    },
+    feedsAction: 'Abrir las suscripciones al calendario',
+    settingsHint: 'Móviles, compañeros, tu web: una guía breve te muestra el paso adecuado.',
+    open: 'Abrir la guía',
   },
 };

@@ -204,8 +204,11 @@ export const fr: Messages = {
     endTime: 'Heure de fin',
     timezone: 'Fuseau horaire',
     description: 'Description',
-    excerpt: 'Résumé',
+    excerpt: 'Résumé court',
+    excerptHint: 'Une ou deux phrases affichées dans les listes et les aperçus du site (son « extrait »).',
     status: 'État',
+    statusPendingHint:
+      '« En attente de relecture » : un éditeur ou un administrateur vérifie l’événement et le publie.',
     language: 'Langue',
     venue: 'Lieu',
     organizers: 'Organisateurs',
@@ -240,7 +243,7 @@ export const fr: Messages = {
     publish: 'Publié',
     future: 'Planifié',
     draft: 'Brouillon',
-    pending: 'En attente de relecture',
+    pending: 'À approuver',
     private: 'Privé',
     trash: 'Dans la corbeille',
     'auto-draft': 'Brouillon automatique',
@@ -410,8 +413,9 @@ export const fr: Messages = {
     sourcesHeading: 'Importer depuis une adresse',
     sourcesIntro:
       'L’adresse d’un calendrier (.ics) sur le web, comme l’adresse secrète d’un Google Agenda ou le flux d’un autre site. Elle est mémorisée : Actualiser récupère ce qui a changé, et ce qui a quitté ce calendrier va à la corbeille.',
-    sourceUrl: 'Adresse',
-    sourceUrlHint: 'Commence par https://, http:// ou webcal://',
+    sourceUrl: 'Adresse web du calendrier',
+    sourceUrlHint:
+      'Copiez-la depuis le lien de partage ou d’abonnement de l’autre calendrier (https://…, ou webcal://… pour les applications d’agenda).',
     sourceUrlWrong: 'Vérifiez l’adresse : {message}',
     sourceName: 'Nom (facultatif)',
     sourceAdd: 'Ajouter et importer',
@@ -498,17 +502,19 @@ export const fr: Messages = {
   settings: {
     title: 'Réglages',
     site: 'Calendrier',
-    siteZone: 'Fuseau horaire du site',
-    siteZoneHint: 'Les nouveaux événements commencent dans ce fuseau, et le calendrier y affiche les heures.',
-    zoneSaved: 'Le fuseau horaire du site est maintenant {zone}.',
+    siteZone: 'Fuseau horaire du calendrier',
+    siteZoneHint:
+      'Les nouveaux événements commencent dans ce fuseau, et le calendrier y affiche les heures (le « fuseau horaire du site »).',
+    zoneSaved: 'Le fuseau horaire du calendrier est maintenant {zone}.',
     currency: 'Devise des tarifs',
     currencyHint: 'Utilisée pour les événements dont le tarif n’indique pas sa propre devise.',
     currencySymbol: 'Symbole',
     currencyPosition: 'Position',
     currencyBefore: 'Avant le montant ({example})',
     currencyAfter: 'Après le montant ({example})',
-    currencyCode: 'Code de la devise',
-    currencyCodeHint: 'Trois lettres (ISO 4217), p. ex. EUR : les moteurs de recherche le lisent.',
+    currencyCode: 'Devise en trois lettres',
+    currencyCodeHint:
+      'Par exemple EUR, CHF ou CAD : les moteurs de recherche comme Google affichent les prix avec (code ISO 4217).',
     currencySaved: 'Les tarifs s’affichent maintenant ainsi : {example}.',
     appearance: 'Apparence',
     language: 'Langue de l’interface',
@@ -517,7 +523,9 @@ export const fr: Messages = {
     themeLight: 'Clair',
     themeDark: 'Sombre',
     address: 'Adresse',
-    token: 'Jeton',
+    token: 'Clé d’accès',
+    tokenHint:
+      'Le « jeton d’API » : les scripts l’envoient pour prouver qu’ils ont le droit d’utiliser le calendrier. Gardez-le secret.',
     show: 'Afficher',
     hide: 'Masquer',
     copy: 'Copier',
@@ -528,9 +536,9 @@ export const fr: Messages = {
     copyFailed: 'Impossible de copier : sélectionnez le texte et copiez-le à la main.',
     session: 'Ce navigateur',
     signOut: 'Se déconnecter',
-    developers: 'Pour les développeurs',
+    developers: 'Connecter d’autres programmes',
     developersHint:
-      'Les scripts et outils de cet ordinateur peuvent lire et modifier le calendrier par son API.',
+      'Pour les développeurs : les scripts et outils de cet ordinateur peuvent lire et modifier le calendrier par son API.',
     tokenHidden: 'masqué',
     tokenCommand: 'pour l’afficher :',
   },
@@ -543,17 +551,26 @@ export const fr: Messages = {
     addRemote: 'Ajouter un site',
     editRemote: 'Modifier le site',
     noRemotes: 'Aucun site pour l’instant',
-    noRemotesHint: 'Ajoutez votre site web : son adresse et un mot de passe d’application.',
+    noRemotesHint:
+      'Ajoutez votre site web : son adresse, votre nom d’utilisateur sur le site et un mot de passe du site pour cette application.',
+    guideLink: 'Vous ne savez pas ce qu’il vous faut ? Partager ce calendrier : un petit guide',
     namePlaceholder: 'p. ex. Notre site',
     root: 'Adresse du site',
     rootHint: 'L’adresse de votre site web, p. ex. https://example.org (ou d’un autre Calendar Desk).',
     namespace: 'Type de site',
     namespaceHint: 'Détecté en interrogeant le site.',
     authType: 'Se connecter avec',
-    auth: { password: 'Mot de passe d’application', token: 'Jeton', none: 'Rien' },
+    auth: {
+      password: 'Mot de passe du site pour cette application',
+      token: 'Clé d’accès d’un autre Calendar Desk',
+      none: 'Rien',
+    },
     user: 'Nom d’utilisateur',
-    appPassword: 'Mot de passe d’application',
-    secretHint: 'Gardé chiffré sur cet ordinateur ; plus jamais affiché.',
+    appPassword: 'Mot de passe du site pour cette application',
+    appPasswordHint:
+      'Se crée sur votre site : administration WordPress → Comptes → Profil → Mots de passe d’application.',
+    tokenHint: 'Affichée sur cet ordinateur-là par « calendar-desk token » (son jeton d’API).',
+    secretHint: 'Gardé chiffré sur cet ordinateur et plus jamais affiché.',
     secretKept: 'Un mot de passe est enregistré : laissez vide pour le garder.',
     secretAgain:
       'Ce n’est plus le même site : saisissez de nouveau son mot de passe (un mot de passe enregistré n’est envoyé qu’au site pour lequel il a été saisi).',
@@ -660,8 +677,9 @@ export const fr: Messages = {
       no_events_namespace:
         'Ce site WordPress n’a pas de calendrier d’événements : installez et activez-y The Events Calendar.',
       remote_bad_credentials:
-        'Le site a refusé ce nom d’utilisateur et ce mot de passe. Vérifiez-les (dans WordPress : Comptes → Profil → Mots de passe d’application).',
-      remote_no_credentials: 'Indiquez le mot de passe d’application (ou le jeton) du site.',
+        'Le site a refusé ce nom d’utilisateur et ce mot de passe. Vérifiez-les (le mot de passe du site pour cette application se crée dans WordPress : Comptes → Profil → Mots de passe d’application).',
+      remote_no_credentials:
+        'Indiquez le mot de passe du site pour cette application (ou la clé d’accès) du site.',
       remote_secret_missing:
         'Aucun mot de passe n’est enregistré pour ce site (il n’est gardé que pour l’adresse où il a été saisi) : modifiez le site et saisissez-le de nouveau.',
       remote_insufficient_role:
@@ -703,25 +721,33 @@ export const fr: Messages = {
     title: 'Abonnements au calendrier',
     intro:
       'Les applications d’agenda de cet ordinateur (Thunderbird, Calendrier d’Apple, Agenda de GNOME) peuvent s’abonner à ces adresses et rester à jour. Elles ne contiennent que les événements publiés : les {months} dernier(s) mois et tout ce qui est à venir.',
-    localOnly:
-      'Elles ne répondent que sur cet ordinateur, tant que Calendar Desk est ouvert. Pour les téléphones, utilisez les liens de votre site sur l’écran Publier.',
-    pastMonths: 'Mois d’événements passés',
+    localOnlyWhy:
+      'Elles ne répondent que sur cet ordinateur, tant que Calendar Desk est ouvert : les téléphones et les collègues ne peuvent pas les joindre.',
+    shareLink: 'Comment partager ce calendrier avec des téléphones et des collègues',
+    pastMonths: 'Combien de mois en arrière',
+    pastMonthsHint:
+      'Les événements passés que les abonnements gardent, en mois ; 0 ne garde qu’aujourd’hui et la suite.',
     whole: 'Tout le calendrier',
+    addressHint:
+      'Collez un lien dans l’option « S’abonner » ou « Ajouter un calendrier depuis une adresse » d’une application d’agenda (les liens webcal:// ouvrent directement l’application).',
     byCategory: 'Par catégorie',
     byVenue: 'Par lieu',
     subscribe: 'S’abonner',
     off: 'Les abonnements sont coupés : leurs adresses ont été révoquées.',
-    regenerate: 'Nouvelles adresses',
+    regenerate: 'Changer les adresses',
+    regenerateHint:
+      'donne une nouvelle adresse à chaque abonnement (si l’une a trop circulé) : les applications doivent se réabonner.',
     turnOn: 'Créer les adresses',
-    revoke: 'Révoquer',
-    regenerateTitle: 'Donner de nouvelles adresses aux abonnements ?',
+    revoke: 'Couper les abonnements',
+    revokeHint: 'révoque toutes les adresses : les applications abonnées ne reçoivent plus les mises à jour.',
+    regenerateTitle: 'Changer les adresses des abonnements ?',
     regenerateMessage:
       'Les applications d’agenda abonnées aux adresses actuelles ne reçoivent plus de mises à jour tant qu’elles ne s’abonnent pas aux nouvelles.',
-    revokeTitle: 'Révoquer les adresses des abonnements ?',
+    revokeTitle: 'Couper les abonnements ?',
     revokeMessage:
       'Plus aucune adresse d’abonnement ne répond. Les applications d’agenda abonnées ne reçoivent plus de mises à jour.',
     regenerated: 'Les abonnements ont de nouvelles adresses.',
-    revoked: 'Les adresses des abonnements ont été révoquées.',
+    revoked: 'Les abonnements sont coupés : leurs adresses ne répondent plus.',
     pastSaved: 'Les abonnements gardent maintenant {months} mois d’événements passés.',
     websiteTitle: 'Liens d’abonnement de {site}',
     websiteIntro:
@@ -729,5 +755,65 @@ export const fr: Messages = {
     websiteCalendar: 'Tous les événements',
     googleCalendar: 'Google Agenda',
     copyLink: 'Copier',
+  },
+  share: {
+    title: 'Partager ce calendrier',
+    invite:
+      'Qui d’autre doit voir ce calendrier ? Pour les téléphones, les collègues et votre site web, il reste une étape.',
+    inviteOpen: 'Me montrer comment',
+    inviteLater: 'Pas maintenant',
+    inviteLabel: 'Partager ce calendrier',
+    question: 'De quoi dispose votre association ?',
+    intro:
+      'Calendar Desk garde le calendrier sur cet ordinateur. Pour atteindre les téléphones et les collègues, il lui faut une place sur Internet. Choisissez ce que vous avez, et le guide montre l’étape qui convient.',
+    choices: {
+      wordpress: 'Un site WordPress avec The Events Calendar',
+      wordpressHint: 'Vos événements apparaissent sur le site ; les téléphones s’abonnent à ses liens.',
+      caldav: 'Nextcloud ou un autre agenda partagé en ligne',
+      caldavHint: 'Nextcloud, Radicale, iCloud, Fastmail (agendas CalDAV).',
+      nothing: 'Rien pour l’instant',
+      nothingHint: 'Seulement cet ordinateur pour le moment.',
+    },
+    chooseAgain: 'Choisir à nouveau',
+    onlyAdmins: 'Un administrateur de ce calendrier peut faire cette étape.',
+    wordpress: {
+      title: 'Publier sur votre site WordPress',
+      step1:
+        'Sur votre site, créez un mot de passe pour cette application : connectez-vous à l’administration WordPress, ouvrez Comptes → Profil, trouvez « Mots de passe d’application », saisissez « Calendar Desk » comme nom et cliquez sur « Ajouter un nouveau mot de passe d’application ».',
+      step2: 'Copiez le mot de passe que WordPress affiche (il ne l’affiche qu’une fois).',
+      step3: 'Ici, ajoutez votre site : son adresse, votre nom d’utilisateur WordPress et ce mot de passe.',
+      step4:
+        'Ensuite, « Publier maintenant » envoie vos événements sur le site. Les téléphones et les lettres d’information utilisent les liens d’abonnement du site, affichés sur l’écran Publier.',
+      plugin:
+        'Le site a besoin de l’extension The Events Calendar, installée et activée (administration WordPress → Extensions).',
+      action: 'Ajouter votre site',
+    },
+    caldav: {
+      title: 'Nextcloud et autres agendas partagés',
+      notYet:
+        'Cette version de Calendar Desk ne sait pas encore se connecter à Nextcloud ni à un autre agenda CalDAV : cela viendra dans une version ultérieure.',
+      meanwhile: 'En attendant :',
+      exportStep:
+        'Exportez un fichier de calendrier (.ics) et importez-le dans votre agenda en ligne (dans Nextcloud : Agenda → Paramètres de l’agenda → Importer un agenda). C’est une copie : après des modifications ici, importez-en une nouvelle.',
+      feedsStep:
+        'Les applications d’agenda de cet ordinateur peuvent s’abonner au calendrier et rester à jour.',
+      wordpressStep:
+        'Si vous avez aussi un site WordPress avec The Events Calendar, publiez-y : les téléphones peuvent s’abonner à ses liens.',
+    },
+    nothing: {
+      title: 'Sans serveur sur Internet',
+      why: 'Les téléphones et les collègues ont besoin d’un serveur sur Internet pour atteindre le calendrier. Les adresses que crée Calendar Desk (ses abonnements) ne répondent que sur cet ordinateur, et seulement tant qu’il est ouvert : un téléphone ne peut donc pas s’en servir.',
+      now: 'Ce que vous pouvez faire maintenant :',
+      exportStep:
+        'Envoyer un fichier de calendrier : exportez un fichier .ics et envoyez-le par e-mail ; chacun l’ouvre dans son application d’agenda. C’est une copie : envoyez-en une nouvelle après des modifications.',
+      feedsStep:
+        'S’abonner sur cet ordinateur : les applications d’agenda d’ici (Thunderbird, Calendrier d’Apple, Agenda de GNOME) restent à jour.',
+      siteStep:
+        'Créer un site : un site WordPress avec The Events Calendar permet aux téléphones et aux collègues de suivre le calendrier.',
+      siteAction: 'Comment publier sur WordPress',
+    },
+    feedsAction: 'Ouvrir les abonnements au calendrier',
+    settingsHint: 'Téléphones, collègues, votre site web : un petit guide montre l’étape qui convient.',
+    open: 'Ouvrir le guide',
   },
 };
