@@ -701,6 +701,22 @@ export const cs: Messages = {
     saved:
       'Autoři a přispěvatelé teď smějí za hodinu přidat {creates} záznamů a {occurrences} opakovaných událostí.',
   },
+  caldav: {
+    title: 'Kalendářové aplikace (CalDAV)',
+    intro:
+      'Thunderbird, Kalendář Apple, Kalendář GNOME a khal mohou tento kalendář číst i měnit přes CalDAV, i bez internetu: přidejte v nich účet CalDAV s touto adresou, svým přihlašovacím jménem a heslem pro aplikaci vytvořeným níže. Uvidíte a změníte jen to, co vám tu dovoluje vaše role.',
+    address: 'Adresa serveru',
+    calendarAddress: 'Adresa kalendáře',
+    login: 'Přihlašovací jméno',
+    passwordTitle: 'Heslo pro kalendářovou aplikaci',
+    passwordHint:
+      'Každá aplikace dostane vlastní heslo (tzv. heslo aplikace), aby šlo zrušit samostatně. Calendar Desk si pamatuje jen jeho otisk.',
+    passwordName: 'K čemu je',
+    passwordPlaceholder: 'Thunderbird na notebooku v kanceláři',
+    makePassword: 'Vytvořit heslo',
+    madeFor: 'Heslo pro {name}:',
+    shownOnce: 'Zkopírujte ho teď do kalendářové aplikace: ukáže se jen tentokrát.',
+  },
   feeds: {
     title: 'Odběry kalendáře',
     intro:

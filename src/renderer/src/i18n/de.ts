@@ -726,6 +726,22 @@ export const de: Messages = {
     saved:
       'Autoren und Mitarbeiter dürfen jetzt {creates} Einträge und {occurrences} wiederkehrende Termine pro Stunde hinzufügen.',
   },
+  caldav: {
+    title: 'Kalender-Apps (CalDAV)',
+    intro:
+      'Thunderbird, Apple Kalender, GNOME Kalender und khal können diesen Kalender über CalDAV lesen und ändern, auch ohne Internet: Legen Sie dort ein CalDAV-Konto mit dieser Adresse, Ihrem Benutzernamen und einem unten erstellten Passwort für die App an. Sie sehen und ändern, was Ihre Rolle hier erlaubt.',
+    address: 'Serveradresse',
+    calendarAddress: 'Kalenderadresse',
+    login: 'Benutzername',
+    passwordTitle: 'Passwort für eine Kalender-App',
+    passwordHint:
+      'Jede App bekommt ihr eigenes Passwort (ein Anwendungspasswort), damit es sich einzeln sperren lässt. Calendar Desk speichert nur einen Fingerabdruck davon.',
+    passwordName: 'Wofür',
+    passwordPlaceholder: 'Thunderbird auf dem Büro-Laptop',
+    makePassword: 'Passwort erstellen',
+    madeFor: 'Passwort für {name}:',
+    shownOnce: 'Kopieren Sie es jetzt in Ihre Kalender-App: Es wird nur dieses eine Mal angezeigt.',
+  },
   feeds: {
     title: 'Kalender-Abos',
     intro:

@@ -691,17 +691,17 @@ export const en = {
   caldav: {
     title: 'Calendar apps (CalDAV)',
     intro:
-      'Thunderbird, Apple Calendar, GNOME Calendar and khal can read and change this calendar over CalDAV, offline too: add a CalDAV account with this address, your login and an application password made below. What you may see and change is what your role allows here.',
+      'Thunderbird, Apple Calendar, GNOME Calendar and khal can read and change this calendar over CalDAV, offline too: add a CalDAV account with this address, your login and a password made below for that app. What you may see and change is what your role allows here.',
     address: 'Server address',
     calendarAddress: 'Calendar address',
     login: 'Login',
-    passwordTitle: 'Application password',
+    passwordTitle: 'Password for a calendar app',
     passwordHint:
-      'Each app gets its own password, so it can be revoked on its own. Calendar Desk keeps only a fingerprint of it.',
+      'Each app gets its own password (an "application password"), so it can be revoked on its own. Calendar Desk keeps only a fingerprint of it.',
     passwordName: 'What it is for',
     passwordPlaceholder: 'Thunderbird on the office laptop',
     makePassword: 'Make a password',
-    madeFor: 'Application password for {name}:',
+    madeFor: 'Password for {name}:',
     shownOnce: 'Copy it into your calendar app now: it is shown only this once.',
   },
   feeds: {

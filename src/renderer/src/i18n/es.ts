@@ -710,6 +710,22 @@ export const es: Messages = {
     saved:
       'Los autores y colaboradores pueden añadir ahora {creates} elementos y {occurrences} eventos periódicos por hora.',
   },
+  caldav: {
+    title: 'Aplicaciones de calendario (CalDAV)',
+    intro:
+      'Thunderbird, Calendario de Apple, Calendario de GNOME y khal pueden leer y cambiar este calendario por CalDAV, también sin conexión: añada en ellas una cuenta CalDAV con esta dirección, su usuario y una contraseña de aplicación creada abajo. Verá y cambiará lo que su rol le permite aquí.',
+    address: 'Dirección del servidor',
+    calendarAddress: 'Dirección del calendario',
+    login: 'Usuario',
+    passwordTitle: 'Contraseña para una aplicación de calendario',
+    passwordHint:
+      'Cada aplicación recibe su propia contraseña (una «contraseña de aplicación»), para poder retirarla por separado. Calendar Desk solo guarda una huella de ella.',
+    passwordName: 'Para qué es',
+    passwordPlaceholder: 'Thunderbird en el portátil de la oficina',
+    makePassword: 'Crear una contraseña',
+    madeFor: 'Contraseña para {name}:',
+    shownOnce: 'Cópiela ahora en su aplicación de calendario: solo se muestra esta vez.',
+  },
   feeds: {
     title: 'Suscripciones al calendario',
     intro:

@@ -717,6 +717,22 @@ export const fr: Messages = {
     saved:
       'Les auteurs et contributeurs peuvent maintenant ajouter {creates} éléments et {occurrences} événements répétés par heure.',
   },
+  caldav: {
+    title: "Applications d'agenda (CalDAV)",
+    intro:
+      "Thunderbird, Calendrier d'Apple, Agenda GNOME et khal peuvent lire et modifier ce calendrier par CalDAV, même hors ligne : ajoutez-y un compte CalDAV avec cette adresse, votre identifiant et un mot de passe d'application créé ci-dessous. Vous voyez et modifiez ce que votre rôle permet ici.",
+    address: 'Adresse du serveur',
+    calendarAddress: 'Adresse du calendrier',
+    login: 'Identifiant',
+    passwordTitle: "Mot de passe pour une application d'agenda",
+    passwordHint:
+      "Chaque application reçoit son propre mot de passe (un « mot de passe d'application »), qu'on peut retirer séparément. Calendar Desk n'en garde qu'une empreinte.",
+    passwordName: 'Pour quoi faire',
+    passwordPlaceholder: 'Thunderbird sur le portable du bureau',
+    makePassword: 'Créer un mot de passe',
+    madeFor: 'Mot de passe pour {name} :',
+    shownOnce: "Copiez-le maintenant dans votre application d'agenda : il n'est montré qu'une fois.",
+  },
   feeds: {
     title: 'Abonnements au calendrier',
     intro:
