@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { request } from 'node:http';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, waitIdle } from './lib/proc.mjs';
 import { runLoad } from './lib/load.mjs';
@@ -31,6 +31,8 @@ const SEED = join(root, 'bench', 'seed.mjs');
 const BARE_KOA = join(root, 'bench', 'lib', 'bareKoa.mjs');
 /** Node options for the server under test only, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Preloaded into the server: reports its event loop's delays on SIGUSR2 (see bench/lib/loopDelay.mjs). */
+const LOOP_DELAY_MODULE = pathToFileURL(join(root, 'bench', 'lib', 'loopDelay.mjs')).href;
 
 const TARGETS = {
   events: 100_000,
@@ -39,6 +41,8 @@ const TARGETS = {
   mixedRate: 150,
   mixedWriteShare: 0.1,
   mixedP99Ms: 50,
+  /** The server's longest event-loop delay during the mixed load (issue 32). */
+  loopDelayMs: 50,
   createP50Ms: 10,
   createP99Ms: 50,
   startMs: 1000,
@@ -191,8 +195,12 @@ function fixtureOf(url, response) {
 /** Starts `calendar-desk serve` on the folder; start-up = spawn until the first list request is answered. */
 async function startServer(dataDir) {
   const started = performance.now();
-  const { child, found: apiRoot } = await spawnUntil(
-    [...SERVER_NODE_ARGS, CLI, 'serve', '--port', '0', '--data', dataDir],
+  const {
+    child,
+    found: apiRoot,
+    output,
+  } = await spawnUntil(
+    [...SERVER_NODE_ARGS, '--import', LOOP_DELAY_MODULE, CLI, 'serve', '--port', '0', '--data', dataDir],
     {
       cwd: root,
       match: (line) => /API root:\s+(\S+)/.exec(line)?.[1],
@@ -210,6 +218,7 @@ async function startServer(dataDir) {
   return {
     child,
     apiRoot,
+    output,
     startup: {
       toFirstAnswerMs: Math.round(startupMs),
       toListeningMs: Math.round(listeningMs),
@@ -218,6 +227,21 @@ async function startServer(dataDir) {
       cpuMsAtFirstAnswer: cpuMsOf(child.pid),
     },
   };
+}
+
+/**
+ * What the server's event loop went through since the previous call (see bench/lib/loopDelay.mjs): its
+ * `loop-delay` line, asked for with SIGUSR2; null when none comes within 5 s.
+ */
+async function loopDelaySince(server) {
+  const before = server.output.length;
+  server.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const line = server.output.slice(before).find((text) => text.startsWith('loop-delay '));
+    if (line) return JSON.parse(line.slice('loop-delay '.length));
+    await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  }
+  return null;
 }
 
 const ratio = (real, bare) => (real && bare ? round(real / bare, 3) : null);
@@ -410,6 +434,7 @@ async function benchSize(events, dataRoot) {
     const eventsPath = `${apiPath}/events`;
     let writes = 0;
     if (measures('mixed')) {
+      await loopDelaySince(server); // starts the server's watch afresh
       const mixed = await openLoop({
         origin: serverOrigin,
         rate: TARGETS.mixedRate,
@@ -430,7 +455,13 @@ async function benchSize(events, dataRoot) {
           };
         },
       });
-      result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed };
+      // The server's longest event-loop delay during the load, its background work included.
+      const loopDelay = await loopDelaySince(server);
+      result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed, serverLoopDelayMs: loopDelay };
+      log(
+        `mixed: the server's event loop was delayed up to ${loopDelay?.maxMs ?? '?'} ms ` +
+          `(p99 ${loopDelay?.p99Ms ?? '?'} ms; target < ${TARGETS.loopDelayMs} ms)`,
+      );
       log(
         `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +
           `(reads p99 ${mixed.readLatencyMs.p99}, writes p99 ${mixed.writeLatencyMs.p99}; ` +
@@ -567,6 +598,13 @@ function judge(sizes) {
       at?.distinct?.server?.non2xx === 0 ? at.distinct.ratioToBareKoa : undefined,
       (v) => v >= TARGETS.distinctRatio,
       '×',
+    ),
+    check(
+      `Server event-loop delay during the mixed load (longest)`,
+      `< ${TARGETS.loopDelayMs} ms`,
+      at?.mixed?.serverLoopDelayMs?.maxMs,
+      (v) => v < TARGETS.loopDelayMs,
+      'ms',
     ),
     check(
       `Mixed load p99 (${TARGETS.mixedRate} req/s, ${TARGETS.mixedWriteShare * 100}% writes)`,

@@ -6,10 +6,14 @@
 // medians, with the machine's load average: compare figures only within one run.
 //
 //   node bench/startup.mjs [--events 100000] [--runs 7] [--data DIR] [--against OTHER_CHECKOUT] [--profile DIR]
+//                          [--floor-events 1000] [--floor-data DIR]
 //
 // --data reuses a seeded folder (the seed takes a while at 100,000 events); --against alternates the starts
 // with another checkout's build (e.g. a copy of main), so that both face the same load; --profile writes a
 // V8 CPU profile of each start (node --cpu-prof) into DIR. Run `npm run build` first: this measures out/.
+// --floor-events (issue 32) alternates every start with one on a calendar of that many events (seeded the same
+// way, or --floor-data) and reports the ratio of the medians: "the start does not grow with the calendar" is
+// that ratio, measured under the same load, whatever the machine.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -28,6 +32,8 @@ const { values: args } = parseArgs({
     against: { type: 'string' },
     profile: { type: 'string' },
     'settle-ms': { type: 'string', default: '3000' },
+    'floor-events': { type: 'string' },
+    'floor-data': { type: 'string' },
   },
 });
 
@@ -87,38 +93,64 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/** A data folder with `events` events: `given` when set, else a fresh seed (recorded in `seeded` for removal). */
+async function dataFolder(given, events, seeded) {
+  if (given) return resolve(given);
+  const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-startup-'));
+  seeded.push(folder);
+  console.log(`Seeding ${Number(events).toLocaleString('en-US')} events into ${folder}…`);
+  await runNode([join(root, 'bench', 'seed.mjs'), '--events', events, '--data', folder], { cwd: root });
+  return folder;
+}
+
 async function main() {
-  let dataDir = args.data && resolve(args.data);
-  let seeded;
-  if (!dataDir) {
-    seeded = await mkdtemp(join(tmpdir(), 'calendar-desk-startup-'));
-    dataDir = seeded;
-    console.log(`Seeding ${Number(args.events).toLocaleString('en-US')} events into ${dataDir}…`);
-    await runNode([join(root, 'bench', 'seed.mjs'), '--events', args.events, '--data', dataDir], {
-      cwd: root,
-    });
-  }
+  const seeded = [];
   try {
-    const results = new Map(checkouts.map((checkout) => [checkout, []]));
+    const dataDir = await dataFolder(args.data, args.events, seeded);
+    const floorDir =
+      args['floor-events'] || args['floor-data']
+        ? await dataFolder(args['floor-data'], args['floor-events'] ?? '1000', seeded)
+        : undefined;
+    // Each side a checkout on a data folder; with a floor, the starts alternate, each run in the other order.
+    const sides = checkouts.flatMap((checkout) => [
+      { label: checkout, checkout, dataDir },
+      ...(floorDir ? [{ label: `${checkout} (floor: ${floorDir})`, checkout, dataDir: floorDir }] : []),
+    ]);
+    const results = new Map(sides.map((side) => [side.label, []]));
     for (let run = 0; run < Number(args.runs); run++) {
-      for (const checkout of checkouts) {
-        const result = await start(checkout, dataDir);
-        results.get(checkout).push(result);
-        console.log(`${checkout}: ${JSON.stringify(result)}`);
+      for (const side of run % 2 ? [...sides].reverse() : sides) {
+        const result = await start(side.checkout, side.dataDir);
+        results.get(side.label).push(result);
+        console.log(`${side.label}: ${JSON.stringify(result)}`);
       }
     }
     console.log('\nmedians: first answer ms (listening ms), CPU ms, RSS MB at first answer → settled');
-    for (const [checkout, runs] of results) {
-      const of = (key) => median(runs.map((result) => result[key]));
+    const medianOf = (label, key) => median(results.get(label).map((result) => result[key]));
+    for (const [label, runs] of results) {
+      const of = (key) => medianOf(label, key);
       console.log(
-        `  ${checkout}: ${of('firstAnswerMs')} (${of('listeningMs')}), CPU ${of('cpuMs')}, ` +
+        `  ${label}: ${of('firstAnswerMs')} (${of('listeningMs')}), CPU ${of('cpuMs')}, ` +
           `RSS ${of('rssMB')} → ${of('settledRssMB')} [${runs.map((result) => result.firstAnswerMs).join(' ')}]`,
       );
+    }
+    if (floorDir) {
+      for (const checkout of checkouts) {
+        const big = results.get(checkout);
+        const floor = results.get(`${checkout} (floor: ${floorDir})`);
+        const pairs = big.map((result, at) => round(result.firstAnswerMs / floor[at].firstAnswerMs, 2));
+        const ratio = round(
+          medianOf(checkout, 'firstAnswerMs') / median(floor.map((r) => r.firstAnswerMs)),
+          2,
+        );
+        console.log(
+          `  start ratio ${checkout}: ${ratio}× the floor's (target ≤ 1.5×; per pair ${pairs.join(' ')})`,
+        );
+      }
     }
     const loads = [...results.values()].flat().map((result) => result.load);
     console.log(`load average (1 min) during the starts: ${Math.min(...loads)} to ${Math.max(...loads)}`);
   } finally {
-    if (seeded) await rm(seeded, { recursive: true, force: true });
+    for (const folder of seeded) await rm(folder, { recursive: true, force: true });
   }
 }
 
