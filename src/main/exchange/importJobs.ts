@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { JobRegistry } from '../core/jobs';
 import type { ImportJobStatus } from '../../shared/schemas/imports';
 import { ImportError } from './errors';
 import type { ImportOptions, ImportResult } from './importFile';
-
-const KEPT_JOBS = 20;
 
 /** Runs an import, calling `onEntry` after each entry of the file. */
 export type ImportRun = (onEntry: NonNullable<ImportOptions['onEntry']>) => Promise<ImportResult>;
@@ -14,54 +12,38 @@ export type ImportRun = (onEntry: NonNullable<ImportOptions['onEntry']>) => Prom
  * a slice of rows per store change: its progress moves meanwhile, see importFile.ts).
  */
 export class ImportJobs {
-  private readonly jobs = new Map<string, ImportJobStatus>();
-  private running: string | null = null;
+  private readonly jobs = new JobRegistry<ImportJobStatus>();
 
   get busy(): boolean {
-    return this.running !== null;
+    return this.jobs.busy;
   }
 
   /** Starts `run` on the next turn (the caller answers first, with the job `running` at 0). */
   start(run: ImportRun): ImportJobStatus {
-    const status: ImportJobStatus = {
-      id: randomUUID(),
-      state: 'running',
-      done: 0,
-      total: 0,
-      result: null,
-      error: null,
-    };
-    this.jobs.set(status.id, status);
-    // Keep the latest few finished jobs for their status; older ones are forgotten.
-    for (const id of [...this.jobs.keys()].slice(0, Math.max(0, this.jobs.size - KEPT_JOBS)))
-      this.jobs.delete(id);
-    this.running = status.id;
-    const onEntry = (done: number, total: number) => {
-      status.done = done;
-      status.total = total;
-    };
-    new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => run(onEntry))
-      .then(
-        (result) => {
-          status.state = 'done';
+    return this.jobs.start(
+      { done: 0, total: 0, result: null, error: null },
+      {
+        run: (status) => {
+          const onEntry = (done: number, total: number) => {
+            status.done = done;
+            status.total = total;
+          };
+          return new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(onEntry));
+        },
+        done: (status, result) => {
           status.result = result;
         },
-        (error: Error & { code?: string }) => {
-          status.state = 'failed';
+        failed: (status, error) => {
           status.error =
             error instanceof ImportError
               ? { code: error.code.toLowerCase(), message: error.message, problems: error.problems }
               : { code: (error.code ?? 'import_failed').toLowerCase(), message: error.message };
         },
-      )
-      .finally(() => {
-        this.running = null;
-      });
-    return status;
+      },
+    );
   }
 
   status(id: string): ImportJobStatus | undefined {
-    return this.jobs.get(id);
+    return this.jobs.status(id);
   }
 }
