@@ -235,6 +235,8 @@ describe('the cost and its currency against the real API', () => {
       routes: [
         { path: '/calendar', component: { template: '<p>calendar</p>' } },
         { path: '/events/:id', component: EventEditorView },
+        // Settings links to the Share guide.
+        { path: '/share', name: 'share', component: { template: '<p>share</p>' } },
       ],
     });
   }

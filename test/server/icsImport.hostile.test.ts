@@ -289,8 +289,10 @@ describe('an import over the budget of events', () => {
       expect(result.body.data.occurrences).toBeGreaterThanOrEqual(HUGE_SERIES * 696);
       expect(result.body.data.occurrences).toBeLessThanOrEqual(HUGE_SERIES * 698);
       expect(readStatus).toBe(200);
-      expect(readMs).toBeLessThan(1_000);
-      expect(maxStallMs).toBeLessThan(1_000);
+      // Not a speed target (bench/importStalls.mjs measures that): the bug was a server blocked for minutes and
+      // killed by its memory; a refusal holding it for seconds on a loaded machine is still that bug's absence.
+      expect(readMs).toBeLessThan(5_000);
+      expect(maxStallMs).toBeLessThan(5_000);
       console.info(
         `refused ${dry_run ? 'preview' : 'import'} of ${HUGE_SERIES} series: read answered in ${readMs.toFixed(0)} ms, longest stall ${maxStallMs.toFixed(0)} ms`,
       );
@@ -346,8 +348,10 @@ describe('an import address whose calendar is over the budget', () => {
         /would create up to 1,1\d\d,\d{3} events; an import may create at most 50,000/,
       );
       expect(result.body.data).toMatchObject({ budget: 50_000 });
-      expect(readMs).toBeLessThan(1_000);
-      expect(maxStallMs).toBeLessThan(1_000);
+      // Not a speed target (bench/importStalls.mjs measures that): the bug was a server blocked for minutes and
+      // killed by its memory; a refusal holding it for seconds on a loaded machine is still that bug's absence.
+      expect(readMs).toBeLessThan(5_000);
+      expect(maxStallMs).toBeLessThan(5_000);
       console.info(
         `refused address: read answered in ${readMs.toFixed(0)} ms, longest stall ${maxStallMs.toFixed(0)} ms`,
       );
