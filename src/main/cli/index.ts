@@ -127,12 +127,8 @@ async function withStoreOrServer<T>(
 const userLine = (login: string, role: string, credentials: number, createdUtc: string) =>
   `${login}\t${role}\t${credentials} credential(s)\tcreated ${createdUtc} UTC`;
 
-export function buildProgram(): Command {
-  const program = new Command('calendar-desk')
-    .description(`Calendar Desk: an offline event calendar with a local ${NAMESPACE} REST API`)
-    .showHelpAfterError()
-    .configureOutput({ outputError: (text, write) => write(text) });
-
+/** `serve`: the API and the web UI in the foreground. */
+function addServe(program: Command): void {
   program
     .command('serve')
     .description('run the API (and the web UI) in the foreground until Ctrl+C')
@@ -198,7 +194,10 @@ export function buildProgram(): Command {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+}
 
+/** `token`: the admin API token. */
+function addToken(program: Command): void {
   program
     .command('token')
     .description('print the admin API token (alone on the last line)')
@@ -219,7 +218,10 @@ export function buildProgram(): Command {
       );
       console.log(token);
     });
+}
 
+/** `signin-link`: a one-time sign-in link to the running server. */
+function addSignInLink(program: Command): void {
   program
     .command('signin-link')
     .description(
@@ -240,7 +242,10 @@ export function buildProgram(): Command {
       console.log('Open this address in your browser to sign in (it works once, within 5 minutes):');
       console.log(link);
     });
+}
 
+/** `users add | list | revoke`: who may write through the API. */
+function addUsers(program: Command): void {
   const users = program
     .command('users')
     .description(
@@ -316,7 +321,16 @@ export function buildProgram(): Command {
       );
       console.log(`Revoked every credential of "${revoked}"${via}.`);
     });
+}
 
+export function buildProgram(): Command {
+  const program = new Command('calendar-desk')
+    .description(`Calendar Desk: an offline event calendar with a local ${NAMESPACE} REST API`)
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  // Added with program.command(), so they inherit its output and help settings.
+  for (const add of [addServe, addToken, addSignInLink, addUsers]) add(program);
   program.addCommand(syncCommand({ resolveDataFolder, withStoreOrServer }));
   program.addCommand(feedsCommand({ resolveDataFolder, withStoreOrServer }));
   for (const command of exchangeCommands({ resolveDataFolder, withStoreOrServer }))
