@@ -145,6 +145,12 @@ describe('real answers of the main routes match the response schemas of the map'
     expect(await okBody(server, 'GET import-sources')).toEqual([]);
   });
 
+  it('session: a token exchanged for a browser session', async () => {
+    const session = await callRoute(server, 'POST session', { body: {} });
+    expect(session.ok && session.body.role).toBe('administrator');
+    expect(session.headers.get('set-cookie')).toBeTruthy();
+  });
+
   it('sync: the saved remotes list', async () => {
     expect(await okBody(server, 'GET remotes')).toEqual([]);
   });

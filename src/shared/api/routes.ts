@@ -14,6 +14,7 @@ import {
   importRequestSchema,
   importUndoAnswerSchema,
 } from '../schemas/imports';
+import { sessionAnswerSchema, sessionRequestSchema } from '../schemas/session';
 import { mergeBodySchema, organizerMergeAnswerSchema, venueMergeAnswerSchema } from '../schemas/merge';
 import { eventResponseSchema, organizerResponseSchema, venueResponseSchema } from '../schemas/records';
 import {
@@ -129,6 +130,19 @@ export const apiRoutes = {
   }),
 
   // The admin namespace.
+  'POST session': route({
+    method: 'POST',
+    namespace: ADMIN_NAMESPACE,
+    path: 'session',
+    body: sessionRequestSchema,
+    response: sessionAnswerSchema,
+  }),
+  'DELETE session': route({
+    method: 'DELETE',
+    namespace: ADMIN_NAMESPACE,
+    path: 'session',
+    response: z.object({ signed_out: z.literal(true) }),
+  }),
   'GET calendar': route({
     method: 'GET',
     namespace: ADMIN_NAMESPACE,
