@@ -151,6 +151,14 @@ describe('real answers of the main routes match the response schemas of the map'
     expect(session.headers.get('set-cookie')).toBeTruthy();
   });
 
+  it('feeds: their addresses, new ones, none', async () => {
+    const feeds = await okBody(server, 'GET feeds');
+    expect(feeds.enabled).toBe(true);
+    const regenerated = await okBody(server, 'POST feeds/regenerate', { body: {} });
+    expect(regenerated.calendar?.http).not.toBe(feeds.calendar?.http);
+    expect((await okBody(server, 'POST feeds/revoke', { body: {} })).enabled).toBe(false);
+  });
+
   it('sync: the saved remotes list', async () => {
     expect(await okBody(server, 'GET remotes')).toEqual([]);
   });

@@ -14,6 +14,7 @@ import {
   importRequestSchema,
   importUndoAnswerSchema,
 } from '../schemas/imports';
+import { feedsOverviewSchema } from '../schemas/feeds';
 import { sessionAnswerSchema, sessionRequestSchema } from '../schemas/session';
 import { mergeBodySchema, organizerMergeAnswerSchema, venueMergeAnswerSchema } from '../schemas/merge';
 import { eventResponseSchema, organizerResponseSchema, venueResponseSchema } from '../schemas/records';
@@ -163,6 +164,26 @@ export const apiRoutes = {
     path: 'organizers/:id/merge',
     body: mergeBodySchema,
     response: organizerMergeAnswerSchema,
+  }),
+  'GET feeds': route({
+    method: 'GET',
+    namespace: ADMIN_NAMESPACE,
+    path: 'feeds',
+    response: feedsOverviewSchema,
+  }),
+  'POST feeds/regenerate': route({
+    method: 'POST',
+    namespace: ADMIN_NAMESPACE,
+    path: 'feeds/regenerate',
+    body: noBody,
+    response: feedsOverviewSchema,
+  }),
+  'POST feeds/revoke': route({
+    method: 'POST',
+    namespace: ADMIN_NAMESPACE,
+    path: 'feeds/revoke',
+    body: noBody,
+    response: feedsOverviewSchema,
   }),
   'GET remotes': route({
     method: 'GET',
