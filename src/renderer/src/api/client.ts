@@ -1,5 +1,14 @@
 import type { ApiConnection } from '../../../shared/bridge';
 import { ADMIN_NAMESPACE, NAMESPACE } from '../../../shared/enums';
+import {
+  apiRoutes,
+  routePath,
+  type ApiRouteKey,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+} from '../../../shared/api/routes';
 
 /** A query string value: arrays are sent as `key[]=a&key[]=b`, as the API (and WordPress) expects. */
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
@@ -12,6 +21,18 @@ export interface RequestOptions {
   /** A file sent as the raw body (a picture upload) instead of a JSON `body`. */
   file?: File;
 }
+
+/** What {@link ApiClient.call} takes beside the route's key: only the parts the route has. */
+export type CallArgs<K extends ApiRouteKey> = (keyof RouteParams<K> extends never
+  ? { params?: undefined }
+  : { params: RouteParams<K> }) &
+  (RouteBody<K> extends never ? { body?: undefined } : { body: RouteBody<K> }) &
+  (RouteQuery<K> extends never
+    ? { query?: undefined }
+    : { query?: RouteQuery<K> & Record<string, QueryValue> }) & {
+    /** Sends `ml_language` (the language a new record is created in). */
+    language?: string;
+  };
 
 export interface ApiResponse<T> {
   data: T;
@@ -177,6 +198,33 @@ export class ApiClient {
     return this.connection.token
       ? { Authorization: `Bearer ${this.connection.token}` }
       : { 'X-Requested-With': 'calendar-desk' };
+  }
+
+  /**
+   * Calls a route of the shared map (src/shared/api/routes.ts): its path parameters filled in, its body and
+   * query of the route's types, its answer typed as the route's response schema says.
+   */
+  call<K extends ApiRouteKey>(
+    key: K,
+    ...[args]: keyof RouteParams<K> extends never
+      ? RouteBody<K> extends never
+        ? [args?: CallArgs<K>]
+        : [args: CallArgs<K>]
+      : [args: CallArgs<K>]
+  ): Promise<ApiResponse<RouteResponse<K>>> {
+    const spec = apiRoutes[key];
+    const { params, body, query, language } = (args ?? {}) as {
+      params?: Record<string, string | number>;
+      body?: unknown;
+      query?: Record<string, QueryValue>;
+      language?: string;
+    };
+    return this.request<RouteResponse<K>>(spec.method, routePath(spec.path, params), {
+      namespace: spec.namespace,
+      body,
+      query,
+      language,
+    });
   }
 
   get<T>(path: string, options?: RequestOptions & { namespace?: string }) {

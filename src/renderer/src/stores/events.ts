@@ -10,9 +10,7 @@ import {
   type EventResponse,
   type Page,
 } from '../api/records';
-import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import type { ApiClient } from '../api/client';
-import type { CalendarList } from '../../../shared/schemas/calendarList';
 import { useSessionStore } from './session';
 import { overlaps } from '../calendar/dates';
 
@@ -113,8 +111,7 @@ export const useEventsStore = defineStore('events', () => {
   ): Promise<CalendarEvent[]> {
     // One request (`calendar-desk/v1/calendar`), with only what the views show; the costs come as typed
     // (`15€ / 10€ reduced`, not the formatted `10€ – 15€`) for the events one may edit.
-    const { data } = await client.get<CalendarList>('calendar', {
-      namespace: ADMIN_NAMESPACE,
+    const { data } = await client.call('GET calendar', {
       query: {
         ...EDITOR_VIEW,
         ...overlapQuery(start.slice(0, 10), end.slice(0, 10)),
@@ -160,11 +157,11 @@ export const useEventsStore = defineStore('events', () => {
 
   /** One event as an editor sees it (`context=edit` shows a protected event's content to its editors). */
   async function fetchOne(id: number): Promise<EventResponse> {
-    return (await session.api().get<EventResponse>(`events/${id}`, { query: { context: 'edit' } })).data;
+    return (await session.api().call('GET events/:id', { params: { id }, query: { context: 'edit' } })).data;
   }
 
   async function create(body: Record<string, unknown>, language?: string): Promise<EventResponse> {
-    const { data } = await session.api().post<EventResponse>('events', body, { language });
+    const { data } = await session.api().call('POST events', { body, language });
     revision.value += 1;
     return data;
   }
@@ -176,14 +173,14 @@ export const useEventsStore = defineStore('events', () => {
     scope?: SeriesScope,
   ): Promise<EventResponse> {
     const body = scope ? { ...patch, scope } : patch;
-    const { data } = await session.api().post<EventResponse>(`events/${id}`, body);
+    const { data } = await session.api().call('POST events/:id', { params: { id }, body });
     revision.value += 1;
     return data;
   }
 
   /** Moves the event to the trash ({@link restore} undoes it); `scope` for an event of a series. */
   async function trash(id: number, scope?: SeriesScope): Promise<EventResponse> {
-    const { data } = await session.api().delete<EventResponse>(`events/${id}`, { query: { scope } });
+    const { data } = await session.api().call('DELETE events/:id', { params: { id }, query: { scope } });
     revision.value += 1;
     return data;
   }

@@ -1,6 +1,5 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import type { z } from 'zod';
 import type {
   ImportSourceInput,
@@ -43,7 +42,6 @@ export const useImportsStore = defineStore('imports', () => {
   const session = useSessionStore();
   const events = useEventsStore();
   const records = useRecordsStore();
-  const admin = { namespace: ADMIN_NAMESPACE };
   const job = ref<ImportJobStatus | null>(null);
   const history = ref<ImportHistoryEntry[]>([]);
   const sources = ref<ImportSource[]>([]);
@@ -64,15 +62,15 @@ export const useImportsStore = defineStore('imports', () => {
 
   /** What importing the file would do, writing nothing (throws `import_invalid` with its problems). */
   async function preview(file: ImportFile): Promise<ImportAnswer> {
-    return (await session.api().post<ImportAnswer>('import', { ...file, dry_run: true }, admin)).data;
+    return (await session.api().call('POST import', { body: { ...file, dry_run: true } })).data;
   }
 
   /** Imports the file as a job; `job` shows its progress meanwhile. Resolves with the final status. */
   async function run(file: ImportFile): Promise<ImportJobStatus> {
-    job.value = (await session.api().post<ImportJobStatus>('import-jobs', file, admin)).data;
+    job.value = (await session.api().call('POST import-jobs', { body: file })).data;
     while (job.value.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      job.value = (await session.api().get<ImportJobStatus>(`import-jobs/${job.value.id}`, admin)).data;
+      job.value = (await session.api().call('GET import-jobs/:id', { params: { id: job.value.id } })).data;
     }
     if (job.value.state === 'done') {
       changed();
@@ -82,28 +80,26 @@ export const useImportsStore = defineStore('imports', () => {
   }
 
   async function loadHistory(): Promise<ImportHistoryEntry[]> {
-    history.value = (await session.api().get<ImportHistoryEntry[]>('imports', admin)).data;
+    history.value = (await session.api().call('GET imports')).data;
     return history.value;
   }
 
   /** Puts back what an import wrote; what was changed since stays, listed in `kept`. */
   async function undo(id: string): Promise<ImportUndoAnswer> {
-    const path = `imports/${encodeURIComponent(id)}/undo`;
-    const answer = (await session.api().post<ImportUndoAnswer>(path, {}, admin)).data;
+    const answer = (await session.api().call('POST imports/:id/undo', { params: { id }, body: {} })).data;
     changed();
     await reloadLists();
     return answer;
   }
 
   async function loadSources(): Promise<ImportSource[]> {
-    sources.value = (await session.api().get<ImportSource[]>('import-sources', admin)).data;
+    sources.value = (await session.api().call('GET import-sources')).data;
     return sources.value;
   }
 
   /** Remembers an address and imports from it a first time. */
   async function addSource(input: ImportSourceInput): Promise<ImportSource & { result?: ImportAnswer }> {
-    type Added = ImportSource & { result?: ImportAnswer };
-    const source = (await session.api().post<Added>('import-sources', input, admin)).data;
+    const source = (await session.api().call('POST import-sources', { body: input })).data;
     changed();
     await reloadLists();
     return source;
@@ -111,9 +107,10 @@ export const useImportsStore = defineStore('imports', () => {
 
   /** Imports from the address again: what changed is updated, what left it goes to the trash. */
   async function refreshSource(id: string): Promise<ImportAnswer> {
-    const path = `import-sources/${encodeURIComponent(id)}/refresh`;
     try {
-      const answer = (await session.api().post<ImportAnswer>(path, {}, admin)).data;
+      const answer = (
+        await session.api().call('POST import-sources/:id/refresh', { params: { id }, body: {} })
+      ).data;
       changed();
       return answer;
     } finally {
@@ -124,7 +121,7 @@ export const useImportsStore = defineStore('imports', () => {
 
   /** Forgets an address; the events it brought stay. */
   async function removeSource(id: string): Promise<void> {
-    await session.api().delete(`import-sources/${encodeURIComponent(id)}`, admin);
+    await session.api().call('DELETE import-sources/:id', { params: { id } });
     await loadSources();
   }
 

@@ -3,7 +3,6 @@ import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
 import { listAll, listPage, type Page, type RecordKind, type RecordOfKind } from '../api/records';
 import { useSessionStore } from './session';
-import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import type { MergeAnswer } from '../../../shared/schemas/merge';
 
 /**
@@ -80,9 +79,7 @@ export const useRecordsStore = defineStore('records', () => {
    * trash. Events change too, so every list is read again.
    */
   async function merge(kind: 'venues' | 'organizers', id: number, into: number): Promise<MergeAnswer> {
-    const { data } = await session
-      .api()
-      .post<MergeAnswer>(`${kind}/${id}/merge`, { into }, { namespace: ADMIN_NAMESPACE });
+    const { data } = await session.api().call(`POST ${kind}/:id/merge`, { params: { id }, body: { into } });
     changed(kind);
     return data;
   }

@@ -98,9 +98,7 @@ export const useSessionStore = defineStore('session', () => {
   /** Opens this browser's session (the API sets its cookie) from `body` or the credentials sent, then connects. */
   async function openSession(body: { code?: string }, token?: string): Promise<void> {
     const connection = browserConnection();
-    await new ApiClient(token ? { ...connection, token } : connection).post('session', body, {
-      namespace: ADMIN_NAMESPACE,
-    });
+    await new ApiClient(token ? { ...connection, token } : connection).call('POST session', { body });
     await connect(connection);
   }
 
@@ -119,8 +117,7 @@ export const useSessionStore = defineStore('session', () => {
 
   /** Signs out: the server ends this browser's session (the desktop app has none to end). */
   async function signOut(): Promise<void> {
-    if (!isDesktop.value && client.value)
-      await client.value.delete('session', { namespace: ADMIN_NAMESPACE }).catch(() => undefined);
+    if (!isDesktop.value && client.value) await client.value.call('DELETE session').catch(() => undefined);
     localStorage.removeItem(ZONE_KEY);
     client.value = null;
     settings.value = null;

@@ -12,7 +12,6 @@ import type {
   SyncDirection,
   SyncReport,
 } from '../../../shared/schemas/sync';
-import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import { useSessionStore } from './session';
 
 const POLL_MS = 400;
@@ -25,24 +24,21 @@ export const useSyncStore = defineStore('sync', () => {
   const session = useSessionStore();
   const remotes = ref<RemoteView[]>([]);
   const job = ref<SyncJobStatus | null>(null);
-  const admin = { namespace: ADMIN_NAMESPACE };
 
   async function load(): Promise<RemoteView[]> {
-    remotes.value = (await session.api().get<RemoteView[]>('remotes', admin)).data;
+    remotes.value = (await session.api().call('GET remotes')).data;
     return remotes.value;
   }
 
   /** Saves the whole list (the API replaces it); a remote without `secret` keeps its saved one. */
   async function save(list: RemoteInput[]): Promise<RemoteView[]> {
-    remotes.value = (
-      await session.api().request<RemoteView[]>('PUT', 'remotes', { ...admin, body: list })
-    ).data;
+    remotes.value = (await session.api().call('PUT remotes', { body: list })).data;
     return remotes.value;
   }
 
   /** Checks a site before it is saved: address, events namespace, credentials (throws what is wrong). */
   async function check(input: RemoteCheckInput): Promise<RemoteCheckResult> {
-    return (await session.api().post<RemoteCheckResult>('remotes/check', input, admin)).data;
+    return (await session.api().call('POST remotes/check', { body: input })).data;
   }
 
   /** What a sync would do now, changing nothing (the remote is read, not written). */
@@ -52,8 +48,10 @@ export const useSyncStore = defineStore('sync', () => {
     decisions: Decisions,
     direction: SyncDirection,
   ): Promise<SyncReport> {
-    const path = `remotes/${encodeURIComponent(remoteId)}/plan`;
-    return (await session.api().post<SyncReport>(path, { policy, decisions, direction }, admin)).data;
+    const params = { id: remoteId };
+    return (
+      await session.api().call('POST remotes/:id/plan', { params, body: { policy, decisions, direction } })
+    ).data;
   }
 
   /** Runs a sync and follows it; `job` shows its progress meanwhile. Resolves with the final status. */
@@ -65,19 +63,18 @@ export const useSyncStore = defineStore('sync', () => {
     /** What to do with venues or organizers of one name the site would make one (the preview lists them). */
     sameNames?: SameNameChoice,
   ): Promise<SyncJobStatus> {
-    const path = `remotes/${encodeURIComponent(remoteId)}/sync`;
     const body = { policy, decisions, direction, ...(sameNames ? { same_names: sameNames } : {}) };
-    job.value = (await session.api().post<SyncJobStatus>(path, body, admin)).data;
+    job.value = (await session.api().call('POST remotes/:id/sync', { params: { id: remoteId }, body })).data;
     while (job.value.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      job.value = (await session.api().get<SyncJobStatus>(`sync-jobs/${job.value.id}`, admin)).data;
+      job.value = (await session.api().call('GET sync-jobs/:id', { params: { id: job.value.id } })).data;
     }
     return job.value;
   }
 
   async function cancel(): Promise<void> {
     if (job.value?.state === 'running') {
-      await session.api().post(`sync-jobs/${job.value.id}/cancel`, {}, admin);
+      await session.api().call('POST sync-jobs/:id/cancel', { params: { id: job.value.id }, body: {} });
     }
   }
 
