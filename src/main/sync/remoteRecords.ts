@@ -199,8 +199,10 @@ export function toRemoteRecord(
     ...textsOf(kind, event, event.title),
     excerpt: text(event.excerpt),
     cost: text(event.cost),
-    // An event's own currency as a Calendar Desk answers it (WordPress' texts are replaced by what it stores).
-    ...(currency && dialect === 'calendar-desk'
+    // The currency the remote shows the event in: a Calendar Desk's is the event's own; WordPress' may be the
+    // site's default, which the push then corrects (execute/currency.ts). For `remote-wins`, WordPress' texts
+    // are replaced by what it stores (`storedTexts`).
+    ...(currency
       ? {
           currency: {
             symbol: text(currency.currency_symbol),
