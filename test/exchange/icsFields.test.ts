@@ -68,6 +68,7 @@ const fieldsOf = (store: CalendarStore, event: StoredEvent) => ({
   description: event.description,
   status: event.status,
   venue: store.venues.get(event.venueId)?.name ?? null,
+  geo: [store.venues.get(event.venueId)?.geoLat ?? null, store.venues.get(event.venueId)?.geoLng ?? null],
   organizers: event.organizerIds.map((id) => {
     const organizer = store.organizers.get(id)!;
     return { name: organizer.name, email: organizer.email };
@@ -129,6 +130,7 @@ describe('iCalendar field mapping', () => {
       ],
       featured: true,
       showMap: false,
+      geo: [44.4949, 11.3426],
     });
     // Importing the same file again matches the same organizers and venue (by name) instead of adding more.
     await importFile(target, 'calendar.ics', text, new Date(), folderOwner(target));

@@ -116,6 +116,18 @@ export function deskProperties(
   ];
 }
 
+/**
+ * A venue's coordinates from GEO, for the venue LOCATION names (created or matched by name, then given these
+ * coordinates, as an inline venue of the API is). A GEO that is not two numbers in range is left out.
+ */
+export function geoInput(component: ICAL.Component): { geo_lat?: number; geo_lng?: number } {
+  const value: unknown = component.getFirstPropertyValue('geo');
+  if (!Array.isArray(value) || value.length !== 2) return {};
+  const [lat, lng] = value.map(Number) as [number, number];
+  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return {};
+  return { geo_lat: lat, geo_lng: lng };
+}
+
 const textOf = (component: ICAL.Component, name: string): string | null => {
   const value = component.getFirstPropertyValue(name.toLowerCase());
   return typeof value === 'string' ? unescapeText(value) : null;

@@ -5,7 +5,7 @@ import { expandSeries } from '../core/recurrence/expand';
 import { parseRecurrenceLines } from '../core/recurrence/lines';
 import type { ImportProblem } from './errors';
 import { costInput } from './icsCost';
-import { descriptionInput, flagInput, organizerInput, statusInput } from './icsFields';
+import { descriptionInput, flagInput, geoInput, organizerInput, statusInput } from './icsFields';
 import { icsDateLine, recurrenceOfVevent, wallClock, wallOfProperty, type SeriesClock } from './icsSeries';
 import { lineOf, veventTexts, type IcsVeventText } from './icsText';
 import { TimeSlices } from './timeSlices';
@@ -79,7 +79,9 @@ function eventInputOf(
     timezone: zone.zone,
     ...(categories.length ? { categories } : {}),
     ...(typeof url === 'string' && url ? { website: url } : {}),
-    ...(event.location ? { venue: { venue: event.location.split(',')[0]!.trim() } } : {}),
+    ...(event.location
+      ? { venue: { venue: event.location.split(',')[0]!.trim(), ...geoInput(component) } }
+      : {}),
     ...organizerInput(component),
     ...costInput(component, line, problems),
     ...statusInput(component, line, problems),
