@@ -43,7 +43,7 @@ beforeEach(async () => {
         { organizer: 'Coro "San Luca"' },
         { organizer: 'Società Lirica', email: 'info@example.org' },
       ],
-      cost: '25€',
+      cost: '25€, 20€ reduced',
       featured: true,
       sticky: true,
       hide_from_listings: true,
@@ -108,7 +108,7 @@ describe('iCalendar field mapping', () => {
       'X-CALENDAR-DESK-HIDE-FROM-LISTINGS': ['TRUE'],
       'X-CALENDAR-DESK-SHOW-MAP': ['FALSE'],
       'X-CALENDAR-DESK-SHOW-MAP-LINK': ['FALSE'],
-      'X-CALENDAR-DESK-COST': ['25€'],
+      'X-CALENDAR-DESK-COST': ['25€, 20€ reduced'],
     });
     const plain = view.events.find((event) => event.summary === 'Plain')!;
     expect(plain).toMatchObject({ status: 'CONFIRMED', geo: null, organizer: null, altDesc: null });

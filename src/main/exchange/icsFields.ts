@@ -128,7 +128,8 @@ export function geoInput(component: ICAL.Component): { geo_lat?: number; geo_lng
   return { geo_lat: lat, geo_lng: lng };
 }
 
-const textOf = (component: ICAL.Component, name: string): string | null => {
+/** An `X-` property's first value as text, unescaped; null when the VEVENT has none. */
+export const xText = (component: ICAL.Component, name: string): string | null => {
   const value = component.getFirstPropertyValue(name.toLowerCase());
   return typeof value === 'string' ? unescapeText(value) : null;
 };
@@ -184,7 +185,7 @@ export function statusInput(
   line: number,
   problems: ImportProblem[],
 ): Partial<EventInput> {
-  const ours = textOf(component, X_STATUS)?.trim().toLowerCase();
+  const ours = xText(component, X_STATUS)?.trim().toLowerCase();
   if (!ours) return {};
   if (!(ours in ICAL_STATUS)) {
     problems.push({
@@ -193,7 +194,7 @@ export function statusInput(
     });
     return {};
   }
-  const theirs = textOf(component, 'STATUS')?.trim().toUpperCase();
+  const theirs = xText(component, 'STATUS')?.trim().toUpperCase();
   if (theirs === 'TENTATIVE' && icalStatusOf(ours) !== 'TENTATIVE') return { status: 'draft' };
   if (theirs === 'CONFIRMED' && icalStatusOf(ours) !== 'CONFIRMED') return { status: 'publish' };
   return { status: ours };
@@ -207,7 +208,7 @@ export function flagInput(
 ): Partial<EventInput> {
   const input: Partial<EventInput> = {};
   for (const [, field, property] of FLAGS) {
-    const value = textOf(component, property)?.trim().toUpperCase();
+    const value = xText(component, property)?.trim().toUpperCase();
     if (value === undefined) continue;
     if (value === 'TRUE' || value === 'FALSE') Object.assign(input, { [field]: value === 'TRUE' });
     else problems.push({ line, message: `${property}: write TRUE or FALSE (not "${value}").` });
