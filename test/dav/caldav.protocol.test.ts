@@ -303,6 +303,71 @@ describe('writes', () => {
     expect(created.headers.get('ETag')).toBe(before.headers.get('ETag'));
   });
 
+  it('keeps every mapped field when an app puts back what it got, and takes a STATUS or flag it changed', async () => {
+    const venue = await server.api('venues', {
+      method: 'POST',
+      json: { venue: 'Sala Mapped', geo_lat: 45.07, geo_lng: 7.69 },
+      auth: server.admin,
+    });
+    const made = await server.api('events', {
+      method: 'POST',
+      json: eventBody('Mapped fields', 14, {
+        status: 'draft',
+        description: '<p>With <em>HTML</em>, commas; and more</p>',
+        venue: venue.body.id,
+        organizer: [{ organizer: 'First, no mail' }, { organizer: 'Second', email: 'second@example.org' }],
+        featured: true,
+        sticky: true,
+        hide_from_listings: true,
+        show_map: false,
+        show_map_link: false,
+        cost: '12',
+      }),
+      auth: server.admin,
+    });
+    expect(made.status).toBe(201);
+    const stored = () => {
+      const event = server.engine.store.events.get(made.body.id)!;
+      const { description, status, featured, sticky, hideFromListings, showMap, showMapLink, cost } = event;
+      const organizers = event.organizerIds.map((id) => server.engine.store.organizers.get(id)!.name);
+      return {
+        description,
+        status,
+        featured,
+        sticky,
+        hideFromListings,
+        showMap,
+        showMapLink,
+        cost,
+        organizers,
+      };
+    };
+    const before = stored();
+    const path = `${calendar}${server.engine.store.events.get(made.body.id)!.uid}.ics`;
+    const got = await dav(path);
+    const text = await got.text();
+    expect(text).toContain('X-ALT-DESC;FMTTYPE=text/html:');
+    expect(text).toContain('GEO:45.07;7.69');
+    expect(text).toContain('ORGANIZER;CN="Second":mailto:second@example.org');
+    expect(text).toContain('STATUS:TENTATIVE');
+    const name = path.split('/').at(-1)!;
+    const same = await put(name, text, { 'If-Match': got.headers.get('ETag')! });
+    expect(same.status).toBe(204);
+    expect(stored()).toEqual(before);
+    expect(server.engine.store.organizers.size).toBe(
+      new Set([...server.engine.store.organizers.values()].map((one) => one.name)).size,
+    );
+
+    const changed = await put(
+      name,
+      text
+        .replace('STATUS:TENTATIVE', 'STATUS:CONFIRMED')
+        .replace('X-CALENDAR-DESK-STICKY:TRUE', 'X-CALENDAR-DESK-STICKY:FALSE'),
+    );
+    expect(changed.status).toBe(204);
+    expect(stored()).toEqual({ ...before, status: 'publish', sticky: false });
+  });
+
   it('refuses a UID that another resource already has', async () => {
     const uid = randomUUID();
     expect((await put(`${uid}.ics`, simple(uid, 'First'))).status).toBe(201);

@@ -1,4 +1,4 @@
-import ical, { type ICalCalendar } from 'ical-generator';
+import ical, { type ICalCalendar, type ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../store/store';
@@ -7,6 +7,7 @@ import type { EventIdentity } from '../core/eventRecord';
 import { htmlToText } from '../core/html';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import { costProperties } from './icsCost';
+import { deskProperties, geoOf, icalStatusOf } from './icsFields';
 import { toUtcSql } from '../core/dates/sqlDates';
 import { seriesHeadOf, seriesOccurrences } from '../core/recurrence/series';
 import { exdateLine, shiftLocal, wallMs } from '../core/recurrence/ruleEdits';
@@ -23,14 +24,29 @@ const vtimezone = (zone: string) => {
 
 const sqlToDate = (sql: string) => new Date(`${sql.replace(' ', 'T')}Z`);
 
-function location(store: CalendarStore, event: StoredEvent): string | null {
+/** LOCATION (the venue's name and address, read back by name) and GEO when the venue has coordinates. */
+function location(
+  store: CalendarStore,
+  event: StoredEvent,
+): { title: string; geo?: { lat: number; lon: number } } | null {
   const venueId = shownVenueId(store, event);
   const venue = venueId ? store.venues.get(venueId) : undefined;
   if (!venue) return null;
-  return [venue.name, venue.address, venue.city, venue.zip, venue.country]
+  const title = [venue.name, venue.address, venue.city, venue.zip, venue.country]
     .map(htmlToText)
     .filter((part) => part !== '')
     .join(', ');
+  const geo = geoOf(venue);
+  return geo ? { title, geo } : { title };
+}
+
+/** The mapped properties other than ical-generator's own (icsFields.ts): cost, status, organizers, flags. */
+function xProperties(store: CalendarStore, event: StoredEvent): [string, string][] {
+  const organizers = shownOrganizerIds(store, event).map((id) => {
+    const organizer = store.organizers.get(id)!;
+    return { organizer, name: htmlToText(organizer.name) };
+  });
+  return [...costProperties(event, store), ...deskProperties(event, organizers)];
 }
 
 /**
@@ -67,7 +83,9 @@ export interface IcsExportOptions {
 /** The VEVENT fields of one stored event (a single event, a series' pattern or one of its overrides). */
 function veventData(store: CalendarStore, event: StoredEvent, now: Date, options: IcsExportOptions) {
   const zoned = vtimezone(event.timezone) !== null;
-  const organizers = shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!);
+  const withEmail = shownOrganizerIds(store, event)
+    .map((id) => store.organizers.get(id)!)
+    .find((organizer) => organizer.email);
   return {
     stamp: now,
     start: sqlToDate(event.startUtc),
@@ -88,17 +106,20 @@ function veventData(store: CalendarStore, event: StoredEvent, now: Date, options
         : {}),
     // Plain text: calendar apps show SUMMARY and DESCRIPTION as text, so the stored HTML is reduced to it.
     summary: htmlToText(event.title),
-    description: htmlToText(event.description) || null,
+    // …and the HTML beside it as X-ALT-DESC;FMTTYPE=text/html (read back first: icsFields.ts).
+    description: htmlToText(event.description)
+      ? { plain: htmlToText(event.description), html: event.description }
+      : null,
     location: location(store, event),
     url: options.urlOf ? options.urlOf(event) : event.website,
     categories: event.categoryIds
       .map((id) => store.terms.get(id)?.name)
       .filter((name): name is string => name !== undefined)
       .map((name) => ({ name: htmlToText(name) })),
-    // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): only an organizer with an e-mail has one.
-    organizer: organizers[0]?.email
-      ? { name: htmlToText(organizers[0].name), email: organizers[0].email }
-      : null,
+    // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3), one per VEVENT: the first organizer with an e-mail
+    // (all of them go as X-CALENDAR-DESK-ORGANIZER).
+    organizer: withEmail ? { name: htmlToText(withEmail.name), email: withEmail.email } : null,
+    status: icalStatusOf(event.status) as ICalEventStatus | null,
     lastModified: sqlToDate(event.modifiedUtc),
   };
 }
@@ -145,7 +166,7 @@ function addSeries(
     id: uid,
     // Written as given (ical-generator inserts a string as it is, folding long lines).
     repeating: icsRecurrenceLines([...(head.recurrence ?? []), ...leftOut], clock).join('\r\n'),
-    x: costProperties(first, store),
+    x: xProperties(store, first),
   });
   for (const event of members.filter((member) => member.override)) {
     const original = event.recurrenceId!;
@@ -154,12 +175,12 @@ function addSeries(
       id: uid,
       // ical-generator writes a date-time RECURRENCE-ID (with the event's TZID); a date goes as a raw property.
       ...(clock.allDay
-        ? { x: [icsDateProperty('RECURRENCE-ID', original, clock), ...costProperties(event, store)] }
+        ? { x: [icsDateProperty('RECURRENCE-ID', original, clock), ...xProperties(store, event)] }
         : {
             recurrenceId: clock.zoned
               ? DateTime.fromSQL(original, { zone: clock.timezone })
               : sqlToDate(toUtcSql(original, clock.timezone)),
-            x: costProperties(event, store),
+            x: xProperties(store, event),
           }),
     });
   }
@@ -209,6 +230,6 @@ function addSingle(
     ...veventData(store, event, now, options),
     // The same UID every time, so calendars that subscribe or re-import recognise the event (CONTRACT §2).
     id: icsUidOf(event),
-    x: costProperties(event, store),
+    x: xProperties(store, event),
   });
 }

@@ -5,15 +5,16 @@ import type { EventInput } from '../core/eventRecord';
 import type { ImportProblem } from './errors';
 import { eventCurrency, siteCurrency, typedCost } from '../core/cost';
 import { eventCurrencySchemas } from '../../shared/schemas/currency';
+import { X_PREFIX, xText } from './icsFields';
 
 /**
  * iCalendar has no cost property: ours carry the cost as typed and the currency it is shown in (the event's,
  * else this site's), so another Calendar Desk imports the same price.
  */
-const X_COST = 'X-CALENDAR-DESK-COST';
-const X_SYMBOL = 'X-CALENDAR-DESK-CURRENCY-SYMBOL';
-const X_POSITION = 'X-CALENDAR-DESK-CURRENCY-POSITION';
-const X_CODE = 'X-CALENDAR-DESK-CURRENCY-CODE';
+const X_COST = `${X_PREFIX}COST`;
+const X_SYMBOL = `${X_PREFIX}CURRENCY-SYMBOL`;
+const X_POSITION = `${X_PREFIX}CURRENCY-POSITION`;
+const X_CODE = `${X_PREFIX}CURRENCY-CODE`;
 
 export function costProperties(event: StoredEvent, store: CalendarStore): [string, string][] {
   if (event.cost.length === 0) return [];
@@ -32,10 +33,7 @@ export function costInput(
   line: number,
   problems: ImportProblem[],
 ): Partial<EventInput> {
-  const text = (name: string) => {
-    const value = component.getFirstPropertyValue(name.toLowerCase());
-    return typeof value === 'string' ? value : '';
-  };
+  const text = (name: string) => xText(component, name) ?? '';
   const cost = text(X_COST);
   if (!cost) return {};
   const input: Partial<EventInput> = { cost };

@@ -5,6 +5,7 @@ import { expandSeries } from '../core/recurrence/expand';
 import { parseRecurrenceLines } from '../core/recurrence/lines';
 import type { ImportProblem } from './errors';
 import { costInput } from './icsCost';
+import { descriptionInput, flagInput, geoInput, organizerInput, statusInput } from './icsFields';
 import { icsDateLine, recurrenceOfVevent, wallClock, wallOfProperty, type SeriesClock } from './icsSeries';
 import { lineOf, veventTexts, type IcsVeventText } from './icsText';
 import { TimeSlices } from './timeSlices';
@@ -71,15 +72,20 @@ function eventInputOf(
   const url = component.getFirstPropertyValue('url');
   return {
     title: event.summary ?? '',
-    description: event.description ?? undefined,
+    description: descriptionInput(component, event.description),
     start_date: allDay ? `${wallClock(start).slice(0, 10)} 00:00:00` : wallClock(start),
     end_date: allDay ? `${wallClock(lastDay).slice(0, 10)} 23:59:59` : wallClock(end),
     all_day: allDay,
     timezone: zone.zone,
     ...(categories.length ? { categories } : {}),
     ...(typeof url === 'string' && url ? { website: url } : {}),
-    ...(event.location ? { venue: { venue: event.location.split(',')[0]!.trim() } } : {}),
+    ...(event.location
+      ? { venue: { venue: event.location.split(',')[0]!.trim(), ...geoInput(component) } }
+      : {}),
+    ...organizerInput(component),
     ...costInput(component, line, problems),
+    ...statusInput(component, line, problems),
+    ...flagInput(component, line, problems),
   };
 }
 

@@ -186,7 +186,7 @@ export class CalendarObjects {
 }
 
 /** Changes when the way resources are written changes, so an upgrade gives every resource a new ETag. */
-const ETAG_FORMAT = 'caldav-1';
+const ETAG_FORMAT = 'caldav-2';
 
 /** Whether any event of the resource overlaps [start, end) (UTC `Y-m-d H:i:s`; either side open when null). */
 export function overlaps(object: CalendarObject, start: string | null, end: string | null): boolean {

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { isMappedProperty } from '../../exchange/icsFields';
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
 import type { Transaction } from '../../store/store';
@@ -10,31 +11,8 @@ import type { Transaction } from '../../store/store';
  * never sees its own data change (no sync loops) and one user's reminders never reach another.
  */
 
-/** The properties the mapping writes itself (exchange/ics.ts): never kept, always ours. */
-const MODELLED = new Set([
-  'UID',
-  'DTSTAMP',
-  'DTSTART',
-  'DTEND',
-  'DURATION',
-  'SUMMARY',
-  'DESCRIPTION',
-  'LOCATION',
-  'URL',
-  'CATEGORIES',
-  'ORGANIZER',
-  'RRULE',
-  'RDATE',
-  'EXDATE',
-  'RECURRENCE-ID',
-  'LAST-MODIFIED',
-  'STATUS',
-  'GEO',
-  'X-ALT-DESC',
-  'SEQUENCE',
-]);
-
-const isModelled = (name: string) => MODELLED.has(name) || name.startsWith('X-CALENDAR-DESK-');
+/** The properties the mapping writes itself (exchange/icsFields.ts): never kept, always ours. */
+const isModelled = isMappedProperty;
 
 /** Kept lines per VEVENT: '' for the series (or single event), else the override's RECURRENCE-ID digits. */
 export type Kept = Record<string, string[]>;
