@@ -75,6 +75,10 @@ try {
   await measure(first, 'import address: refresh (every event changed)', () =>
     first.admin(`${ADMIN}/import-sources/${followed.body.id}/refresh`, { method: 'POST' }),
   );
+  served = bigIcs(1, 'followed', 'Renamed');
+  await measure(first, 'import address: refresh (all but one series left: trashed)', () =>
+    first.admin(`${ADMIN}/import-sources/${followed.body.id}/refresh`, { method: 'POST' }),
+  );
 } finally {
   await first.close();
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { bigIcs } from '../helpers/bigImports';
 import {
   googleCalendar,
   SECRET,
@@ -307,6 +308,42 @@ describe('import from an address', () => {
     expect(titlesOf(refreshed.body, 'trash')).toEqual(['Choir rehearsal']);
     expect(events().filter((event) => event.title.startsWith('Choir rehearsal'))).toHaveLength(7);
     expect(live().filter((event) => event.title.startsWith('Choir rehearsal'))).toEqual([]);
+  });
+
+  it('many events that left a large address go to the trash in slices, undone exactly as one import', async () => {
+    // Five daily series up to the horizon (~600 dates each); four leave: more events than one store change takes.
+    site.serve(SECRET_PATH, { etag: true, body: bigIcs(5, 'big') });
+    const added = await admin('import-sources', { method: 'POST', json: { url: secretAddress() } });
+    expect(added.status).toBe(201);
+    const brought = live();
+    expect(brought.length).toBeGreaterThan(5 * 590);
+    const shown = (list: typeof brought) =>
+      list.map((event) => `${event.id} ${event.status} ${event.startLocal} ${event.title}`).sort();
+    const before = shown(events());
+    site.serve(SECRET_PATH, { etag: true, body: bigIcs(1, 'big') });
+    const refreshed = await admin(`import-sources/${added.body.id}/refresh`, { method: 'POST' });
+    expect(refreshed.status, JSON.stringify(refreshed.body).slice(0, 300)).toBe(200);
+    expect(titlesOf(refreshed.body, 'trash').sort()).toEqual([
+      'Event big-1',
+      'Event big-2',
+      'Event big-3',
+      'Event big-4',
+    ]);
+    const stays = brought.filter((event) => event.title === 'Event big-0').length;
+    expect(live()).toHaveLength(stays);
+    expect(events()).toHaveLength(brought.length);
+    const history = await admin('imports');
+    expect(history.body).toHaveLength(2);
+    expect(history.body[0]).toMatchObject({
+      id: refreshed.body.import_id,
+      source_id: added.body.id,
+      trashed: brought.length - stays,
+      undone: false,
+    });
+    const undone = await admin(`imports/${refreshed.body.import_id}/undo`, { method: 'POST' });
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ trashed: 0, restored: brought.length - stays, kept: [] });
+    expect(shown(events())).toEqual(before);
   });
 
   it('an address whose events came in from its file before follows them from then on', async () => {

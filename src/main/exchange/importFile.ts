@@ -15,7 +15,7 @@ import {
 } from '../core/recurrence/series';
 import { shiftLocal, wallMs } from '../core/recurrence/ruleEdits';
 import { ImportChanges, NothingChanged } from './importChanges';
-import { SourceFollow } from './sourceEvents';
+import { leavingCount, SourceFollow } from './sourceEvents';
 import type { StoredEvent } from '../store/schema';
 import { createOrganizer, createVenue } from '../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
@@ -250,9 +250,19 @@ export async function importFile(
     done += 'overrides' in row ? 1 + row.overrides.length : 1;
     options.onEntry?.(done, total);
   }
+  // A refresh's events that left its address go to the trash: many of them make it a large import too.
+  const leaving =
+    options.sourceId && format === 'ics'
+      ? leavingCount(
+          store,
+          options.sourceId,
+          new Set(inputs.flatMap((row) => ('overrides' in row && row.uid ? [row.uid] : []))),
+          eventsByIcsUid(store),
+        )
+      : 0;
   // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
   // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
-  if ((occurrences ?? total) > SLICED_ABOVE) {
+  if ((occurrences ?? total) + leaving > SLICED_ABOVE) {
     const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems, {
       ...options,
       first: () => {
@@ -261,9 +271,13 @@ export async function importFile(
       },
       last: !options.sourceId
         ? undefined
-        : (context) => {
+        : function* (start) {
             if (!follow) return;
-            for (const event of follow.trashWhatLeft(context, knownByUid ?? eventsByIcsUid(store)))
+            const { trashed, context } = yield* follow.trashWhatLeft(
+              start,
+              knownByUid ?? eventsByIcsUid(store),
+            );
+            for (const event of trashed)
               rows.push({
                 line: 0,
                 kind: 'events',
@@ -293,7 +307,7 @@ export async function importFile(
     // Throwing inside the change takes every row of it back out: nothing is half-imported.
     if (problems.length > 0) throw new ImportError(file, problems);
     if (follow) {
-      for (const event of follow.trashWhatLeft(context, knownByUid))
+      for (const event of writeWhole(follow.trashWhatLeft(context, knownByUid), context).trashed)
         rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
       if (follow.changed) follow.save(context);
     }
@@ -368,8 +382,11 @@ interface SliceSteps {
   sourceId?: string;
   /** In the first slice's change, before its first row. */
   first?: () => void;
-  /** In a change of its own after the last row (an address's events that left it go to the trash). */
-  last?: (context: EventWriteContext) => void;
+  /**
+   * After the last row, in changes of its own (an address's events that left it go to the trash): it pauses
+   * (yields) once a change's time is used up, and goes on with the context of the next one.
+   */
+  last?: (context: EventWriteContext) => RowWrite;
 }
 
 /**
@@ -438,7 +455,16 @@ async function applyInSlices<Row>(
     await Promise.all(writing.splice(0));
     if (failed) throw failed.error;
     if (problems.length > 0) throw new ImportError(file, problems);
-    if (steps.last) await slice(steps.last);
+    if (steps.last) {
+      let finishing: RowWrite | undefined;
+      for (let finished = false; !finished;) {
+        await slice((context) => {
+          finishing ??= steps.last!(context);
+          finished = finishing.next(context).done === true;
+        });
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
     const records = changes.slicedWritten();
     // A preview, or every record already as the file has it: nothing to note, nothing to undo.
     if (steps.dryRun || records.length === 0) return undefined;
@@ -602,9 +628,12 @@ export function* importIcsEvent(
 /** The writing of one row of a file: it yields to go on in the next slice's store change (its context). */
 type RowWrite = Generator<void, void, EventWriteContext>;
 
-/** Writes a row in one store change (`context` given again to a row that pauses). */
-function writeWhole(row: RowWrite, context: EventWriteContext): void {
-  while (!row.next(context).done);
+/** Writes a row (or other paused work) in one store change (`context` given again to work that pauses). */
+function writeWhole<T>(row: Generator<void, T, EventWriteContext>, context: EventWriteContext): T {
+  for (;;) {
+    const step = row.next(context);
+    if (step.done) return step.value;
+  }
 }
 
 /** True when the series of `head` was stopped before the horizon (see `seriesDeadline`): more to make. */
