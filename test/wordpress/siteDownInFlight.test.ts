@@ -91,7 +91,7 @@ describeWithPeer('sync to the real site when it goes down with creates in flight
 
     outage.up();
     const resumed = await pair.sync({ root: proxy.root });
-    expect(resumed.failures).toEqual([]);
+    expect(resumed.failures, JSON.stringify(resumed.failures)).toEqual([]);
     expect(resumed.conflicts).toEqual([]);
     // Found by slug and adopted (never sent twice), each sent again so that it is complete on the site.
     expect(resumed.summary).toMatchObject({ adopted: 3, created: 4, failed: 0 });

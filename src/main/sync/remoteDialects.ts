@@ -151,8 +151,10 @@ const wordpressEvent = z.looseObject({
   excerpt: wpText.optional(),
   image: wpImage.optional(),
   all_day: wpFlag.optional(),
-  start_date: wpDate,
-  end_date: wpDate,
+  // `null` on a post the plugin never finished (PHP stopped after the post, before its meta): read as no date, so
+  // the sync finds it by slug, adopts it and completes it rather than creating the event twice.
+  start_date: wpDate.nullable(),
+  end_date: wpDate.nullable(),
   timezone: wpText.optional(),
   cost: wpText.optional(),
   // §3.3; blanked: every part empty.
