@@ -41,7 +41,8 @@ describe('Settings, Calendar apps (CalDAV)', { timeout: 60_000 }, () => {
   it('shows the address and makes an application password that signs a CalDAV client in', async () => {
     await page.goto(`${origin}/#/settings`);
     const section = page.getByTestId('caldav-section');
-    await section.waitFor();
+    // Settings loads its sections' data after the screen opens: a busy CI machine may take a while.
+    await section.waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('caldav-address').textContent()).toBe(`${origin}/`);
     expect(await page.getByTestId('caldav-calendar').textContent()).toBe(
       `${origin}/dav/calendars/admin/events/`,
