@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
-import { canChangePost, canReadPost, type Caller } from '../../core/capabilities';
-import { htmlToText } from '../../core/html';
-import { seriesOccurrences } from '../../core/recurrence/series';
-import { exportIcs } from '../../exchange/ics';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent } from '../store/schema';
+import { canChangePost, canReadPost, type Caller } from '../core/capabilities';
+import { htmlToText } from '../core/html';
+import { seriesOccurrences } from '../core/recurrence/series';
+import { exportIcs } from '../exchange/ics';
 import { keptOf, keptStamp, withKept } from './keptProperties';
 
 /**
