@@ -5,6 +5,7 @@ import { changeEvent, trashEvent } from '../core/events';
 import type { EventInput } from '../core/eventRecord';
 import { WriteRefused } from '../core/writes';
 import { isAcceptableName, type CalendarObjects } from '../dav/calendarObjects';
+import { icsUidOf } from '../exchange/ics';
 import { DavError } from '../dav/davError';
 import { keptFrom, withKept } from '../dav/keptProperties';
 import { writeObject } from '../dav/objectWrites';
@@ -129,10 +130,23 @@ class Round {
     await this.link(localId, href, etag, text);
   }
 
+  /**
+   * The head a resource new here is already: one of ours with its UID in the trash (deleted here, then kept on
+   * another laptop by its own choice), which comes back with the server's version.
+   */
+  private trashedTwin(text: string) {
+    const uid = String(
+      parseResource(text).getFirstSubcomponent('vevent')?.getFirstPropertyValue('uid') ?? '',
+    );
+    return [...this.run.store.events.values()].find(
+      (event) => event.parentId === 0 && event.status === 'trash' && icsUidOf(event) === uid,
+    );
+  }
+
   /** Writes the server's version here (creating the event when `localId` is 0) and links it. */
   private async take(localId: number, resource: RemoteResource, text = resource.text): Promise<number> {
     const { objects, store, caller, clock } = this.run;
-    const existing = localId ? store.events.get(localId) : undefined;
+    const existing = localId ? store.events.get(localId) : this.trashedTwin(text);
     if (existing?.status === 'trash')
       await changeEvent(existing.id, { status: 'publish', scope: 'all' } as EventInput, {
         store,

@@ -122,6 +122,7 @@ export function remoteRecordOf(resource: RemoteResource): RemoteRecord | null {
     modifiedUtc: null,
     etag: resource.etag,
     fields: resourceFields(root),
+    texts: { title: String(vevent.getFirstPropertyValue('summary') ?? ''), description: '' },
   };
 }
 

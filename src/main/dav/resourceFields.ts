@@ -61,6 +61,14 @@ function overrideText(vevent: ICAL.Component): string {
   return lines.join('\n');
 }
 
+/** A property as compared: its value alone when it has no parameters (what a conflict shows), else its line. */
+function propertyText(property: ICAL.Property): string {
+  const line = property.toICALString();
+  const value: unknown = property.getFirstValue();
+  const plain = line.startsWith(`${property.name.toUpperCase()}:`) && property.getValues().length === 1;
+  return plain && typeof value === 'string' ? value : line;
+}
+
 /** Parses a resource's text (throws ical.js' error on malformed data). */
 export const parseResource = (text: string) => new ICAL.Component(ICAL.parse(text));
 
@@ -73,7 +81,7 @@ export function resourceFields(root: ICAL.Component): Record<string, string> {
   const lines: Record<string, string[]> = Object.fromEntries(Object.keys(GROUPS).map((field) => [field, []]));
   for (const property of main?.getAllProperties() ?? []) {
     const field = fieldOfProperty(property.name.toUpperCase());
-    if (field) (lines[field] ??= []).push(property.toICALString());
+    if (field) (lines[field] ??= []).push(propertyText(property));
   }
   const fields: Record<string, string> = {};
   for (const [field, found] of Object.entries(lines)) fields[field] = found.sort().join('\n');
