@@ -17,7 +17,14 @@ export const teamUser = (server: CaldavServer): DavUser => ({
 export function syncWith(
   laptop: TestServer,
   server: CaldavServer,
-  options: { policy?: ConflictPolicy; decisions?: Decisions; dryRun?: boolean; root?: string } = {},
+  options: {
+    policy?: ConflictPolicy;
+    decisions?: Decisions;
+    dryRun?: boolean;
+    root?: string;
+    timeoutMs?: number;
+    attempts?: number;
+  } = {},
 ): Promise<SyncReport> {
   return runAnySync({
     store: laptop.engine.store,
@@ -27,6 +34,8 @@ export function syncWith(
       namespace: 'caldav',
       auth: { user: server.login, password: server.password },
       backoffMs: 5,
+      timeoutMs: options.timeoutMs,
+      attempts: options.attempts,
     },
     policy: options.policy ?? 'ask',
     decisions: options.decisions,

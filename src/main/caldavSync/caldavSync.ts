@@ -152,6 +152,8 @@ export async function runCaldavSync(options: SyncOptions): Promise<SyncReport> {
     options.signal?.removeEventListener('abort', stop);
   }
   summary.conflicts = conflicts.length;
+  // Resources that could not be read count as failed records, as a REST remote's rejected records do.
+  summary.failed = failures.length;
   return {
     remote: dav.url,
     namespace: CALDAV_NAMESPACE,
