@@ -88,6 +88,7 @@ function pick(calendars: FoundCalendar[], wanted: string | undefined, address: s
         `This account has no calendar named "${wanted}" on ${address}; its calendars: ${listed}.`,
         null,
         'no_such_calendar',
+        { calendars: calendars.map((calendar) => calendar.name) },
       );
     return match;
   }
@@ -98,6 +99,7 @@ function pick(calendars: FoundCalendar[], wanted: string | undefined, address: s
         '(--calendar NAME, or the Calendar field).',
       null,
       'several_calendars',
+      { calendars: calendars.map((calendar) => calendar.name) },
     );
   return calendars[0]!;
 }

@@ -32,6 +32,8 @@ function remoteFailure(error: unknown): never {
       field: fieldOf(error),
       ...(typeof error.data.network === 'string' ? { network: error.data.network } : {}),
       ...(error.remoteCode ? { remote_code: error.remoteCode } : {}),
+      // A CalDAV account's calendars, when one must be chosen by name.
+      ...(Array.isArray(error.data.calendars) ? { calendars: error.data.calendars } : {}),
     });
   }
   throw error;
