@@ -43,6 +43,29 @@ function dryRunSummary(operations: Operation[], conflicts: Conflict[], failed: n
 }
 
 /**
+ * The token to continue from after a round: past this round's own writes when the server's changes since the
+ * round's token are exactly those (each changed resource has the ETag we linked, each gone one was deleted by
+ * us), so the next sync does not read back what it sent; else the round's token (the next sync sees the rest).
+ */
+async function tokenAfterOwnWrites(
+  dav: DavCalendar,
+  links: LinkState,
+  token: string,
+  operations: Operation[],
+): Promise<string> {
+  if (!operations.some((one) => ['create', 'update', 'delete', 'merge', 'adopt'].includes(one.type)))
+    return token;
+  const since = await dav.changesSince(token).catch(() => null);
+  if (!since) return token;
+  const linked = new Map(
+    links.all().flatMap((link) => (link.remoteHref ? [[link.remoteHref, link.remoteEtag] as const] : [])),
+  );
+  const ours = [...since.changed].every(([href, etag]) => etag !== null && linked.get(href) === etag);
+  const goneOurs = [...since.gone].every((href) => !linked.has(href));
+  return ours && goneOurs ? since.token : token;
+}
+
+/**
  * One sync of the local calendar with a CalDAV calendar: the same planner, policies, three-value conflicts,
  * dry run, progress and checkpoints as the other remotes (sync/sync.ts), over resources instead of records.
  */
@@ -131,9 +154,11 @@ export async function runCaldavSync(options: SyncOptions): Promise<SyncReport> {
       interrupted = outcome.interrupted;
       const settled =
         direction === 'both' && !interrupted && !failures.length && !conflicts.length && outcome.stale === 0;
+      const token =
+        settled && read.token ? await tokenAfterOwnWrites(dav, links, read.token, planned.operations) : null;
       await links.saveMeta({
         ...links.meta,
-        ...(settled && read.token ? { davToken: read.token } : {}),
+        ...(token ? { davToken: token } : {}),
         lastSyncUtc: clock().toISOString(),
         failures: Object.fromEntries(
           failures.filter((one) => one.localId).map((one) => [`event:${one.localId}`, one.message]),
