@@ -13,6 +13,9 @@ export const teamUser = (server: CaldavServer): DavUser => ({
   headers: {},
 });
 
+/** The CalDAV server's account as Calendar Desk's sync signs in with it. */
+export const davAuth = (server: CaldavServer) => ({ user: server.login, password: server.password });
+
 /** A laptop's sync with the CalDAV calendar, as the CLI and the app run it (the folder owner's). */
 export function syncWith(
   laptop: TestServer,

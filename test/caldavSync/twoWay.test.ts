@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startRadicale, startXandikos, type CaldavServer } from '../helpers/caldavServers';
 import { vcalendar } from '../dav/davHelpers';
-import { day, eventsOf, phone, syncWith } from './helpers';
+import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
+import { davAuth, day, eventsOf, phone, syncWith } from './helpers';
 
 /**
  * Two laptops and a team's CalDAV calendar on two real, independent servers from Debian (Radicale, Xandikos):
@@ -236,5 +237,83 @@ describe.each([
     expect(there).toMatch(/RECURRENCE-ID[;:]/);
     expect(there).toContain('SUMMARY:Warm-up');
     expect((await syncWith(a, server)).operations).toEqual([]);
+  });
+});
+
+describe('what the server adds and what it names', () => {
+  let server: CaldavServer;
+  let a: TestServer;
+  beforeAll(async () => {
+    server = await startRadicale();
+    a = await startTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await server?.stop();
+  });
+
+  it("an app's reminder added on the server is no change: nothing is written either side", async () => {
+    await a.api('events', { method: 'POST', auth: a.admin, json: eventBody('Quiet evening', 6) });
+    await syncWith(a, server);
+    const [href] = [...(await new DavCalendar(server.calendarUrl, { auth: davAuth(server) }).etags()).keys()];
+    const url = new URL(href!, server.url).toString();
+    const headers = {
+      Authorization: `Basic ${Buffer.from(`${server.login}:${server.password}`).toString('base64')}`,
+    };
+    const before = await (await fetch(url, { headers })).text();
+    const withAlarm = before.replace(
+      'END:VEVENT',
+      'X-MOZ-LASTACK:20261101T000000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Soon\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT',
+    );
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: { ...headers, 'Content-Type': 'text/calendar' },
+      body: withAlarm,
+    });
+    expect(put.status).toBeLessThan(300);
+    const etag = put.headers.get('etag');
+    const report = await syncWith(a, server);
+    expect(report.operations.filter((one) => one.type !== 'accept')).toEqual([]);
+    const after = await fetch(url, { headers });
+    expect(after.headers.get('etag')).toBe(etag);
+    expect(await after.text()).toContain('TRIGGER:-PT15M');
+    expect((await syncWith(a, server)).operations).toEqual([]);
+  });
+
+  it('a LOCATION naming one of our venues is that venue; a new one makes a venue', async () => {
+    const made = await a.api('events', {
+      method: 'POST',
+      auth: a.admin,
+      json: eventBody('At the hall', 8, {
+        venue: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield' },
+      }),
+    });
+    await syncWith(a, server);
+    const venueId = made.body.venue.id as number;
+    const location = /LOCATION:([^\r\n]*)/.exec(
+      String((await phone(server, 'get', made.body.uid ?? '')).data ?? ''),
+    )?.[1];
+    for (const [title, where] of [
+      ['Phone at the hall', location ?? 'Town Hall'],
+      ['Phone at the barn', 'Old Barn'],
+    ])
+      await phone(
+        server,
+        'create',
+        vcalendar([
+          `UID:${randomUUID()}`,
+          'DTSTAMP:20261101T000000Z',
+          `DTSTART:${day(11).replace(/-/g, '')}T100000Z`,
+          `SUMMARY:${title}`,
+          `LOCATION:${where}`,
+        ]),
+      );
+    expect((await syncWith(a, server)).summary).toMatchObject({ imported: 2, failed: 0 });
+    const events = await eventsOf(a);
+    const hall = events.find((event) => event.title === 'Phone at the hall')!;
+    const barn = events.find((event) => event.title === 'Phone at the barn')!;
+    expect((hall.venue as { id: number }).id).toBe(venueId);
+    expect(barn.venue).toMatchObject({ venue: 'Old Barn' });
+    expect((barn.venue as { id: number }).id).not.toBe(venueId);
   });
 });
