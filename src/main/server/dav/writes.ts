@@ -20,7 +20,6 @@ export interface WriteDeps {
   clock: () => Date;
 }
 
-
 const tagsOf = (header: string) =>
   header
     .split(',')
