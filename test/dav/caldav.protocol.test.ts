@@ -241,15 +241,14 @@ describe('writes', () => {
           '170000',
           '180000',
         ),
-        [
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `RECURRENCE-ID:${second}T170000Z`,
-          `DTSTART:${second}T190000Z`,
-          `DTEND:${second}T200000Z`,
-          'SUMMARY:Quiz final',
-          'TRANSP:TRANSPARENT',
-        ],
+        veventLines(
+          uid,
+          'Quiz final',
+          second,
+          [`RECURRENCE-ID:${second}T170000Z`, 'TRANSP:TRANSPARENT'],
+          '190000',
+          '200000',
+        ),
       ),
     );
     expect(created.status).toBe(201);

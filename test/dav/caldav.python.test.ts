@@ -146,14 +146,10 @@ describe('python3-caldav writes through the calendar rules', () => {
       url,
       editor,
       'create',
-      vcalendar(veventLines(uid, 'Chess club', day, ['RRULE:FREQ=WEEKLY;COUNT=3'], '170000', '180000'), [
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `RECURRENCE-ID:${second}T170000Z`,
-        `DTSTART:${second}T173000Z`,
-        `DTEND:${second}T183000Z`,
-        'SUMMARY:Chess club final',
-      ]),
+      vcalendar(
+        veventLines(uid, 'Chess club', day, ['RRULE:FREQ=WEEKLY;COUNT=3'], '170000', '180000'),
+        veventLines(uid, 'Chess club final', second, [`RECURRENCE-ID:${second}T170000Z`], '173000', '183000'),
+      ),
     );
     expect(String(created.data)).toContain('RRULE:FREQ=WEEKLY;COUNT=3');
     expect(String(created.data)).toContain(`RECURRENCE-ID:${second}T170000Z`);

@@ -76,14 +76,7 @@ async function scenario(url: string) {
         'X-MOZ-LASTACK:20261101T000000Z',
         ...reminder('-PT30M'),
       ]),
-      [
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `RECURRENCE-ID:${next}T180000Z`,
-        `DTSTART:${next}T183000Z`,
-        `DTEND:${next}T193000Z`,
-        'SUMMARY:Rehearsal (late)',
-      ],
+      veventLines(uid, 'Rehearsal (late)', next, [`RECURRENCE-ID:${next}T180000Z`], '183000', '193000'),
     ),
   );
   outcomes.created = seen(created.data);

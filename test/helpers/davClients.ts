@@ -126,7 +126,10 @@ export const vcalendar = (...vevents: string[][]) =>
     '',
   ].join('\r\n');
 
-/** A VEVENT's lines: `title` on `day` (YYYYMMDD) from `from` to `to` UTC (HHMMSS), then `extra` lines. */
+/**
+ * A VEVENT's lines: `title` on `day` (YYYYMMDD) from `from` to `to` UTC (HHMMSS), then `extra` lines (with a
+ * RECURRENCE-ID, a changed date of a series).
+ */
 export const veventLines = (
   uid: string,
   title: string,
