@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { davUser, type DavUser } from './davHelpers';
+import type { TestServer } from '../helpers/server';
+import { startDavServer, type DavUser } from '../helpers/davClients';
 
 /** What the Settings screen uses to connect a calendar app: the CalDAV addresses and a new application password. */
 let server: TestServer;
@@ -8,8 +8,10 @@ let subscriber: DavUser;
 const ADMIN = 'wp-json/calendar-desk/v1';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  subscriber = await davUser(server, 'sub', 'subscriber');
+  ({
+    server,
+    users: { sub: subscriber },
+  } = await startDavServer({ sub: 'subscriber' }));
 });
 
 afterAll(async () => {

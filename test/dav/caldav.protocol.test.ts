@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { eventBody, type TestServer } from '../helpers/server';
 import { FREE_FAILURES } from '../../src/main/server/middleware/auth';
-import { davUser, dayFromNow, vcalendar, type DavUser } from './davHelpers';
+import {
+  dayFromNow,
+  reminder,
+  singleEvent,
+  startDavServer,
+  vcalendar,
+  veventLines,
+  type DavUser,
+} from '../helpers/davClients';
 
 /** CalDAV over raw HTTP: the protocol's answers, its guards, and hostile input. */
 let server: TestServer;
@@ -31,18 +39,6 @@ const put = (name: string, body: string, headers: Record<string, string> = {}, u
     headers: { 'Content-Type': 'text/calendar; charset=utf-8', ...headers },
   });
 
-const simple = (uid: string, title: string, days = 10, extra: string[] = []) => {
-  const day = dayFromNow(days);
-  return vcalendar([
-    `UID:${uid}`,
-    `DTSTAMP:${day}T080000Z`,
-    `DTSTART:${day}T180000Z`,
-    `DTEND:${day}T190000Z`,
-    `SUMMARY:${title}`,
-    ...extra,
-  ]);
-};
-
 const eventCount = async () =>
   Number(
     (await server.api('events?status=publish,pending,draft,private,trash&per_page=1', { auth: server.admin }))
@@ -50,9 +46,10 @@ const eventCount = async () =>
   );
 
 beforeAll(async () => {
-  server = await startTestServer();
-  editor = await davUser(server, 'ed', 'editor');
-  subscriber = await davUser(server, 'sub', 'subscriber');
+  ({
+    server,
+    users: { ed: editor, sub: subscriber },
+  } = await startDavServer({ ed: 'editor', sub: 'subscriber' }));
   calendar = '/dav/calendars/ed/events/';
   await server.api('events', {
     method: 'POST',
@@ -122,7 +119,7 @@ describe('discovery and properties', () => {
 
   it('answers a multiget, with 404 for a name that is nothing', async () => {
     const uid = randomUUID();
-    expect((await put(`${uid}.ics`, simple(uid, 'Multiget me'))).status).toBe(201);
+    expect((await put(`${uid}.ics`, singleEvent(uid, 'Multiget me'))).status).toBe(201);
     const body = `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><d:href>${calendar}${uid}.ics</d:href><d:href>${calendar}${randomUUID()}.ics</d:href></c:calendar-multiget>`;
     const answer = await dav(calendar, { method: 'REPORT', body, headers: { Depth: '1' } });
     expect(answer.status).toBe(207);
@@ -135,13 +132,13 @@ describe('discovery and properties', () => {
 describe('writes', () => {
   it('honours If-None-Match: * and If-Match, 412 on a stale ETag', async () => {
     const uid = randomUUID();
-    const created = await put(`${uid}.ics`, simple(uid, 'Versioned'), { 'If-None-Match': '*' });
+    const created = await put(`${uid}.ics`, singleEvent(uid, 'Versioned'), { 'If-None-Match': '*' });
     expect(created.status).toBe(201);
     const etag = created.headers.get('ETag')!;
-    expect((await put(`${uid}.ics`, simple(uid, 'Again'), { 'If-None-Match': '*' })).status).toBe(412);
-    const changed = await put(`${uid}.ics`, simple(uid, 'Versioned v2'), { 'If-Match': etag });
+    expect((await put(`${uid}.ics`, singleEvent(uid, 'Again'), { 'If-None-Match': '*' })).status).toBe(412);
+    const changed = await put(`${uid}.ics`, singleEvent(uid, 'Versioned v2'), { 'If-Match': etag });
     expect(changed.status).toBe(204);
-    const stale = await put(`${uid}.ics`, simple(uid, 'Versioned v3'), { 'If-Match': etag });
+    const stale = await put(`${uid}.ics`, singleEvent(uid, 'Versioned v3'), { 'If-Match': etag });
     expect(stale.status).toBe(412);
     expect(await stale.text()).toContain('changed since your calendar app read it');
     const got = await dav(`${calendar}${uid}.ics`);
@@ -198,7 +195,7 @@ describe('writes', () => {
     );
     expect(backwards.status).toBe(403);
     expect(await backwards.text()).toContain('valid-calendar-object-resource');
-    const readOnly = await put(`${uid}.ics`, simple(uid, 'Subscriber try'), {}, subscriber);
+    const readOnly = await put(`${uid}.ics`, singleEvent(uid, 'Subscriber try'), {}, subscriber);
     expect(readOnly.status).toBe(403);
     expect(await readOnly.text()).toContain('need-privileges');
     expect(await eventCount()).toBe(before);
@@ -210,7 +207,7 @@ describe('writes', () => {
       `${randomUUID().toUpperCase()}.ics`,
     ]) {
       const uid = `${randomUUID()}@laptop.example`;
-      const created = await put(encodeURIComponent(name), simple(uid, `Named ${name}`));
+      const created = await put(encodeURIComponent(name), singleEvent(uid, `Named ${name}`));
       expect(created.status).toBe(201);
       const got = await dav(`${calendar}${encodeURIComponent(name)}`);
       expect(got.status).toBe(200);
@@ -219,7 +216,7 @@ describe('writes', () => {
         await dav(calendar, { method: 'PROPFIND', body: PROPFIND_ETAG, headers: { Depth: '1' } })
       ).text();
       expect(listing).toContain(`<d:href>${calendar}${encodeURIComponent(name)}</d:href>`);
-      const changed = await put(encodeURIComponent(name), simple(uid, `Renamed ${name}`), {
+      const changed = await put(encodeURIComponent(name), singleEvent(uid, `Renamed ${name}`), {
         'If-Match': got.headers.get('ETag')!,
       });
       expect(changed.status).toBe(204);
@@ -232,29 +229,26 @@ describe('writes', () => {
     const uid = randomUUID();
     const day = dayFromNow(40);
     const second = dayFromNow(47);
-    const alarm = ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Leave now', 'TRIGGER:-PT1H', 'END:VALARM'];
+    const alarm = reminder('-PT1H', 'Leave now');
     const created = await put(
       `${uid}.ics`,
       vcalendar(
-        [
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `DTSTART:${day}T170000Z`,
-          `DTEND:${day}T180000Z`,
-          'RRULE:FREQ=WEEKLY;COUNT=3',
-          'SUMMARY:Quiz night',
-          'X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC',
-          ...alarm,
-        ],
-        [
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `RECURRENCE-ID:${second}T170000Z`,
-          `DTSTART:${second}T190000Z`,
-          `DTEND:${second}T200000Z`,
-          'SUMMARY:Quiz final',
-          'TRANSP:TRANSPARENT',
-        ],
+        veventLines(
+          uid,
+          'Quiz night',
+          day,
+          ['RRULE:FREQ=WEEKLY;COUNT=3', 'X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC', ...alarm],
+          '170000',
+          '180000',
+        ),
+        veventLines(
+          uid,
+          'Quiz final',
+          second,
+          [`RECURRENCE-ID:${second}T170000Z`, 'TRANSP:TRANSPARENT'],
+          '190000',
+          '200000',
+        ),
       ),
     );
     expect(created.status).toBe(201);
@@ -282,7 +276,7 @@ describe('writes', () => {
 
   it('gives an event a new ETag and LOCATION when its venue is renamed in the REST API', async () => {
     const uid = randomUUID();
-    const created = await put(`${uid}.ics`, simple(uid, 'At the hall', 12, ['LOCATION:Old Town Hall']));
+    const created = await put(`${uid}.ics`, singleEvent(uid, 'At the hall', 12, ['LOCATION:Old Town Hall']));
     expect(created.status).toBe(201);
     const before = await dav(`${calendar}${uid}.ics`);
     expect(await before.text()).toContain('LOCATION:Old Town Hall');
@@ -370,8 +364,8 @@ describe('writes', () => {
 
   it('refuses a UID that another resource already has', async () => {
     const uid = randomUUID();
-    expect((await put(`${uid}.ics`, simple(uid, 'First'))).status).toBe(201);
-    const clash = await put(`${randomUUID()}.ics`, simple(uid, 'Second'));
+    expect((await put(`${uid}.ics`, singleEvent(uid, 'First'))).status).toBe(201);
+    const clash = await put(`${randomUUID()}.ics`, singleEvent(uid, 'Second'));
     expect(clash.status).toBe(403);
     expect(await clash.text()).toContain('no-uid-conflict');
   });

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { davUser, dayFromNow, pythonCaldav, vcalendar, type DavUser } from './davHelpers';
+import { eventBody, type TestServer } from '../helpers/server';
+import {
+  dayFromNow,
+  pythonCaldav,
+  reminder,
+  startDavServer,
+  vcalendar,
+  veventLines,
+  type DavUser,
+} from '../helpers/davClients';
 
 /** Debian's python3-caldav (a real CalDAV client) against the real server on a real port. */
 let server: TestServer;
@@ -20,10 +28,10 @@ const eventsTitled = async (title: string, status = 'publish,pending,draft,priva
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  editor = await davUser(server, 'ed', 'editor');
-  contributor = await davUser(server, 'connie', 'contributor');
-  subscriber = await davUser(server, 'sub', 'subscriber');
+  ({
+    server,
+    users: { ed: editor, connie: contributor, sub: subscriber },
+  } = await startDavServer({ ed: 'editor', connie: 'contributor', sub: 'subscriber' }));
   url = `${server.engine.origin}/`;
   const create = async (body: Record<string, unknown>) => {
     const created = await server.api('events', { method: 'POST', json: body, auth: server.admin });
@@ -78,21 +86,21 @@ describe('python3-caldav writes through the calendar rules', () => {
       url,
       editor,
       'create',
-      vcalendar([
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T200000Z`,
-        'SUMMARY:Concert in the park',
-        'LOCATION:Rose Garden',
-        'ATTENDEE;CN=Anna:mailto:anna@example.org',
-        'X-MOZ-LASTACK:20261101T000000Z',
-        'BEGIN:VALARM',
-        'ACTION:DISPLAY',
-        'DESCRIPTION:Reminder',
-        'TRIGGER:-PT30M',
-        'END:VALARM',
-      ]),
+      vcalendar(
+        veventLines(
+          uid,
+          'Concert in the park',
+          day,
+          [
+            'LOCATION:Rose Garden',
+            'ATTENDEE;CN=Anna:mailto:anna@example.org',
+            'X-MOZ-LASTACK:20261101T000000Z',
+            ...reminder('-PT30M'),
+          ],
+          '180000',
+          '200000',
+        ),
+      ),
     );
     expect(created.url).toBe(`${server.engine.origin}/dav/calendars/ed/events/${uid}.ics`);
     const data = String(created.data);
@@ -115,18 +123,7 @@ describe('python3-caldav writes through the calendar rules', () => {
   it('edits an event, and the API shows the change', async () => {
     const uid = randomUUID();
     const day = dayFromNow(11);
-    await pythonCaldav(
-      url,
-      editor,
-      'create',
-      vcalendar([
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:Old title',
-      ]),
-    );
+    await pythonCaldav(url, editor, 'create', vcalendar(veventLines(uid, 'Old title', day)));
     const edited = await pythonCaldav(url, editor, 'edit', uid, 'New title');
     expect(String(edited.data)).toContain('SUMMARY:New title');
     expect(await eventsTitled('Old title')).toEqual([]);
@@ -136,18 +133,7 @@ describe('python3-caldav writes through the calendar rules', () => {
   it('deletes an event to the trash', async () => {
     const uid = randomUUID();
     const day = dayFromNow(12);
-    await pythonCaldav(
-      url,
-      editor,
-      'create',
-      vcalendar([
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:Soon gone',
-      ]),
-    );
+    await pythonCaldav(url, editor, 'create', vcalendar(veventLines(uid, 'Soon gone', day)));
     expect((await pythonCaldav(url, editor, 'delete', uid)).deleted).toBe(true);
     expect((await eventsTitled('Soon gone')).map((event) => event.status)).toEqual(['trash']);
   });
@@ -161,22 +147,8 @@ describe('python3-caldav writes through the calendar rules', () => {
       editor,
       'create',
       vcalendar(
-        [
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `DTSTART:${day}T170000Z`,
-          `DTEND:${day}T180000Z`,
-          'RRULE:FREQ=WEEKLY;COUNT=3',
-          'SUMMARY:Chess club',
-        ],
-        [
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `RECURRENCE-ID:${second}T170000Z`,
-          `DTSTART:${second}T173000Z`,
-          `DTEND:${second}T183000Z`,
-          'SUMMARY:Chess club final',
-        ],
+        veventLines(uid, 'Chess club', day, ['RRULE:FREQ=WEEKLY;COUNT=3'], '170000', '180000'),
+        veventLines(uid, 'Chess club final', second, [`RECURRENCE-ID:${second}T170000Z`], '173000', '183000'),
       ),
     );
     expect(String(created.data)).toContain('RRULE:FREQ=WEEKLY;COUNT=3');
@@ -191,13 +163,7 @@ describe('python3-caldav writes through the calendar rules', () => {
       url,
       contributor,
       'create',
-      vcalendar([
-        `UID:${randomUUID()}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:Bake sale',
-      ]),
+      vcalendar(veventLines(randomUUID(), 'Bake sale', day)),
     );
     expect(made.error).toBeUndefined();
     expect((await eventsTitled('Bake sale')).map((event) => event.status)).toEqual(['pending']);
@@ -205,13 +171,7 @@ describe('python3-caldav writes through the calendar rules', () => {
       url,
       subscriber,
       'create',
-      vcalendar([
-        `UID:${randomUUID()}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:Not allowed',
-      ]),
+      vcalendar(veventLines(randomUUID(), 'Not allowed', day)),
     );
     // python3-caldav reports a 403 as AuthorizationError.
     expect(refused.error).toBe('AuthorizationError');
@@ -230,18 +190,7 @@ describe('python3-caldav follows sync tokens', () => {
       [keep, 'Sync keep'],
       [drop, 'Sync drop'],
     ])
-      await pythonCaldav(
-        url,
-        editor,
-        'create',
-        vcalendar([
-          `UID:${uid}`,
-          `DTSTAMP:${day}T080000Z`,
-          `DTSTART:${day}T180000Z`,
-          `DTEND:${day}T190000Z`,
-          `SUMMARY:${title}`,
-        ]),
-      );
+      await pythonCaldav(url, editor, 'create', vcalendar(veventLines(uid, title, day)));
     const middle = String((await pythonCaldav(url, editor, 'sync-since', token)).token);
     expect((await pythonCaldav(url, editor, 'sync-since', token)).changed).toEqual({
       [`${keep}.ics`]: 'present',

@@ -1,12 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { davUser, dayFromNow, pythonCaldav, vcalendar, type DavUser } from './davHelpers';
+import type { TestServer } from '../helpers/server';
+import {
+  dayFromNow,
+  pythonCaldav,
+  reminder,
+  startDavServer,
+  startRadicale,
+  vcalendar,
+  veventLines,
+  type DavUser,
+  type Radicale,
+} from '../helpers/davClients';
 
 /**
  * The differential test: the same python3-caldav script against Debian's Radicale and against Calendar Desk,
@@ -14,61 +19,21 @@ import { davUser, dayFromNow, pythonCaldav, vcalendar, type DavUser } from './da
  */
 let server: TestServer;
 let editor: DavUser;
-let radicale: ChildProcess;
-let radicaleDir: string;
-let radicaleUrl: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+let radicale: Radicale;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  editor = await davUser(server, 'ed', 'editor');
-  radicaleDir = await mkdtemp(join(tmpdir(), 'calendar-desk-radicale-'));
-  await writeFile(join(radicaleDir, 'users'), `ed:${editor.password}\n`);
-  const port = await freePort();
-  radicaleUrl = `http://127.0.0.1:${port}/`;
-  radicale = spawn(
-    '/usr/bin/radicale',
-    [
-      '--server-hosts',
-      `127.0.0.1:${port}`,
-      '--storage-filesystem-folder',
-      join(radicaleDir, 'collections'),
-      '--auth-type',
-      'htpasswd',
-      '--auth-htpasswd-filename',
-      join(radicaleDir, 'users'),
-      '--auth-htpasswd-encryption',
-      'plain',
-      '--rights-type',
-      'owner_only',
-    ],
-    { stdio: 'ignore' },
-  );
-  // Radicale answers once it listens.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(radicaleUrl);
-      break;
-    } catch (error) {
-      if (attempt > 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  expect((await pythonCaldav(radicaleUrl, editor, 'ensure')).calendars).toBe(1);
+  ({
+    server,
+    users: { ed: editor },
+  } = await startDavServer({ ed: 'editor' }));
+  radicale = await startRadicale([editor]);
+  expect((await pythonCaldav(radicale.url, editor, 'ensure')).calendars).toBe(1);
   expect((await pythonCaldav(`${server.engine.origin}/`, editor, 'ensure')).calendars).toBe(1);
 }, 60_000);
 
 afterAll(async () => {
-  radicale?.kill('SIGTERM');
+  await radicale?.stop();
   await server?.close();
-  if (radicaleDir) await rm(radicaleDir, { recursive: true, force: true });
 });
 
 /** What the client reads back of a resource: the fields a user sees in their calendar app. */
@@ -105,29 +70,13 @@ async function scenario(url: string) {
     editor,
     'create',
     vcalendar(
-      [
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
+      veventLines(uid, 'Rehearsal', day, [
         'RRULE:FREQ=WEEKLY;COUNT=3',
-        'SUMMARY:Rehearsal',
         'ATTENDEE;CN=Anna:mailto:anna@example.org',
         'X-MOZ-LASTACK:20261101T000000Z',
-        'BEGIN:VALARM',
-        'ACTION:DISPLAY',
-        'DESCRIPTION:Reminder',
-        'TRIGGER:-PT30M',
-        'END:VALARM',
-      ],
-      [
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `RECURRENCE-ID:${next}T180000Z`,
-        `DTSTART:${next}T183000Z`,
-        `DTEND:${next}T193000Z`,
-        'SUMMARY:Rehearsal (late)',
-      ],
+        ...reminder('-PT30M'),
+      ]),
+      veventLines(uid, 'Rehearsal (late)', next, [`RECURRENCE-ID:${next}T180000Z`], '183000', '193000'),
     ),
   );
   outcomes.created = seen(created.data);
@@ -136,13 +85,7 @@ async function scenario(url: string) {
     url,
     editor,
     'create',
-    vcalendar([
-      `UID:${second}`,
-      `DTSTAMP:${day}T080000Z`,
-      `DTSTART:${day}T100000Z`,
-      `DTEND:${day}T110000Z`,
-      'SUMMARY:Coffee',
-    ]),
+    vcalendar(veventLines(second, 'Coffee', day, [], '100000', '110000')),
   );
   const middle = await pythonCaldav(url, editor, 'sync-since', String(start.token));
   outcomes.changedSinceStart = middle.changed;
@@ -160,7 +103,7 @@ async function scenario(url: string) {
 
 describe('python3-caldav against Radicale and Calendar Desk', () => {
   it('sees the same outcomes on both servers', async () => {
-    const reference = await scenario(radicaleUrl);
+    const reference = await scenario(radicale.url);
     const ours = await scenario(`${server.engine.origin}/`);
     // What the reference shows, so a failure says which step differs.
     expect(reference.created).toMatchObject({

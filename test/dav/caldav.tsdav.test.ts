@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDAVClient, type DAVCalendar } from 'tsdav';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { davUser, dayFromNow, vcalendar, type DavUser } from './davHelpers';
+import { eventBody, type TestServer } from '../helpers/server';
+import { dayFromNow, startDavServer, vcalendar, veventLines, type DavUser } from '../helpers/davClients';
 
 /** tsdav, the JavaScript CalDAV client, as the app's own test client against the real server. */
 let server: TestServer;
@@ -11,8 +11,10 @@ let client: Awaited<ReturnType<typeof createDAVClient>>;
 let calendar: DAVCalendar;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  editor = await davUser(server, 'ed', 'editor');
+  ({
+    server,
+    users: { ed: editor },
+  } = await startDavServer({ ed: 'editor' }));
   await server.api('events', {
     method: 'POST',
     json: eventBody('Weekly practice', 2, { status: 'publish', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] }),
@@ -57,13 +59,7 @@ describe('tsdav', () => {
   it('creates, updates with its ETag, and deletes an event; the API sees each step', async () => {
     const uid = randomUUID();
     const day = dayFromNow(8);
-    const lines = (title: string) => [
-      `UID:${uid}`,
-      `DTSTAMP:${day}T080000Z`,
-      `DTSTART:${day}T180000Z`,
-      `DTEND:${day}T190000Z`,
-      `SUMMARY:${title}`,
-    ];
+    const lines = (title: string) => veventLines(uid, title, day);
     const created = await client.createCalendarObject({
       calendar,
       filename: `${uid}.ics`,
@@ -107,13 +103,7 @@ describe('tsdav', () => {
     await client.createCalendarObject({
       calendar,
       filename: `${uid}.ics`,
-      iCalString: vcalendar([
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:Synced',
-      ]),
+      iCalString: vcalendar(veventLines(uid, 'Synced', day)),
     });
     const changes = await client.syncCollection({
       url: calendar.url,

@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { davUser, dayFromNow, vcalendar, type DavUser } from './davHelpers';
+import { eventBody, type TestServer } from '../helpers/server';
+import { dayFromNow, startDavServer, vcalendar, veventLines, type DavUser } from '../helpers/davClients';
 
 /** Debian's vdirsyncer syncing two-way with a folder of .ics files, and khal listing that folder. */
 let server: TestServer;
@@ -47,8 +47,10 @@ const titled = async (title: string) => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  editor = await davUser(server, 'ed', 'editor');
+  ({
+    server,
+    users: { ed: editor },
+  } = await startDavServer({ ed: 'editor' }));
   dir = await mkdtemp(join(tmpdir(), 'calendar-desk-vdirsyncer-'));
   local = join(dir, 'local');
   await mkdir(local);
@@ -122,16 +124,7 @@ describe('vdirsyncer two-way with a folder of .ics files', () => {
   it('creates, edits and deletes from the folder; the API sees each', async () => {
     const uid = randomUUID();
     const day = dayFromNow(6);
-    await writeFile(
-      join(local, `${uid}.ics`),
-      vcalendar([
-        `UID:${uid}`,
-        `DTSTAMP:${day}T080000Z`,
-        `DTSTART:${day}T180000Z`,
-        `DTEND:${day}T190000Z`,
-        'SUMMARY:From the folder',
-      ]),
-    );
+    await writeFile(join(local, `${uid}.ics`), vcalendar(veventLines(uid, 'From the folder', day)));
     await sync();
     expect((await titled('From the folder')).map((event) => event.status)).toEqual(['publish']);
     const file = join(local, `${uid}.ics`);

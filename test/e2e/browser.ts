@@ -142,20 +142,27 @@ export async function freshSignInLink(origin: string, token: string): Promise<st
   return ((await response.json()) as { link: string }).link;
 }
 
+/** How a signed-in page is opened: its browser context, Playwright's wait, and what says the app is ready. */
+export interface SignInOptions {
+  context?: BrowserContextOptions;
+  /** Playwright's default wait for each action, when the screens under test need longer. */
+  timeout?: number;
+  ready?: (page: Page) => Promise<unknown>;
+}
+
+/** Waits for the calendar's own heading (the screen signing in lands on). */
+export const calendarShown = (page: Page) =>
+  page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+
 /**
- * Chromium at 1440 × 900 in British English, signed in through a one-time sign-in link; resolves
- * once `ready` (the main navigation by default) is on the page.
+ * A new page of `browser` (1440 × 900 in British English unless `options.context` says otherwise), signed in
+ * through a one-time sign-in link; resolves once `ready` (the main navigation by default) is on the page.
  */
-export async function signIn(
-  app: E2eApp,
-  options: {
-    context?: BrowserContextOptions;
-    /** Playwright's default wait for each action, when the screens under test need longer. */
-    timeout?: number;
-    ready?: (page: Page) => Promise<unknown>;
-  } = {},
-): Promise<SignedInBrowser> {
-  const browser = await launchChromium();
+export async function signInPage(
+  browser: Browser,
+  app: Pick<E2eApp, 'origin' | 'token'>,
+  options: SignInOptions = {},
+): Promise<Omit<SignedInBrowser, 'browser'>> {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     locale: 'en-GB',
@@ -168,8 +175,48 @@ export async function signIn(
   // Signing in ends by going where it was asked (the calendar): wait for it, or it may undo the test's own navigation.
   await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
   await (options.ready ?? ((signedIn: Page) => signedIn.getByRole('navigation').first().waitFor()))(page);
-  return { browser, context, page, problems };
+  return { context, page, problems };
 }
+
+/** Chromium of its own with a page signed in to the app (see signInPage). */
+export async function signIn(app: E2eApp, options: SignInOptions = {}): Promise<SignedInBrowser> {
+  const browser = await launchChromium();
+  return { browser, ...(await signInPage(browser, app, options)) };
+}
+
+/**
+ * A call of the app's REST API as its owner (the bearer token), as a test prepares or checks what the screens
+ * show: `path` under `/wp-json/` (`cal/events/v1/events`), JSON in and out. An answer of 300 or more throws,
+ * with the method, the path and what the server said.
+ */
+export async function callApi<T = { id: number }>(
+  app: Pick<E2eApp, 'origin' | 'token'>,
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<T> {
+  const method = init.method ?? 'GET';
+  const response = await fetch(`${app.origin}/wp-json/${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${app.token}`,
+      ...(init.json !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+  });
+  if (response.status >= 300)
+    throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Goes to a screen by its link in the main navigation (folded into a menu button in narrow windows). */
+export async function navigateTo(page: Page, label: string): Promise<void> {
+  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
+  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
+  await link.click();
+}
+
+/** The path of the events API (`cal/events/v1/…`) under `/wp-json/`. */
+export const EVENTS_API = 'cal/events/v1';
 
 /** Closes the browser, stops `serve` and removes its home: whatever part of them was started. */
 export async function stopApp(app: E2eApp | undefined, signedIn: SignedInBrowser | undefined): Promise<void> {

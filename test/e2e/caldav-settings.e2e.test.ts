@@ -1,41 +1,35 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { axeFindings, freshSignInLink, launchChromium, screenshot, watchProblems } from './browser';
+import {
+  axeFindings,
+  calendarShown,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 
 /** Settings, Calendar apps: the CalDAV address and a new application password that a calendar app signs in with. */
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let origin: string;
 let problems: string[];
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-caldav-e2e-'));
-  serve = await startServe(['--port', '0', '--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  const token = (await readFile(serve.tokenFile, 'utf8')).trim();
-  browser = await launchChromium();
-  page = await (
-    await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' })
-  ).newPage();
-  page.setDefaultTimeout(10_000);
-  problems = watchProblems(page);
-  await page.goto(await freshSignInLink(origin, token));
-  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+  app = await startApp('caldav-e2e', ['--port', '0']);
+  ({ origin } = app);
+  signedIn = await signIn(app, {
+    context: { viewport: { width: 1280, height: 900 } },
+    timeout: 10_000,
+    ready: calendarShown,
+  });
+  ({ page, problems } = signedIn);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 describe('Settings, Calendar apps (CalDAV)', { timeout: 60_000 }, () => {
   it('shows the address and makes an application password that signs a CalDAV client in', async () => {

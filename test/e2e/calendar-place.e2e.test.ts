@@ -1,11 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems, freshSignInLink } from './browser';
+import type { Page } from 'playwright-core';
+import {
+  calendarShown,
+  callApi,
+  EVENTS_API,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+  navigateTo,
+} from './browser';
 
 /**
  * Finding one's way in the calendar as a choir secretary planning a season does: the calendar keeps its place,
@@ -13,10 +20,8 @@ import { launchChromium, screenshot, watchProblems, freshSignInLink } from './br
  * before booking a venue twice. `calendar-desk serve` on a temporary folder (site zone Europe/Rome), Chromium.
  */
 const ZONE = 'Europe/Rome';
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
-let context: BrowserContext;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -33,30 +38,14 @@ type Json = Record<string, never>;
 /** An element as far as these tests touch it (this file is type-checked without the DOM library). */
 type Scrollable = { scrollTop: number };
 
-async function api(path: string, init: { method?: string; json?: unknown } = {}): Promise<Json> {
-  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(init.json ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: init.json ? JSON.stringify(init.json) : undefined,
-  });
-  const body = (await response.json()) as Json;
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
+  callApi<Json>(app, `${EVENTS_API}/${path}`, init);
 
 const seasonEvents = async () =>
   (await api(`events?start_date=${seasonDay(1)}&end_date=${season.endOf('month').toISODate()}&status=any`))
     .events as Json[];
 
-async function nav(label: string) {
-  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
-  // Narrow windows fold the navigation into a menu button.
-  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
-  await link.click();
-}
+const nav = (label: string) => navigateTo(page, label);
 
 /** The month view, moved forward to the season's month with the toolbar arrow. */
 async function openSeasonMonth() {
@@ -82,14 +71,8 @@ let musicId = 0;
 let galaId = 0;
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-place-'));
-  serve = await startServe(
-    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
-    isolatedEnv(home),
-  );
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('place', ['--port', '0', '--timezone', ZONE]);
+  ({ origin, token } = app);
 
   venueId = (await api('venues', { method: 'POST', json: { venue: 'Teatro Verdi', city: 'Trieste' } })).id;
   hallId = (await api('venues', { method: 'POST', json: { venue: 'Parish hall', city: 'Trieste' } })).id;
@@ -139,21 +122,11 @@ beforeAll(async () => {
     },
   });
 
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  problems = watchProblems(page);
-  await page.goto(await freshSignInLink(origin, token));
-  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+  signedIn = await signIn(app, { timeout: 10_000, ready: calendarShown });
+  ({ page, problems } = signedIn);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 describe('finding your way in the calendar', { timeout: 60_000 }, () => {
   it('keeps the month after saving an event and on Back, and the week view its scroll position', async () => {

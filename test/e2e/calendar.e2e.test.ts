@@ -1,11 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems } from './browser';
+import { launchChromium, screenshot, startApp, stopApp, watchProblems, type E2eApp } from './browser';
 import { startTestServer } from '../helpers/server';
 
 /**
@@ -18,8 +14,7 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-let home: string;
-let serve: ServeProcess;
+let app: E2eApp;
 let browser: Browser;
 let page: Page;
 let problems: string[];
@@ -56,14 +51,9 @@ async function createRecord(screen: string, fields: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-e2e-'));
-  serve = await startServe(
-    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
-    isolatedEnv(home),
-  );
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('e2e', ['--port', '0', '--timezone', ZONE]);
+  ({ origin, token } = app);
+  // Not signed in: the first test signs in through the link `serve` prints.
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, locale: 'en-GB' });
   page = await context.newPage();
@@ -73,9 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
+  await stopApp(app, undefined);
 });
 
 describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => {
@@ -85,8 +73,8 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(page.url()).toContain('#/signin?next=/venues');
     await screenshot(page, '00-signin');
-    expect(serve.signInLink).not.toContain('cdt_');
-    await page.goto(serve.signInLink);
+    expect(app.serve.signInLink).not.toContain('cdt_');
+    await page.goto(app.serve.signInLink);
     await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
     expect(page.url()).not.toContain('code=');
     expect(await page.getByText(`Times in ${ZONE}`).isVisible()).toBe(true);

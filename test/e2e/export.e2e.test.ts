@@ -2,7 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import {
+  callApi,
+  EVENTS_API,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 
 /**
  * The Events screen's Export, in Chromium against a real `serve`: the downloaded file (Playwright's download
@@ -14,17 +23,8 @@ let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
-let token: string;
 
-async function call(path: string, body: unknown): Promise<{ id: number }> {
-  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as { id: number };
-}
+const call = (path: string, json: unknown) => callApi(app, `${EVENTS_API}/${path}`, { method: 'POST', json });
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const event = (title: string, days: number, extra: Record<string, unknown>) =>
@@ -37,7 +37,7 @@ const event = (title: string, days: number, extra: Record<string, unknown>) =>
 
 beforeAll(async () => {
   app = await startApp('export-e2e');
-  ({ origin, token } = app);
+  ({ origin } = app);
   const concerts = await call('categories', { name: 'Concerts' });
   const rehearsals = await call('categories', { name: 'Rehearsals' });
   await call('venues', { venue: 'Teatro Verdi', status: 'publish' });

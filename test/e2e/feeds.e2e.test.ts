@@ -3,7 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import { callApi, screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 import { LAST_PORT_FILE } from '../../src/main/lastPort';
 
 /**
@@ -19,19 +19,10 @@ let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
-let token: string;
 let squatter: Server;
 let takenPort: number;
 
-async function call(path: string, method: string, body: unknown): Promise<{ id: number }> {
-  const response = await fetch(`${origin}/wp-json/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return (await response.json()) as { id: number };
-}
+const call = (path: string, method: string, json: unknown) => callApi(app, path, { method, json });
 
 beforeAll(async () => {
   // The folder last served on a port another program holds now: the calendar moves, and says so.
@@ -42,7 +33,7 @@ beforeAll(async () => {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(join(dataDir, LAST_PORT_FILE), JSON.stringify({ port: takenPort }));
   });
-  ({ origin, token } = app);
+  ({ origin } = app);
   const concerts = await call('cal/events/v1/categories', 'POST', { name: 'Concerts' });
   await call('cal/events/v1/categories', 'POST', { name: 'Rehearsals' });
   const venue = await call('cal/events/v1/venues', 'POST', { venue: 'Teatro Verdi', status: 'publish' });

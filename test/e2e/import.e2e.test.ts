@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   axeFindings,
+  callApi,
   screenshot,
   signIn,
   startApp,
   stopApp,
   type E2eApp,
   type SignedInBrowser,
+  navigateTo,
 } from './browser';
 import { startCalendarSite, type CalendarSite } from '../helpers/calendarSite';
 
@@ -58,15 +60,7 @@ const GALA_ICS = ics([
   { uid: 'open@example.org', title: 'Open rehearsal', day: '20270616' },
 ]);
 
-async function api<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
-  const response = await fetch(`${app.origin}/wp-json/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const api = <T>(path: string, method = 'GET', json?: unknown) => callApi<T>(app, path, { method, json });
 
 /** The titles of the events of June 2027 the API lists (the trash left out). */
 async function juneTitles(): Promise<string[]> {
@@ -76,11 +70,7 @@ async function juneTitles(): Promise<string[]> {
   return list.events.map((event) => event.title).sort();
 }
 
-async function nav(label: string) {
-  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
-  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
-  await link.click();
-}
+const nav = (label: string) => navigateTo(page, label);
 
 /** The Calendar screen's list of June 2027: the titles drawn. */
 async function calendarJune(): Promise<string[]> {

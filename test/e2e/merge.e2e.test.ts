@@ -1,10 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { launchChromium, screenshot, watchProblems, freshSignInLink } from './browser';
+import {
+  callApi,
+  EVENTS_API,
+  launchChromium,
+  screenshot,
+  signInPage,
+  startApp,
+  stopApp,
+  type E2eApp,
+} from './browser';
 
 /**
  * Merge on the Venues and Organizers screens (issue 15 item 3), in Chromium against a real `serve`: pick the
@@ -13,21 +18,11 @@ import { launchChromium, screenshot, watchProblems, freshSignInLink } from './br
  * Screenshots: test-results/e2e/merge-*.png.
  */
 
-let home: string;
-let serve: ServeProcess;
+let app: E2eApp;
 let browser: Browser;
-let origin: string;
-let token: string;
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return (await response.json()) as Record<string, unknown> & { id: number };
-}
+const call = (method: string, path: string, json?: unknown) =>
+  callApi<Record<string, unknown> & { id: number }>(app, `${EVENTS_API}/${path}`, { method, json });
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const event = (title: string, days: number, extra: Record<string, unknown>) =>
@@ -46,11 +41,7 @@ let annaToo: number;
 const moved: number[] = [];
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-merge-e2e-'));
-  serve = await startServe(['--data', join(home, 'data')], isolatedEnv(home));
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('merge-e2e');
   kept = (await call('POST', 'venues', { venue: 'Teatro Comunale', address: 'Via Roma 1', city: 'Bologna' }))
     .id;
   twin = (await call('POST', 'venues', { venue: 'Teatro Com. Bologna', address: 'via Roma 1' })).id;
@@ -65,21 +56,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
+  await stopApp(app, undefined);
 });
 
-async function openAt(width: number, height: number): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB' });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(await freshSignInLink(origin, token));
-  // Signing in ends by going to the calendar: wait for it, or it may undo the test's own navigation.
-  await page.waitForURL((url) => !url.hash.startsWith('#/signin'));
-  await page.getByRole('navigation').first().waitFor();
-  return { page, problems };
-}
+const openAt = (width: number, height: number) =>
+  signInPage(browser, app, { context: { viewport: { width, height } } });
 
 /** Merges the row named `from` into `into` through the dialogs; screenshots `merge-<shot>-pick|confirm`. */
 async function mergeThroughDialogs(page: Page, from: string, into: string, search: string, shot: string) {
@@ -107,7 +88,7 @@ async function mergeThroughDialogs(page: Page, from: string, into: string, searc
 describe('Merge on the Venues and Organizers screens', () => {
   it('merges a venue into the one picked, at 1440 px: the list and the events show the kept venue', async () => {
     const { page, problems } = await openAt(1440, 900);
-    await page.goto(`${origin}/#/venues`);
+    await page.goto(`${app.origin}/#/venues`);
     await page.getByRole('row').filter({ hasText: 'Teatro Com. Bologna' }).waitFor();
     const said = await mergeThroughDialogs(
       page,
@@ -126,16 +107,16 @@ describe('Merge on the Venues and Organizers screens', () => {
 
     // The events now show the kept venue; the merged one is in the Trash.
     for (const id of moved) expect((await call('GET', `events/${id}`)).venue).toMatchObject({ id: kept });
-    await page.goto(`${origin}/#/events`);
+    await page.goto(`${app.origin}/#/events`);
     await page.getByRole('row').filter({ hasText: 'Spring concert' }).getByText('Teatro Comunale').waitFor();
-    await page.goto(`${origin}/#/trash`);
+    await page.goto(`${app.origin}/#/trash`);
     await page.getByText('Teatro Com. Bologna').waitFor();
     expect(problems).toEqual([]);
   });
 
   it('merges an organizer at 390 px: each event lists the kept one once', async () => {
     const { page, problems } = await openAt(390, 844);
-    await page.goto(`${origin}/#/organizers`);
+    await page.goto(`${app.origin}/#/organizers`);
     await page.getByRole('row').filter({ hasText: 'A. Rossi' }).waitFor();
     const said = await mergeThroughDialogs(page, 'A. Rossi', 'Anna Rossi', 'anna', '390');
     expect(said).toContain('2 events move from “A. Rossi” to “Anna Rossi”.');

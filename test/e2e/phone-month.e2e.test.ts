@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
 import {
   axeFindings,
+  callApi,
+  EVENTS_API,
   screenshot,
   signIn,
   startApp,
@@ -28,15 +30,8 @@ const month = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 2 });
 const busyDay = month.plus({ days: 14 }).set({ weekday: 2 }).toISODate()!;
 const sunday = month.plus({ days: 14 }).set({ weekday: 7 }).toISODate()!;
 
-async function post(path: string, json: Record<string, unknown>) {
-  const response = await fetch(`${app.origin}/wp-json/cal/events/v1/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(json),
-  });
-  if (!response.ok) throw new Error(`POST ${path}: ${await response.text()}`);
-  return (await response.json()) as { id: number };
-}
+const post = (path: string, json: Record<string, unknown>) =>
+  callApi(app, `${EVENTS_API}/${path}`, { method: 'POST', json });
 
 /**
  * Text elements of the calendar screen whose text is wider than their box (cut or spilling out); run in the

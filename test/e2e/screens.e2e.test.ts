@@ -1,12 +1,19 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ensureBuilt, isolatedEnv, startServe, type ServeProcess } from '../cli/cliProcess';
-import { axeFindings, launchChromium, screenshot, watchProblems, freshSignInLink } from './browser';
+import type { Locator, Page } from 'playwright-core';
+import {
+  axeFindings,
+  calendarShown,
+  callApi,
+  EVENTS_API,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -49,10 +56,8 @@ declare function getComputedStyle(element: unknown): {
 const ZONE = 'Europe/Rome';
 const WIDTHS = [1440, 800, 390];
 
-let home: string;
-let serve: ServeProcess;
-let browser: Browser;
-let context: BrowserContext;
+let app: E2eApp;
+let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
@@ -61,15 +66,7 @@ let eventId: number;
 /** The first event of a monthly series: its editor shows the Repeat control with every part open. */
 let seriesId: number;
 
-async function post(path: string, body: unknown): Promise<{ id: number }> {
-  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return (await response.json()) as { id: number };
-}
+const post = (path: string, json: unknown) => callApi(app, `${EVENTS_API}/${path}`, { method: 'POST', json });
 
 /** axe-core's serious and critical findings on the page as it is now. */
 const seriousViolations = () => axeFindings(page);
@@ -173,14 +170,8 @@ const SCREENS: { name: string; path: string; ready: () => Promise<unknown> }[] =
 ];
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = await mkdtemp(join(tmpdir(), 'calendar-desk-screens-'));
-  serve = await startServe(
-    ['--port', '0', '--data', join(home, 'data'), '--timezone', ZONE],
-    isolatedEnv(home),
-  );
-  origin = /^https?:\/\/[^/]+/.exec(serve.webUi)![0];
-  token = (await readFile(serve.tokenFile, 'utf8')).trim();
+  app = await startApp('screens', ['--port', '0', '--timezone', ZONE]);
+  ({ origin, token } = app);
   // A calendar with something on every screen: a venue, an organizer, categories, a tag, events this month.
   const venue = await post('venues', { venue: 'Teatro Verdi', city: 'Trieste' });
   const organizer = await post('organizers', { organizer: 'Anna Rossi', email: 'anna@example.org' });
@@ -226,21 +217,11 @@ beforeAll(async () => {
     headers: { Authorization: `Bearer ${token}` },
   });
   expect(deleted.status).toBe(200);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  problems = watchProblems(page);
-  await page.goto(await freshSignInLink(origin, token));
-  await page.getByRole('heading', { name: 'Calendar', exact: true }).waitFor();
+  signedIn = await signIn(app, { timeout: 10_000, ready: calendarShown });
+  ({ page, problems } = signedIn);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => stopApp(app, signedIn));
 
 describe.each(WIDTHS)('every screen at %i px', { timeout: 120_000 }, (width) => {
   it('has no serious accessibility violation and does not scroll sideways', async () => {

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import {
+  callApi,
+  EVENTS_API,
+  navigateTo,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 
 /**
  * A choir secretary's season of weekly rehearsals, in Chromium against `calendar-desk serve` (site zone
@@ -14,7 +24,6 @@ let signedIn: SignedInBrowser;
 let page: Page;
 let problems: string[];
 let origin: string;
-let token: string;
 
 /** The first Tuesday two months from now: the series' eight Tuesdays run over two or three months. */
 const monthStart = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 2 });
@@ -32,14 +41,7 @@ interface EventJson {
   recurrence_id?: string | null;
 }
 
-async function api(path: string): Promise<Json> {
-  const response = await fetch(`${origin}/wp-json/cal/events/v1/${path}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const body = (await response.json()) as Json;
-  if (!response.ok) throw new Error(`GET ${path}: ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (path: string) => callApi<Json>(app, `${EVENTS_API}/${path}`);
 
 /** Every event of the season with "Choir" in its title, soonest first. */
 async function rehearsals(): Promise<EventJson[]> {
@@ -52,11 +54,7 @@ async function rehearsals(): Promise<EventJson[]> {
 
 const on = (list: EventJson[], date: string) => list.filter((event) => event.start_date.startsWith(date));
 
-async function nav(label: string) {
-  const link = page.getByRole('navigation').getByRole('link', { name: label, exact: true });
-  if (!(await link.isVisible())) await page.getByTestId('menu-toggle').click();
-  await link.click();
-}
+const nav = (label: string) => navigateTo(page, label);
 
 /** The month view of the series' first month (toolbar arrows from today). */
 async function openFirstMonth() {
@@ -105,7 +103,7 @@ async function dragEvent(from: string, to: string) {
 
 beforeAll(async () => {
   app = await startApp('series', ['--port', '0', '--timezone', ZONE]);
-  ({ origin, token } = app);
+  ({ origin } = app);
   signedIn = await signIn(app, {
     timeout: 10_000,
     ready: (signedInPage) => signedInPage.getByRole('heading', { name: 'Calendar', exact: true }).waitFor(),

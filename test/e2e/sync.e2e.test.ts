@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import { callApi, screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -17,18 +17,9 @@ let remote: TestServer;
 let page: Page;
 let problems: string[];
 let origin: string;
-let token: string;
 const day = new Date().toISOString().slice(0, 10);
 
-async function local(path: string, method: string, body: unknown): Promise<{ id: number }> {
-  const response = await fetch(`${origin}/wp-json/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return (await response.json()) as { id: number };
-}
+const local = (path: string, method: string, json: unknown) => callApi(app, path, { method, json });
 
 /** The remote's copy of a local event, found by its title. */
 async function remoteEvent(title: string): Promise<{ id: number }> {
@@ -47,7 +38,7 @@ async function remotePatch(id: number, json: unknown) {
 
 beforeAll(async () => {
   app = await startApp('sync-e2e', ['--port', '0']);
-  ({ origin, token } = app);
+  ({ origin } = app);
   remote = await startTestServer();
   for (const title of ['Spring concert', 'Choir rehearsal']) {
     await local('cal/events/v1/events', 'POST', {

@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
 import {
   axeFindings,
+  callApi,
+  EVENTS_API,
   screenshot,
   signIn,
   startApp,
@@ -27,14 +29,8 @@ const week = DateTime.now().setZone(ZONE).startOf('week').plus({ weeks: 2 });
 const wednesday = week.plus({ days: 2 }).toISODate()!;
 const thursday = week.plus({ days: 3 }).toISODate()!;
 
-async function post(json: Record<string, unknown>) {
-  const response = await fetch(`${app.origin}/wp-json/cal/events/v1/events`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(json),
-  });
-  if (!response.ok) throw new Error(`POST events: ${await response.text()}`);
-}
+const post = (json: Record<string, unknown>) =>
+  callApi(app, `${EVENTS_API}/events`, { method: 'POST', json });
 
 /** What the browser shows of an event's time: the text, whether it overflows its box, and its box's parent's. */
 interface TimeBox {

@@ -64,6 +64,11 @@ export interface StallReport {
   longestMs: number;
   answers: number;
   failures: string[];
+  /**
+   * The `X-WP-Total` of each answer that came while the work under watch ran (NaN where the answer has none),
+   * in order: how many answers the server gave meanwhile, and what a list showed at each.
+   */
+  meanwhile: number[];
 }
 
 export interface StallWatch {
@@ -72,17 +77,24 @@ export interface StallWatch {
 
 /**
  * Asks `url` (a GET) again `everyMs` after each answer until stopped: the slowest answer is the server's
- * longest stall meanwhile (from the client's side).
+ * longest stall meanwhile (from the client's side). Each request is sent once the one before is answered, so
+ * a server held for the whole of some work answers at most one of them while it runs (`working`).
  */
-export function watchStalls(url: string, everyMs = 10, headers: Record<string, string> = {}): StallWatch {
+export function watchStalls(
+  url: string,
+  everyMs = 10,
+  headers: Record<string, string> = {},
+  working: () => boolean = () => false,
+): StallWatch {
   let stopped = false;
-  const report: StallReport = { longestMs: 0, answers: 0, failures: [] };
+  const report: StallReport = { longestMs: 0, answers: 0, failures: [], meanwhile: [] };
   const loop = (async () => {
     while (!stopped) {
       const sent = performance.now();
       try {
         const response = await fetch(url, { headers });
         await response.arrayBuffer();
+        if (working()) report.meanwhile.push(Number(response.headers.get('X-WP-Total') ?? NaN));
         if (response.status >= 500) report.failures.push(`${response.status}`);
       } catch (error) {
         report.failures.push((error as Error).message);
@@ -103,29 +115,45 @@ export function watchStalls(url: string, everyMs = 10, headers: Record<string, s
 
 /**
  * The two questions a watch asks a served calendar: `loop`, a path no route answers (a 404 made by the event
- * loop alone, no disk), whose slowest answer is the longest stall; `read`, one event of the calendar, which
- * also waits until every change it may show is on disk (so the disk's pace adds to it).
+ * loop alone, no disk), whose slowest answer is the longest stall; `read`, one event of the calendar (its
+ * `X-WP-Total` counts the published events of any date), which also waits until every change it may show is
+ * on disk (so the disk's pace adds to it).
  */
 export const watchedUrls = (origin: string) => ({
   loop: `${origin}/wp-json/calendar-desk/v1/no-such-route`,
-  read: `${origin}/wp-json/cal/events/v1/events?per_page=1`,
+  read: `${origin}/wp-json/cal/events/v1/events?per_page=1&start_date=2000-01-01&end_date=2100-01-01`,
 });
 
-/** Runs `work` while the served calendar at `origin` is watched: its result and both reports. */
+/**
+ * Runs `work` while the served calendar at `origin` is watched: its result and both reports (`meanwhile`: the
+ * answers that came while the work ran).
+ */
 export async function whileWatching<T>(
   origin: string,
   work: () => Promise<T>,
 ): Promise<{ result: T; loop: StallReport; read: StallReport }> {
   const urls = watchedUrls(origin);
-  const loop = watchStalls(urls.loop);
-  const read = watchStalls(urls.read);
+  let working = false;
+  const loop = watchStalls(urls.loop, 10, {}, () => working);
+  const read = watchStalls(urls.read, 10, {}, () => working);
   // A first answer before the work starts: the watches are running.
   await new Promise((resolve) => setTimeout(resolve, 30));
+  working = true;
   try {
-    const result = await work();
+    const result = await work().finally(() => (working = false));
     return { result, loop: await loop.stop(), read: await read.stop() };
   } catch (error) {
     await Promise.all([loop.stop(), read.stop()]);
     throw error;
   }
+}
+
+/**
+ * The counts a list showed while some work ran that lay strictly between the counts before and after it: the
+ * work's state part-way, as readers saw it between its store changes. A server held for the whole work (one
+ * store change) shows none.
+ */
+export function partWayCounts(meanwhile: number[], before: number, after: number): number[] {
+  const [low, high] = before < after ? [before, after] : [after, before];
+  return [...new Set(meanwhile.filter((count) => count > low && count < high))];
 }

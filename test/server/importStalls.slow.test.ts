@@ -1,14 +1,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServedCalendar, whileWatching, type ServedCalendar } from '../helpers/stallWatch';
+import {
+  partWayCounts,
+  startServedCalendar,
+  watchedUrls,
+  whileWatching,
+  type ServedCalendar,
+} from '../helpers/stallWatch';
 import { bigIcs, csvRows } from '../helpers/bigImports';
 
 // Issue 26 item 3: whatever way a large file comes in, the server keeps answering reads while it is imported,
 // previewed, followed, refreshed or undone. The server is `calendar-desk serve` in a child process and a client
 // reads one event and asks a path no route answers every 10 ms meanwhile (test/helpers/stallWatch.ts): every read
-// is answered, and the event loop is never held for seconds. (The ~50 ms a slice takes is measured by
-// bench/importStalls.mjs, not asserted here.)
+// is answered, and readers see a large write part-way, between its store changes. (How long a slice holds the
+// server is measured by bench/importStalls.mjs, not asserted here: it depends on the machine.)
 
 const ADMIN = 'wp-json/calendar-desk/v1';
 const SERIES = 71; // daily series up to the two-year horizon: some 49,000 events, under the 50,000 budget
@@ -44,22 +50,44 @@ const liveEvents = async () => {
   return Number(response.headers.get('X-WP-Total'));
 };
 
+/** How many events an anonymous reader's list shows (published, any date): the watched read's count. */
+const shownEvents = async (origin: string) =>
+  Number((await fetch(watchedUrls(origin).read)).headers.get('X-WP-Total'));
+
 /**
- * Runs `work` watched, and checks that the server answered all the while: no stall of two seconds or more, and
- * every read of the calendar answered (its slowest printed: it also waits for the disk, shared on CI).
+ * Runs `work` watched, and checks that the server answered all the while: no request failed and every read of
+ * the calendar was answered (the slowest answers are printed, not asserted: they depend on the machine).
+ * `partWay`: the work changes what the calendar shows, and readers saw it part-way (two counts or more between
+ * the one before and the one after): it was applied in store changes with answers between them, where one
+ * change of it all would have held every read until it was done. `answered`: at least that many requests, each
+ * sent once the one before was answered, were answered while the work ran.
  */
-async function answeringMeanwhile<T>(work: () => Promise<T>, origin = served.origin): Promise<T> {
+async function answeringMeanwhile<T>(
+  work: () => Promise<T>,
+  expected: { partWay?: boolean; answered?: number },
+  origin = served.origin,
+): Promise<T> {
+  const before = await shownEvents(origin);
   const { result, loop, read } = await whileWatching(origin, work);
+  const after = await shownEvents(origin);
+  const partWay = partWayCounts(read.meanwhile, before, after);
   console.info(
-    `longest stall ${loop.longestMs.toFixed(0)} ms, slowest read ${read.longestMs.toFixed(0)} ms (${read.answers} reads)`,
+    `longest stall ${loop.longestMs.toFixed(0)} ms, slowest read ${read.longestMs.toFixed(0)} ms (${read.answers} reads); ` +
+      `answered meanwhile: ${loop.meanwhile.length} + ${read.meanwhile.length}, ${partWay.length} counts part-way`,
   );
   expect([...loop.failures, ...read.failures]).toEqual([]);
   expect(read.answers).toBeGreaterThan(1);
-  // Before the slicing, one such import held the server 5 to 17 s; a slice takes ~20 ms (the bench measures
-  // it). The bound is generous for a machine shared by many test runs.
-  expect(loop.longestMs).toBeLessThan(2_000);
+  if (expected.partWay) expect(partWay.length, `${before} → ${after}: ${read.meanwhile}`).toBeGreaterThan(1);
+  if (expected.answered) expect(loop.meanwhile.length).toBeGreaterThanOrEqual(expected.answered);
   return result;
 }
+
+/**
+ * A preview writes nothing anyone sees (each slice is taken back before another request is answered): the
+ * requests answered while it ran show it let go of the server. This check cannot tell slices from the file's
+ * reading, which yields too; test/server/icsImport.hostile.test.ts sees a preview's store changes one by one.
+ */
+const PREVIEW = { answered: 3 };
 
 describe('a large .ics, the server answering reads meanwhile', () => {
   let importId = '';
@@ -67,8 +95,10 @@ describe('a large .ics, the server answering reads meanwhile', () => {
 
   it('previewed (dry_run): it says what the import would do, and nothing is stored', async () => {
     const before = await liveEvents();
-    const preview = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import`, importBody('big.ics', bigIcs(SERIES, 'daily'), { dry_run: true })),
+    const preview = await answeringMeanwhile(
+      () =>
+        served.admin(`${ADMIN}/import`, importBody('big.ics', bigIcs(SERIES, 'daily'), { dry_run: true })),
+      PREVIEW,
     );
     expect(preview.status, JSON.stringify(preview.body).slice(0, 300)).toBe(200);
     expect(preview.body).toMatchObject({ dry_run: true, events: SERIES });
@@ -80,8 +110,9 @@ describe('a large .ics, the server answering reads meanwhile', () => {
 
   it('imported: every date stored, one entry in the history', async () => {
     const before = await liveEvents();
-    const result = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import`, importBody('big.ics', bigIcs(SERIES, 'daily'))),
+    const result = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/import`, importBody('big.ics', bigIcs(SERIES, 'daily'))),
+      { partWay: true },
     );
     expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBe(200);
     imported = (await liveEvents()) - before;
@@ -96,8 +127,9 @@ describe('a large .ics, the server answering reads meanwhile', () => {
   it('undone: every date it created goes to the trash', async () => {
     expect(importId).not.toBe('');
     const before = await liveEvents();
-    const undone = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/imports/${importId}/undo`, { method: 'POST' }),
+    const undone = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/imports/${importId}/undo`, { method: 'POST' }),
+      { partWay: true },
     );
     expect(undone.status, JSON.stringify(undone.body).slice(0, 300)).toBe(200);
     expect(undone.body).toMatchObject({ restored: 0, trashed: imported, kept: [] });
@@ -111,8 +143,9 @@ describe('a large followed address, the server answering reads meanwhile', () =>
     const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/calendar.ics`;
     const before = await liveEvents();
     siteBody = bigIcs(SERIES, 'followed');
-    const followed = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import-sources`, { method: 'POST', json: { url } }),
+    const followed = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/import-sources`, { method: 'POST', json: { url } }),
+      { partWay: true },
     );
     expect(followed.status, JSON.stringify(followed.body).slice(0, 300)).toBe(201);
     const brought = (await liveEvents()) - before;
@@ -136,8 +169,9 @@ describe('a large followed address, the server answering reads meanwhile', () =>
 
     // What left the address goes to the trash, a slice at a time: the calendar keeps one series of it.
     siteBody = bigIcs(1, 'followed', 'Renamed');
-    const emptied = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import-sources/${followed.body.id}/refresh`, { method: 'POST' }),
+    const emptied = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/import-sources/${followed.body.id}/refresh`, { method: 'POST' }),
+      { partWay: true },
     );
     expect(emptied.status, JSON.stringify(emptied.body).slice(0, 300)).toBe(200);
     expect(emptied.body.rows.filter((row: { action: string }) => row.action === 'trash')).toHaveLength(
@@ -152,14 +186,16 @@ describe('a large CSV and a JSON dump, the server answering reads meanwhile', ()
   it('a CSV of 28,000 rows, previewed then imported', async () => {
     const csv = csvRows(28_000);
     const before = await liveEvents();
-    const preview = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import`, importBody('big.csv', csv, { dry_run: true })),
+    const preview = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/import`, importBody('big.csv', csv, { dry_run: true })),
+      PREVIEW,
     );
     expect(preview.status, JSON.stringify(preview.body).slice(0, 300)).toBe(200);
     expect(preview.body).toMatchObject({ dry_run: true, events: 28_000 });
     expect(await liveEvents()).toBe(before);
-    const result = await answeringMeanwhile(() =>
-      served.admin(`${ADMIN}/import`, importBody('big.csv', csv)),
+    const result = await answeringMeanwhile(
+      () => served.admin(`${ADMIN}/import`, importBody('big.csv', csv)),
+      { partWay: true },
     );
     expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBe(200);
     expect(await liveEvents()).toBe(before + 28_000);
@@ -177,6 +213,8 @@ describe('a large CSV and a JSON dump, the server answering reads meanwhile', ()
       const dump = await exported.text();
       const result = await answeringMeanwhile(
         () => target.admin(`${ADMIN}/import`, importBody('dump.json', dump)),
+        // Restored as one store change by design (700 events): every request answered is what it shows.
+        {},
         target.origin,
       );
       expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBe(200);

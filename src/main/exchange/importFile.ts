@@ -27,8 +27,8 @@ import type { ImportRow } from '../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';
 import { parseIcs, type IcsEvent } from './icsImport';
 import { checkOccurrenceBudget } from './importBudget';
-import { csvDates, readCsv, type CsvInput } from './csv';
-import { csvMatcher, writeCsvMatch, type ImportMatch } from './csvMatch';
+import { csvDates, readCsv, type CsvDates, type CsvInput } from './csv';
+import { csvMatcher, writeCsvMatch, type CsvMatch, type ImportMatch } from './csvMatch';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
 
@@ -116,8 +116,33 @@ export async function importFile(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const format = options.format ?? formatOf(file, text);
-  const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
   if (format === 'json') return importDumpFile(store, file, text, now, caller, options);
+  const dates = csvDates({ dayFirst: options.dayFirst, now, zone: store.settings.timezone });
+  const inputs = await readEntries(file, text, format, dates);
+  // CSV rows are matched against the records as they were before the import (title + start, as the original).
+  const matchCsv = format === 'csv' ? await csvMatcher(store, dates) : undefined;
+  const run = new FileImport(store, file, now, caller, options, format, inputs, matchCsv);
+  // Counted before anything is made: a file of many long series is refused at once (issue 26).
+  const occurrences =
+    format === 'ics' ? await checkOccurrenceBudget(store, file, inputs.filter(isIcsRow), now) : undefined;
+  // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
+  // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
+  const sliced = (occurrences ?? run.total) + run.leaving() > SLICED_ABOVE;
+  return run.result(sliced ? await run.applySliced() : await run.applyWhole());
+}
+
+/** An entry of an .ics or CSV file: a CSV row, or a VEVENT with its changed dates. */
+type FileRow = CsvInput | IcsRow;
+type IcsRow = IcsEvent & { kind: 'events' };
+const isIcsRow = (row: FileRow): row is IcsRow => 'overrides' in row;
+
+/** The entries of an .ics or CSV file; an ImportError with every problem of it, or when it holds none. */
+async function readEntries(
+  file: string,
+  text: string,
+  format: 'ics' | 'csv',
+  dates: CsvDates,
+): Promise<FileRow[]> {
   const parsed =
     format === 'ics'
       ? await parseIcs(text).then(({ events, problems }) => ({
@@ -128,204 +153,244 @@ export async function importFile(
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
-  const counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
-  // CSV rows are matched against the records as they were before the import (title + start, as the original).
-  const matchCsv = format === 'csv' ? await csvMatcher(store, dates) : undefined;
-  const matched: ImportMatch[] = [];
-  const rows: ImportRow[] = [];
-  const inputs = parsed.inputs as Array<CsvInput | (IcsEvent & { kind: 'events' })>;
-  // Counted before anything is made: a file of many long series is refused at once (issue 26).
-  const occurrences =
-    format === 'ics'
-      ? await checkOccurrenceBudget(
-          store,
-          file,
-          inputs.filter((row): row is IcsEvent & { kind: 'events' } => 'overrides' in row),
-          now,
-        )
-      : undefined;
-  // Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own.
-  const total = inputs.reduce((sum, row) => sum + 1 + ('overrides' in row ? row.overrides.length : 0), 0);
-  let follow: SourceFollow | undefined;
-  const problems: ImportProblem[] = [];
-  const claimed = new Map<string, number>();
+  return parsed.inputs as FileRow[];
+}
+
+/** What the writing of one row has made so far: its entries, and whether it updates a record already here. */
+interface RowState {
+  updating: boolean;
+  entries: Entry[];
+}
+
+/**
+ * One import of an .ics or CSV file: its rows written into the store change(s) it is applied in, and what the
+ * answer says of each (counts, rows, CSV matches, problems).
+ */
+class FileImport {
+  readonly counts = { events: 0, venues: 0, organizers: 0, matchedByUid: 0, unchangedByUid: 0 };
+  readonly matched: ImportMatch[] = [];
+  readonly rows: ImportRow[] = [];
+  readonly problems: ImportProblem[] = [];
+  /** Rows of the file: a VEVENT's changed dates (RECURRENCE-ID) are rows of their own. */
+  readonly total: number;
+  /** UIDs of the file already given to an event of it → the line of that VEVENT. */
+  private readonly claimed = new Map<string, number>();
   /** The events here by UID: read inside the (first) change, when every event is read. */
-  let knownByUid: Map<string, StoredEvent> | undefined;
-  /** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
-  const rowOf = (
-    changes: ImportChanges,
-    kind: ImportRow['kind'],
-    entry: Entry,
-    updating: boolean,
-  ): ImportRow => {
-    const added = changes
-      .createdLinkedAmong(entry.keys)
-      .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
-    const reasons = [...entry.notes, ...added];
-    const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
+  private knownByUid: Map<string, StoredEvent> | undefined;
+  /** The import address refreshed: what it brought, read inside the (first) change. */
+  private follow: SourceFollow | undefined;
+  private done = 0;
+
+  constructor(
+    private readonly store: CalendarStore,
+    private readonly file: string,
+    private readonly now: Date,
+    private readonly caller: Caller,
+    private readonly options: ImportOptions,
+    private readonly format: 'ics' | 'csv',
+    private readonly inputs: FileRow[],
+    private readonly matchCsv: ((row: CsvInput) => CsvMatch | undefined) | undefined,
+  ) {
+    this.total = inputs.reduce((sum, row) => sum + 1 + (isIcsRow(row) ? row.overrides.length : 0), 0);
+  }
+
+  private get follows(): boolean {
+    return Boolean(this.options.sourceId) && this.format === 'ics';
+  }
+
+  /** A refresh's events that left its address go to the trash: many of them make it a large import too. */
+  leaving(): number {
+    if (!this.follows) return 0;
+    const inFile = new Set(this.inputs.flatMap((row) => (isIcsRow(row) && row.uid ? [row.uid] : [])));
+    return leavingCount(this.store, this.options.sourceId!, inFile, eventsByIcsUid(this.store));
+  }
+
+  /** The whole file in one store change (see applyImport). */
+  async applyWhole(): Promise<string | undefined> {
+    const { store, options } = this;
+    const importId = await applyImport(store, this.file, this.now, options, (tx) => {
+      const changes = new ImportChanges(store);
+      const context = changes.watch({
+        tx,
+        store,
+        caller: this.caller,
+        now: this.now,
+        language: 'en' as const,
+      });
+      this.knownByUid = this.format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
+      // Read inside the change: two refreshes of one address cannot both start from the same state.
+      this.follow = this.follows ? new SourceFollow(store, options.sourceId!) : undefined;
+      for (const row of this.inputs) writeWhole(this.writeRow(row, changes, context), context);
+      // Throwing inside the change takes every row of it back out: nothing is half-imported.
+      if (this.problems.length > 0) throw new ImportError(this.file, this.problems);
+      writeWhole(this.trashWhatLeft(context), context);
+      changes.finish(tx);
+      return changes;
+    });
+    // Every event of the address was here already as it has it (imported from its file before): nothing was
+    // written, but what the address brought is noted, so that what leaves it later goes to the trash.
+    const following = this.follow;
+    if (!importId && !options.dryRun && following?.changed)
+      await store.mutate((tx) => following.save({ tx }));
+    return importId;
+  }
+
+  /** The file a slice of rows per store change (see applyInSlices). */
+  applySliced(): Promise<string | undefined> {
+    const { store, options } = this;
+    const writeRow = (row: FileRow, changes: ImportChanges, context: EventWriteContext) =>
+      this.writeRow(row, changes, context);
+    return applyInSlices(store, this.file, this.now, this.caller, this.inputs, writeRow, this.problems, {
+      ...options,
+      first: () => {
+        // Read inside the first change: two refreshes of one address cannot both start from the same state.
+        this.follow = this.follows ? new SourceFollow(store, options.sourceId!) : undefined;
+      },
+      last: options.sourceId ? (context) => this.trashWhatLeft(context) : undefined,
+    });
+  }
+
+  /** A refresh's events no longer at its address, to the trash (rows of their own); what it brought, noted. */
+  private *trashWhatLeft(start: EventWriteContext): RowWrite {
+    const follow = this.follow;
+    if (!follow) return;
+    const known = this.knownByUid ?? eventsByIcsUid(this.store);
+    const { trashed, context } = yield* follow.trashWhatLeft(start, known);
+    for (const event of trashed)
+      this.rows.push({
+        line: 0,
+        kind: 'events',
+        title: event.title,
+        action: 'trash',
+        reason: LEFT_THE_ADDRESS,
+      });
+    if (follow.changed) follow.save(context);
+  }
+
+  result(importId: string | undefined): ImportResult {
+    const { counts } = this;
     return {
-      line: entry.line,
-      kind,
-      title: entry.title,
-      action,
-      ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+      format: this.format,
+      ...counts,
+      records: counts.events + counts.venues + counts.organizers,
+      ...(this.format === 'csv' ? { matched: this.matched } : {}),
+      rows: this.rows,
+      ...answered(importId, this.options),
     };
-  };
-  let done = 0;
+  }
+
   /**
    * Writes one row of the file (a VEVENT with its changed dates) in the change `context` writes to. A long
    * series of a sliced import pauses (yields) once its slice's time is used up, and goes on with the context
    * of the next slice (see applyInSlices).
    */
-  function* writeRow(
-    row: (typeof inputs)[number],
-    changes: ImportChanges,
-    context: EventWriteContext,
-  ): RowWrite {
+  *writeRow(row: FileRow, changes: ImportChanges, context: EventWriteContext): RowWrite {
     changes.startEntry();
-    let updating = false;
-    const entries: Entry[] = [];
+    const state: RowState = { updating: false, entries: [] };
     try {
-      const match = 'overrides' in row ? undefined : matchCsv?.(row);
-      updating = match !== undefined;
-      if (match) matched.push(writeCsvMatch(match, row, context));
-      else if (row.kind === 'events' && 'overrides' in row) {
-        // The UID names the event: the one already here is updated (re-importing a file duplicates
-        // nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events.
-        const uid = row.uid && !claimed.has(row.uid) ? row.uid : '';
-        const sameUid = row.uid && !uid ? claimed.get(row.uid) : undefined;
-        if (uid) claimed.set(uid, row.line);
-        const identity = identityOfIcsUid(uid);
-        const known = (knownByUid ??= format === 'ics' ? eventsByIcsUid(store) : new Map());
-        // As it is now: a user's edit between two slices of the import is not written over with an old copy.
-        const found = known.get(identity.icsUid ?? identity.uid ?? '');
-        const existing = found && store.events.get(found.id);
-        const skipped = follow?.skipReason(uid, existing, sameUid !== undefined);
-        if (skipped) {
-          // Not imported, and neither are its changed dates: rows of their own, with why.
-          const skip = (line: number, title: unknown) =>
-            rows.push({
-              line,
-              kind: 'events',
-              title: String(title ?? ''),
-              action: 'skip',
-              reason: skipped,
-            });
-          skip(row.line, row.input.title);
-          for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
-          done += 1 + row.overrides.length;
-          options.onEntry?.(done, total);
-          return;
-        }
-        updating = existing !== undefined;
-        // The event, then each changed date: entries of their own, each with its line.
-        const entryWritten = (line: number, title: unknown) =>
-          entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
-        const input = follow ? follow.inputFor(uid, existing, row.input, context) : row.input;
-        yield* importIcsEvent({ ...row, input }, existing, identity, context, problems, entryWritten);
-        if (sameUid)
-          entries[0].notes.push(
-            `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
-          );
-      } else if (row.kind === 'events') createEvent(row.input as EventInput, context);
-      // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
-      else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
-      else createOrganizer(row.input, context, { avoidDuplicates: false });
-      counts[row.kind]++;
+      if (isIcsRow(row)) {
+        if (!(yield* this.writeIcsRow(row, changes, context, state))) return;
+      } else this.writeCsvRow(row, context, state);
+      this.counts[row.kind]++;
     } catch (error) {
       const field = (error as { field?: string }).field;
-      problems.push({
+      this.problems.push({
         line: row.line,
         message: `${field ? `${field}: ` : ''}${(error as Error).message}`,
       });
     }
-    if (!('overrides' in row))
-      entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
-    const written = entries.map((entry) => rowOf(changes, row.kind, entry, updating));
-    rows.push(...written);
-    if ('overrides' in row && updating) {
-      counts.matchedByUid++;
-      if (written.every((one) => one.action === 'unchanged')) counts.unchangedByUid++;
-    }
-    done += 'overrides' in row ? 1 + row.overrides.length : 1;
-    options.onEntry?.(done, total);
+    if (!isIcsRow(row))
+      state.entries.push({ line: row.line, title: titleOf(row), keys: changes.endEntry(), notes: [] });
+    this.rowWritten(row, changes, state);
   }
-  // A refresh's events that left its address go to the trash: many of them make it a large import too.
-  const leaving =
-    options.sourceId && format === 'ics'
-      ? leavingCount(
-          store,
-          options.sourceId,
-          new Set(inputs.flatMap((row) => ('overrides' in row && row.uid ? [row.uid] : []))),
-          eventsByIcsUid(store),
-        )
-      : 0;
-  // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
-  // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
-  if ((occurrences ?? total) + leaving > SLICED_ABOVE) {
-    const importId = await applyInSlices(store, file, now, caller, inputs, writeRow, problems, {
-      ...options,
-      first: () => {
-        // Read inside the first change: two refreshes of one address cannot both start from the same state.
-        follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-      },
-      last: !options.sourceId
-        ? undefined
-        : function* (start) {
-            if (!follow) return;
-            const { trashed, context } = yield* follow.trashWhatLeft(
-              start,
-              knownByUid ?? eventsByIcsUid(store),
-            );
-            for (const event of trashed)
-              rows.push({
-                line: 0,
-                kind: 'events',
-                title: event.title,
-                action: 'trash',
-                reason: LEFT_THE_ADDRESS,
-              });
-            if (follow.changed) follow.save(context);
-          },
-    });
-    return {
-      format,
-      ...counts,
-      records: counts.events + counts.venues + counts.organizers,
-      ...(format === 'csv' ? { matched } : {}),
-      rows,
-      ...answered(importId, options),
-    };
+
+  /** A CSV row: the record it names here updated (a re-import), else a new one. */
+  private writeCsvRow(row: CsvInput, context: EventWriteContext, state: RowState): void {
+    const match = this.matchCsv?.(row);
+    state.updating = match !== undefined;
+    if (match) this.matched.push(writeCsvMatch(match, row, context));
+    else if (row.kind === 'events') createEvent(row.input, context);
+    // A venue or organizer row that matched nothing here (by name and address/email) is a new one.
+    else if (row.kind === 'venues') createVenue(row.input, context, { avoidDuplicates: false });
+    else createOrganizer(row.input, context, { avoidDuplicates: false });
   }
-  const importId = await applyImport(store, file, now, options, (tx) => {
-    const changes = new ImportChanges(store);
-    const context = changes.watch({ tx, store, caller, now, language: 'en' as const });
-    knownByUid = format === 'ics' ? eventsByIcsUid(store) : new Map<string, StoredEvent>();
-    // Read inside the change: two refreshes of one address cannot both start from the same state.
-    follow = options.sourceId && format === 'ics' ? new SourceFollow(store, options.sourceId) : undefined;
-    for (const row of inputs) writeWhole(writeRow(row, changes, context), context);
-    // Throwing inside the change takes every row of it back out: nothing is half-imported.
-    if (problems.length > 0) throw new ImportError(file, problems);
-    if (follow) {
-      for (const event of writeWhole(follow.trashWhatLeft(context, knownByUid), context).trashed)
-        rows.push({ line: 0, kind: 'events', title: event.title, action: 'trash', reason: LEFT_THE_ADDRESS });
-      if (follow.changed) follow.save(context);
+
+  /**
+   * A VEVENT: the UID names the event, and the one already here is updated (re-importing a file duplicates
+   * nothing). A UID repeated in the file on VEVENTs without RECURRENCE-ID makes separate events. False when
+   * the row is skipped (a refresh follows its events by UID).
+   */
+  private *writeIcsRow(
+    row: IcsRow,
+    changes: ImportChanges,
+    context: EventWriteContext,
+    state: RowState,
+  ): Generator<void, boolean, EventWriteContext> {
+    const uid = row.uid && !this.claimed.has(row.uid) ? row.uid : '';
+    const sameUid = row.uid && !uid ? this.claimed.get(row.uid) : undefined;
+    if (uid) this.claimed.set(uid, row.line);
+    const identity = identityOfIcsUid(uid);
+    const known = (this.knownByUid ??= this.format === 'ics' ? eventsByIcsUid(this.store) : new Map());
+    // As it is now: a user's edit between two slices of the import is not written over with an old copy.
+    const found = known.get(identity.icsUid ?? identity.uid ?? '');
+    const existing = found && this.store.events.get(found.id);
+    const skipped = this.follow?.skipReason(uid, existing, sameUid !== undefined);
+    if (skipped) {
+      this.skipRow(row, skipped);
+      return false;
     }
-    changes.finish(tx);
-    return changes;
-  });
-  // Every event of the address was here already as it has it (imported from its file before): nothing was
-  // written, but what the address brought is noted, so that what leaves it later goes to the trash.
-  const following = follow;
-  if (!importId && !options.dryRun && following?.changed) await store.mutate((tx) => following.save({ tx }));
-  const records = counts.events + counts.venues + counts.organizers;
+    state.updating = existing !== undefined;
+    // The event, then each changed date: entries of their own, each with its line.
+    const entryWritten = (line: number, title: unknown) =>
+      state.entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
+    const input = this.follow ? this.follow.inputFor(uid, existing, row.input, context) : row.input;
+    yield* importIcsEvent({ ...row, input }, existing, identity, context, this.problems, entryWritten);
+    if (sameUid)
+      state.entries[0].notes.push(
+        `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
+      );
+    return true;
+  }
+
+  /** A VEVENT not imported, and neither are its changed dates: rows of their own, with why. */
+  private skipRow(row: IcsRow, reason: string): void {
+    const skip = (line: number, title: unknown) =>
+      this.rows.push({ line, kind: 'events', title: String(title ?? ''), action: 'skip', reason });
+    skip(row.line, row.input.title);
+    for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
+    this.entriesDone(1 + row.overrides.length);
+  }
+
+  /** The rows of a written row of the file, each judged once the whole row is written. */
+  private rowWritten(row: FileRow, changes: ImportChanges, state: RowState): void {
+    const written = state.entries.map((entry) => rowOf(changes, row.kind, entry, state.updating));
+    this.rows.push(...written);
+    if (isIcsRow(row) && state.updating) {
+      this.counts.matchedByUid++;
+      if (written.every((one) => one.action === 'unchanged')) this.counts.unchangedByUid++;
+    }
+    this.entriesDone(isIcsRow(row) ? 1 + row.overrides.length : 1);
+  }
+
+  private entriesDone(count: number): void {
+    this.done += count;
+    this.options.onEntry?.(this.done, this.total);
+  }
+}
+
+/** What became of an entry: judged once its whole row is written (a VEVENT's changed dates too). */
+function rowOf(changes: ImportChanges, kind: ImportRow['kind'], entry: Entry, updating: boolean): ImportRow {
+  const added = changes
+    .createdLinkedAmong(entry.keys)
+    .map((post) => `also adds the ${post.kind} "${post.name}", which the calendar did not have`);
+  const reasons = [...entry.notes, ...added];
+  const action = !updating ? 'create' : changes.changedAmong(entry.keys) ? 'update' : 'unchanged';
   return {
-    format,
-    ...counts,
-    records,
-    ...(format === 'csv' ? { matched } : {}),
-    rows,
-    ...answered(importId, options),
+    line: entry.line,
+    kind,
+    title: entry.title,
+    action,
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
   };
 }
 

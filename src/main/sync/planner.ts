@@ -1,7 +1,6 @@
 import type { LocalRecord, Operation, Plan, RemoteRecord } from './model';
 import type { Link } from './model';
 import { linkKey, SYNC_KINDS } from './model';
-import { withoutGoneRefs } from './goneRefs';
 import { planGoneHere, planNewThere } from './plan/elsewhere';
 import { planOneWay } from './plan/oneWay';
 import { PlanRun, type PlanOptions } from './plan/run';
@@ -20,10 +19,10 @@ export type { PlanOptions } from './plan/run';
  * nothing, update+delete = delete). A record changed on both sides is a conflict that the policy (or a
  * per-record decision) settles; `ask` and `skip` leave it untouched and listed.
  *
- * The phases, each in `plan/`: the inputs indexed and the twins unlinked records adopt (`run.ts`); series
- * whose rule waits for a decision (`twoWay.ts` `holdSeries`); each local record, unlinked (`unlinked.ts`),
- * two-way (`twoWay.ts`) or one-way (`oneWay.ts`); records linked but gone here, and records new there
- * (`elsewhere.ts`); then the order.
+ * The phases, each in `plan/`: the inputs indexed, the links settled and the twins unlinked records adopt
+ * (`run.ts`); series whose rule waits for a decision (`twoWay.ts` `holdSeries`); each local record, unlinked
+ * (`unlinked.ts`), two-way (`twoWay.ts`) or one-way (`oneWay.ts`); records linked but gone here, and records
+ * new there (`elsewhere.ts`); then the order.
  */
 export function plan(
   local: LocalRecord[],
@@ -31,13 +30,7 @@ export function plan(
   remote: RemoteRecord[],
   options: PlanOptions,
 ): Plan {
-  // A link's base forgets references to records gone from the remote that no link names any more.
-  const remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
-  const linkedRemoteIds = new Set(
-    links.flatMap((link) => (link.remoteId === null ? [] : [linkKey(link.kind, link.remoteId)])),
-  );
-  const settledLinks = links.map((link) => withoutGoneRefs(link, remoteById, linkedRemoteIds));
-  const run = new PlanRun(local, settledLinks, remote, options);
+  const run = new PlanRun(local, links, remote, options);
   holdSeries(run);
   for (const record of local) {
     const link = run.linkByKey.get(linkKey(record.kind, record.id));

@@ -106,6 +106,14 @@ function propfindRequest(body: string): Requested {
   return { all: true, names: [] };
 }
 
+/** What every CalDAV request is answered with: the store, its calendar objects, who calls, and the clock. */
+interface DavServer {
+  store: CalendarStore;
+  objects: CalendarObjects;
+  identify: (ctx: ApiContext) => MaybeCaller;
+  clock: () => Date;
+}
+
 /**
  * The CalDAV server (RFC 4791, RFC 6578, discovery by RFC 6764 and RFC 5397) on the local server, beside the
  * REST API and behind the same Host/Origin guard: `/.well-known/caldav`, the bare address for discovery
@@ -118,7 +126,7 @@ export function caldavRoutes(
   identify: (ctx: ApiContext) => MaybeCaller,
   clock: () => Date,
 ): Koa.Middleware<ApiState> {
-  const objects = new CalendarObjects(store);
+  const dav: DavServer = { store, objects: new CalendarObjects(store), identify, clock };
   return async (ctx, next) => {
     const path = ctx.path;
     if (path === WELL_KNOWN || path === `${WELL_KNOWN}/`) {
@@ -132,165 +140,181 @@ export function caldavRoutes(
     ctx.set('Cache-Control', 'no-store');
     ctx.set('DAV', '1, 3, calendar-access');
     try {
-      await answer(ctx);
+      await answer(ctx, dav);
     } catch (error) {
-      if (error instanceof XmlRefused)
-        return xml(
-          ctx,
-          error.status,
-          new DavError(error.status, CALENDAR_DESK_NS, 'bad-xml', error.message).body(),
-        );
-      if (error instanceof DavError) return xml(ctx, error.status, error.body());
-      if (error instanceof ApiError) {
-        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-        if (error.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
-        return plain(ctx, error.status, error.message);
-      }
-      throw error;
+      if (!answerRefusal(ctx, error)) throw error;
     }
   };
+}
 
-  async function answer(ctx: ApiContext): Promise<void> {
-    const method = ctx.method;
-    if (!DAV_METHODS.includes(method)) {
-      ctx.set('Allow', ALLOW);
-      return plain(ctx, 405, `${method} is not a CalDAV method this server answers.`);
-    }
-    if (method === 'OPTIONS') {
-      ctx.set('Allow', ALLOW);
-      ctx.status = 200;
-      ctx.body = '';
-      return;
-    }
-    const target = targetOf(ctx.path);
-    const caller = callerOf(ctx, identify);
-    if (!caller) {
-      ctx.set('WWW-Authenticate', CHALLENGE);
-      return plain(
-        ctx,
-        401,
-        'Sign in with your Calendar Desk login and an application password (Settings, Calendar apps).',
-      );
-    }
-    if (!target)
-      return plain(ctx, 404, 'Nothing is at this address. Your calendar is at ' + calendarPath(caller.login));
-    if ('login' in target && target.login.toLowerCase() !== caller.login.toLowerCase())
-      return plain(ctx, 403, `You can reach only your own calendar, at ${calendarPath(caller.login)}.`);
-    const context: PropertyContext = { store, objects, caller };
-    if (method === 'PROPFIND') return propfind(ctx, context, target);
-    if (method === 'REPORT') {
-      if (target.kind !== 'calendar')
-        throw new DavError(403, DAV, 'supported-report', 'Reports are answered on the calendar collection.');
-      const root = parseXml(await readBody(ctx));
-      if (!root) throw new DavError(400, CALENDAR_DESK_NS, 'bad-request', 'A REPORT needs a body.');
-      const responses = await store.readSettled(() => runReport(context, root));
-      return xml(ctx, 207, el(DAV, 'multistatus', responses));
-    }
-    if (method === 'PROPPATCH') return proppatch(ctx, target);
-    if (target.kind !== 'object') {
-      if (method === 'GET' || method === 'HEAD')
-        return plain(ctx, 200, `Calendar Desk's CalDAV server. Your calendar: ${calendarPath(caller.login)}`);
-      ctx.set('Allow', 'OPTIONS, PROPFIND, REPORT');
-      throw new DavError(
-        403,
-        DAV,
-        'resource-must-be-null',
-        'Calendars and folders cannot be created, changed or removed here.',
-      );
-    }
-    if (method === 'GET' || method === 'HEAD') {
-      const found = await store.readSettled(() => {
-        const object = objects.get(caller, target.name);
-        return object ? objects.render(caller, object) : null;
-      });
-      if (!found)
-        return plain(
-          ctx,
-          404,
-          'No event of yours is at this address (it was deleted, or you may not see it).',
-        );
-      ctx.set('ETag', found.etag);
-      ctx.type = 'text/calendar; charset=utf-8';
-      ctx.body = found.text;
-      return;
-    }
-    if (method === 'PUT') {
-      const text = await readBody(ctx);
-      return putObject(ctx, { store, objects, caller, clock }, target.name, text);
-    }
-    if (method === 'DELETE') return deleteObject(ctx, { store, objects, caller, clock }, target.name);
+/** A refusal thrown while answering, as CalDAV clients read it; false for any other error. */
+function answerRefusal(ctx: ApiContext, error: unknown): boolean {
+  if (error instanceof XmlRefused)
+    xml(ctx, error.status, new DavError(error.status, CALENDAR_DESK_NS, 'bad-xml', error.message).body());
+  else if (error instanceof DavError) xml(ctx, error.status, error.body());
+  else if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+    if (error.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
+    plain(ctx, error.status, error.message);
+  } else return false;
+  return true;
+}
+
+/** One CalDAV request under the server's addresses: checked for its method, caller and target, then done. */
+async function answer(ctx: ApiContext, dav: DavServer): Promise<void> {
+  const method = ctx.method;
+  if (!DAV_METHODS.includes(method)) {
     ctx.set('Allow', ALLOW);
-    return plain(ctx, 405, `${method} is not supported on an event.`);
+    return plain(ctx, 405, `${method} is not a CalDAV method this server answers.`);
   }
-
-  async function propfind(ctx: ApiContext, context: PropertyContext, target: Target): Promise<void> {
-    const depth = (ctx.get('Depth') || 'infinity').trim().toLowerCase();
-    if (depth !== '0' && depth !== '1')
-      throw new DavError(
-        403,
-        DAV,
-        'propfind-finite-depth',
-        'PROPFIND with Depth: infinity is refused: ask with Depth 0 or 1.',
-      );
-    const requested = propfindRequest(await readBody(ctx));
-    const { caller } = context;
-    const responses = await store.readSettled(() => {
-      const out: XmlOut[] = [];
-      const add = (href: string, properties: ReturnType<typeof collectionProperties>) =>
-        out.push(el(DAV, 'response', [el(DAV, 'href', href), ...propstats(properties, requested)]));
-      const collection = (kind: Target, href: string) => add(href, collectionProperties(context, kind));
-      if (target.kind === 'object') {
-        const object = objects.get(caller, target.name);
-        if (!object) return null;
-        add(objectPath(caller.login, object.name), objectProperties(context, object));
-        return out;
-      }
-      const self =
-        target.kind === 'root'
-          ? ctx.path === '/'
-            ? '/'
-            : DAV_ROOT
-          : ctx.path.endsWith('/')
-            ? ctx.path
-            : `${ctx.path}/`;
-      collection(target, self);
-      if (depth === '1') {
-        const login = caller.login;
-        if (target.kind === 'root') {
-          collection({ kind: 'principals' }, `${DAV_ROOT}principals/`);
-          collection({ kind: 'calendars' }, `${DAV_ROOT}calendars/`);
-        } else if (target.kind === 'principals')
-          collection({ kind: 'principal', login }, principalPath(login));
-        else if (target.kind === 'calendars') collection({ kind: 'home', login }, homePath(login));
-        else if (target.kind === 'home') collection({ kind: 'calendar', login }, calendarPath(login));
-        else if (target.kind === 'calendar')
-          for (const object of objects.list(caller).values())
-            add(objectPath(login, object.name), objectProperties(context, object));
-      }
-      return out;
-    });
-    if (!responses) return plain(ctx, 404, 'No event of yours is at this address.');
-    xml(ctx, 207, el(DAV, 'multistatus', responses));
+  if (method === 'OPTIONS') {
+    ctx.set('Allow', ALLOW);
+    ctx.status = 200;
+    ctx.body = '';
+    return;
   }
-
-  /** Properties cannot be changed (the calendar's name and colour are the site's): each is refused, 403. */
-  async function proppatch(ctx: ApiContext, target: Target): Promise<void> {
-    const root = parseXml(await readBody(ctx));
-    const names = (root?.children ?? []).flatMap((update) =>
-      (child(update, DAV, 'prop')?.children ?? []).map(({ ns, name }) => el(ns, name)),
-    );
-    const href = ctx.path;
-    void target;
-    xml(
+  const target = targetOf(ctx.path);
+  const caller = callerOf(ctx, dav.identify);
+  if (!caller) {
+    ctx.set('WWW-Authenticate', CHALLENGE);
+    return plain(
       ctx,
-      207,
-      el(DAV, 'multistatus', [
-        el(DAV, 'response', [
-          el(DAV, 'href', href),
-          el(DAV, 'propstat', [el(DAV, 'prop', names), el(DAV, 'status', 'HTTP/1.1 403 Forbidden')]),
-          el(DAV, 'responsedescription', "The calendar's properties are set in Calendar Desk itself."),
-        ]),
-      ]),
+      401,
+      'Sign in with your Calendar Desk login and an application password (Settings, Calendar apps).',
     );
   }
+  if (!target)
+    return plain(ctx, 404, 'Nothing is at this address. Your calendar is at ' + calendarPath(caller.login));
+  if ('login' in target && target.login.toLowerCase() !== caller.login.toLowerCase())
+    return plain(ctx, 403, `You can reach only your own calendar, at ${calendarPath(caller.login)}.`);
+  const context: PropertyContext = { store: dav.store, objects: dav.objects, caller };
+  if (method === 'PROPFIND') return propfind(ctx, context, target);
+  if (method === 'REPORT') return report(ctx, context, target);
+  if (method === 'PROPPATCH') return proppatch(ctx);
+  if (target.kind !== 'object') return collectionMethod(ctx, caller);
+  return objectMethod(ctx, dav, caller, target.name);
+}
+
+/** A REPORT (calendar-query, calendar-multiget, sync-collection), on the calendar collection only. */
+async function report(ctx: ApiContext, context: PropertyContext, target: Target): Promise<void> {
+  if (target.kind !== 'calendar')
+    throw new DavError(403, DAV, 'supported-report', 'Reports are answered on the calendar collection.');
+  const root = parseXml(await readBody(ctx));
+  if (!root) throw new DavError(400, CALENDAR_DESK_NS, 'bad-request', 'A REPORT needs a body.');
+  const responses = await context.store.readSettled(() => runReport(context, root));
+  return xml(ctx, 207, el(DAV, 'multistatus', responses));
+}
+
+/** GET of a collection says where the calendar is; nothing else is done to collections here. */
+function collectionMethod(ctx: ApiContext, caller: Caller): void {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD')
+    return plain(ctx, 200, `Calendar Desk's CalDAV server. Your calendar: ${calendarPath(caller.login)}`);
+  ctx.set('Allow', 'OPTIONS, PROPFIND, REPORT');
+  throw new DavError(
+    403,
+    DAV,
+    'resource-must-be-null',
+    'Calendars and folders cannot be created, changed or removed here.',
+  );
+}
+
+/** GET, HEAD, PUT or DELETE of one event resource (`name`) of the caller's calendar. */
+async function objectMethod(ctx: ApiContext, dav: DavServer, caller: Caller, name: string): Promise<void> {
+  const { store, objects, clock } = dav;
+  const method = ctx.method;
+  if (method === 'GET' || method === 'HEAD') {
+    const found = await store.readSettled(() => {
+      const object = objects.get(caller, name);
+      return object ? objects.render(caller, object) : null;
+    });
+    if (!found)
+      return plain(ctx, 404, 'No event of yours is at this address (it was deleted, or you may not see it).');
+    ctx.set('ETag', found.etag);
+    ctx.type = 'text/calendar; charset=utf-8';
+    ctx.body = found.text;
+    return;
+  }
+  if (method === 'PUT') {
+    const text = await readBody(ctx);
+    return putObject(ctx, { store, objects, caller, clock }, name, text);
+  }
+  if (method === 'DELETE') return deleteObject(ctx, { store, objects, caller, clock }, name);
+  ctx.set('Allow', ALLOW);
+  return plain(ctx, 405, `${method} is not supported on an event.`);
+}
+
+async function propfind(ctx: ApiContext, context: PropertyContext, target: Target): Promise<void> {
+  const depth = (ctx.get('Depth') || 'infinity').trim().toLowerCase();
+  if (depth !== '0' && depth !== '1')
+    throw new DavError(
+      403,
+      DAV,
+      'propfind-finite-depth',
+      'PROPFIND with Depth: infinity is refused: ask with Depth 0 or 1.',
+    );
+  const requested = propfindRequest(await readBody(ctx));
+  const responses = await context.store.readSettled(() =>
+    propfindResponses(context, target, selfHref(ctx.path, target), depth === '1', requested),
+  );
+  if (!responses) return plain(ctx, 404, 'No event of yours is at this address.');
+  xml(ctx, 207, el(DAV, 'multistatus', responses));
+}
+
+/** The address a collection answers as: the bare address or `/dav/` for the root, else the path with its `/`. */
+function selfHref(path: string, target: Target): string {
+  if (target.kind === 'root') return path === '/' ? '/' : DAV_ROOT;
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+/** A PROPFIND's responses: the target (at `self`), and with `children` (Depth 1) what it holds; null: no such event. */
+function propfindResponses(
+  context: PropertyContext,
+  target: Target,
+  self: string,
+  children: boolean,
+  requested: Requested,
+): XmlOut[] | null {
+  const { caller, objects } = context;
+  const out: XmlOut[] = [];
+  const add = (href: string, properties: ReturnType<typeof collectionProperties>) =>
+    out.push(el(DAV, 'response', [el(DAV, 'href', href), ...propstats(properties, requested)]));
+  const collection = (kind: Target, href: string) => add(href, collectionProperties(context, kind));
+  if (target.kind === 'object') {
+    const object = objects.get(caller, target.name);
+    if (!object) return null;
+    add(objectPath(caller.login, object.name), objectProperties(context, object));
+    return out;
+  }
+  collection(target, self);
+  if (!children) return out;
+  const login = caller.login;
+  if (target.kind === 'root') {
+    collection({ kind: 'principals' }, `${DAV_ROOT}principals/`);
+    collection({ kind: 'calendars' }, `${DAV_ROOT}calendars/`);
+  } else if (target.kind === 'principals') collection({ kind: 'principal', login }, principalPath(login));
+  else if (target.kind === 'calendars') collection({ kind: 'home', login }, homePath(login));
+  else if (target.kind === 'home') collection({ kind: 'calendar', login }, calendarPath(login));
+  else if (target.kind === 'calendar')
+    for (const object of objects.list(caller).values())
+      add(objectPath(login, object.name), objectProperties(context, object));
+  return out;
+}
+
+/** Properties cannot be changed (the calendar's name and colour are the site's): each is refused, 403. */
+async function proppatch(ctx: ApiContext): Promise<void> {
+  const root = parseXml(await readBody(ctx));
+  const names = (root?.children ?? []).flatMap((update) =>
+    (child(update, DAV, 'prop')?.children ?? []).map(({ ns, name }) => el(ns, name)),
+  );
+  xml(
+    ctx,
+    207,
+    el(DAV, 'multistatus', [
+      el(DAV, 'response', [
+        el(DAV, 'href', ctx.path),
+        el(DAV, 'propstat', [el(DAV, 'prop', names), el(DAV, 'status', 'HTTP/1.1 403 Forbidden')]),
+        el(DAV, 'responsedescription', "The calendar's properties are set in Calendar Desk itself."),
+      ]),
+    ]),
+  );
 }

@@ -13,6 +13,7 @@ import type {
 } from '../model';
 import { linkKey } from '../model';
 import { comparableLocal, diffFields, remoteIdLookup, remoteMediaIdLookup } from '../compare';
+import { withoutGoneRefs } from '../goneRefs';
 import { sameRecordKey } from '../sameRecord';
 
 export interface PlanOptions {
@@ -45,10 +46,13 @@ export const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: num
   );
 
 /**
- * One planning run: the inputs indexed once, the twins unlinked records adopt, and the one builder of
- * operations and conflicts every phase adds to (`add`, `decide`, `conflictOf`, `updateOf`).
+ * One planning run: the inputs indexed once, the links settled (their bases without references to records
+ * gone from the remote), the twins unlinked records adopt, and the one builder of operations and conflicts
+ * every phase adds to (`add`, `decide`, `conflictOf`, `updateOf`).
  */
 export class PlanRun {
+  /** The links as given, each base without references to remote records gone that no link names any more. */
+  readonly links: Link[];
   readonly linkedIdOf: (kind: SyncKind, localId: number) => number | null;
   readonly remoteMediaIdOf: ReturnType<typeof remoteMediaIdLookup>;
   readonly sentMedia: Set<number>;
@@ -77,17 +81,22 @@ export class PlanRun {
 
   constructor(
     readonly local: LocalRecord[],
-    readonly links: Link[],
+    givenLinks: Link[],
     readonly remote: RemoteRecord[],
     readonly options: PlanOptions,
   ) {
+    this.remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
+    this.linkedRemote = new Set(
+      givenLinks.filter((link) => link.remoteId !== null).map((link) => linkKey(link.kind, link.remoteId!)),
+    );
+    const links = givenLinks.map((link) => withoutGoneRefs(link, this.remoteById, this.linkedRemote));
+    this.links = links;
     this.linkedIdOf = remoteIdLookup(links);
     const mediaLinks = options.mediaLinks ?? [];
     this.remoteMediaIdOf = remoteMediaIdLookup(mediaLinks);
     this.sentMedia = new Set(mediaLinks.map((link) => link.localId));
     this.localByKey = new Map(local.map((record) => [linkKey(record.kind, record.id), record]));
     this.linkByKey = new Map(links.map((link) => [linkKey(link.kind, link.localId), link]));
-    this.remoteById = new Map(remote.map((record) => [linkKey(record.kind, record.id), record]));
     const direction = options.direction ?? 'push';
     this.pushes = direction !== 'pull';
     this.pulls = direction !== 'push';
@@ -99,9 +108,6 @@ export class PlanRun {
       const key = sameRecordKey(record.kind, record.fields);
       if (key && !this.remoteBySameKey.has(key)) this.remoteBySameKey.set(key, record);
     }
-    this.linkedRemote = new Set(
-      links.filter((link) => link.remoteId !== null).map((link) => linkKey(link.kind, link.remoteId!)),
-    );
     this.findTwins();
   }
 
