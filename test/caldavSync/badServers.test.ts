@@ -3,9 +3,9 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { startRadicale, type CaldavServer } from '../helpers/caldavServers';
+import { startRadicaleCalendar, type CaldavServer } from '../helpers/caldavServers';
 import { startProxy, type ProxyVerdict } from '../helpers/droppingProxy';
-import { vcalendar } from '../dav/davHelpers';
+import { vcalendar } from '../helpers/davClients';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
 import { day, eventsOf, phone, syncWith } from './helpers';
 
@@ -19,7 +19,7 @@ let laptop: TestServer;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  server = await startRadicale();
+  server = await startRadicaleCalendar();
 }, 60_000);
 afterAll(() => server?.stop());
 beforeEach(async () => {

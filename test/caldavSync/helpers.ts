@@ -2,7 +2,7 @@ import { runAnySync } from '../../src/main/caldavSync/anyRemote';
 import { folderOwner } from '../../src/main/core/users';
 import type { ConflictPolicy, Decisions } from '../../src/main/sync/model';
 import type { SyncReport } from '../../src/main/sync/sync';
-import { pythonCaldav, type DavUser } from '../dav/davHelpers';
+import { pythonCaldav, type DavUser } from '../helpers/davClients';
 import type { CaldavServer } from '../helpers/caldavServers';
 import type { TestServer } from '../helpers/server';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { startRadicale, startXandikos, type CaldavServer } from '../helpers/caldavServers';
-import { vcalendar } from '../dav/davHelpers';
+import { startRadicaleCalendar, startXandikosCalendar, type CaldavServer } from '../helpers/caldavServers';
+import { vcalendar } from '../helpers/davClients';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
 import { davAuth, day, eventsOf, phone, syncWith } from './helpers';
 
@@ -12,8 +12,8 @@ import { davAuth, day, eventsOf, phone, syncWith } from './helpers';
  * different fields merge, of one field are a conflict with its three values; a delete meets an edit.
  */
 describe.each([
-  ['Radicale', startRadicale],
-  ['Xandikos', startXandikos],
+  ['Radicale', startRadicaleCalendar],
+  ['Xandikos', startXandikosCalendar],
 ])('two-way sync with %s', (_name, start) => {
   let server: CaldavServer;
   let a: TestServer;
@@ -244,7 +244,7 @@ describe('what the server adds and what it names', () => {
   let server: CaldavServer;
   let a: TestServer;
   beforeAll(async () => {
-    server = await startRadicale();
+    server = await startRadicaleCalendar();
     a = await startTestServer();
   }, 60_000);
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer } from '../helpers/server';
-import { makeCalendar, startRadicale, type CaldavServer } from '../helpers/caldavServers';
+import { makeCalendar, startRadicaleCalendar, type CaldavServer } from '../helpers/caldavServers';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
 import { ensureBuilt, isolatedEnv, runCli } from './cliProcess';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   await ensureBuilt();
   home = await mkdtemp(join(tmpdir(), 'calendar-desk-cli-caldav-'));
   env = isolatedEnv(home);
-  server = await startRadicale();
+  server = await startRadicaleCalendar();
   await makeCalendar(server, `/${server.login}/board/`, 'Board');
   passwordFile = join(home, 'password.txt');
   await writeFile(passwordFile, `${server.password}\n`, { mode: 0o600 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
-import { makeCalendar, startRadicale, type CaldavServer } from '../helpers/caldavServers';
+import { makeCalendar, startRadicaleCalendar, type CaldavServer } from '../helpers/caldavServers';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
 
 /**
@@ -16,7 +16,7 @@ let server: CaldavServer;
 const day = new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  server = await startRadicale();
+  server = await startRadicaleCalendar();
   await makeCalendar(server, `/${server.login}/board/`, 'Board');
   app = await startApp('caldav-remote-e2e', ['--port', '0']);
   for (const title of ['Spring concert', 'Choir rehearsal'])

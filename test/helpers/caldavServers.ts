@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, startRadicale } from './davClients';
 
 /**
  * Real, independent CalDAV servers from Debian, each on a free loopback port with its own folder: Radicale
@@ -12,22 +12,12 @@ export interface CaldavServer {
   kind: 'radicale' | 'xandikos';
   /** The server's address (`http://127.0.0.1:PORT/`). */
   url: string;
-  /** Where it keeps its collections (files a test may break on purpose). */
-  dir: string;
   /** The calendar collection's address, once `ensureCalendar` made one. */
   calendarUrl: string;
   login: string;
   password: string;
   stop(): Promise<void>;
 }
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 async function listening(url: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -61,47 +51,22 @@ export async function makeCalendar(server: CaldavServer, path: string, name: str
   return url;
 }
 
-export async function startRadicale(login = 'team', password = 'team-secret-1'): Promise<CaldavServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'calendar-desk-radicale-'));
-  await writeFile(join(dir, 'users'), `${login}:${password}\n`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(
-    '/usr/bin/radicale',
-    [
-      '--server-hosts',
-      `127.0.0.1:${port}`,
-      '--storage-filesystem-folder',
-      join(dir, 'collections'),
-      '--auth-type',
-      'htpasswd',
-      '--auth-htpasswd-filename',
-      join(dir, 'users'),
-      '--auth-htpasswd-encryption',
-      'plain',
-      '--rights-type',
-      'owner_only',
-    ],
-    { stdio: 'ignore' },
-  );
-  await listening(url, child);
-  const server: CaldavServer = {
-    kind: 'radicale',
-    url,
-    dir,
-    calendarUrl: '',
-    login,
-    password,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+/** Radicale with one user and a calendar of theirs, "Choir". */
+export async function startRadicaleCalendar(
+  login = 'team',
+  password = 'team-secret-1',
+): Promise<CaldavServer> {
+  const radicale = await startRadicale([{ login, password, headers: {} }]);
+  const server: CaldavServer = { kind: 'radicale', ...radicale, calendarUrl: '', login, password };
   server.calendarUrl = await makeCalendar(server, `/${login}/choir/`, 'Choir');
   return server;
 }
 
-export async function startXandikos(login = 'team', password = 'team-secret-1'): Promise<CaldavServer> {
+/** Xandikos with its default calendar (it takes any credentials: it has no authentication of its own). */
+export async function startXandikosCalendar(
+  login = 'team',
+  password = 'team-secret-1',
+): Promise<CaldavServer> {
   const dir = await mkdtemp(join(tmpdir(), 'calendar-desk-xandikos-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -114,7 +79,6 @@ export async function startXandikos(login = 'team', password = 'team-secret-1'):
   return {
     kind: 'xandikos',
     url,
-    dir,
     calendarUrl: `${url}user/calendars/calendar/`,
     login,
     password,
