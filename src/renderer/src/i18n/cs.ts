@@ -814,14 +814,6 @@ export const cs: Messages = {
       step3:
         'Pak „Publikovat nyní“ tam pošle vaše události a přinese, co kolegové změnili. Telefony se se serverem synchronizují jako dosud (DAVx5 na Androidu; iPhone: Nastavení → Kalendář → Účty → CalDAV).',
       action: 'Přidat kalendář CalDAV',
-      notYet:
-        'Tato verze Calendar Desku se zatím neumí připojit k Nextcloudu ani jinému kalendáři CalDAV: to přijde v některé z dalších verzí.',
-      meanwhile: 'Do té doby:',
-      exportStep:
-        'Exportujte soubor kalendáře (.ics) a importujte ho do svého online kalendáře (v Nextcloudu: Kalendář → Nastavení kalendáře → Importovat kalendář). Je to kopie: po změnách tady importujte novou.',
-      feedsStep: 'Kalendářové aplikace na tomto počítači mohou kalendář odebírat a zůstat aktuální.',
-      wordpressStep:
-        'Pokud máte i web na WordPressu s The Events Calendar, zveřejňujte tam: telefony mohou odebírat jeho odkazy.',
     },
     nothing: {
       title: 'Bez serveru na internetu',

@@ -844,15 +844,6 @@ export const de: Messages = {
       step3:
         '„Jetzt veröffentlichen“ sendet dann Ihre Termine dorthin und holt zurück, was Kolleg:innen geändert haben. Telefone synchronisieren wie gewohnt mit dem Server (DAVx5 unter Android; iPhone: Einstellungen → Kalender → Accounts → CalDAV).',
       action: 'CalDAV-Kalender hinzufügen',
-      notYet:
-        'Diese Version von Calendar Desk kann sich noch nicht mit Nextcloud oder einem anderen CalDAV-Kalender verbinden: Das kommt mit einer späteren Version.',
-      meanwhile: 'Bis dahin:',
-      exportStep:
-        'Exportieren Sie eine Kalenderdatei (.ics) und importieren Sie sie in Ihren Online-Kalender (in Nextcloud: Kalender → Kalender-Einstellungen → Kalender importieren). Das ist eine Kopie: Importieren Sie nach Änderungen hier eine neue.',
-      feedsStep:
-        'Kalender-Apps auf diesem Computer können den Kalender abonnieren und bleiben auf dem neuesten Stand.',
-      wordpressStep:
-        'Wenn Sie auch eine WordPress-Website mit The Events Calendar haben, veröffentlichen Sie dort: Telefone können deren Links abonnieren.',
     },
     nothing: {
       title: 'Ohne Server im Internet',

@@ -802,14 +802,6 @@ export const en = {
       step3:
         'Then “Publish now” sends your events there and brings back what colleagues changed. Phones sync with the server as they already do (DAVx5 on Android; on iPhone: Settings → Calendar → Accounts → CalDAV).',
       action: 'Add your CalDAV calendar',
-      notYet:
-        'This version of Calendar Desk cannot connect to a Nextcloud or other CalDAV calendar yet: that connection comes with a later version.',
-      meanwhile: 'Meanwhile:',
-      exportStep:
-        'Export a calendar file (.ics) and import it into your online calendar (in Nextcloud: Calendar → Calendar settings → Import calendar). It is a copy: after changes here, import a new one.',
-      feedsStep: 'Calendar apps on this computer can subscribe to the calendar and stay up to date.',
-      wordpressStep:
-        'If you also have a WordPress website with The Events Calendar, publish there: phones can subscribe to its links.',
     },
     nothing: {
       title: 'Without a server on the internet',

@@ -825,15 +825,6 @@ export const es: Messages = {
       step3:
         'Después, «Publicar ahora» envía allí sus eventos y trae lo que sus colegas cambiaron. Los teléfonos se sincronizan con el servidor como siempre (DAVx5 en Android; iPhone: Ajustes → Calendario → Cuentas → CalDAV).',
       action: 'Añadir su calendario CalDAV',
-      notYet:
-        'Esta versión de Calendar Desk aún no puede conectarse a Nextcloud ni a otro calendario CalDAV: esa conexión llegará en una versión posterior.',
-      meanwhile: 'Mientras tanto:',
-      exportStep:
-        'Exporta un archivo de calendario (.ics) e impórtalo en tu calendario en línea (en Nextcloud: Calendario → Configuración del calendario → Importar calendario). Es una copia: después de hacer cambios aquí, importa una nueva.',
-      feedsStep:
-        'Las aplicaciones de calendario de este ordenador pueden suscribirse al calendario y estar siempre al día.',
-      wordpressStep:
-        'Si también tienes una web WordPress con The Events Calendar, publica allí: los móviles pueden suscribirse a sus enlaces.',
     },
     nothing: {
       title: 'Sin un servidor en internet',

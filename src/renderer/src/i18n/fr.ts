@@ -833,15 +833,6 @@ export const fr: Messages = {
       step3:
         '« Publier maintenant » y envoie alors vos événements et rapporte ce que vos collègues y ont changé. Les téléphones se synchronisent avec le serveur comme d’habitude (DAVx5 sur Android ; iPhone : Réglages → Calendrier → Comptes → CalDAV).',
       action: 'Ajouter votre calendrier CalDAV',
-      notYet:
-        'Cette version de Calendar Desk ne sait pas encore se connecter à Nextcloud ni à un autre agenda CalDAV : cela viendra dans une version ultérieure.',
-      meanwhile: 'En attendant :',
-      exportStep:
-        'Exportez un fichier de calendrier (.ics) et importez-le dans votre agenda en ligne (dans Nextcloud : Agenda → Paramètres de l’agenda → Importer un agenda). C’est une copie : après des modifications ici, importez-en une nouvelle.',
-      feedsStep:
-        'Les applications d’agenda de cet ordinateur peuvent s’abonner au calendrier et rester à jour.',
-      wordpressStep:
-        'Si vous avez aussi un site WordPress avec The Events Calendar, publiez-y : les téléphones peuvent s’abonner à ses liens.',
     },
     nothing: {
       title: 'Sans serveur sur Internet',

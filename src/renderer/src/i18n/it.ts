@@ -814,15 +814,6 @@ export const it: Messages = {
       step3:
         'Poi «Pubblica ora» vi invia gli eventi e riporta ciò che i colleghi hanno cambiato. I telefoni si sincronizzano con il server come già fanno (DAVx5 su Android; iPhone: Impostazioni → Calendario → Account → CalDAV).',
       action: 'Aggiungi il calendario CalDAV',
-      notYet:
-        'Questa versione di Calendar Desk non si collega ancora a Nextcloud o ad altri calendari CalDAV: il collegamento arriva con una versione successiva.',
-      meanwhile: 'Nel frattempo:',
-      exportStep:
-        'Esporta un file di calendario (.ics) e importalo nel tuo calendario online (in Nextcloud: Calendario → Impostazioni del calendario → Importa calendario). È una copia: dopo modifiche qui, importane una nuova.',
-      feedsStep:
-        'Le app di calendario di questo computer possono abbonarsi al calendario e restare aggiornate.',
-      wordpressStep:
-        'Se hai anche un sito WordPress con The Events Calendar, pubblica lì: i telefoni possono abbonarsi ai suoi link.',
     },
     nothing: {
       title: 'Senza un server su internet',

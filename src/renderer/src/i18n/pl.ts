@@ -821,14 +821,6 @@ export const pl: Messages = {
       step3:
         'Potem „Opublikuj teraz” wysyła tam wydarzenia i przynosi zmiany współpracowników. Telefony synchronizują się z serwerem jak dotąd (DAVx5 na Androidzie; iPhone: Ustawienia → Kalendarz → Konta → CalDAV).',
       action: 'Dodaj kalendarz CalDAV',
-      notYet:
-        'Ta wersja Calendar Desk nie łączy się jeszcze z Nextcloud ani innymi kalendarzami CalDAV: to połączenie przyjdzie w jednej z następnych wersji.',
-      meanwhile: 'Tymczasem:',
-      exportStep:
-        'Wyeksportuj plik kalendarza (.ics) i zaimportuj go do swojego kalendarza w sieci (w Nextcloud: Kalendarz → Ustawienia kalendarza → Importuj kalendarz). To kopia: po zmianach tutaj zaimportuj nową.',
-      feedsStep: 'Aplikacje kalendarza na tym komputerze mogą subskrybować kalendarz i być na bieżąco.',
-      wordpressStep:
-        'Jeśli masz też stronę WordPress z The Events Calendar, publikuj tam: telefony mogą subskrybować jej linki.',
     },
     nothing: {
       title: 'Bez serwera w internecie',
