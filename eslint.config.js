@@ -28,22 +28,32 @@ const LAYERS = [
   },
   {
     files: ['src/main/store/**/*.ts'],
-    forbidden: ['core', 'server', 'sync', 'exchange', 'cli', 'desktop', 'engine'],
+    forbidden: ['core', 'server', 'sync', 'exchange', 'dav', 'caldavSync', 'cli', 'desktop', 'engine'],
     why: 'the store is below core',
   },
   {
     files: ['src/main/core/**/*.ts'],
-    forbidden: ['server', 'sync', 'exchange', 'cli', 'desktop', 'engine'],
+    forbidden: ['server', 'sync', 'exchange', 'dav', 'caldavSync', 'cli', 'desktop', 'engine'],
     why: 'core rules know no HTTP or sync',
   },
   {
     files: ['src/main/sync/**/*.ts'],
-    forbidden: ['server', 'exchange', 'cli', 'desktop', 'engine'],
+    forbidden: ['server', 'exchange', 'dav', 'caldavSync', 'cli', 'desktop', 'engine'],
     why: 'sync runs beside the server, not inside it, and knows no file formats',
   },
   {
-    files: ['src/main/exchange/**/*.ts'],
+    files: ['src/main/dav/**/*.ts'],
+    forbidden: ['server', 'sync', 'caldavSync', 'cli', 'desktop', 'engine'],
+    why: 'calendar resources are shared by the CalDAV server and the CalDAV remote, below both',
+  },
+  {
+    files: ['src/main/caldavSync/**/*.ts'],
     forbidden: ['server', 'cli', 'desktop', 'engine'],
+    why: 'the sync with a CalDAV calendar runs beside the server, not inside it',
+  },
+  {
+    files: ['src/main/exchange/**/*.ts'],
+    forbidden: ['server', 'dav', 'caldavSync', 'cli', 'desktop', 'engine'],
     why: 'imports and exports run beside the server, not inside it',
   },
   {

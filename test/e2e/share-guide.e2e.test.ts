@@ -167,20 +167,22 @@ describe('the three branches of the guide', { timeout: 90_000 }, () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
-  it('a CalDAV calendar: says plainly it cannot connect yet, and what works meanwhile', async () => {
+  it('a CalDAV calendar: the app password to make on the server, then the form that adds it', async () => {
     await page.goto(`${origin}/#/share`);
     await page.getByTestId('share-caldav').click();
     const step = page.getByTestId('share-step-caldav');
     await step.waitFor();
-    expect(await step.getByTestId('share-caldav-not-yet').innerText()).toContain(
-      'cannot connect to a Nextcloud or other CalDAV calendar yet',
-    );
-    // No way to add a site from this branch: nothing here pretends to connect to a CalDAV calendar.
-    expect(await step.getByTestId('share-add-site').count()).toBe(0);
-    expect(await step.getByTestId('export-open').count()).toBe(1);
+    expect(await step.innerText()).toContain('Settings → Security → “Create new app password”');
     await expectCleanAtEachWidth('caldav');
-    await step.getByRole('link', { name: 'How to publish to WordPress' }).click();
-    await page.getByTestId('share-step-wordpress').waitFor();
+    await step.getByTestId('share-add-caldav').click();
+    const dialog = page.getByRole('dialog', { name: 'Add a site' });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('remote-kind-caldav').isChecked()).toBe(true);
+    await dialog.getByLabel('Server or calendar address').waitFor();
+    expect(await dialog.locator('#remote-auth').count()).toBe(0);
+    await expectCleanAtEachWidth('add-caldav');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('nothing yet: why phones need a server, an .ics file to send, the feeds here, a site', async () => {

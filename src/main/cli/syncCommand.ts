@@ -4,14 +4,14 @@ import { NAMESPACE, TRIBE_NAMESPACE } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import { POLICIES, type ConflictPolicy } from '../sync/model';
 import type { RemoteAuth } from '../sync/remoteClient';
-import { adHocSyncOptions, exitStatusOf, runSync, type SyncReport } from '../sync/sync';
+import { adHocSyncOptions, exitStatusOf, type SyncReport } from '../sync/sync';
+import { findAnyRemote, runAnySync } from '../caldavSync/anyRemote';
 import { progressReporter, reportLines } from './syncOutput';
 import type { OwnerServer } from './ownerServer';
 import type { SyncJobStatus } from '../sync/jobs';
 import { SyncStoppedError } from '../sync/executor';
 import { folderOwner } from '../core/users';
 import { adHocSyncSchema, type AdHocSyncRequest } from '../../shared/schemas/sync';
-import { findEventsApi } from '../sync/remoteCheck';
 
 /** A sync option the user got wrong: one line, exit 1. */
 export class SyncUsageError extends Error {
@@ -27,8 +27,10 @@ const VISIBLE_TO_OTHERS = 'visible to other users of this computer (ps)';
 export interface SyncCliOptions {
   data?: string;
   remote: string;
-  /** Absent: the namespace the remote serves (The Events Calendar's, else this app's). */
+  /** Absent: the namespace the remote serves (The Events Calendar's, else this app's), or CalDAV. */
   namespace?: string;
+  /** A CalDAV server: the calendar to sync with, by name. */
+  calendar?: string;
   token?: string;
   tokenFile?: string;
   user?: string;
@@ -108,10 +110,11 @@ async function syncRequestOf(options: SyncCliOptions): Promise<AdHocSyncRequest>
     );
   }
   const auth = await remoteAuthOf(options);
-  // Without --namespace the site says which API it serves, as the app's "add a site" form finds it.
+  // Without --namespace the site says which API it serves (or that it is a CalDAV server), as the app's
+  // "add a site" form finds it.
   const api = options.namespace
     ? { root: options.remote, namespace: options.namespace }
-    : await findEventsApi(options.remote, auth);
+    : await findAnyRemote(options.remote, auth, { calendar: options.calendar });
   const request = adHocSyncSchema.safeParse({
     remote: api.root,
     namespace: api.namespace,
@@ -175,16 +178,18 @@ async function syncThroughServer(
 export function syncCommand(deps: SyncCommandDeps): Command {
   return new Command('sync')
     .description(
-      'sync the calendar with a remote site speaking the same API (categories, tags, venues, organizers, ' +
-        "events): local changes are sent, the remote's are taken",
+      'sync the calendar with a remote: a WordPress site with The Events Calendar, another Calendar Desk, or ' +
+        "a CalDAV calendar; local changes are sent, the remote's are taken",
     )
     .addOption(
       new Option('--data <dir>', 'data folder (default: $CALENDAR_DESK_DATA, else the app-data folder)'),
     )
     .requiredOption(
       '--remote <url>',
-      'the remote site (https://example.org) or its REST root (https://example.org/wp-json/)',
+      'the remote site (https://example.org), its REST root (https://example.org/wp-json/), or a CalDAV ' +
+        "server's or calendar's address (Nextcloud, Radicale, iCloud, Fastmail…)",
     )
+    .option('--calendar <name>', 'a CalDAV server: the calendar to sync with, when the account has several')
     .option(
       '--namespace <ns>',
       `API namespace on the remote (default: the one it serves, ${TRIBE_NAMESPACE} on a WordPress site ` +
@@ -230,7 +235,7 @@ export function syncCommand(deps: SyncCommandDeps): Command {
         report = await deps.withStoreOrServer(
           deps.resolveDataFolder(options.data),
           (store) =>
-            runSync({
+            runAnySync({
               store,
               caller: folderOwner(store),
               ...adHocSyncOptions(request),

@@ -22,6 +22,12 @@ const vtimezone = (zone: string) => {
   }
 };
 
+/**
+ * Whether an event's times are written with a TZID: not in UTC (written with Z, as ical-generator writes a UTC
+ * start, so that RDATE and EXDATE are written the same way as DTSTART) nor in zones without a VTIMEZONE.
+ */
+const isZoned = (zone: string) => zone !== 'UTC' && vtimezone(zone) !== null;
+
 const sqlToDate = (sql: string) => new Date(`${sql.replace(' ', 'T')}Z`);
 
 /** LOCATION (the venue's name and address, read back by name) and GEO when the venue has coordinates. */
@@ -82,7 +88,7 @@ export interface IcsExportOptions {
 
 /** The VEVENT fields of one stored event (a single event, a series' pattern or one of its overrides). */
 function veventData(store: CalendarStore, event: StoredEvent, now: Date, options: IcsExportOptions) {
-  const zoned = vtimezone(event.timezone) !== null;
+  const zoned = isZoned(event.timezone);
   const withEmail = shownOrganizerIds(store, event)
     .map((id) => store.organizers.get(id)!)
     .find((organizer) => organizer.email);
@@ -147,7 +153,7 @@ function addSeries(
     for (const event of members) addSingle(calendar, store, event, now, options);
     return;
   }
-  const clock = seriesClockOf(head, vtimezone(head.timezone) !== null);
+  const clock = seriesClockOf(head, isZoned(head.timezone));
   // Dates left out (a draft or private occurrence in a feed) must not appear through the rule either.
   const leftOut = living
     .filter((event) => !members.includes(event) && event.recurrenceId)

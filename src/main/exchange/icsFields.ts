@@ -8,7 +8,7 @@ import type { ImportProblem } from './errors';
 /*
  * The iCalendar mapping of an event's fields (issue 30 item 3), written once: the .ics export (ics.ts) writes
  * these properties, the .ics import and CalDAV PUT (icsImport.ts) read them back, and the CalDAV server keeps
- * per user only what is not in this table (server/dav/keptProperties.ts). What RFC 5545 has a property for
+ * per user only what is not in this table (dav/keptProperties.ts). What RFC 5545 has a property for
  * goes there; the rest goes in `X-CALENDAR-DESK-*` properties that another Calendar Desk reads back.
  *
  *   title            SUMMARY (plain text)

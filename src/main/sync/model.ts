@@ -160,6 +160,8 @@ export const linkSchema = z.object({
    * changed on both sides is one conflict as before.
    */
   base: z.record(z.string(), z.unknown()).optional(),
+  /** A remote that names records by address (a CalDAV calendar): the record's href there. */
+  remoteHref: z.string().optional(),
 });
 export type Link = z.infer<typeof linkSchema>;
 
@@ -188,6 +190,8 @@ export const remoteMetaSchema = z.object({
    * with nothing left open (no failure, no conflict). Absent: the next sync reads everything.
    */
   cursor: changeCursorSchema.optional(),
+  /** A CalDAV calendar only: its sync token (RFC 6578) as of the last sync that left nothing open. */
+  davToken: z.string().optional(),
 });
 export type RemoteMeta = z.infer<typeof remoteMetaSchema>;
 

@@ -3,7 +3,7 @@ import { RemoteClient, RemoteError, type RemoteAuth } from './remoteClient';
 import type { RemoteCheckResult } from '../../shared/schemas/sync';
 
 /** Which field of the "add a site" form a failed check is about. */
-export type RemoteCheckField = 'root' | 'user' | 'secret';
+export type RemoteCheckField = 'root' | 'user' | 'secret' | 'calendar';
 
 /** A check answers within this time, however slow the site: the user is waiting on the form. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -26,6 +26,7 @@ export function eventsNamespace(namespaces: readonly string[]): string | null {
 
 /** The form field a remote's refusal is about. */
 export function fieldOf(error: RemoteError): RemoteCheckField {
+  if (error.remoteCode === 'several_calendars' || error.remoteCode === 'no_such_calendar') return 'calendar';
   if (error.code === 'REMOTE_BAD_CREDENTIALS' || error.code === 'REMOTE_NO_CREDENTIALS') return 'secret';
   if (error.code === 'REMOTE_INSUFFICIENT_ROLE') return 'user';
   return 'root';

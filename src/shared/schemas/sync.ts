@@ -131,13 +131,19 @@ export type RemoteInput = z.infer<typeof remoteInputSchema>;
  */
 export const remoteCheckSchema = remoteInputSchema
   .pick({ id: true, root: true, auth_type: true, user: true, secret: true })
-  .extend({ user: z.string().default('') });
+  .extend({
+    user: z.string().default(''),
+    /** A CalDAV server whose account has several calendars: the one to sync with, by name. */
+    calendar: z.string().trim().min(1).max(200).optional(),
+  });
 export type RemoteCheckInput = z.infer<typeof remoteCheckSchema>;
 /** The answer of `POST remotes/check`: the REST root and events namespace to save, and the kind of site. */
 export const remoteCheckResultSchema = z.object({
   root: z.string(),
   namespace: z.string(),
-  kind: z.enum(['wordpress', 'calendar-desk']),
+  kind: z.enum(['wordpress', 'calendar-desk', 'caldav']),
+  /** A CalDAV calendar: its name on the server. */
+  calendar: z.string().optional(),
 });
 export type RemoteCheckResult = z.infer<typeof remoteCheckResultSchema>;
 

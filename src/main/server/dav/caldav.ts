@@ -4,7 +4,7 @@ import type { CalendarStore } from '../../store/store';
 import type { Caller, MaybeCaller } from '../../core/capabilities';
 import { ApiError } from '../errors';
 import type { ApiContext, ApiState } from '../state';
-import { CalendarObjects } from './calendarObjects';
+import { CalendarObjects } from '../../dav/calendarObjects';
 import { CALENDAR_DESK_NS, DavError, propstats, type Requested } from './multistatus';
 import {
   DAV_ROOT,
@@ -19,7 +19,7 @@ import {
 import { collectionProperties, objectProperties, type PropertyContext } from './properties';
 import { runReport } from './reports';
 import { deleteObject, putObject } from './writes';
-import { buildXml, child, DAV, el, parseXml, XmlRefused, type XmlOut } from './xml';
+import { buildXml, child, DAV, el, parseXml, XmlRefused, type XmlOut } from '../../dav/xml';
 
 /** Request bodies CalDAV reads at most (an XML request, or one resource's iCalendar). */
 export const DAV_BODY_LIMIT = 1024 * 1024;

@@ -1,24 +1,7 @@
 import { propKey, type Properties } from './properties';
-import { DAV, el, type XmlOut } from './xml';
+import { DAV, el, type XmlOut } from '../../dav/xml';
 
-/** Calendar Desk's own namespace, for the human-readable message of a refused request. */
-export const CALENDAR_DESK_NS = 'urn:calendar-desk:dav';
-
-/** A refused request with its precondition (RFC 4918 §16): `<d:error><ns:name/><cd:message>…` */
-export class DavError extends Error {
-  constructor(
-    readonly status: number,
-    readonly ns: string,
-    readonly condition: string,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  body(): XmlOut {
-    return el(DAV, 'error', [el(this.ns, this.condition), el(CALENDAR_DESK_NS, 'message', this.message)]);
-  }
-}
+export { CALENDAR_DESK_NS, DavError } from '../../dav/davError';
 
 export interface Requested {
   /** allprop (or an empty PROPFIND body). */

@@ -2,10 +2,10 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { CalendarStore } from '../../store/store';
 import { canChangePost, canEditPosts, type Caller } from '../../core/capabilities';
 import { htmlToText } from '../../core/html';
-import type { CalendarObject, CalendarObjects } from './calendarObjects';
+import type { CalendarObject, CalendarObjects } from '../../dav/calendarObjects';
 import { DAV_ROOT, homePath, principalPath, type Target } from './paths';
 import { syncTokenOf } from './syncTokens';
-import { APPLE_ICAL, CALDAV, CALSERVER, DAV, el, type XmlOut, type XmlValue } from './xml';
+import { APPLE_ICAL, CALDAV, CALSERVER, DAV, el, type XmlOut, type XmlValue } from '../../dav/xml';
 
 /** The properties of a resource, each computed when asked for (calendar-data costs a render). */
 export type Properties = Map<string, () => XmlValue>;

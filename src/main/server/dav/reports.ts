@@ -1,10 +1,10 @@
-import type { CalendarObject } from './calendarObjects';
-import { nameKey, overlaps } from './calendarObjects';
+import type { CalendarObject } from '../../dav/calendarObjects';
+import { nameKey, overlaps } from '../../dav/calendarObjects';
 import { objectProperties, type PropertyContext } from './properties';
 import { calendarPath, objectNameOfHref, objectPath } from './paths';
 import { changedSince, syncTokenOf, SyncTokenExpired } from './syncTokens';
 import { DavError, type Requested, propstats, statusResponse } from './multistatus';
-import { CALDAV, DAV, child, childrenNamed, el, type XmlElement, type XmlOut } from './xml';
+import { CALDAV, DAV, child, childrenNamed, el, type XmlElement, type XmlOut } from '../../dav/xml';
 
 /** `20261201T000000Z` → `2026-12-01 00:00:00` (UTC), or a DavError for anything else. */
 function utcOf(value: string | undefined): string | null {

@@ -1,7 +1,7 @@
 import type { CalendarStore } from '../../store/store';
 import type { Caller } from '../../core/capabilities';
 import { CursorExpired, readChanges } from '../../core/changes';
-import { keptChangedSince, keptCounter } from './keptProperties';
+import { keptChangedSince, keptCounter } from '../../dav/keptProperties';
 
 /**
  * The calendar's sync token (RFC 6578) and CTag for one user: the change feed's position (CONTRACT §7, the same

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { CalendarStore } from '../../store/store';
 import { ApiError } from '../errors';
 import { adHocSyncSchema, remoteCheckSchema, syncRunSchema } from '../../../shared/schemas/sync';
-import { adHocSyncOptions, runSync } from '../../sync/sync';
+import { adHocSyncOptions } from '../../sync/sync';
+import { findAnyRemote, runAnySync } from '../../caldavSync/anyRemote';
 import { SyncJobs } from '../../sync/jobs';
 import { RemoteError, type RemoteAuth } from '../../sync/remoteClient';
-import { checkRemote, fieldOf } from '../../sync/remoteCheck';
+import { fieldOf } from '../../sync/remoteCheck';
 import type { SecretBox } from '../../sync/secretBox';
 import {
   authOf,
@@ -31,6 +32,8 @@ function remoteFailure(error: unknown): never {
       field: fieldOf(error),
       ...(typeof error.data.network === 'string' ? { network: error.data.network } : {}),
       ...(error.remoteCode ? { remote_code: error.remoteCode } : {}),
+      // A CalDAV account's calendars, when one must be chosen by name.
+      ...(Array.isArray(error.data.calendars) ? { calendars: error.data.calendars } : {}),
     });
   }
   throw error;
@@ -51,7 +54,7 @@ export function syncAdminRoutes({
   clock: () => Date;
   secretBox: SecretBox;
 }): RouteDef[] {
-  const jobs = new SyncJobs();
+  const jobs = new SyncJobs(runAnySync);
   const remoteById = (id: string) => {
     const remote = savedRemotes(store).find((candidate) => candidate.id === id);
     if (!remote) throw new ApiError(404, 'remote_not_found', `There is no saved remote "${id}".`);
@@ -115,7 +118,11 @@ export function syncAdminRoutes({
             : input.auth_type === 'token'
               ? { token: secret }
               : { user: input.user, password: secret };
-        return { body: await checkRemote(input.root, auth).catch(remoteFailure) };
+        return {
+          body: await findAnyRemote(input.root, auth, { calendar: input.calendar, check: true }).catch(
+            remoteFailure,
+          ),
+        };
       }),
     ]),
     adminRoute('/remotes/:id/plan', [
@@ -125,7 +132,7 @@ export function syncAdminRoutes({
         const caller = request.caller!;
         const options = { store, caller, clock, policy, decisions, direction, dryRun: true, remote };
         return {
-          body: await runSync(options).catch(remoteFailure),
+          body: await runAnySync(options).catch(remoteFailure),
         };
       }),
     ]),

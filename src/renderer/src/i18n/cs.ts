@@ -653,12 +653,32 @@ export const cs: Messages = {
     checking: 'Kontrola webu…',
     kindWordpress: 'WordPress s The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'Kalendář CalDAV',
+    kindLabel: 'Co to je?',
+    remoteKinds: {
+      site: 'Web WordPress s The Events Calendar nebo jiný Calendar Desk',
+      caldav: 'Kalendář CalDAV: Nextcloud, Radicale, iCloud, Fastmail, jakýkoli kalendář CalDAV',
+    },
+    caldavRoot: 'Adresa serveru nebo kalendáře',
+    caldavRootHint:
+      'Adresa vašeho kalendářového serveru (Nextcloud: https://cloud.example.org/remote.php/dav) nebo samotného kalendáře.',
+    calendarName: 'Kalendář',
+    calendarHint: 'Jeho název na serveru, pokud tam má váš účet více kalendářů.',
+    caldavPassword: 'Heslo',
+    caldavPasswordHint:
+      'Vaše přihlašovací jméno na kalendářovém serveru a jeho heslo (v Nextcloudu heslo aplikace: Nastavení → Zabezpečení).',
     problems: {
       remote_unreachable: 'Tento web není dostupný: {reason}',
       remote_not_json:
         'Na této adrese neodpovídá žádný kalendář. Zadejte adresu svého webu, např. https://example.org.',
       remote_not_this_api:
         'Na této adrese neodpovídá žádný kalendář. Zadejte adresu svého webu, např. https://example.org.',
+      not_caldav:
+        'Tato adresa neodpovídá jako web s kalendářem událostí ani jako server CalDAV. Zkontrolujte ji: pro Nextcloud je to https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'Server nemá pro tento účet žádný kalendář událostí: nejprve ho vytvořte.',
+      several_calendars:
+        'Tento účet tam má {count} kalendáře ({names}): do pole Kalendář napište ten, který chcete synchronizovat.',
+      no_such_calendar: 'Kalendář tohoto názvu tam není; tento účet má {names}.',
       no_events_namespace:
         'Tento web ve WordPressu nemá kalendář událostí: nainstalujte a aktivujte na něm The Events Calendar.',
       remote_bad_credentials:
@@ -787,14 +807,13 @@ export const cs: Messages = {
     },
     caldav: {
       title: 'Nextcloud a jiné sdílené kalendáře',
-      notYet:
-        'Tato verze Calendar Desku se zatím neumí připojit k Nextcloudu ani jinému kalendáři CalDAV: to přijde v některé z dalších verzí.',
-      meanwhile: 'Do té doby:',
-      exportStep:
-        'Exportujte soubor kalendáře (.ics) a importujte ho do svého online kalendáře (v Nextcloudu: Kalendář → Nastavení kalendáře → Importovat kalendář). Je to kopie: po změnách tady importujte novou.',
-      feedsStep: 'Kalendářové aplikace na tomto počítači mohou kalendář odebírat a zůstat aktuální.',
-      wordpressStep:
-        'Pokud máte i web na WordPressu s The Events Calendar, zveřejňujte tam: telefony mohou odebírat jeho odkazy.',
+      step1:
+        'Na kalendářovém serveru vytvořte (nebo vyberte) kalendář, který vaše organizace sdílí. V Nextcloudu vytvořte také heslo aplikace: Nastavení → Zabezpečení → „Vytvořit nové heslo aplikace“.',
+      step2:
+        'Zde ho přidejte: zvolte „Kalendář CalDAV“ a zadejte adresu serveru, přihlašovací jméno a toto heslo.',
+      step3:
+        'Pak „Publikovat nyní“ tam pošle vaše události a přinese, co kolegové změnili. Telefony se se serverem synchronizují jako dosud (DAVx5 na Androidu; iPhone: Nastavení → Kalendář → Účty → CalDAV).',
+      action: 'Přidat kalendář CalDAV',
     },
     nothing: {
       title: 'Bez serveru na internetu',

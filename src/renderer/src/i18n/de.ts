@@ -676,12 +676,33 @@ export const de: Messages = {
     checking: 'Website wird geprüft …',
     kindWordpress: 'WordPress mit The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'CalDAV-Kalender',
+    kindLabel: 'Was ist es?',
+    remoteKinds: {
+      site: 'Eine WordPress-Website mit The Events Calendar oder ein anderer Calendar Desk',
+      caldav: 'Ein CalDAV-Kalender: Nextcloud, Radicale, iCloud, Fastmail, jeder CalDAV-Kalender',
+    },
+    caldavRoot: 'Adresse des Servers oder Kalenders',
+    caldavRootHint:
+      'Die Adresse Ihres Kalenderservers (Nextcloud: https://cloud.example.org/remote.php/dav) oder des Kalenders selbst.',
+    calendarName: 'Kalender',
+    calendarHint: 'Sein Name auf dem Server, wenn Ihr Konto dort mehrere Kalender hat.',
+    caldavPassword: 'Passwort',
+    caldavPasswordHint:
+      'Ihr Login auf dem Kalenderserver und sein Passwort (bei Nextcloud ein App-Passwort: Einstellungen → Sicherheit).',
     problems: {
       remote_unreachable: 'Diese Website ist nicht erreichbar: {reason}',
       remote_not_json:
         'Unter dieser Adresse antwortet kein Kalender. Geben Sie die Adresse Ihrer Website an, z. B. https://example.org.',
       remote_not_this_api:
         'Unter dieser Adresse antwortet kein Kalender. Geben Sie die Adresse Ihrer Website an, z. B. https://example.org.',
+      not_caldav:
+        'Diese Adresse antwortet weder als Website mit Veranstaltungskalender noch als CalDAV-Server. Prüfen Sie sie: bei Nextcloud lautet sie https://cloud.example.org/remote.php/dav.',
+      no_calendar:
+        'Der Kalenderserver hat für dieses Konto keinen Terminkalender: legen Sie zuerst dort einen an.',
+      several_calendars:
+        'Dieses Konto hat dort {count} Kalender ({names}): tragen Sie den gewünschten im Feld „Kalender“ ein.',
+      no_such_calendar: 'Dort gibt es keinen Kalender dieses Namens; dieses Konto hat {names}.',
       no_events_namespace:
         'Diese WordPress-Website hat keinen Veranstaltungskalender: Installieren und aktivieren Sie dort The Events Calendar.',
       remote_bad_credentials:
@@ -816,15 +837,13 @@ export const de: Messages = {
     },
     caldav: {
       title: 'Nextcloud und andere gemeinsame Kalender',
-      notYet:
-        'Diese Version von Calendar Desk kann sich noch nicht mit Nextcloud oder einem anderen CalDAV-Kalender verbinden: Das kommt mit einer späteren Version.',
-      meanwhile: 'Bis dahin:',
-      exportStep:
-        'Exportieren Sie eine Kalenderdatei (.ics) und importieren Sie sie in Ihren Online-Kalender (in Nextcloud: Kalender → Kalender-Einstellungen → Kalender importieren). Das ist eine Kopie: Importieren Sie nach Änderungen hier eine neue.',
-      feedsStep:
-        'Kalender-Apps auf diesem Computer können den Kalender abonnieren und bleiben auf dem neuesten Stand.',
-      wordpressStep:
-        'Wenn Sie auch eine WordPress-Website mit The Events Calendar haben, veröffentlichen Sie dort: Telefone können deren Links abonnieren.',
+      step1:
+        'Legen Sie auf Ihrem Kalenderserver den Kalender an, den Ihre Organisation teilt (oder wählen Sie ihn). Bei Nextcloud erstellen Sie außerdem ein App-Passwort: Einstellungen → Sicherheit → „Neues App-Passwort erstellen“.',
+      step2:
+        'Fügen Sie ihn hier hinzu: wählen Sie „Ein CalDAV-Kalender“ und geben Sie die Adresse des Servers, Ihr Login und dieses Passwort an.',
+      step3:
+        '„Jetzt veröffentlichen“ sendet dann Ihre Termine dorthin und holt zurück, was Kolleg:innen geändert haben. Telefone synchronisieren wie gewohnt mit dem Server (DAVx5 unter Android; iPhone: Einstellungen → Kalender → Accounts → CalDAV).',
+      action: 'CalDAV-Kalender hinzufügen',
     },
     nothing: {
       title: 'Ohne Server im Internet',

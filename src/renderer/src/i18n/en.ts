@@ -642,12 +642,32 @@ export const en = {
     checking: 'Checking the site…',
     kindWordpress: 'WordPress with The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'CalDAV calendar',
+    kindLabel: 'What is it?',
+    remoteKinds: {
+      site: 'A WordPress website with The Events Calendar, or another Calendar Desk',
+      caldav: 'A CalDAV calendar: Nextcloud, Radicale, iCloud, Fastmail, any CalDAV calendar',
+    },
+    caldavRoot: 'Server or calendar address',
+    caldavRootHint:
+      'The address of your calendar server (Nextcloud: https://cloud.example.org/remote.php/dav) or of the calendar itself.',
+    calendarName: 'Calendar',
+    calendarHint: 'Its name on the server, when your account there has several calendars.',
+    caldavPassword: 'Password',
+    caldavPasswordHint:
+      'Your login on the calendar server and its password (on Nextcloud, an app password: Settings → Security).',
     problems: {
       remote_unreachable: 'This site cannot be reached: {reason}',
       remote_not_json:
         'No calendar answers at this address. Give the address of your website, e.g. https://example.org.',
       remote_not_this_api:
         'No calendar answers at this address. Give the address of your website, e.g. https://example.org.',
+      not_caldav:
+        'This address answers neither as a website with an events calendar nor as a CalDAV server. Check it: for Nextcloud it is https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'The calendar server has no calendar of events for this account: make one there first.',
+      several_calendars:
+        'This account has {count} calendars there ({names}): write the one to sync with in the Calendar field.',
+      no_such_calendar: 'No calendar of that name there; this account has {names}.',
       no_events_namespace:
         'This WordPress site has no events calendar: install and activate The Events Calendar there.',
       remote_bad_credentials:
@@ -775,14 +795,13 @@ export const en = {
     },
     caldav: {
       title: 'Nextcloud and other shared calendars',
-      notYet:
-        'This version of Calendar Desk cannot connect to a Nextcloud or other CalDAV calendar yet: that connection comes with a later version.',
-      meanwhile: 'Meanwhile:',
-      exportStep:
-        'Export a calendar file (.ics) and import it into your online calendar (in Nextcloud: Calendar → Calendar settings → Import calendar). It is a copy: after changes here, import a new one.',
-      feedsStep: 'Calendar apps on this computer can subscribe to the calendar and stay up to date.',
-      wordpressStep:
-        'If you also have a WordPress website with The Events Calendar, publish there: phones can subscribe to its links.',
+      step1:
+        'On your calendar server, make (or pick) the calendar your organisation shares. On Nextcloud, also make an app password: Settings → Security → “Create new app password”.',
+      step2:
+        'Here, add it: choose “A CalDAV calendar”, give the server’s address (Nextcloud: https://cloud.example.org/remote.php/dav), your login and that password.',
+      step3:
+        'Then “Publish now” sends your events there and brings back what colleagues changed. Phones sync with the server as they already do (DAVx5 on Android; on iPhone: Settings → Calendar → Accounts → CalDAV).',
+      action: 'Add your CalDAV calendar',
     },
     nothing: {
       title: 'Without a server on the internet',

@@ -661,12 +661,32 @@ export const es: Messages = {
     checking: 'Comprobando la web…',
     kindWordpress: 'WordPress con The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'Calendario CalDAV',
+    kindLabel: '¿Qué es?',
+    remoteKinds: {
+      site: 'Una web WordPress con The Events Calendar, u otro Calendar Desk',
+      caldav: 'Un calendario CalDAV: Nextcloud, Radicale, iCloud, Fastmail, cualquier calendario CalDAV',
+    },
+    caldavRoot: 'Dirección del servidor o del calendario',
+    caldavRootHint:
+      'La dirección de su servidor de calendario (Nextcloud: https://cloud.example.org/remote.php/dav) o del propio calendario.',
+    calendarName: 'Calendario',
+    calendarHint: 'Su nombre en el servidor, cuando su cuenta allí tiene varios calendarios.',
+    caldavPassword: 'Contraseña',
+    caldavPasswordHint:
+      'Su usuario en el servidor de calendario y su contraseña (en Nextcloud, una contraseña de aplicación: Ajustes → Seguridad).',
     problems: {
       remote_unreachable: 'No se puede acceder a esta web: {reason}',
       remote_not_json:
         'En esta dirección no responde ningún calendario. Indica la dirección de tu web, p. ej. https://example.org.',
       remote_not_this_api:
         'En esta dirección no responde ningún calendario. Indica la dirección de tu web, p. ej. https://example.org.',
+      not_caldav:
+        'Esta dirección no responde ni como web con calendario de eventos ni como servidor CalDAV. Revísela: en Nextcloud es https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'El servidor no tiene ningún calendario de eventos para esta cuenta: cree uno primero.',
+      several_calendars:
+        'Esta cuenta tiene allí {count} calendarios ({names}): escriba el que quiere sincronizar en el campo Calendario.',
+      no_such_calendar: 'No hay ningún calendario con ese nombre; esta cuenta tiene {names}.',
       no_events_namespace:
         'Esta web WordPress no tiene calendario de eventos: instala y activa allí The Events Calendar.',
       remote_bad_credentials:
@@ -798,15 +818,13 @@ export const es: Messages = {
     },
     caldav: {
       title: 'Nextcloud y otros calendarios compartidos',
-      notYet:
-        'Esta versión de Calendar Desk aún no puede conectarse a Nextcloud ni a otro calendario CalDAV: esa conexión llegará en una versión posterior.',
-      meanwhile: 'Mientras tanto:',
-      exportStep:
-        'Exporta un archivo de calendario (.ics) e impórtalo en tu calendario en línea (en Nextcloud: Calendario → Configuración del calendario → Importar calendario). Es una copia: después de hacer cambios aquí, importa una nueva.',
-      feedsStep:
-        'Las aplicaciones de calendario de este ordenador pueden suscribirse al calendario y estar siempre al día.',
-      wordpressStep:
-        'Si también tienes una web WordPress con The Events Calendar, publica allí: los móviles pueden suscribirse a sus enlaces.',
+      step1:
+        'En su servidor de calendario, cree (o elija) el calendario que comparte su organización. En Nextcloud, cree también una contraseña de aplicación: Ajustes → Seguridad → «Crear nueva contraseña de aplicación».',
+      step2:
+        'Aquí, añádalo: elija «Un calendario CalDAV» e indique la dirección del servidor, su usuario y esa contraseña.',
+      step3:
+        'Después, «Publicar ahora» envía allí sus eventos y trae lo que sus colegas cambiaron. Los teléfonos se sincronizan con el servidor como siempre (DAVx5 en Android; iPhone: Ajustes → Calendario → Cuentas → CalDAV).',
+      action: 'Añadir su calendario CalDAV',
     },
     nothing: {
       title: 'Sin un servidor en internet',

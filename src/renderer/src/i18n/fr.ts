@@ -668,12 +668,32 @@ export const fr: Messages = {
     checking: 'Vérification du site…',
     kindWordpress: 'WordPress avec The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'Calendrier CalDAV',
+    kindLabel: 'De quoi s’agit-il ?',
+    remoteKinds: {
+      site: 'Un site WordPress avec The Events Calendar, ou un autre Calendar Desk',
+      caldav: 'Un calendrier CalDAV : Nextcloud, Radicale, iCloud, Fastmail, tout calendrier CalDAV',
+    },
+    caldavRoot: 'Adresse du serveur ou du calendrier',
+    caldavRootHint:
+      'L’adresse de votre serveur de calendrier (Nextcloud : https://cloud.example.org/remote.php/dav) ou du calendrier lui-même.',
+    calendarName: 'Calendrier',
+    calendarHint: 'Son nom sur le serveur, quand votre compte y a plusieurs calendriers.',
+    caldavPassword: 'Mot de passe',
+    caldavPasswordHint:
+      'Votre identifiant sur le serveur de calendrier et son mot de passe (sur Nextcloud, un mot de passe d’application : Paramètres → Sécurité).',
     problems: {
       remote_unreachable: 'Ce site est injoignable : {reason}',
       remote_not_json:
         'Aucun calendrier ne répond à cette adresse. Indiquez l’adresse de votre site, p. ex. https://example.org.',
       remote_not_this_api:
         'Aucun calendrier ne répond à cette adresse. Indiquez l’adresse de votre site, p. ex. https://example.org.',
+      not_caldav:
+        'Cette adresse ne répond ni comme un site avec calendrier d’événements ni comme un serveur CalDAV. Vérifiez-la : pour Nextcloud, c’est https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'Le serveur n’a aucun calendrier d’événements pour ce compte : créez-en un d’abord.',
+      several_calendars:
+        'Ce compte y a {count} calendriers ({names}) : écrivez celui à synchroniser dans le champ Calendrier.',
+      no_such_calendar: 'Aucun calendrier de ce nom ; ce compte a {names}.',
       no_events_namespace:
         'Ce site WordPress n’a pas de calendrier d’événements : installez et activez-y The Events Calendar.',
       remote_bad_credentials:
@@ -806,15 +826,13 @@ export const fr: Messages = {
     },
     caldav: {
       title: 'Nextcloud et autres agendas partagés',
-      notYet:
-        'Cette version de Calendar Desk ne sait pas encore se connecter à Nextcloud ni à un autre agenda CalDAV : cela viendra dans une version ultérieure.',
-      meanwhile: 'En attendant :',
-      exportStep:
-        'Exportez un fichier de calendrier (.ics) et importez-le dans votre agenda en ligne (dans Nextcloud : Agenda → Paramètres de l’agenda → Importer un agenda). C’est une copie : après des modifications ici, importez-en une nouvelle.',
-      feedsStep:
-        'Les applications d’agenda de cet ordinateur peuvent s’abonner au calendrier et rester à jour.',
-      wordpressStep:
-        'Si vous avez aussi un site WordPress avec The Events Calendar, publiez-y : les téléphones peuvent s’abonner à ses liens.',
+      step1:
+        'Sur votre serveur de calendrier, créez (ou choisissez) le calendrier que partage votre organisation. Sur Nextcloud, créez aussi un mot de passe d’application : Paramètres → Sécurité → « Créer un nouveau mot de passe d’application ».',
+      step2:
+        'Ici, ajoutez-le : choisissez « Un calendrier CalDAV », donnez l’adresse du serveur, votre identifiant et ce mot de passe.',
+      step3:
+        '« Publier maintenant » y envoie alors vos événements et rapporte ce que vos collègues y ont changé. Les téléphones se synchronisent avec le serveur comme d’habitude (DAVx5 sur Android ; iPhone : Réglages → Calendrier → Comptes → CalDAV).',
+      action: 'Ajouter votre calendrier CalDAV',
     },
     nothing: {
       title: 'Sans serveur sur Internet',

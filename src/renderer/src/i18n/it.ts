@@ -655,12 +655,32 @@ export const it: Messages = {
     checking: 'Controllo del sito…',
     kindWordpress: 'WordPress con The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'Calendario CalDAV',
+    kindLabel: 'Che cos’è?',
+    remoteKinds: {
+      site: 'Un sito WordPress con The Events Calendar, o un altro Calendar Desk',
+      caldav: 'Un calendario CalDAV: Nextcloud, Radicale, iCloud, Fastmail, qualsiasi calendario CalDAV',
+    },
+    caldavRoot: 'Indirizzo del server o del calendario',
+    caldavRootHint:
+      'L’indirizzo del vostro server di calendari (Nextcloud: https://cloud.example.org/remote.php/dav) o del calendario stesso.',
+    calendarName: 'Calendario',
+    calendarHint: 'Il suo nome sul server, quando il vostro account lì ha più calendari.',
+    caldavPassword: 'Password',
+    caldavPasswordHint:
+      'Il vostro login sul server di calendari e la sua password (su Nextcloud, una password per le app: Impostazioni → Sicurezza).',
     problems: {
       remote_unreachable: 'Il sito non è raggiungibile: {reason}',
       remote_not_json:
         "A questo indirizzo non risponde nessun calendario. Indica l'indirizzo del tuo sito, es. https://example.org.",
       remote_not_this_api:
         "A questo indirizzo non risponde nessun calendario. Indica l'indirizzo del tuo sito, es. https://example.org.",
+      not_caldav:
+        'Questo indirizzo non risponde né come sito con calendario eventi né come server CalDAV. Controllatelo: per Nextcloud è https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'Il server non ha calendari di eventi per questo account: createne uno prima.',
+      several_calendars:
+        'Questo account ha lì {count} calendari ({names}): scrivete quello da sincronizzare nel campo Calendario.',
+      no_such_calendar: 'Nessun calendario con quel nome; questo account ha {names}.',
       no_events_namespace:
         'Questo sito WordPress non ha un calendario eventi: installa e attiva The Events Calendar.',
       remote_bad_credentials:
@@ -787,15 +807,13 @@ export const it: Messages = {
     },
     caldav: {
       title: 'Nextcloud e altri calendari condivisi',
-      notYet:
-        'Questa versione di Calendar Desk non si collega ancora a Nextcloud o ad altri calendari CalDAV: il collegamento arriva con una versione successiva.',
-      meanwhile: 'Nel frattempo:',
-      exportStep:
-        'Esporta un file di calendario (.ics) e importalo nel tuo calendario online (in Nextcloud: Calendario → Impostazioni del calendario → Importa calendario). È una copia: dopo modifiche qui, importane una nuova.',
-      feedsStep:
-        'Le app di calendario di questo computer possono abbonarsi al calendario e restare aggiornate.',
-      wordpressStep:
-        'Se hai anche un sito WordPress con The Events Calendar, pubblica lì: i telefoni possono abbonarsi ai suoi link.',
+      step1:
+        'Sul vostro server di calendari, create (o scegliete) il calendario che l’organizzazione condivide. Su Nextcloud, create anche una password per le app: Impostazioni → Sicurezza → «Crea nuova password per l’applicazione».',
+      step2:
+        'Qui, aggiungetelo: scegliete «Un calendario CalDAV» e indicate l’indirizzo del server, il vostro login e quella password.',
+      step3:
+        'Poi «Pubblica ora» vi invia gli eventi e riporta ciò che i colleghi hanno cambiato. I telefoni si sincronizzano con il server come già fanno (DAVx5 su Android; iPhone: Impostazioni → Calendario → Account → CalDAV).',
+      action: 'Aggiungi il calendario CalDAV',
     },
     nothing: {
       title: 'Senza un server su internet',

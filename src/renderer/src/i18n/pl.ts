@@ -660,12 +660,32 @@ export const pl: Messages = {
     checking: 'Sprawdzanie strony…',
     kindWordpress: 'WordPress z The Events Calendar',
     kindDesk: 'Calendar Desk',
+    kindCaldav: 'Kalendarz CalDAV',
+    kindLabel: 'Co to jest?',
+    remoteKinds: {
+      site: 'Strona WordPress z The Events Calendar albo inny Calendar Desk',
+      caldav: 'Kalendarz CalDAV: Nextcloud, Radicale, iCloud, Fastmail, dowolny kalendarz CalDAV',
+    },
+    caldavRoot: 'Adres serwera lub kalendarza',
+    caldavRootHint:
+      'Adres serwera kalendarzy (Nextcloud: https://cloud.example.org/remote.php/dav) albo samego kalendarza.',
+    calendarName: 'Kalendarz',
+    calendarHint: 'Jego nazwa na serwerze, gdy konto ma tam kilka kalendarzy.',
+    caldavPassword: 'Hasło',
+    caldavPasswordHint:
+      'Login na serwerze kalendarzy i jego hasło (w Nextcloud hasło aplikacji: Ustawienia → Bezpieczeństwo).',
     problems: {
       remote_unreachable: 'Nie można połączyć się ze stroną: {reason}',
       remote_not_json:
         'Pod tym adresem nie odpowiada żaden kalendarz. Podaj adres swojej strony, np. https://example.org.',
       remote_not_this_api:
         'Pod tym adresem nie odpowiada żaden kalendarz. Podaj adres swojej strony, np. https://example.org.',
+      not_caldav:
+        'Ten adres nie odpowiada ani jako strona z kalendarzem wydarzeń, ani jako serwer CalDAV. Sprawdź go: dla Nextcloud to https://cloud.example.org/remote.php/dav.',
+      no_calendar: 'Serwer nie ma kalendarza wydarzeń dla tego konta: najpierw go utwórz.',
+      several_calendars:
+        'To konto ma tam {count} kalendarze ({names}): wpisz w polu Kalendarz ten do synchronizacji.',
+      no_such_calendar: 'Nie ma kalendarza o tej nazwie; to konto ma {names}.',
       no_events_namespace:
         'Ta strona WordPress nie ma kalendarza wydarzeń: zainstaluj i włącz tam The Events Calendar.',
       remote_bad_credentials:
@@ -795,14 +815,12 @@ export const pl: Messages = {
     },
     caldav: {
       title: 'Nextcloud i inne wspólne kalendarze',
-      notYet:
-        'Ta wersja Calendar Desk nie łączy się jeszcze z Nextcloud ani innymi kalendarzami CalDAV: to połączenie przyjdzie w jednej z następnych wersji.',
-      meanwhile: 'Tymczasem:',
-      exportStep:
-        'Wyeksportuj plik kalendarza (.ics) i zaimportuj go do swojego kalendarza w sieci (w Nextcloud: Kalendarz → Ustawienia kalendarza → Importuj kalendarz). To kopia: po zmianach tutaj zaimportuj nową.',
-      feedsStep: 'Aplikacje kalendarza na tym komputerze mogą subskrybować kalendarz i być na bieżąco.',
-      wordpressStep:
-        'Jeśli masz też stronę WordPress z The Events Calendar, publikuj tam: telefony mogą subskrybować jej linki.',
+      step1:
+        'Na serwerze kalendarzy utwórz (lub wybierz) kalendarz, który organizacja udostępnia. W Nextcloud utwórz też hasło aplikacji: Ustawienia → Bezpieczeństwo → „Utwórz nowe hasło aplikacji”.',
+      step2: 'Tutaj dodaj go: wybierz „Kalendarz CalDAV” i podaj adres serwera, login i to hasło.',
+      step3:
+        'Potem „Opublikuj teraz” wysyła tam wydarzenia i przynosi zmiany współpracowników. Telefony synchronizują się z serwerem jak dotąd (DAVx5 na Androidzie; iPhone: Ustawienia → Kalendarz → Konta → CalDAV).',
+      action: 'Dodaj kalendarz CalDAV',
     },
     nothing: {
       title: 'Bez serwera w internecie',

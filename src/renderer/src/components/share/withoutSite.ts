@@ -8,7 +8,7 @@ export interface GuideStep {
   link?: { to: RouteLocationRaw; label: string; testid?: string };
 }
 
-/** What the guide says to an organisation without a site to share through: why, and the same three steps. */
+/** What the guide says to an organisation without a server to share through: why, and three steps. */
 export interface WithoutSiteGuide {
   title: string;
   lead: { text: string; testid: string; notice: boolean };
@@ -17,32 +17,54 @@ export interface WithoutSiteGuide {
 }
 
 /**
- * The guide for a CalDAV calendar (not shared from here yet) and for an organisation with nothing yet: both
- * export a file, publish the calendar feeds, or add a WordPress site. Null for a WordPress site (its own steps).
+ * The guide for an organisation with nothing yet: why phones need a server, and three steps (export a file,
+ * publish the calendar feeds, add a site). Null for a WordPress site or a CalDAV calendar (each its own steps).
  */
 export function withoutSiteGuide(choice: ShareChoice | null): WithoutSiteGuide | null {
-  if (choice !== 'caldav' && choice !== 'nothing') return null;
-  const caldav = choice === 'caldav';
+  if (choice !== 'nothing') return null;
   return {
-    title: `share.${choice}.title`,
-    lead: caldav
-      ? { text: 'share.caldav.notYet', testid: 'share-caldav-not-yet', notice: true }
-      : { text: 'share.nothing.why', testid: 'share-why', notice: false },
-    heading: caldav ? 'share.caldav.meanwhile' : 'share.nothing.now',
+    title: 'share.nothing.title',
+    lead: { text: 'share.nothing.why', testid: 'share-why', notice: false },
+    heading: 'share.nothing.now',
     steps: [
-      { text: `share.${choice}.exportStep`, export: true },
+      { text: 'share.nothing.exportStep', export: true },
       {
-        text: `share.${choice}.feedsStep`,
+        text: 'share.nothing.feedsStep',
         link: { to: { name: 'settings', hash: '#feeds' }, label: 'share.feedsAction', testid: 'share-feeds' },
       },
       {
-        text: caldav ? 'share.caldav.wordpressStep' : 'share.nothing.siteStep',
+        text: 'share.nothing.siteStep',
         link: {
           to: { name: 'share', query: { have: 'wordpress' } },
           label: 'share.nothing.siteAction',
-          testid: caldav ? undefined : 'share-site',
+          testid: 'share-site',
         },
       },
     ],
   };
 }
+
+/** A place to sync with (a WordPress site, a CalDAV calendar): its numbered steps and the form that adds it. */
+export interface SiteGuide {
+  steps: string[];
+  hint?: string;
+  action: string;
+  add: 'site' | 'caldav';
+  testid: string;
+}
+
+export const SITE_GUIDES: Partial<Record<ShareChoice, SiteGuide>> = {
+  wordpress: {
+    steps: [1, 2, 3, 4].map((step) => `share.wordpress.step${step}`),
+    hint: 'share.wordpress.plugin',
+    action: 'share.wordpress.action',
+    add: 'site',
+    testid: 'share-add-site',
+  },
+  caldav: {
+    steps: [1, 2, 3].map((step) => `share.caldav.step${step}`),
+    action: 'share.caldav.action',
+    add: 'caldav',
+    testid: 'share-add-caldav',
+  },
+};

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { CalendarStore } from '../../store/store';
-import type { StoredEvent } from '../../store/schema';
-import { canChangePost, canReadPost, type Caller } from '../../core/capabilities';
-import { htmlToText } from '../../core/html';
-import { seriesOccurrences } from '../../core/recurrence/series';
-import { exportIcs } from '../../exchange/ics';
+import type { CalendarStore } from '../store/store';
+import type { StoredEvent } from '../store/schema';
+import { canChangePost, canReadPost, type Caller } from '../core/capabilities';
+import { htmlToText } from '../core/html';
+import { seriesOccurrences } from '../core/recurrence/series';
+import { exportIcs } from '../exchange/ics';
 import { keptOf, keptStamp, withKept } from './keptProperties';
 
 /**
@@ -52,7 +52,7 @@ export const isAcceptableName = (name: string) =>
   name !== '..';
 
 /** The events of a resource that the caller may see (empty: the resource does not exist for this user). */
-function membersOf(store: CalendarStore, caller: Caller, head: StoredEvent): StoredEvent[] {
+export function membersOf(store: CalendarStore, caller: Caller, head: StoredEvent): StoredEvent[] {
   if (!visibleTo(caller, head)) return [];
   if (!head.recurrence) return [head];
   return [head, ...seriesOccurrences(store, head)].filter((event) => visibleTo(caller, event));
@@ -127,12 +127,17 @@ export class CalendarObjects {
    * thousands costs no rendering, and the same state has the same tag after a restart.
    */
   etag(caller: Caller, object: CalendarObject): string {
+    return `"${this.contentStamp(object, String(keptStamp(this.store, caller, object.head.uid)))}"`;
+  }
+
+  /**
+   * A hash of what the resource's modelled content is made of (its events' revisions, the venues, organizers and
+   * terms they show, the settings), with `extra` mixed in: the ETag's body, and what the sync with a CalDAV
+   * remote compares to know whether a resource changed here since it was sent.
+   */
+  contentStamp(object: CalendarObject, extra = ''): string {
     const { store } = this;
-    const parts: string[] = [
-      ETAG_FORMAT,
-      this.settingsHash(),
-      String(keptStamp(store, caller, object.head.uid)),
-    ];
+    const parts: string[] = [ETAG_FORMAT, this.settingsHash(), extra];
     for (const event of object.members) {
       parts.push(`e${event.id}:${event.revision}:${event.modifiedUtc}:${event.status}`);
       const venue = event.venueId ? store.venues.get(event.venueId) : undefined;
@@ -144,7 +149,7 @@ export class CalendarObjects {
       for (const id of [...event.categoryIds, ...event.tagIds])
         parts.push(`t${id}:${store.terms.get(id)?.revision ?? '-'}`);
     }
-    return `"${createHash('sha256').update(parts.join('|')).digest('base64url').slice(0, 27)}"`;
+    return createHash('sha256').update(parts.join('|')).digest('base64url').slice(0, 27);
   }
 
   private settings: { version: number; hash: string } | null = null;
@@ -160,9 +165,12 @@ export class CalendarObjects {
     return this.settings.hash;
   }
 
-  /** The resource as iCalendar, with its ETag. */
-  render(caller: Caller, object: CalendarObject): { text: string; etag: string } {
-    const cacheKey = `${caller.userId}|${object.name}`;
+  /**
+   * The resource as iCalendar, with its ETag; `withAppLines: false` leaves out what the user's calendar app
+   * added (what the sync with a CalDAV remote sends: one user's reminders are not the team's).
+   */
+  render(caller: Caller, object: CalendarObject, withAppLines = true): { text: string; etag: string } {
+    const cacheKey = `${caller.userId}|${withAppLines}|${object.name}`;
     const etag = this.etag(caller, object);
     const cached = this.rendered.get(cacheKey);
     if (cached?.etag === etag) return cached;
@@ -177,7 +185,7 @@ export class CalendarObjects {
       name: htmlToText(this.store.settings.siteName),
       includes: (event) => allowed.has(event.id),
     });
-    const text = withKept(written, keptOf(this.store, caller, object.head.uid));
+    const text = withAppLines ? withKept(written, keptOf(this.store, caller, object.head.uid)) : written;
     const entry = { text, etag };
     if (this.rendered.size > 20_000) this.rendered.clear();
     this.rendered.set(cacheKey, entry);

@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
-import { isMappedProperty } from '../../exchange/icsFields';
-import type { CalendarStore } from '../../store/store';
-import type { Caller } from '../../core/capabilities';
-import type { Transaction } from '../../store/store';
+import { isMappedProperty } from '../exchange/icsFields';
+import type { CalendarStore } from '../store/store';
+import type { Caller } from '../core/capabilities';
+import type { Transaction } from '../store/store';
 
 /**
  * What a calendar app puts in a VEVENT that Calendar Desk does not model (reminders as VALARM, ATTENDEE,
