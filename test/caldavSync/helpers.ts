@@ -1,6 +1,6 @@
 import { runAnySync } from '../../src/main/caldavSync/anyRemote';
 import { folderOwner } from '../../src/main/core/users';
-import type { ConflictPolicy, Decisions } from '../../src/main/sync/model';
+import type { ConflictPolicy, Decisions, SyncDirection } from '../../src/main/sync/model';
 import type { SyncReport } from '../../src/main/sync/sync';
 import { pythonCaldav, type DavUser } from '../helpers/davClients';
 import type { CaldavServer } from '../helpers/caldavServers';
@@ -27,6 +27,7 @@ export function syncWith(
     root?: string;
     timeoutMs?: number;
     attempts?: number;
+    direction?: SyncDirection;
   } = {},
 ): Promise<SyncReport> {
   return runAnySync({
@@ -43,6 +44,7 @@ export function syncWith(
     policy: options.policy ?? 'ask',
     decisions: options.decisions,
     dryRun: options.dryRun,
+    direction: options.direction,
   });
 }
 

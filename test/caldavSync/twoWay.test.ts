@@ -280,6 +280,32 @@ describe('what the server adds and what it names', () => {
     expect((await syncWith(a, server)).operations).toEqual([]);
   });
 
+  it("a pull-only sync takes the server's changes and keeps ours to send with the next sync", async () => {
+    const made = await a.api('events', {
+      method: 'POST',
+      auth: a.admin,
+      json: eventBody('Pull-only gig', 9),
+    });
+    await syncWith(a, server);
+    const uid = made.body.uid as string;
+    await a.api(`events/${made.body.id}`, {
+      method: 'POST',
+      auth: a.admin,
+      json: { description: 'Our notes' },
+    });
+    await phone(server, 'edit', uid, 'Pull-only gig (moved)');
+    const pulled = await syncWith(a, server, { direction: 'pull' });
+    expect(pulled.conflicts).toEqual([]);
+    const here = (await a.api(`events/${made.body.id}`, { auth: a.admin })).body;
+    expect(here.title).toBe('Pull-only gig (moved)');
+    expect(here.description).toContain('Our notes');
+    expect(String((await phone(server, 'get', uid)).data)).not.toContain('Our notes');
+    // The next two-way sync sends what was kept here.
+    expect((await syncWith(a, server)).summary).toMatchObject({ updated: 1 });
+    expect(String((await phone(server, 'get', uid)).data)).toContain('Our notes');
+    expect((await syncWith(a, server)).operations).toEqual([]);
+  });
+
   it('a LOCATION naming one of our venues is that venue; a new one makes a venue', async () => {
     const made = await a.api('events', {
       method: 'POST',

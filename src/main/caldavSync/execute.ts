@@ -99,8 +99,18 @@ class Round {
     return href;
   }
 
-  /** Links a local resource to the server's, both now holding `text`'s fields: the checkpoint of one operation. */
-  private async link(localId: number, href: string, etag: string | null, text: string): Promise<void> {
+  /**
+   * Links a local resource to the server's, both now holding `text`'s fields: the checkpoint of one operation.
+   * `pending`: changes here are still to be sent (a pull-only merge): the base is the server's version and the
+   * local one counts as changed, so the next sync that pushes sends it.
+   */
+  private async link(
+    localId: number,
+    href: string,
+    etag: string | null,
+    text: string,
+    pending?: { theirs: string },
+  ): Promise<void> {
     const { store, objects, caller } = this.run;
     const head = store.events.get(localId);
     const object = head ? sharedObject(store, objects, caller, head) : null;
@@ -108,11 +118,11 @@ class Round {
       kind: 'event',
       localId,
       remoteId: numberOf(href),
-      pushedRevision: object ? numberOf(objects.contentStamp(object)) : null,
+      pushedRevision: object && !pending ? numberOf(objects.contentStamp(object)) : null,
       remoteModifiedUtc: null,
       remoteEtag: etag,
       remoteHash: null,
-      base: resourceFields(parseResource(text)),
+      base: resourceFields(parseResource(pending?.theirs ?? text)),
       remoteHref: href,
     });
   }
@@ -144,7 +154,12 @@ class Round {
   }
 
   /** Writes the server's version here (creating the event when `localId` is 0) and links it. */
-  private async take(localId: number, resource: RemoteResource, text = resource.text): Promise<number> {
+  private async take(
+    localId: number,
+    resource: RemoteResource,
+    text = resource.text,
+    pending = false,
+  ): Promise<number> {
     const { objects, store, caller, clock } = this.run;
     const existing = localId ? store.events.get(localId) : this.trashedTwin(text);
     if (existing?.status === 'trash')
@@ -162,7 +177,13 @@ class Round {
     const { head } = await writeObject({ store, objects, caller, clock }, name, text, {
       keepAppLines: false,
     });
-    await this.link(head.id, resource.href, resource.etag, text);
+    await this.link(
+      head.id,
+      resource.href,
+      resource.etag,
+      text,
+      pending ? { theirs: resource.text } : undefined,
+    );
     return head.id;
   }
 
@@ -247,8 +268,10 @@ class Round {
     const resource = this.resourceOf(operation.localId);
     const theirs = await this.theirs(operation.remoteId);
     const merged = withFieldsFrom(this.ourText(resource), theirs.text, operation.toLocal);
+    // A pull-only sync keeps the changes made here to send them later.
+    const pending = operation.localPending;
     if (operation.toLocal.length) {
-      await this.take(operation.localId, theirs, merged);
+      await this.take(operation.localId, theirs, merged, pending);
       this.summary.pulled++;
     }
     if (operation.toRemote.length && !operation.localPending) {
