@@ -31,8 +31,11 @@ afterEach(async () => {
 });
 
 /** The calendar's address through a proxy that applies `misbehave` to each request. */
-async function throughProxy(misbehave: (method: string, url: string) => ProxyVerdict): Promise<string> {
-  const proxy = await startProxy(server.url, misbehave);
+async function throughProxy(
+  misbehave: (method: string, url: string) => ProxyVerdict,
+  before?: (method: string, url: string) => Promise<void>,
+): Promise<string> {
+  const proxy = await startProxy(server.url, misbehave, before);
   closers.push(() => proxy.close());
   return new URL(new URL(server.calendarUrl).pathname, proxy.root).toString();
 }
@@ -185,6 +188,51 @@ describe('a CalDAV server that misbehaves', () => {
     expect((await eventsOf(laptop)).filter((event) => event.title.startsWith('Outage test'))).toHaveLength(
       12,
     );
+  });
+
+  it('an event changed on the server while we write it is a 412, read again and merged, never overwritten', async () => {
+    let armed = false;
+    let uid = '';
+    const root = await throughProxy(
+      () => null,
+      async (method) => {
+        // Just before our write arrives, a phone renames the event on the server.
+        if (method === 'PUT' && armed) {
+          armed = false;
+          await phone(server, 'edit', uid, 'Race night (renamed on a phone)');
+        }
+      },
+    );
+    const made = await laptop.api('events', {
+      method: 'POST',
+      auth: laptop.admin,
+      json: eventBody('Race night', 5),
+    });
+    expect((await syncWith(laptop, server, { root })).summary).toMatchObject({ created: 1 });
+    // The resource's UID, as the server holds it.
+    const dav = new DavCalendar(server.calendarUrl, {
+      auth: { user: server.login, password: server.password },
+    });
+    const texts = await dav.multiget([...(await dav.etags()).keys()]);
+    const race = [...texts.values()].find((one) => 'text' in one && one.text.includes('SUMMARY:Race night'));
+    uid = /UID:([^\r\n]+)/.exec(race && 'text' in race ? race.text : '')![1]!;
+    await laptop.api(`events/${made.body.id}`, {
+      method: 'POST',
+      auth: laptop.admin,
+      json: { description: 'Written here' },
+    });
+    armed = true;
+    const report = await syncWith(laptop, server, { root });
+    expect(armed).toBe(false);
+    expect(report.failures).toEqual([]);
+    expect(report.conflicts).toEqual([]);
+    const there = String((await phone(server, 'get', uid)).data);
+    expect(there).toContain('Race night (renamed on a phone)');
+    expect(there).toContain('Written here');
+    const here = (await laptop.api(`events/${made.body.id}`, { auth: laptop.admin })).body;
+    expect(here).toMatchObject({ title: 'Race night (renamed on a phone)' });
+    expect(here.description).toContain('Written here');
+    expect((await syncWith(laptop, server, { root })).operations).toEqual([]);
   });
 
   it('credentials never follow a redirect to another server', async () => {
