@@ -110,7 +110,9 @@ describeWithPeer('a merge of venues and organizers, synced with the real WordPre
       expect((event.venue as { id: number }).id, String(event.title)).toBe(venues[0]!.id);
     }
     const concert = events.find((event) => event.title === 'Concert')!;
-    expect((concert.organizer as Array<{ organizer: string }>).map((one) => one.organizer)).toEqual([
+    // Both organizers, the merged one once (the plugin's order of an event's organizers after an update
+    // came back reversed once under load: the order is not what this test is about).
+    expect((concert.organizer as Array<{ organizer: string }>).map((one) => one.organizer).sort()).toEqual([
       'Anna Rossi',
       'Piero Bianchi',
     ]);
