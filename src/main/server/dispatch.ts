@@ -187,7 +187,7 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
     let version = store.version;
     // Reads are answered once what they show is on disk (see CalendarStore.readSettled).
     // Soon after a start, what needs every record waits for the background loading instead of doing it in one
-    // piece (see CalendarStore.readAfterLoading); a change waits for it anyway (CalendarStore.mutate).
+    // piece (see CalendarStore.readAfterLoading); so does a change (its checks may read any record or link).
     const response = isRead
       ? await store.readSettled(() =>
           store.readAfterLoading(() => {
@@ -195,7 +195,9 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
             return answer();
           }),
         )
-      : await (store.unreadEvents > 0 ? store.allEventsReadSoon().then(answer) : answer());
+      : await (store.unreadEvents > 0 || store.eventIndex.linksPending
+          ? store.completeIndexesSoon().then(answer)
+          : answer());
     ctx.status = response.status ?? 200;
     const headers: Record<string, string> = { ...response.headers };
     const totalPages = headers['X-WP-TotalPages'];

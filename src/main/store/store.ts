@@ -479,14 +479,6 @@ export class CalendarStore {
     return this.lazy?.size ?? 0;
   }
 
-  /**
-   * Reads the records a start left unread between requests (unless that is under way) and resolves once they
-   * are read (or a damaged one stopped the reading, which whatever needs it then reports).
-   */
-  allEventsReadSoon(): Promise<void> {
-    return this.readInSlices();
-  }
-
   /** Resolves once every event's record is read (at once, unless a start left some to read). */
   allEventsRead(): Promise<void> {
     return this.allRead;
