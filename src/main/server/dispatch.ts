@@ -186,12 +186,18 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
     };
     let version = store.version;
     // Reads are answered once what they show is on disk (see CalendarStore.readSettled).
+    // Soon after a start, what needs every record waits for the background loading instead of doing it in one
+    // piece (see CalendarStore.readAfterLoading); so does a change (its checks may read any record or link).
     const response = isRead
-      ? await store.readSettled(() => {
-          version = store.version;
-          return answer();
-        })
-      : await answer();
+      ? await store.readSettled(() =>
+          store.readAfterLoading(() => {
+            version = store.version;
+            return answer();
+          }),
+        )
+      : await (store.unreadEvents > 0 || store.eventIndex.linksPending
+          ? store.completeIndexesSoon().then(answer)
+          : answer());
     ctx.status = response.status ?? 200;
     const headers: Record<string, string> = { ...response.headers };
     const totalPages = headers['X-WP-TotalPages'];

@@ -626,8 +626,22 @@ export class EventIndex {
     return true;
   }
 
+  /** Whether the links are still to be built (in slices by `buildSome`, or all at once when first used). */
+  get linksPending(): boolean {
+    return this.build !== null;
+  }
+
+  /**
+   * Called before the links are built all at once (first use before the background build is through); it
+   * may throw to refuse that, see CalendarStore.readAfterLoading.
+   */
+  beforeFullBuild: (() => void) | null = null;
+
   private ready(): EventLinks {
-    if (this.build) this.buildSome(Infinity);
+    if (this.build) {
+      this.beforeFullBuild?.();
+      this.buildSome(Infinity);
+    }
     return this.links;
   }
 

@@ -54,6 +54,12 @@ export class DataFileInvalidError extends Error {
  */
 export class RecordUnreadableError extends StorageUnavailableError {}
 
+/**
+ * Thrown (and caught) inside `readAfterLoading`: the read needs every record, or the links, while a start's
+ * background loading has not finished them; it is run again once it has.
+ */
+class FullReadDeferred extends Error {}
+
 /** The data file was written by a newer Calendar Desk: not damaged, so never replaced by a backup. */
 export class DataFileTooNewError extends DataFileInvalidError {
   override readonly code = 'DATA_FILE_TOO_NEW';
@@ -82,8 +88,13 @@ export interface OpenStoreOptions {
 
 /** Events indexed per slice of the background build (a few milliseconds of work). */
 const INDEX_SLICE = 2000;
-/** Event records read per slice after a start from the data file's keys (a few milliseconds of work). */
-const READ_SLICE = 500;
+/** Event records read between two looks at the clock while a start's records are read in the background. */
+const READ_SLICE = 50;
+/**
+ * How long the background reading of a start's records holds the event loop per turn: requests arriving
+ * meanwhile wait this long at most (the target of issue 32 is a loop delay under 50 ms).
+ */
+const READ_SLICE_MS = 12;
 
 /**
  * The calendar's data: one data folder owned by one process, read from memory, changed through `mutate()`.
@@ -140,6 +151,16 @@ export class CalendarStore {
   private distrusting: Promise<void> = Promise.resolve();
   private allRead: Promise<void> = Promise.resolve();
   private markAllRead: () => void = () => undefined;
+  /** The background reading of a start's records under way (see readInSlices), or null. */
+  private reading: Promise<void> | null = null;
+  /**
+   * Set while changes wait for that reading (see mutate): later changes wait behind them, in their order.
+   * Null otherwise, so that a change is applied at once, as callers expect, when nothing is left to read.
+   */
+  private writeGate: Promise<void> | null = null;
+  private closing = false;
+  /** Set while a read runs inside `readAfterLoading`: reading everything at once is refused then. */
+  private deferFullReads = false;
 
   private constructor(
     readonly dataDir: string,
@@ -148,6 +169,9 @@ export class CalendarStore {
     tombstoneLimits?: TombstoneLimits,
   ) {
     if (tombstoneLimits) this.changeFeed.limits = tombstoneLimits;
+    this.eventIndex.beforeFullBuild = () => {
+      if (this.deferFullReads) throw new FullReadDeferred();
+    };
     this.commits = new CommitQueue({
       dataDir,
       persistence,
@@ -408,6 +432,8 @@ export class CalendarStore {
       throw this.damagedAfterStart(placeholder, error as Error);
     }
     this.events.fill(record);
+    // Here rather than all at once when the last is read: that would hold the event loop for 100,000 slugs.
+    this.eventSlugs.set(record.slug, record.id);
     lazy.done(placeholder);
     if (lazy.size === 0) this.finishReading();
     return record;
@@ -444,6 +470,7 @@ export class CalendarStore {
 
   /** Reads every record still to be read (see `lazy`): a no-op once they all are. */
   readAllEvents(): void {
+    if (this.deferFullReads && this.lazy) throw new FullReadDeferred();
     this.readSomeEvents(Infinity);
   }
 
@@ -461,7 +488,7 @@ export class CalendarStore {
     this.lazy = null;
     this.events.holdPlaceholders(null);
     this.eventIndex.beforeLinks = null;
-    for (const event of this.events.values()) this.eventSlugs.set(event.slug, event.id);
+    // The slugs were recorded as the records were read (readEvent): nothing changes while some are unread.
     // The links are built from the records, never from placeholders.
     this.eventIndex.useRecords((id) => this.events.get(id)!);
     this.markAllRead();
@@ -543,7 +570,17 @@ export class CalendarStore {
    */
   async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
     this.assertWritable();
-    // A change may read or replace any event: none may be a placeholder.
+    if (this.lazy || this.writeGate) {
+      // Soon after a start from the keys: reading every record now, in one piece, would stall every request
+      // for most of a second at 100,000 events. The change waits for the reading between requests instead
+      // (it is not acknowledged before it is applied and durable, so nothing is lost by waiting).
+      this.writeGate ??= this.readInSlices().then(() => {
+        this.writeGate = null;
+      });
+      await this.writeGate;
+      this.assertWritable();
+    }
+    // A change may read or replace any event: none may be a placeholder (a damaged record throws here).
     this.readAllEvents();
     const { result, ops, undo } = this.transactions.run(change);
     if (ops.length === 0) return result;
@@ -558,22 +595,88 @@ export class CalendarStore {
    * wait for one slice at most. Settles once they are built (or the store closed).
    */
   completeIndexesSoon(): Promise<void> {
-    return new Promise((resolve) => {
-      const step = () => {
-        if (this.closed) resolve();
-        else if (this.lazy) {
-          try {
-            this.readSomeEvents(READ_SLICE);
-          } catch {
-            // A damaged record (see damagedAfterStart): reported there; the rest stays unread.
-            resolve();
-            return;
-          }
+    return this.readInSlices().then(
+      () =>
+        new Promise((resolve) => {
+          const step = () => {
+            if (this.closed || this.lazy || this.eventIndex.buildSome(INDEX_SLICE)) resolve();
+            else setImmediate(step);
+          };
           setImmediate(step);
-        } else if (!this.eventIndex.buildSome(INDEX_SLICE)) setImmediate(step);
-        else resolve();
+        }),
+    );
+  }
+
+  /**
+   * Reads the records a start left unread, for about READ_SLICE_MS per turn of the event loop. Settles once
+   * they are all read, or the store closed, or a record turned out damaged (reported by damagedAfterStart;
+   * the rest stays unread, and whatever needs it gets the error). One reading at a time, shared.
+   */
+  private readInSlices(): Promise<void> {
+    if (!this.lazy) return Promise.resolve();
+    this.reading ??= new Promise<void>((resolve) => {
+      const step = () => {
+        try {
+          const until = performance.now() + READ_SLICE_MS;
+          while (!this.closed && this.lazy && performance.now() < until) this.readSomeEvents(READ_SLICE);
+        } catch {
+          this.reading = null;
+          resolve();
+          return;
+        }
+        if (!this.closed && this.lazy) {
+          setImmediate(step);
+          return;
+        }
+        this.reading = null;
+        resolve();
       };
       setImmediate(step);
+    });
+    return this.reading;
+  }
+
+  /**
+   * Runs the read `build`; if it needs every record (a search, a filter, slugs…) or the links while a start's
+   * background loading has not finished them, it is not done in one piece there (most of a second at 100,000
+   * events, during which no request is answered): the read waits for the loading, done between requests
+   * (completeIndexesSoon), and runs again. `build` must change nothing before it reads (a read).
+   */
+  async readAfterLoading<T>(build: () => T | Promise<T>): Promise<T> {
+    if (!this.lazy && !this.eventIndex.linksPending) return build();
+    let first: T | Promise<T>;
+    this.deferFullReads = true;
+    try {
+      first = build();
+    } catch (error) {
+      first = Promise.reject(error);
+    } finally {
+      this.deferFullReads = false;
+    }
+    try {
+      return await first;
+    } catch (error) {
+      if (!(error instanceof FullReadDeferred)) throw error;
+    }
+    await this.completeIndexesSoon();
+    // Every read deferred meanwhile resumes now: one per turn of the event loop, not all in one.
+    await this.ownTurn();
+    return build();
+  }
+
+  /** Reads waiting for a turn of their own (see ownTurn), first come first served. */
+  private readonly turnsWaiting: Array<() => void> = [];
+
+  /** Resolves in a turn of the event loop of its own (none shared with another caller of ownTurn). */
+  private ownTurn(): Promise<void> {
+    return new Promise((resolve) => {
+      this.turnsWaiting.push(resolve);
+      if (this.turnsWaiting.length > 1) return;
+      const next = () => {
+        this.turnsWaiting.shift()!();
+        if (this.turnsWaiting.length > 0) setImmediate(next);
+      };
+      setImmediate(next);
     });
   }
 
@@ -606,7 +709,8 @@ export class CalendarStore {
   }
 
   /** Resolves once no commit and no background folding is under way. */
-  idle(): Promise<void> {
+  async idle(): Promise<void> {
+    while (this.writeGate) await this.writeGate;
     return this.commits.idle();
   }
 
@@ -618,7 +722,10 @@ export class CalendarStore {
 
   /** Waits for pending writes, folds the journal into the data file, then releases the folder. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.closing) return;
+    this.closing = true;
+    // Changes waiting for a start's records (see mutate) are applied and written first: they were accepted.
+    while (this.writeGate) await this.writeGate;
     this.closed = true;
     await this.distrusting;
     try {
