@@ -235,6 +235,29 @@ describe('a CalDAV server that misbehaves', () => {
     expect((await syncWith(laptop, server, { root })).operations).toEqual([]);
   });
 
+  it('a server failing every REPORT (500) is still synced: listed by PROPFIND, read one GET at a time', async () => {
+    await phone(
+      server,
+      'create',
+      vcalendar([
+        `UID:${randomUUID()}`,
+        'DTSTAMP:20261101T000000Z',
+        `DTSTART:${day(12).replace(/-/g, '')}T100000Z`,
+        'SUMMARY:Read by GET',
+      ]),
+    );
+    let reports = 0;
+    const root = await throughProxy((method) => (method === 'REPORT' && ++reports ? { status: 500 } : null));
+    await addEvents(['Sent past a failing REPORT']);
+    const first = await syncWith(laptop, server, { root });
+    expect(first.failures).toEqual([]);
+    expect(first.summary.created).toBe(1);
+    expect((await eventsOf(laptop)).map((event) => event.title)).toContain('Read by GET');
+    expect(reports).toBeGreaterThan(0);
+    expect((await syncWith(laptop, server, { root })).failures).toEqual([]);
+    expect((await syncWith(laptop, server, { root })).operations).toEqual([]);
+  });
+
   it('credentials never follow a redirect to another server', async () => {
     const seenElsewhere: Array<string | undefined> = [];
     const elsewhere = await tinyServer((incoming, outgoing) => {

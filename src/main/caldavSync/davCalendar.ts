@@ -32,6 +32,9 @@ export interface DavResponse {
 export class StaleResourceError extends Error {}
 
 export const MULTIGET_BATCH = 100;
+
+/** A resource read: its ETag and text, or the status the server answered instead. */
+export type Fetched = { etag: string | null; text: string } | { status: number };
 const key = (ns: string, name: string) => `${ns} ${name}`;
 const statusOf = (line: string | undefined) => Number(/\s(\d{3})\s?/.exec(line ?? '')?.[1] ?? 200);
 
@@ -172,10 +175,17 @@ export class DavCalendar {
         el(DAV, 'prop', [el(DAV, 'getetag')]),
       ]),
     );
-    const answer = await this.transport.request('REPORT', this.url, {
-      body,
-      headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
-    });
+    // A server that fails on the REPORT (5xx) is listed by PROPFIND instead.
+    const answer = await this.transport
+      .request('REPORT', this.url, {
+        body,
+        headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RemoteError && error.status !== null && error.status >= 500) return null;
+        throw error;
+      });
+    if (!answer) return null;
     if (answer.status === 401) throw this.failure(answer, 'the changes since the last sync');
     if (answer.status !== 207) return null;
     const root = parseXml(answer.text);
@@ -193,35 +203,66 @@ export class DavCalendar {
     return changes.token ? changes : null;
   }
 
-  /** Resources by href with their ETag and text; a resource the server could not give is its status instead. */
-  async multiget(
-    hrefs: readonly string[],
-  ): Promise<Map<string, { etag: string | null; text: string } | { status: number }>> {
-    const found = new Map<string, { etag: string | null; text: string } | { status: number }>();
+  /**
+   * Resources by href with their ETag and text; a resource the server could not give is its status instead. A
+   * batch the server fails on (some servers answer 500 to a REPORT they cannot handle) is read one GET at a time,
+   * so one resource it cannot serve fails alone.
+   */
+  private multigetFailed = false;
+
+  async multiget(hrefs: readonly string[]): Promise<Map<string, Fetched>> {
+    const found = new Map<string, Fetched>();
     for (let at = 0; at < hrefs.length; at += MULTIGET_BATCH) {
       const batch = hrefs.slice(at, at + MULTIGET_BATCH);
-      const body = buildXml(
-        el(CALDAV, 'calendar-multiget', [
-          el(DAV, 'prop', [el(DAV, 'getetag'), el(CALDAV, 'calendar-data')]),
-          ...batch.map((href) => el(DAV, 'href', href)),
-        ]),
-      );
-      const answer = await this.transport.request('REPORT', this.url, {
-        body,
-        headers: { Depth: '1', 'Content-Type': 'application/xml; charset=utf-8' },
-      });
-      if (answer.status !== 207) throw this.failure(answer, `reading ${batch.length} events`);
-      for (const response of multistatusOf(answer.text, this.url, this.url)) {
-        const text = propText(response, CALDAV, 'calendar-data');
-        found.set(
-          response.href,
-          text !== null && response.status === 200
-            ? { etag: propText(response, DAV, 'getetag'), text }
-            : { status: response.status === 200 ? 404 : response.status },
-        );
-      }
+      const answered = this.multigetFailed
+        ? null
+        : await this.multigetBatch(batch).catch((error: unknown) => {
+            if (error instanceof RemoteError && error.status !== null && error.status >= 500) {
+              // Asked once: the next batches go by GET at once, without the retries' waits.
+              this.multigetFailed = true;
+              return null;
+            }
+            throw error;
+          });
+      if (answered) for (const [href, fetched] of answered) found.set(href, fetched);
+      else for (const href of batch) found.set(href, await this.getOne(href));
     }
     return found;
+  }
+
+  private async multigetBatch(batch: readonly string[]): Promise<Map<string, Fetched>> {
+    const body = buildXml(
+      el(CALDAV, 'calendar-multiget', [
+        el(DAV, 'prop', [el(DAV, 'getetag'), el(CALDAV, 'calendar-data')]),
+        ...batch.map((href) => el(DAV, 'href', href)),
+      ]),
+    );
+    const answer = await this.transport.request('REPORT', this.url, {
+      body,
+      headers: { Depth: '1', 'Content-Type': 'application/xml; charset=utf-8' },
+    });
+    if (answer.status !== 207) throw this.failure(answer, `reading ${batch.length} events`);
+    const found = new Map<string, Fetched>();
+    for (const response of multistatusOf(answer.text, this.url, this.url)) {
+      const text = propText(response, CALDAV, 'calendar-data');
+      found.set(
+        response.href,
+        text !== null && response.status === 200
+          ? { etag: propText(response, DAV, 'getetag'), text }
+          : { status: response.status === 200 ? 404 : response.status },
+      );
+    }
+    return found;
+  }
+
+  /** One resource by GET, its failure as its status. */
+  private async getOne(href: string): Promise<Fetched> {
+    try {
+      return (await this.get(href)) ?? { status: 404 };
+    } catch (error) {
+      if (error instanceof RemoteError && error.status !== null) return { status: error.status };
+      throw error;
+    }
   }
 
   async get(href: string): Promise<{ etag: string | null; text: string } | null> {
