@@ -11,12 +11,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadTs } from './lib/loadTs.mjs';
+import { freePort, listening } from './lib/servers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -39,24 +39,6 @@ if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
   process.exit(2);
 }
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-async function listening(url) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(url, { method: 'OPTIONS' });
-      return;
-    } catch (error) {
-      if (attempt > 600) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 const xml = (body) => `<?xml version="1.0" encoding="utf-8"?>${body}`;
 const NS = 'xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"';
 

@@ -7,12 +7,12 @@
 // with the load average beside. Writes bench/results/caldav-remote-latest.json.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadTs } from './lib/loadTs.mjs';
+import { freePort, listening } from './lib/servers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -26,14 +26,6 @@ const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 const PUSH_TARGET = 1.25;
 const UNCHANGED_TARGET_MS = 1000;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 
 const work = await mkdtemp(join(tmpdir(), 'calendar-desk-bench-caldav-'));
 const login = 'bench';
@@ -58,15 +50,7 @@ const radicale = spawn(
   ],
   { stdio: 'ignore' },
 );
-for (let attempt = 0; ; attempt++) {
-  try {
-    await fetch(server, { method: 'OPTIONS' });
-    break;
-  } catch (error) {
-    if (attempt > 200) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+await listening(server);
 
 let calendars = 0;
 async function freshCalendar() {

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startRadicaleCalendar, type CaldavServer } from '../helpers/caldavServers';
 import { startProxy, type ProxyVerdict } from '../helpers/droppingProxy';
-import { vcalendar } from '../helpers/davClients';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
-import { day, eventsOf, phone, syncWith } from './helpers';
+import { eventsOf, phone, phoneEvent, syncWith } from './helpers';
 
 /**
  * A CalDAV server that misbehaves, in front of a real Radicale: unreadable events, refused writes (403, 507),
@@ -70,17 +68,7 @@ async function addEvents(titles: string[]) {
 
 describe('a CalDAV server that misbehaves', () => {
   it('an event the server holds as malformed iCalendar fails in its words; the others arrive', async () => {
-    for (const title of ['Broken on the server', 'Fine on the server'])
-      await phone(
-        server,
-        'create',
-        vcalendar([
-          `UID:${randomUUID()}`,
-          'DTSTAMP:20261101T000000Z',
-          `DTSTART:${day(9).replace(/-/g, '')}T100000Z`,
-          `SUMMARY:${title}`,
-        ]),
-      );
+    for (const title of ['Broken on the server', 'Fine on the server']) await phoneEvent(server, title, 9);
     // A proxy that breaks one event's data in every answer that carries it.
     const proxy = await tinyServer((incoming, outgoing) => {
       const target = new URL(server.url);
@@ -236,16 +224,7 @@ describe('a CalDAV server that misbehaves', () => {
   });
 
   it('a server failing every REPORT (500) is still synced: listed by PROPFIND, read one GET at a time', async () => {
-    await phone(
-      server,
-      'create',
-      vcalendar([
-        `UID:${randomUUID()}`,
-        'DTSTAMP:20261101T000000Z',
-        `DTSTART:${day(12).replace(/-/g, '')}T100000Z`,
-        'SUMMARY:Read by GET',
-      ]),
-    );
+    await phoneEvent(server, 'Read by GET', 12);
     let reports = 0;
     const root = await throughProxy((method) => (method === 'REPORT' && ++reports ? { status: 500 } : null));
     await addEvents(['Sent past a failing REPORT']);

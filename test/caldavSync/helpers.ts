@@ -2,7 +2,8 @@ import { runAnySync } from '../../src/main/caldavSync/anyRemote';
 import { folderOwner } from '../../src/main/core/users';
 import type { ConflictPolicy, Decisions, SyncDirection } from '../../src/main/sync/model';
 import type { SyncReport } from '../../src/main/sync/sync';
-import { pythonCaldav, type DavUser } from '../helpers/davClients';
+import { randomUUID } from 'node:crypto';
+import { pythonCaldav, vcalendar, type DavUser } from '../helpers/davClients';
 import type { CaldavServer } from '../helpers/caldavServers';
 import type { TestServer } from '../helpers/server';
 
@@ -71,3 +72,18 @@ export async function eventsOf(laptop: TestServer): Promise<ListedEvent[]> {
 
 /** A day `days` from now as `YYYY-MM-DD`. */
 export const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A phone's new event on the server: a plain VEVENT `days` from now at 10:00 UTC, with `extra` lines. */
+export function phoneEvent(server: CaldavServer, title: string, days: number, extra: string[] = []) {
+  return phone(
+    server,
+    'create',
+    vcalendar([
+      `UID:${randomUUID()}`,
+      'DTSTAMP:20261101T000000Z',
+      `DTSTART:${day(days).replace(/-/g, '')}T100000Z`,
+      `SUMMARY:${title}`,
+      ...extra,
+    ]),
+  );
+}

@@ -4,7 +4,7 @@ import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 import { startRadicaleCalendar, startXandikosCalendar, type CaldavServer } from '../helpers/caldavServers';
 import { vcalendar } from '../helpers/davClients';
 import { DavCalendar } from '../../src/main/caldavSync/davCalendar';
-import { davAuth, day, eventsOf, phone, syncWith } from './helpers';
+import { davAuth, day, eventsOf, phone, phoneEvent, syncWith } from './helpers';
 
 /**
  * Two laptops and a team's CalDAV calendar on two real, independent servers from Debian (Radicale, Xandikos):
@@ -323,17 +323,7 @@ describe('what the server adds and what it names', () => {
       ['Phone at the hall', location ?? 'Town Hall'],
       ['Phone at the barn', 'Old Barn'],
     ])
-      await phone(
-        server,
-        'create',
-        vcalendar([
-          `UID:${randomUUID()}`,
-          'DTSTAMP:20261101T000000Z',
-          `DTSTART:${day(11).replace(/-/g, '')}T100000Z`,
-          `SUMMARY:${title}`,
-          `LOCATION:${where}`,
-        ]),
-      );
+      await phoneEvent(server, title, 11, [`LOCATION:${where}`]);
     expect((await syncWith(a, server)).summary).toMatchObject({ imported: 2, failed: 0 });
     const events = await eventsOf(a);
     const hall = events.find((event) => event.title === 'Phone at the hall')!;

@@ -14,6 +14,7 @@ import type { LinkState } from '../sync/linkState';
 import type { Operation } from '../sync/model';
 import { RemoteError } from '../sync/remoteErrors';
 import type { SyncProgress } from '../sync/executor';
+import { emptySummary } from '../sync/execute/context';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import { StaleResourceError, type DavCalendar } from './davCalendar';
 import { numberOf, sharedObject, type LocalResource, type RemoteResource } from './resources';
@@ -47,18 +48,7 @@ export interface CaldavOutcome {
   interrupted: boolean;
 }
 
-export const emptySummary = (): SyncSummary => ({
-  created: 0,
-  updated: 0,
-  deleted: 0,
-  adopted: 0,
-  pulled: 0,
-  imported: 0,
-  trashed: 0,
-  uploaded: 0,
-  conflicts: 0,
-  failed: 0,
-});
+export { emptySummary };
 
 class Round {
   readonly summary = emptySummary();

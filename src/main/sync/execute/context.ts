@@ -66,23 +66,26 @@ export interface ExecuteContext {
   progress(event: SyncProgress): void;
 }
 
+/** A sync's summary before anything is done (every remote's executor starts from it). */
+export const emptySummary = (): SyncSummary => ({
+  created: 0,
+  updated: 0,
+  deleted: 0,
+  adopted: 0,
+  pulled: 0,
+  imported: 0,
+  trashed: 0,
+  uploaded: 0,
+  conflicts: 0,
+  failed: 0,
+});
+
 export function executeContext(options: ExecuteOptions): ExecuteContext {
   return {
     options,
     client: options.client,
     links: options.links,
-    summary: {
-      created: 0,
-      updated: 0,
-      deleted: 0,
-      adopted: 0,
-      pulled: 0,
-      imported: 0,
-      trashed: 0,
-      uploaded: 0,
-      conflicts: 0,
-      failed: 0,
-    },
+    summary: emptySummary(),
     lateConflicts: [],
     passwords: eventPasswords(options.client, options.links),
     sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
