@@ -1,4 +1,5 @@
 import type { CalendarStore } from '../store/store';
+import { venueTextWire } from '../../shared/fields/venue';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
 import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '../core/cost';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
@@ -37,15 +38,7 @@ export function localVenue(venue: StoredVenue, store: CalendarStore): LocalRecor
       slug: venue.slug,
       status: venue.status,
       description: venue.description,
-      address: venue.address,
-      city: venue.city,
-      country: venue.country,
-      province: venue.province,
-      state: venue.state,
-      zip: venue.zip,
-      phone: venue.phone,
-      website: venue.website,
-      stateprovince: venue.stateprovince,
+      ...venueTextWire((key) => venue[key]),
       show_map: venue.showMap,
       show_map_link: venue.showMapLink,
       // Sent only when known: the original plugin has no coordinates.

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { venueTextWire } from '../../shared/fields/venue';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
 import {
@@ -140,15 +141,7 @@ export function toRemoteRecord(
       venue: text(venue.venue),
       status: text(venue.status),
       description: description(venue.description),
-      address: text(venue.address),
-      city: text(venue.city),
-      country: text(venue.country),
-      province: text(venue.province),
-      state: text(venue.state),
-      zip: text(venue.zip),
-      phone: text(venue.phone),
-      website: text(venue.website),
-      stateprovince: text(venue.stateprovince),
+      ...venueTextWire((key) => text(venue[key])),
       show_map: flag(venue.show_map),
       show_map_link: flag(venue.show_map_link),
       ...(lat !== undefined && lng !== undefined ? { geo_lat: lat, geo_lng: lng } : {}),

@@ -2,6 +2,7 @@ import type { StoredOrganizer, StoredVenue } from '../../store/schema';
 import { globalId, postHeader, presentImage, withoutEmpty, type PresentEnv } from './common';
 import { organizerJsonLd, venueJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
+import { venueTextWire } from '../../../shared/fields/venue';
 
 interface LinkedPostOptions {
   /** Single reads (and venues embedded in a single event) carry `json_ld`. */
@@ -29,15 +30,7 @@ export function presentVenue(venue: StoredVenue, env: PresentEnv, options: Linke
       excerpt: venue.excerpt,
       slug: venue.slug,
       image,
-      address: venue.address,
-      city: venue.city,
-      country: venue.country,
-      province: venue.province,
-      state: venue.state,
-      zip: venue.zip,
-      phone: venue.phone,
-      website: venue.website,
-      stateprovince: venue.stateprovince,
+      ...venueTextWire((key) => venue[key]),
     }),
     // Coordinates are kept whenever both exist, 0 included (the equator is a place).
     ...(hasGeo ? { geo_lat: venue.geoLat!, geo_lng: venue.geoLng! } : {}),
