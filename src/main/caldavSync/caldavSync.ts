@@ -7,7 +7,8 @@ import { SyncStoppedError } from '../sync/executor';
 import type { SyncOptions, SyncReport } from '../sync/sync';
 import type { RecordFailure, SyncSummary } from '../../shared/schemas/sync';
 import { DavCalendar } from './davCalendar';
-import { emptySummary, executeCaldav } from './execute';
+import { emptySummary } from '../sync/execute/context';
+import { executeCaldav } from './execute';
 import { readRemote } from './readRemote';
 import { localResources } from './resources';
 

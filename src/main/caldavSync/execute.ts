@@ -48,8 +48,6 @@ export interface CaldavOutcome {
   interrupted: boolean;
 }
 
-export { emptySummary };
-
 class Round {
   readonly summary = emptySummary();
   readonly failures: RecordFailure[] = [];
