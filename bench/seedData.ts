@@ -9,6 +9,7 @@ import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournaledPersistence } from '../src/main/store/persistence';
 import { withEventKeys } from '../src/main/store/lazyEvents';
+import { changeFeedOf } from '../src/main/store/migrations';
 import {
   dataFileSchema,
   emptyDataFile,
@@ -667,7 +668,9 @@ export function buildDataFile(options: SeedOptions): SeedResult {
   const filterStart = new Date(now.getTime() - 30 * DAY_MS);
   return {
     // Parsing strips anything the schema does not know and fails on anything it lacks.
-    data: dataFileSchema.parse(data),
+    // As the app's own data file has it: every record in the change feed (another Calendar Desk reads what a
+    // calendar holds through it), in the order the upgrade to the feed numbers them.
+    data: dataFileSchema.parse({ ...data, changeFeed: changeFeedOf(data) }),
     adminToken,
     sample: {
       categorySlug: topCategory.slug,

@@ -4,7 +4,8 @@
 // ../shared/peer/wordpress-peer.sh, against a minimal client that creates 1,000 plain events on the same site with
 // 4 requests in flight, in two scenarios, each on a fresh site of its own: the push alone (one way, to a site with
 // none of its events), and the push with the import of the 1,000 foreign events the minimal client put there first
-// (two-way). Reports each time, their ratio (target: push ≤ 1.25× the client), the load average, and the requests
+// (two-way). After the push alone, an unchanged two-way sync is timed against reading the site's lists (issue 32
+// item 3: a sync with nothing changed costs what reading the site costs). Reports each time, their ratio (target: push ≤ 1.25× the client), the load average, and the requests
 // the push made by route with the time php-fpm took for them (nginx's log of the site, timed).
 // Writes bench/results/wordpress-latest.json. Figures vary with the machine's load: compare the ratios.
 import { execFile, spawn } from 'node:child_process';
@@ -171,6 +172,62 @@ async function plainClient(site, count, offset) {
   return performance.now() - started;
 }
 
+/** The collections a sync reads from the site, with the queries it reads them with (all time, hidden ones too). */
+const LISTS = [
+  'events?start_date=1900-01-01%2000:00:00&end_date=2200-12-31%2023:59:59&show_hidden=true&',
+  'venues?',
+  'organizers?',
+  'categories?hide_empty=false&',
+  'tags?hide_empty=false&',
+];
+
+/**
+ * The floor of an unchanged sync with the site (issue 32 item 3): reading every page of the lists a sync reads,
+ * 50 records a page, 4 pages in flight, and doing nothing with them. Returns the ms it took.
+ */
+async function plainListing(site) {
+  const started = performance.now();
+  for (const list of LISTS) {
+    for (let page = 1, full = true; full; page += CONCURRENCY) {
+      const answers = await Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, index) => {
+          const response = await fetch(
+            `${site.restRoot}tribe/events/v1/${list}per_page=50&page=${page + index}`,
+            { headers: { Authorization: site.authorization } },
+          );
+          const body = await response.json();
+          return response.status === 200 ? (Object.values(body).find(Array.isArray)?.length ?? 0) : 0;
+        }),
+      );
+      full = answers.every((count) => count === 50);
+    }
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Two-way syncs of a calendar already on the site with nothing changed on either side, alternating with the
+ * plain listing (the floor): the ms of each, the operations each planned.
+ */
+async function unchangedSyncs(site, dataDir, runs = 3) {
+  // The first settles what the push left (the site's warm-up events are imported): not timed.
+  await pushRun(site, dataDir, []);
+  const syncs = [];
+  const listings = [];
+  let routes = [];
+  for (let run = 0; run < runs; run++) {
+    listings.push(Math.round(await plainListing(site)));
+    const mark = await logMark(site);
+    const sync = await pushRun(site, dataDir, []);
+    routes = (await requestsSince(site, mark)).routes;
+    syncs.push({ ms: sync.ms, checkReadAndPlanMs: sync.checkReadAndPlanMs, operations: sync.operations });
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const syncMs = median(syncs.map((sync) => sync.ms));
+  const listingMs = median(listings);
+  return { syncs, listings, ratio: Math.round((syncMs / listingMs) * 100) / 100, lastSyncRoutes: routes };
+}
+
 /** A freshly seeded EVENTS-event calendar in `dataDir`, its pictures served from `picturesOrigin`. */
 async function seedCalendar(dataDir, picturesOrigin) {
   const seeded = await run(
@@ -251,6 +308,7 @@ async function pushRun(site, dataDir, extra) {
       .slice(0, 3)
       .map((failure) => `${failure.kind} "${failure.title}": ${failure.message}`),
     eventsSent: sent - failedEvents,
+    operations: push.report.operations.length,
   };
 }
 
@@ -272,16 +330,27 @@ async function scenario(work, name, importing, picturesOrigin) {
     await plainClient(site, 20, 100_000);
     const minimal = async () => {
       say(`${name}: minimal client: ${EVENTS} plain events, ${CONCURRENCY} in flight`);
+      const mark = await logMark(site);
       const ms = await plainClient(site, EVENTS, 0);
-      say(`  ${seconds(ms)} s`);
+      minimalPhpSeconds = (await requestsSince(site, mark)).phpSeconds;
+      say(`  ${seconds(ms)} s, ${minimalPhpSeconds} s in php-fpm`);
       return ms;
     };
+    let minimalPhpSeconds = 0;
     const minimalFirst = importing ? await minimal() : null;
     say(`${name}: calendar-desk sync${importing ? '' : ' --push-only'} (the whole seeded calendar)`);
     const mark = await logMark(site);
     const push = await pushRun(site, dataDir, importing ? [] : ['--push-only']);
     const requests = await requestsSince(site, mark);
     say(`  ${seconds(push.ms)} s (exit ${push.exitStatus}), ${requests.requests} requests`);
+    let unchanged = null;
+    if (!importing) {
+      say(`${name}: two-way syncs with nothing changed, against reading the site's lists`);
+      unchanged = await unchangedSyncs(site, dataDir);
+      say(
+        `  syncs ${unchanged.syncs.map((sync) => sync.ms).join(', ')} ms; lists ${unchanged.listings.join(', ')} ms`,
+      );
+    }
     const minimalMs = minimalFirst ?? (await minimal());
     const ratio = Math.round((push.ms / minimalMs) * 1000) / 1000;
     const handled = push.eventsSent + (push.summary.imported ?? 0);
@@ -293,7 +362,11 @@ async function scenario(work, name, importing, picturesOrigin) {
       name,
       loadAverage: { before: loadBefore, after: load() },
       seeded: counts,
-      minimalClient: { ms: Math.round(minimalMs), perEventMs: Math.round((minimalMs / EVENTS) * 10) / 10 },
+      minimalClient: {
+        ms: Math.round(minimalMs),
+        perEventMs: Math.round((minimalMs / EVENTS) * 10) / 10,
+        phpSeconds: minimalPhpSeconds,
+      },
       push: {
         ...push,
         requests: requests.requests,
@@ -303,6 +376,7 @@ async function scenario(work, name, importing, picturesOrigin) {
       },
       ratio,
       target: { ratio: TARGET_RATIO, met: ratio <= TARGET_RATIO && delivered },
+      unchanged,
     };
   } finally {
     await site.stop();
@@ -360,7 +434,7 @@ async function main() {
     for (const { name, loadAverage, seeded: counts, minimalClient, push, ratio, target } of scenarios) {
       lines.push(
         `${name}   (load average ${loadAverage.before.join(' ')} before, ${loadAverage.after.join(' ')} after)`,
-        `  minimal client  ${EVENTS} plain events, ${CONCURRENCY} in flight   ${seconds(minimalClient.ms)} s  (${minimalClient.perEventMs} ms an event)`,
+        `  minimal client  ${EVENTS} plain events, ${CONCURRENCY} in flight   ${seconds(minimalClient.ms)} s  (${minimalClient.perEventMs} ms an event), ${minimalClient.phpSeconds} s in php-fpm`,
         `  push            ${EVENTS} events + ${counts.venues} venues, ${counts.organizers} organizers, ${counts.categories} categories, ${counts.tags} tags, ${counts.media} pictures   ${seconds(push.ms)} s`,
         `                  created ${push.summary.created}, imported ${push.summary.imported ?? 0}, failed ${push.summary.failed}, pictures uploaded ${push.summary.uploaded}; events sent ${push.eventsSent} of ${EVENTS}; exit ${push.exitStatus}`,
         `                  checking and reading the site and planning ${seconds(push.checkReadAndPlanMs ?? 0)} s; ${push.requests} requests (${push.requestsPerEvent} an event sent or imported), ${push.phpSeconds} s in php-fpm`,
@@ -373,6 +447,15 @@ async function main() {
             : ' (the push did not deliver every event: see the failures)'),
         ...push.firstFailures.map((line) => `  failure: ${line}`),
       );
+      const { unchanged } = scenarios.find((one) => one.name === name);
+      if (unchanged)
+        lines.push(
+          `  unchanged two-way sync  ${unchanged.syncs.map((sync) => `${seconds(sync.ms)} s (${sync.operations} operations)`).join(', ')}`,
+          `  reading the site's lists (the floor)  ${unchanged.listings.map((ms) => `${seconds(ms)} s`).join(', ')}   ratio ${unchanged.ratio}×`,
+          ...unchanged.lastSyncRoutes
+            .slice(0, 6)
+            .map((entry) => `                    ${entry.count} × ${entry.route}  ${entry.seconds} s`),
+        );
     }
     console.log(lines.join('\n'));
   } finally {

@@ -31,7 +31,7 @@ export const MIGRATIONS: Migration[] = [
  * A new change feed holding every record of `data`, numbered in dependency order (terms, venues, organizers,
  * events), so that a reader of the whole feed meets what an event refers to before the event.
  */
-function changeFeedOf(data: Record<string, unknown>) {
+export function changeFeedOf(data: Record<string, unknown>) {
   const feed = emptyChangeFeed();
   const kinds: Array<[string, (record: { taxonomy?: unknown }) => FeedKind]> = [
     ['terms', (term) => (term.taxonomy === 'category' ? 'category' : 'tag')],

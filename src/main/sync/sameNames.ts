@@ -13,6 +13,7 @@ import { foldedForMatch } from '../core/linkedPostMatch';
 import { changeLinkedPost } from '../core/linkedPosts';
 import { mergeLinkedPosts } from '../core/linkedPostMerge';
 import type { LinkState } from './linkState';
+import { linkKey } from './model';
 import type { SameNameChoice, SameNameGroup } from '../../shared/schemas/sync';
 
 export type { SameNameChoice, SameNameGroup } from '../../shared/schemas/sync';
@@ -81,7 +82,8 @@ function apartName(post: LinkedPost, index: number, taken: Set<string>): string 
  * other record of a group into the first (its events follow it); `keep-apart` gives each other record its
  * name of {@link SameNameGroup.apartNames}. A record linked to the remote record of another of its group
  * loses that link first: it is sent on its own (kept apart), or not at all (merged, its deletion would take
- * the other's record).
+ * the other's record). Returns the records renamed (`kind:localId`): their new name is the user's choice, sent
+ * to the remote as it is here.
  */
 export async function settleSameNames(
   groups: SameNameGroup[],
@@ -90,8 +92,9 @@ export async function settleSameNames(
   links: LinkState,
   caller: Caller,
   now: Date,
-): Promise<void> {
+): Promise<Set<string>> {
   const call = { store, caller, now };
+  const renamed = new Set<string>();
   for (const group of groups) {
     const [firstId, ...others] = group.localIds;
     const linked = new Set([links.remoteIdOf(group.kind, firstId!)]);
@@ -108,7 +111,9 @@ export async function settleSameNames(
           group.kind === 'venue' ? { venue: name } : { organizer: name },
           call,
         );
+        renamed.add(linkKey(group.kind, id));
       }
     }
   }
+  return renamed;
 }

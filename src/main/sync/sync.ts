@@ -163,6 +163,18 @@ function leaveOutRejected(
   }));
 }
 
+/**
+ * The user's decisions, with `local-wins` for each record this sync renamed to keep it apart (unless decided
+ * otherwise): its twin there (same uid) still has the shared name, and the new one was chosen to be sent, here
+ * and on the site. Without it, each would wait as a conflict on its name at every sync.
+ */
+function withRenamedApart(decisions: Decisions | undefined, renamed: Set<string>): Decisions | undefined {
+  if (renamed.size === 0) return decisions;
+  const all: Decisions = { ...decisions };
+  for (const key of renamed) all[key] ??= 'local-wins';
+  return all;
+}
+
 /** What a sync reads before it plans: the remote verified, the links, the local records and the remote's. */
 async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
   await client.verify();
@@ -177,9 +189,17 @@ async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
   const direction = options.direction ?? 'both';
   let sameNames = direction === 'pull' ? [] : sameNameGroups(options.store, links);
   const sameNamesFound = sameNames;
+  let renamedApart = new Set<string>();
   if (sameNames.length > 0 && options.sameNames && !options.dryRun) {
     const now = options.clock?.() ?? new Date();
-    await settleSameNames(sameNames, options.sameNames, options.store, links, options.caller, now);
+    renamedApart = await settleSameNames(
+      sameNames,
+      options.sameNames,
+      options.store,
+      links,
+      options.caller,
+      now,
+    );
     sameNames = sameNameGroups(options.store, links);
   }
   if (sameNames.length > 0 && !options.dryRun) throw sameNamesError(sameNames);
@@ -198,7 +218,7 @@ async function readBeforePlan(client: RemoteClient, options: SyncOptions) {
     );
     await findRemoteSeries(client, remote, links.all(), linkedHeads);
   }
-  return { links, local, feed, remote, sameNamesFound };
+  return { links, local, feed, remote, sameNamesFound, renamedApart };
 }
 
 /**
@@ -230,11 +250,11 @@ export async function runSync(options: SyncOptions): Promise<SyncReport> {
   } finally {
     options.signal?.removeEventListener('abort', stopReading);
   }
-  const { links, local, feed, remote, sameNamesFound } = read;
+  const { links, local, feed, remote, sameNamesFound, renamedApart } = read;
   const direction = options.direction ?? 'both';
   const planned = plan(local, links.all(), remote, {
     policy: options.policy,
-    decisions: options.decisions,
+    decisions: withRenamedApart(options.decisions, renamedApart),
     mediaLinks: links.allMedia(),
     direction,
     sentProtected: (localEventId) => links.isProtected(localEventId),

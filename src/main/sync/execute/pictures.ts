@@ -53,15 +53,20 @@ export class RunPictures {
   }
 
   /**
-   * An adopted record that shows the upload of its picture file (the same calendar pushed before under another
-   * address): that copy is this picture on this remote, so it is never uploaded again.
+   * An adopted record whose remote shows its picture: the upload of its file (the same calendar pushed before
+   * under another address), or the same address (another Calendar Desk keeps addresses as they are). That
+   * remote picture is this one on this remote: later plans compare its id (the record as a sync last saw it
+   * keeps no address), and a file is never uploaded again.
    */
   async adoptPicture(record: LocalRecord, remote: RemoteRecord): Promise<void> {
     const { links } = this.context;
     const image = record.image;
-    if (!image?.fileName || links.remoteMediaIdOf(image.mediaId) !== null) return;
-    const remoteFile = remote.imageUrl?.split('/').pop() ?? '';
-    if (typeof remote.fields.image !== 'number' || !isUploadedCopyOf(image, remoteFile)) return;
+    if (!image || links.remoteMediaIdOf(image.mediaId) !== null) return;
+    if (typeof remote.fields.image !== 'number' || !remote.imageUrl) return;
+    const shown = image.fileName
+      ? isUploadedCopyOf(image, remote.imageUrl.split('/').pop() ?? '')
+      : remote.imageUrl === image.url;
+    if (!shown) return;
     await links.putMedia({ localId: image.mediaId, remoteId: remote.fields.image, pendingFile: null });
   }
 
