@@ -2,6 +2,7 @@ import { linkKey, SYNC_KINDS, type SyncKind, type LocalRecord, type RemoteRecord
 import type { LinkState } from './linkState';
 import type { RemoteClient } from './remoteClient';
 import { appendAll } from '../../shared/arrays';
+import { DEFAULT_CONCURRENCY, inPool } from './stages';
 
 /**
  * The remote records a plan compares. The lists are read first (a page holds 50 records), but the plugin's
@@ -33,24 +34,36 @@ export async function completeRemote(
 ): Promise<RemoteRecord[]> {
   const byId = new Map(known.map((record) => [linkKey(record.kind, record.id), record]));
   const slugs = new Set(known.map((record) => `${record.kind}:${record.slug}`));
-  const found: RemoteRecord[] = [];
-  const add = (record: RemoteRecord | null) => {
-    if (!record || byId.has(linkKey(record.kind, record.id))) return;
-    byId.set(linkKey(record.kind, record.id), record);
-    found.push(record);
-  };
+  const reads: (() => Promise<RemoteRecord | null>)[] = [];
   for (const record of local) {
     const link = links.get(record.kind, record.id);
     if (link?.remoteId != null) {
-      if (!byId.has(linkKey(record.kind, link.remoteId)) && !isGone(record.kind, link.remoteId))
-        add(await client.get(record.kind, link.remoteId));
+      const remoteId = link.remoteId;
+      if (!byId.has(linkKey(record.kind, remoteId)) && !isGone(record.kind, remoteId))
+        reads.push(() => client.get(record.kind, remoteId));
       continue;
     }
     const mayBeUnlisted =
       link !== undefined || (!record.deleted && record.fields.hide_from_listings === true);
     if (mayBeUnlisted && !slugs.has(`${record.kind}:${record.slug}`)) {
-      add(await client.findBySlug(record.kind, record.slug));
+      reads.push(() => client.findBySlug(record.kind, record.slug));
     }
+  }
+  // Read as the remote's lists are, several at once; kept in the order of the local records.
+  const answers: (RemoteRecord | null)[] = new Array<RemoteRecord | null>(reads.length).fill(null);
+  await inPool(
+    reads.map((_, index) => index),
+    DEFAULT_CONCURRENCY,
+    () => true,
+    async (index) => {
+      answers[index] = await reads[index]!();
+    },
+  );
+  const found: RemoteRecord[] = [];
+  for (const record of answers) {
+    if (!record || byId.has(linkKey(record.kind, record.id))) continue;
+    byId.set(linkKey(record.kind, record.id), record);
+    found.push(record);
   }
   return [...known, ...found];
 }
