@@ -322,6 +322,46 @@ describe('undo of a whole import', () => {
     }
   });
 
+  it('each import keeps its records in a file of its own: later notes never rewrite them', async () => {
+    const first = await post('import', { file_name: 'first.csv', content: FIRST_CSV });
+    const { dataDir } = server;
+    const firstRecords = join(dataDir, 'import-history', `${first.body.import_id}.json`);
+    const written = await stat(firstRecords);
+    expect(written.mode & 0o777).toBe(0o600);
+    expect((await stat(join(dataDir, 'import-history'))).mode & 0o777).toBe(0o700);
+    // The index lists the imports only: no record's text is in it.
+    expect(await readFile(join(dataDir, HISTORY_FILE), 'utf8')).not.toContain('Picnic');
+    const second = await post('import', { file_name: 'second.csv', content: SECOND_CSV });
+    expect((await post(`imports/${second.body.import_id}/undo`, {})).status).toBe(200);
+    const after = await stat(firstRecords);
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+    // Its undo reads them back: Choir goes; Picnic, changed since by the other import, stays as it is.
+    const undone = await post(`imports/${first.body.import_id}/undo`, {});
+    expect(undone.body).toMatchObject({ trashed: 1, kept: [{ title: 'Picnic' }] });
+  });
+
+  it('a history written with its records inline (earlier versions) is read, and its records get their files', async () => {
+    const applied = await post('import', { file_name: 'first.csv', content: FIRST_CSV });
+    const { dataDir } = server;
+    await server.engine.close();
+    server = { ...server, close: () => rm(dataDir, { recursive: true, force: true }) };
+    const id = applied.body.import_id as string;
+    const recordsFile = join(dataDir, 'import-history', `${id}.json`);
+    const index = JSON.parse(await readFile(join(dataDir, HISTORY_FILE), 'utf8'));
+    const inline = [{ ...index[0], records: JSON.parse(await readFile(recordsFile, 'utf8')) }];
+    await writeFile(join(dataDir, HISTORY_FILE), JSON.stringify(inline), { mode: 0o600 });
+    await rm(join(dataDir, 'import-history'), { recursive: true });
+    const again = await startTestServer({ dataDir });
+    try {
+      expect((await admin('imports', {}, again)).body.map((entry: { id: string }) => entry.id)).toEqual([id]);
+      expect(JSON.parse(await readFile(join(dataDir, HISTORY_FILE), 'utf8'))[0].records).toBeUndefined();
+      expect((await stat(recordsFile)).isFile()).toBe(true);
+      expect((await post(`imports/${id}/undo`, {}, again)).body.trashed).toBe(2);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('a damaged history is set aside: the calendar starts, only earlier undos are lost', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'calendar-desk-test-'));
     await writeFile(join(dataDir, HISTORY_FILE), '[{"id": 1', { mode: 0o600 });

@@ -1,9 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { TimeSlices } from './timeSlices';
-import { temporaryNameOf } from '../store/durableJsonFile';
+import { readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { CalendarStore } from '../store/store';
 import { describeWriteFailure, StorageUnavailableError, storageRefusalOf } from '../store/storageRefusal';
@@ -14,17 +11,29 @@ import {
   type ImportHistoryEntry,
   type ImportKind,
 } from '../../shared/schemas/imports';
+import {
+  ensureRecordsFolder,
+  readRecordsFile,
+  recordsFileOf,
+  recordsPartsSoon,
+  removeUnkeptRecords,
+  writeFileDurablySoon,
+  writeFileDurablySync,
+} from './importHistoryFiles';
 
 /*
  * The last imports and, for each, every record it wrote as it was before (issue 15 item 2: undo of a whole
- * import). Kept in the data folder in `import-history.json`, mode 0600: the versions hold drafts and event
+ * import). Kept in the data folder: `import-history.json` lists the imports, `import-history/<id>.json` holds
+ * the records of each (importHistoryFiles.ts), mode 0600 in a 0700 folder: the versions hold drafts and event
  * passwords.
  *
  * Crash safety: an import's entry is written (durably) BEFORE its store write, marked `pending`, and marked
  * done after. A crash between the two writes therefore never loses an undo: at the next start a pending entry
  * is kept when the store shows its import (a record it wrote is exactly as the import left it) and dropped
  * when it does not (the store write never landed; nothing to undo). Writing the history after the store
- * instead would silently lose the undo of an import that a crash caught between the two writes.
+ * instead would silently lose the undo of an import that a crash caught between the two writes. An import's
+ * records are on disk before the index names it: a crash between the two leaves a records file no entry
+ * names, removed at the next start.
  */
 
 export const HISTORY_FILE = 'import-history.json';
@@ -44,25 +53,39 @@ export interface WrittenRecord {
   trashed?: boolean;
 }
 
-/** An import as the file keeps it: what `GET imports` lists, and the versions an undo puts back. */
-const storedImportSchema = importHistoryEntrySchema.extend({
+const writtenRecordsSchema = z.array(
+  z.object({
+    kind: importKindSchema,
+    id: z.number(),
+    // The stored record as it was (the store's own schema checked it when it was written).
+    before: z.record(z.string(), z.unknown()).nullable(),
+    after: z.string(),
+    trashed: z.boolean().optional(),
+  }),
+);
+
+/** An entry of the index; `records` inline only in files written before they had files of their own. */
+const indexEntrySchema = importHistoryEntrySchema.extend({
   pending: z.boolean().optional(),
-  records: z.array(
-    z.object({
-      kind: importKindSchema,
-      id: z.number(),
-      // The stored record as it was (the store's own schema checked it when it was written).
-      before: z.record(z.string(), z.unknown()).nullable(),
-      after: z.string(),
-      trashed: z.boolean().optional(),
-    }),
-  ),
+  records: writtenRecordsSchema.optional(),
 });
-type StoredImport = Omit<z.infer<typeof storedImportSchema>, 'records'> & { records: WrittenRecord[] };
+type StoredImport = z.infer<typeof importHistoryEntrySchema> & {
+  pending?: boolean;
+  records: WrittenRecord[];
+};
 
 /** Digest of a record's stored form (what an undo compares to tell whether it changed since). */
 export const digestOf = (record: Tracked | undefined): string =>
   record ? createHash('sha256').update(JSON.stringify(record)).digest('hex') : '';
+
+/** Said the way the calendar's own writes say a refused disk (503, what to do). */
+function refusedNote(error: unknown, folder: string): unknown {
+  if (!storageRefusalOf(error)) return error;
+  return new StorageUnavailableError(
+    `could not note the import in its history: ${describeWriteFailure(error, folder)}`,
+    { cause: error },
+  );
+}
 
 export class ImportHistory {
   private entries: StoredImport[];
@@ -71,14 +94,17 @@ export class ImportHistory {
     private readonly file: string,
     store: CalendarStore,
   ) {
-    const stored = readHistory(file);
+    const { entries: stored, inline } = readHistory(file);
     const landed = (entry: StoredImport) =>
       entry.records.some((record) => digestOf(store[record.kind].get(record.id)) === record.after);
     this.entries = stored
       .filter((entry) => !entry.pending || landed(entry))
       .map(({ pending: _pending, ...entry }) => entry);
-    // Settled once: the entries a crash left pending are now known to have landed, or are gone.
-    if (stored.some((entry) => entry.pending)) this.save(this.entries);
+    // Settled once: the entries a crash left pending are now known to have landed, or are gone; a history
+    // written with the records inline gets their files.
+    if (inline) for (const entry of this.entries) this.writeRecords(entry);
+    if (inline || stored.some((entry) => entry.pending)) this.save(this.entries);
+    removeUnkeptRecords(file, new Set(this.entries.map((entry) => entry.id)));
   }
 
   /** The imports kept, newest first, as `GET imports` lists them. */
@@ -92,13 +118,20 @@ export class ImportHistory {
 
   /**
    * Notes, before the store write of an import, what it writes (durably: see the comment at the top).
-   * Synchronous: it runs inside the import's store change, which must not yield.
+   * Synchronous: it runs inside the import's store change, which must not yield. Only this import's records
+   * and the small index are written: an import applied whole is small.
    */
   begin(fileName: string, sourceId: string | null, at: Date, records: WrittenRecord[]): string {
     const entry = this.entryOf(fileName, sourceId, at, records);
+    this.writeRecords(entry);
     // Kept in memory only once on disk: an import whose note cannot be written is refused, and never listed.
     const next = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
-    this.save(next);
+    try {
+      this.save(next);
+    } catch (error) {
+      this.forgetRecords(entry.id);
+      throw error;
+    }
     this.entries = next;
     return entry.id;
   }
@@ -126,8 +159,8 @@ export class ImportHistory {
 
   /**
    * {@link begin} for an import applied in slices, after its last slice landed (outside any store change): the
-   * note is written without holding the event loop (its records serialized a slice at a time, the file
-   * written asynchronously), so that the history of a 50,000-event import costs no long stall (issue 26).
+   * records are turned into text a slice at a time and written a piece at a time, so that the history of a
+   * 50,000-event import costs no long stall (issue 26).
    */
   async beginSoon(
     fileName: string,
@@ -135,8 +168,13 @@ export class ImportHistory {
     at: Date,
     records: WrittenRecord[],
   ): Promise<string> {
-    await recordsTextSoon(records);
     const entry = this.entryOf(fileName, sourceId, at, records);
+    try {
+      ensureRecordsFolder(this.file);
+      await writeFileDurablySoon(recordsFileOf(this.file, entry.id), await recordsPartsSoon(records));
+    } catch (error) {
+      throw refusedNote(error, join(this.file, '..'));
+    }
     const next = [entry, ...this.entries].slice(0, KEPT_IMPORTS);
     const renamed = await this.saveSoon(next, () => (this.entries = next));
     if (!renamed) {
@@ -167,6 +205,7 @@ export class ImportHistory {
   /** The import's store write failed (its change was taken back): nothing to undo. */
   failed(id: string): void {
     this.afterStoreWrite(this.entries.filter((entry) => entry.id !== id));
+    this.forgetRecords(id);
   }
 
   /** Noted after the undo's store write: a crash between them leaves an undo that restores nothing more. */
@@ -194,21 +233,41 @@ export class ImportHistory {
     return this.entries.map((entry) => (entry.id === id ? change(entry) : entry));
   }
 
-  private save(entries: StoredImport[]): void {
-    this.saves++;
+  /** An import's records in their own file, durably (synchronous: see {@link begin}). */
+  private writeRecords(entry: StoredImport): void {
     try {
-      writeFileDurablySync(this.file, historyText(entries));
+      ensureRecordsFolder(this.file);
+      writeFileDurablySync(recordsFileOf(this.file, entry.id), [JSON.stringify(entry.records)]);
     } catch (error) {
-      // A full or read-only disk: said as the calendar's own writes say it (503, what to do).
-      if (!storageRefusalOf(error)) throw error;
-      throw new StorageUnavailableError(
-        `could not note the import in its history: ${describeWriteFailure(error, join(this.file, '..'))}`,
-        { cause: error },
-      );
+      throw refusedNote(error, join(this.file, '..'));
     }
   }
 
-  /** How many writes of the file were started: a slower write that a later one overtook is not renamed over it. */
+  private forgetRecords(id: string): void {
+    try {
+      unlinkSync(recordsFileOf(this.file, id));
+    } catch {
+      // Removed at the next start if still there.
+    }
+  }
+
+  /** Removes the records' files of the entries `next` no longer keeps (after its index is written). */
+  private forgetDropped(before: StoredImport[], next: StoredImport[]): void {
+    const kept = new Set(next.map((entry) => entry.id));
+    for (const entry of before) if (!kept.has(entry.id)) this.forgetRecords(entry.id);
+  }
+
+  private save(entries: StoredImport[]): void {
+    this.saves++;
+    try {
+      writeFileDurablySync(this.file, [indexText(entries)]);
+    } catch (error) {
+      throw refusedNote(error, join(this.file, '..'));
+    }
+    this.forgetDropped(this.entries, entries);
+  }
+
+  /** How many writes of the index were started: a slower write that a later one overtook is not renamed over it. */
   private saves = 0;
 
   /**
@@ -217,69 +276,27 @@ export class ImportHistory {
    */
   private async saveSoon(entries: StoredImport[], renamed = () => {}): Promise<boolean> {
     const mine = ++this.saves;
-    const text = historyText(entries);
-    const temp = join(dirname(this.file), temporaryNameOf(basename(this.file)));
+    const before = this.entries;
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(text);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      // Checked and renamed in one turn of the event loop: no other write of the file can come between.
-      if (this.saves !== mine) {
-        await unlink(temp);
-        return false;
-      }
-      renameSync(temp, this.file);
-      renamed();
-      const folder = await open(dirname(this.file), 'r');
-      try {
-        await folder.sync();
-      } finally {
-        await folder.close();
-      }
-      return true;
-    } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      if (!storageRefusalOf(error)) throw error;
-      throw new StorageUnavailableError(
-        `could not note the import in its history: ${describeWriteFailure(error, join(this.file, '..'))}`,
-        { cause: error },
+      const done = await writeFileDurablySoon(
+        this.file,
+        [indexText(entries)],
+        () => this.saves === mine,
+        renamed,
       );
+      if (done) this.forgetDropped(before, entries);
+      return done;
+    } catch (error) {
+      throw refusedNote(error, join(this.file, '..'));
     }
   }
 }
 
-/** The JSON text of each import's records, made once (the file is written again at each import and undo). */
-const recordsTexts = new WeakMap<WrittenRecord[], string>();
-
-const recordsText = (records: WrittenRecord[]) => {
-  let text = recordsTexts.get(records);
-  if (text === undefined) recordsTexts.set(records, (text = JSON.stringify(records)));
-  return text;
-};
-
-/** Makes the text of `records` a slice at a time, the event loop free between two (see beginSoon). */
-async function recordsTextSoon(records: WrittenRecord[]): Promise<void> {
-  if (recordsTexts.has(records)) return;
-  const slices = new TimeSlices();
-  const parts: string[] = [];
-  for (let start = 0; start < records.length; start += 500) {
-    parts.push(JSON.stringify(records.slice(start, start + 500)).slice(1, -1));
-    await slices.pause();
-  }
-  recordsTexts.set(records, `[${parts.join(',')}]`);
-}
-
-/** The file's text: the entries, each with its records' text made once. */
-function historyText(entries: StoredImport[]): string {
-  const texts = entries.map(({ pending, records, ...entry }) => {
-    const fields = JSON.stringify(pending ? { ...entry, pending } : entry);
-    return `${fields.slice(0, -1)},"records":${recordsText(records)}}`;
-  });
-  return `[${texts.join(',')}]`;
+/** The index's text: the entries without their records (those are in files of their own). */
+function indexText(entries: StoredImport[]): string {
+  return JSON.stringify(
+    entries.map(({ pending, records: _records, ...entry }) => (pending ? { ...entry, pending } : entry)),
+  );
 }
 
 /** A written record as the history keeps it, from the store as the import leaves it. */
@@ -288,52 +305,57 @@ export function writtenRecord(kind: ImportKind, before: Tracked | undefined, now
   return { kind, id: now.id, before: before ?? null, after: digestOf(now), ...(trashed ? { trashed } : {}) };
 }
 
-function readHistory(file: string): StoredImport[] {
+/**
+ * The entries of the index with their records (from their files; inline in a history written before they had
+ * files, then `inline`). An entry whose records file is missing or damaged is dropped (its undo is lost).
+ */
+function readHistory(file: string): { entries: StoredImport[]; inline: boolean } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], inline: false };
     throw error;
   }
-  let parsed: z.ZodSafeParseResult<z.infer<typeof storedImportSchema>[]> | undefined;
+  let parsed: z.ZodSafeParseResult<z.infer<typeof indexEntrySchema>[]> | undefined;
   try {
-    parsed = z.array(storedImportSchema).safeParse(JSON.parse(text));
+    parsed = z.array(indexEntrySchema).safeParse(JSON.parse(text));
   } catch {
     parsed = undefined;
   }
-  if (parsed?.success) return parsed.data as StoredImport[];
-  // A damaged history must not stop the calendar: it is set aside (for whoever wants to look) and the
-  // history starts afresh; only the undo of earlier imports is lost.
-  const aside = `${file}.damaged-${Date.now()}`;
-  renameSync(file, aside);
-  console.error(
-    `calendar-desk: ${file} was damaged; moved to ${aside}. Earlier imports can no longer be undone.`,
-  );
-  return [];
+  if (!parsed?.success) {
+    // A damaged history must not stop the calendar: it is set aside (for whoever wants to look) and the
+    // history starts afresh; only the undo of earlier imports is lost.
+    const aside = `${file}.damaged-${Date.now()}`;
+    renameSync(file, aside);
+    console.error(
+      `calendar-desk: ${file} was damaged; moved to ${aside}. Earlier imports can no longer be undone.`,
+    );
+    return { entries: [], inline: false };
+  }
+  const entries: StoredImport[] = [];
+  let inline = false;
+  for (const entry of parsed.data) {
+    if (entry.records) inline = true;
+    const records = entry.records ?? recordsOf(file, entry.id);
+    if (records) entries.push({ ...entry, records: records as WrittenRecord[] });
+    else
+      console.error(
+        `calendar-desk: the records of import ${entry.id} are missing or damaged; it can no longer be undone.`,
+      );
+  }
+  return { entries, inline };
 }
 
-/** Temp file, fsync, rename over, fsync of the folder: a crash leaves the old or the new file, never a torn one. */
-function writeFileDurablySync(file: string, text: string): void {
-  // Named as every durable write names its copy, so the start's sweep removes one a crash left behind.
-  // Synchronous, so no other write of this process can run while it is written.
-  const temp = join(dirname(file), temporaryNameOf(basename(file)));
-  const handle = openSync(temp, 'wx', 0o600);
+/** The records of one import from its file, or null when the file is missing or damaged. */
+function recordsOf(file: string, id: string): z.infer<typeof writtenRecordsSchema> | null {
+  const text = readRecordsFile(file, id);
+  if (text === null) return null;
   try {
-    writeSync(handle, text);
-    fsyncSync(handle);
-  } catch (error) {
-    closeSync(handle);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(handle);
-  renameSync(temp, file);
-  const folder = openSync(join(file, '..'), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
+    const parsed = writtenRecordsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
