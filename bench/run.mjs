@@ -43,6 +43,8 @@ const TARGETS = {
   mixedP99Ms: 50,
   /** The server's longest event-loop delay during the mixed load (issue 32). */
   loopDelayMs: 50,
+  /** Mixed load p99 against the bare stringifying route's under the same arrivals (issue 32 item 2). */
+  mixedOverBare: 2,
   createP50Ms: 10,
   createP99Ms: 50,
   startMs: 1000,
@@ -424,6 +426,23 @@ async function benchSize(events, dataRoot) {
       result.memoryAfterDistinct = memoryOf(pid);
       log(`RSS after the distinct lists: ${result.memoryAfterDistinct?.rssMB ?? '?'} MB`);
     }
+    // The mixed load's reference (issue 32 item 2): the same arrivals on the bare stringifying route, all reads
+    // (it cannot write), measured before the server's run.
+    let mixedBare = null;
+    if (measures('mixed')) {
+      await waitIdle(bare.child.pid);
+      mixedBare = await openLoop({
+        origin: bare.found,
+        rate: TARGETS.mixedRate,
+        seconds: settings.mixedSeconds,
+        next: () => ({ method: 'GET', path: nextDistinctPath(), kind: 'read' }),
+      });
+      log(
+        `mixed arrivals on the bare stringifying route: p50 ${mixedBare.latencyMs.p50} ms, p99 ` +
+          `${mixedBare.latencyMs.p99} ms (${JSON.stringify(mixedBare.statusCodes)}; load ${mixedBare.loadAverage})`,
+      );
+      await waitIdle(pid);
+    }
     await cleanups.pop()(); // the bare app is done
 
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
@@ -457,7 +476,13 @@ async function benchSize(events, dataRoot) {
       });
       // The server's longest event-loop delay during the load, its background work included.
       const loopDelay = await loopDelaySince(server);
-      result.mixed = { writeShare: TARGETS.mixedWriteShare, ...mixed, serverLoopDelayMs: loopDelay };
+      result.mixed = {
+        writeShare: TARGETS.mixedWriteShare,
+        ...mixed,
+        serverLoopDelayMs: loopDelay,
+        bareStringifying: mixedBare,
+        p99OverBare: mixedBare ? ratio(mixed.latencyMs.p99, mixedBare.latencyMs.p99) : null,
+      };
       log(
         `mixed: the server's event loop was delayed up to ${loopDelay?.maxMs ?? '?'} ms ` +
           `(p99 ${loopDelay?.p99Ms ?? '?'} ms; target < ${TARGETS.loopDelayMs} ms)`,
@@ -466,7 +491,7 @@ async function benchSize(events, dataRoot) {
         `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +
           `(reads p99 ${mixed.readLatencyMs.p99}, writes p99 ${mixed.writeLatencyMs.p99}; ` +
           `${JSON.stringify(mixed.statusCodes)}, ${mixed.errors} errors, ${mixed.lateSends} late sends; ` +
-          `load ${mixed.loadAverage})`,
+          `load ${mixed.loadAverage}); ${result.mixed.p99OverBare}× the bare stringifying route's p99`,
       );
       await waitIdle(pid);
     }
@@ -612,6 +637,13 @@ function judge(sizes) {
       at?.mixed?.latencyMs?.p99,
       (v) => v <= TARGETS.mixedP99Ms,
       'ms',
+    ),
+    check(
+      `Mixed load p99 vs the bare stringifying route under the same arrivals`,
+      `≤ ${TARGETS.mixedOverBare}×`,
+      at?.mixed?.p99OverBare ?? undefined,
+      (v) => v <= TARGETS.mixedOverBare,
+      '×',
     ),
     check(
       `Durable create p50 (${settings.writers} writers)`,
