@@ -96,8 +96,10 @@ export async function runCaldavSync(options: SyncOptions): Promise<SyncReport> {
   let interrupted = false;
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      let freshToken: string | null | undefined;
       if (round === 0) {
         const state = await dav.state();
+        freshToken = state.token;
         if (!state.isCalendar)
           throw new RemoteError(
             'REMOTE_NOT_THIS_API',
@@ -105,7 +107,7 @@ export async function runCaldavSync(options: SyncOptions): Promise<SyncReport> {
               'the calendar name.',
           );
       }
-      const read = await readRemote(dav, links);
+      const read = await readRemote(dav, links, freshToken);
       const local = localResources(store, objects, caller, links);
       const planned = plan(
         [...local.values()].map((one) => one.record),

@@ -77,11 +77,18 @@ class Round {
     return { href, etag: got.etag, text: got.text };
   }
 
+  /** The server's address of each remote id, from the links and the resources read (made again on a miss). */
+  private hrefs: Map<number, string> | null = null;
+
   private hrefOf(remoteId: number): string {
-    const link = this.run.links.all().find((one) => one.remoteId === remoteId && one.remoteHref);
-    const href =
-      link?.remoteHref ??
-      [...this.run.resources.values()].find((one) => numberOf(one.href) === remoteId)?.href;
+    let href = this.hrefs?.get(remoteId);
+    if (href === undefined) {
+      this.hrefs = new Map();
+      for (const one of this.run.resources.values()) this.hrefs.set(numberOf(one.href), one.href);
+      for (const link of this.run.links.all())
+        if (link.remoteId !== null && link.remoteHref) this.hrefs.set(link.remoteId, link.remoteHref);
+      href = this.hrefs.get(remoteId);
+    }
     if (!href)
       throw new RemoteError('REMOTE_BAD_RECORD', 'The event is not known on the calendar server any more.');
     return href;

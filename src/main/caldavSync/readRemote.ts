@@ -25,7 +25,12 @@ export interface RemoteRead {
 const nameOfHref = (href: string) => decodeURIComponent(href.split('/').pop() ?? href);
 
 /** Which resources exist (with their ETags) and which of them to fetch. */
-async function listing(dav: DavCalendar, linkByHref: Map<string, Link>, token: string | null) {
+async function listing(
+  dav: DavCalendar,
+  linkByHref: Map<string, Link>,
+  token: string | null,
+  freshToken?: string | null,
+) {
   const changes = token ? await dav.changesSince(token) : null;
   if (changes) {
     const etags = new Map<string, string | null>();
@@ -39,7 +44,7 @@ async function listing(dav: DavCalendar, linkByHref: Map<string, Link>, token: s
     };
   }
   // The token is taken before the listing: a change made while listing is seen again by the next sync.
-  const { token: fresh } = await dav.state();
+  const fresh = freshToken !== undefined ? freshToken : (await dav.state()).token;
   const etags = await dav.etags();
   const toFetch = [...etags]
     .filter(([href, etag]) => !etag || linkByHref.get(href)?.remoteEtag !== etag)
@@ -47,7 +52,15 @@ async function listing(dav: DavCalendar, linkByHref: Map<string, Link>, token: s
   return { etags, toFetch, token: fresh, by: 'etags' as const };
 }
 
-export async function readRemote(dav: DavCalendar, links: LinkState): Promise<RemoteRead> {
+/**
+ * `freshToken`: the collection's sync token just read (the sync's first round checks the calendar with that
+ * same request), so that a listing by ETags does not ask for it again.
+ */
+export async function readRemote(
+  dav: DavCalendar,
+  links: LinkState,
+  freshToken?: string | null,
+): Promise<RemoteRead> {
   const linkByHref = new Map(
     links
       .all()
@@ -55,7 +68,7 @@ export async function readRemote(dav: DavCalendar, links: LinkState): Promise<Re
         link.remoteHref && link.remoteId !== null ? [[link.remoteHref, link] as const] : [],
       ),
   );
-  const listed = await listing(dav, linkByHref, links.meta.davToken ?? null);
+  const listed = await listing(dav, linkByHref, links.meta.davToken ?? null, freshToken);
   const fetched = await dav.multiget(listed.toFetch);
   const read: RemoteRead = {
     records: [],
