@@ -56,12 +56,22 @@ describe('a CalDAV calendar on the Publish screen', { timeout: 120_000 }, () => 
     await dialog.getByTestId('save-remote').click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('CalDAV calendar').first().waitFor();
+    // Listed in the words of its kind: the calendar account's password, not a website's.
+    const saved = page.locator('.remote-list .remote').first();
+    expect(await saved.textContent()).toContain(
+      `Password of the calendar account · ${server.login} · password saved`,
+    );
+    expect(await saved.textContent()).not.toContain('Website password');
+    expect(await page.locator('p.muted').filter({ hasText: 'a CalDAV calendar (Nextcloud' }).count()).toBe(1);
 
     await page.getByTestId('run-sync').click();
     await page.getByTestId('sync-report').waitFor();
     expect(await page.getByTestId('summary-created').textContent()).toBe('2');
     expect(await page.getByTestId('summary-failed').textContent()).toBe('0');
     await screenshot(page, 'caldav-remote-published');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'caldav-remote-published-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
     const choir = new DavCalendar(server.calendarUrl, {
       auth: { user: server.login, password: server.password },
     });

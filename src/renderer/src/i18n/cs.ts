@@ -541,7 +541,7 @@ export const cs: Messages = {
     secretSaved: 'heslo uloženo',
     title: 'Zveřejnit',
     intro:
-      'Propojte tento kalendář se svým webem (WordPress s The Events Calendar) nebo s jiným Calendar Desk: vaše změny se tam přenesou a změny provedené tam se vrátí sem. Nic, co se změnilo na obou stranách, se nepřepíše bez vašeho rozhodnutí.',
+      'Propojte tento kalendář se svým webem (WordPress s The Events Calendar), s kalendářem CalDAV (Nextcloud, Radicale, iCloud, Fastmail…) nebo s jiným Calendar Desk: vaše změny se tam přenesou a změny provedené tam se vrátí sem. Nic, co se změnilo na obou stranách, se nepřepíše bez vašeho rozhodnutí.',
     remotes: 'Vaše weby',
     addRemote: 'Přidat web',
     editRemote: 'Upravit web',
@@ -557,6 +557,7 @@ export const cs: Messages = {
     authType: 'Přihlásit pomocí',
     auth: {
       password: 'Heslo webu pro tuto aplikaci',
+      caldav: 'Heslo účtu kalendáře',
       token: 'Přístupový klíč jiného Calendar Desku',
       none: 'Nic',
     },

@@ -554,7 +554,7 @@ export const de: Messages = {
     secretSaved: 'Passwort gespeichert',
     title: 'Veröffentlichen',
     intro:
-      'Teilen Sie diesen Kalender mit Ihrer Website (WordPress mit The Events Calendar) oder einem anderen Calendar Desk: Ihre Änderungen gehen dorthin, und dort gemachte Änderungen kommen hierher zurück. Was auf beiden Seiten geändert wurde, wird nie ohne Ihre Entscheidung überschrieben.',
+      'Teilen Sie diesen Kalender mit Ihrer Website (WordPress mit The Events Calendar), einem CalDAV-Kalender (Nextcloud, Radicale, iCloud, Fastmail …) oder einem anderen Calendar Desk: Ihre Änderungen gehen dorthin, und dort gemachte Änderungen kommen hierher zurück. Was auf beiden Seiten geändert wurde, wird nie ohne Ihre Entscheidung überschrieben.',
     remotes: 'Ihre Websites',
     addRemote: 'Website hinzufügen',
     editRemote: 'Website bearbeiten',
@@ -570,6 +570,7 @@ export const de: Messages = {
     authType: 'Anmelden mit',
     auth: {
       password: 'Website-Passwort für diese App',
+      caldav: 'Passwort des Kalenderkontos',
       token: 'Zugangsschlüssel eines anderen Calendar Desk',
       none: 'Nichts',
     },

@@ -532,7 +532,7 @@ export const en = {
     secretSaved: 'password saved',
     title: 'Publish',
     intro:
-      'Share this calendar with your website (WordPress with The Events Calendar) or another Calendar Desk: your changes go there, and changes made there come back here. Nothing changed on both sides is overwritten without your decision.',
+      'Share this calendar with your website (WordPress with The Events Calendar), a CalDAV calendar (Nextcloud, Radicale, iCloud, Fastmail…) or another Calendar Desk: your changes go there, and changes made there come back here. Nothing changed on both sides is overwritten without your decision.',
     remotes: 'Your sites',
     addRemote: 'Add a site',
     editRemote: 'Edit site',
@@ -547,6 +547,7 @@ export const en = {
     authType: 'Sign in with',
     auth: {
       password: 'Website password for this app',
+      caldav: 'Password of the calendar account',
       token: 'Access key of another Calendar Desk',
       none: 'Nothing',
     },

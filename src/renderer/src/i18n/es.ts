@@ -542,7 +542,7 @@ export const es: Messages = {
     secretSaved: 'contraseña guardada',
     title: 'Publicar',
     intro:
-      'Comparte este calendario con tu web (WordPress con The Events Calendar) o con otro Calendar Desk: tus cambios se envían allí, y los cambios hechos allí vuelven aquí. Nada de lo que haya cambiado en los dos lados se sobrescribe sin que tú lo decidas.',
+      'Comparte este calendario con tu web (WordPress con The Events Calendar), con un calendario CalDAV (Nextcloud, Radicale, iCloud, Fastmail…) o con otro Calendar Desk: tus cambios se envían allí, y los cambios hechos allí vuelven aquí. Nada de lo que haya cambiado en los dos lados se sobrescribe sin que tú lo decidas.',
     remotes: 'Tus webs',
     addRemote: 'Añadir una web',
     editRemote: 'Editar web',
@@ -558,6 +558,7 @@ export const es: Messages = {
     authType: 'Iniciar sesión con',
     auth: {
       password: 'Contraseña de la web para esta aplicación',
+      caldav: 'Contraseña de la cuenta del calendario',
       token: 'Clave de acceso de otro Calendar Desk',
       none: 'Nada',
     },

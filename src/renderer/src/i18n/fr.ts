@@ -546,7 +546,7 @@ export const fr: Messages = {
     secretSaved: 'mot de passe enregistré',
     title: 'Publier',
     intro:
-      'Partagez ce calendrier avec votre site web (WordPress avec The Events Calendar) ou un autre Calendar Desk : vos modifications y sont envoyées, et celles faites là-bas reviennent ici. Rien de ce qui a changé des deux côtés n’est écrasé sans votre décision.',
+      'Partagez ce calendrier avec votre site web (WordPress avec The Events Calendar), un calendrier CalDAV (Nextcloud, Radicale, iCloud, Fastmail…) ou un autre Calendar Desk : vos modifications y sont envoyées, et celles faites là-bas reviennent ici. Rien de ce qui a changé des deux côtés n’est écrasé sans votre décision.',
     remotes: 'Vos sites',
     addRemote: 'Ajouter un site',
     editRemote: 'Modifier le site',
@@ -562,6 +562,7 @@ export const fr: Messages = {
     authType: 'Se connecter avec',
     auth: {
       password: 'Mot de passe du site pour cette application',
+      caldav: 'Mot de passe du compte de calendrier',
       token: 'Clé d’accès d’un autre Calendar Desk',
       none: 'Rien',
     },

@@ -542,7 +542,7 @@ export const it: Messages = {
     secretSaved: 'password salvata',
     title: 'Pubblica',
     intro:
-      'Condividi questo calendario con il tuo sito (WordPress con The Events Calendar) o con un altro Calendar Desk: le tue modifiche arrivano lì, e quelle fatte lì tornano qui. Nulla di modificato da entrambe le parti viene sovrascritto senza la tua decisione.',
+      'Condividi questo calendario con il tuo sito (WordPress con The Events Calendar), con un calendario CalDAV (Nextcloud, Radicale, iCloud, Fastmail…) o con un altro Calendar Desk: le tue modifiche arrivano lì, e quelle fatte lì tornano qui. Nulla di modificato da entrambe le parti viene sovrascritto senza la tua decisione.',
     remotes: 'Destinazioni',
     addRemote: 'Aggiungi una destinazione',
     editRemote: 'Modifica destinazione',
@@ -558,6 +558,7 @@ export const it: Messages = {
     authType: 'Accesso con',
     auth: {
       password: 'Password del sito per questa app',
+      caldav: 'Password dell’account del calendario',
       token: 'Chiave di accesso di un altro Calendar Desk',
       none: 'Niente',
     },

@@ -540,7 +540,7 @@ export const pl: Messages = {
     secretSaved: 'hasło zapisane',
     title: 'Publikuj',
     intro:
-      'Udostępniaj ten kalendarz swojej stronie (WordPress z The Events Calendar) lub innemu Calendar Desk: twoje zmiany trafiają tam, a zmiany wprowadzone tam wracają tutaj. Nic, co zmieniono po obu stronach, nie zostanie nadpisane bez twojej decyzji.',
+      'Udostępniaj ten kalendarz swojej stronie (WordPress z The Events Calendar), kalendarzowi CalDAV (Nextcloud, Radicale, iCloud, Fastmail…) lub innemu Calendar Desk: twoje zmiany trafiają tam, a zmiany wprowadzone tam wracają tutaj. Nic, co zmieniono po obu stronach, nie zostanie nadpisane bez twojej decyzji.',
     remotes: 'Miejsca docelowe',
     addRemote: 'Dodaj miejsce docelowe',
     editRemote: 'Edycja miejsca docelowego',
@@ -556,6 +556,7 @@ export const pl: Messages = {
     authType: 'Logowanie przez',
     auth: {
       password: 'Hasło strony dla tej aplikacji',
+      caldav: 'Hasło konta kalendarza',
       token: 'Klucz dostępu innego Calendar Desk',
       none: 'Brak',
     },
