@@ -68,6 +68,21 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), fields: eventFields }),
   fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), fields: eventFields }),
   fc.record({ kind: fc.constant('trash' as const), pick: fc.nat() }),
+  // An edit that keeps the event's place (a new title; perhaps other terms, venue or flags): in place.
+  fc.record({
+    kind: fc.constant('retitle' as const),
+    pick: fc.nat(),
+    title: fc.string({ maxLength: 8 }),
+    links: fc.option(
+      eventFields.map(({ categoryIds, tagIds, venueId, organizerIds, featured }) => ({
+        categoryIds,
+        tagIds,
+        venueId,
+        organizerIds,
+        featured,
+      })),
+    ),
+  }),
   // A change that stores an event and then fails: it must leave no trace.
   fc.record({ kind: fc.constant('failing' as const), pick: fc.nat(), fields: eventFields }),
 );
@@ -231,6 +246,9 @@ async function applyOperation(store: CalendarStore, op: Operation, writes: Promi
   } else if (op.kind === 'update') {
     const current = store.events.get(target)!;
     writes.push(store.mutate((tx) => tx.putEvent({ ...current, ...op.fields, slug: current.slug })));
+  } else if (op.kind === 'retitle') {
+    const current = store.events.get(target)!;
+    writes.push(store.mutate((tx) => tx.putEvent({ ...current, ...op.links, title: op.title })));
   } else if (op.kind === 'trash') {
     const current = store.events.get(target)!;
     writes.push(
