@@ -144,7 +144,13 @@ export class CalendarStore {
    */
   private lazy: LazyEvents | null = null;
   /** What `validate` found for such a start: the records' lines and the placeholders' term counts. */
-  private lazyStart: { lines: RawLines; publishedPerTerm: Map<number, number> } | null = null;
+  private lazyStart: {
+    lines: RawLines;
+    publishedPerTerm: Map<number, number>;
+    /** The placeholders' starts and ends in seconds, for exactly the array `placeholders`. */
+    seconds: Float64Array;
+    placeholders: StoredEvent[];
+  } | null = null;
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
   /** Set once a record turned out unreadable: the fingerprint being removed (see damagedAfterStart). */
@@ -326,7 +332,8 @@ export class CalendarStore {
     const fromKeys = trustedAndCurrent ? placeholdersFrom(raw.eventKeys, lines.length) : null;
     if (fromKeys) {
       raw.events = fromKeys.events;
-      this.lazyStart = { lines, publishedPerTerm: fromKeys.publishedPerTerm };
+      const { events, publishedPerTerm, seconds } = fromKeys;
+      this.lazyStart = { lines, publishedPerTerm, seconds, placeholders: events };
       return;
     }
     raw.events = lines.parseAll();
@@ -396,7 +403,8 @@ export class CalendarStore {
     if (lazyStart) {
       // Placeholders: the slugs are known once the records are read (finishReading).
       for (const event of data.events) this.events.put(event);
-      this.eventIndex.reset(data.events, lazyStart.publishedPerTerm);
+      const seconds = data.events === lazyStart.placeholders ? lazyStart.seconds : undefined;
+      this.eventIndex.reset(data.events, lazyStart.publishedPerTerm, seconds);
       this.lazy = new LazyEvents(lazyStart.lines, data.events);
       this.events.holdPlaceholders({
         isPlaceholder: (event) => this.lazy?.isPlaceholder(event) ?? false,
