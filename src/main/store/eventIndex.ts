@@ -46,9 +46,9 @@ export function wallClockSeconds(text: string): number | null {
  */
 export function wallClockSecondsAt(text: string, at: number): number | null {
   if (at < 0 || at + 19 > text.length) return null;
-  const c = (offset: number) => text.charCodeAt(at + offset);
-  const separators = c(4) === 45 && c(7) === 45 && c(10) === 32;
-  if (!separators || c(13) !== 58 || c(16) !== 58) return null; // '-', ' ', ':'
+  const separators =
+    text.charCodeAt(at + 4) === 45 && text.charCodeAt(at + 7) === 45 && text.charCodeAt(at + 10) === 32;
+  if (!separators || text.charCodeAt(at + 13) !== 58 || text.charCodeAt(at + 16) !== 58) return null; // '-', ' ', ':'
   const year = digits(text, at, 4);
   const month = digits(text, at + 5, 2);
   const day = digits(text, at + 8, 2);

@@ -1,5 +1,5 @@
 import { EventIndex, wallClockSecondsAt } from './eventIndex';
-import type { RawLines } from './rawLines';
+import type { Lines } from './rawLines';
 import type { StoredEvent } from './schema';
 
 /**
@@ -103,7 +103,7 @@ export class LazyEvents {
   private cursor = 0;
 
   constructor(
-    private readonly lines: RawLines,
+    private readonly lines: Lines,
     private readonly placeholders: readonly StoredEvent[],
   ) {
     for (let line = 0; line < placeholders.length; line++) this.pending.set(placeholders[line].id, line);
@@ -150,6 +150,12 @@ export class LazyEvents {
   /** `placeholder`'s record is in its place everywhere: it is no longer pending. */
   done(placeholder: StoredEvent): void {
     this.pending.delete(placeholder.id);
+    if (this.pending.size === 0) this.close();
+  }
+
+  /** Lets go of the data file the lines are read from (all read, or the store closes first). */
+  close(): void {
+    this.lines.close?.();
   }
 }
 
