@@ -7,6 +7,7 @@ import { seedDataFolder } from '../../bench/seedData';
 import { runEventQuery, type EventQuery } from '../../src/main/core/eventQuery';
 import { serializeInChunks } from '../../src/main/store/durableJsonFile';
 import { JournaledPersistence } from '../../src/main/store/persistence';
+import { FileLines } from '../../src/main/store/fileLines';
 import { RawLines } from '../../src/main/store/rawLines';
 import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
@@ -215,10 +216,13 @@ describe('a start from the events’ keys', () => {
 describe('a record the disk damaged after the start', () => {
   it('is reported, changes are refused, and the next start checks the whole file', async () => {
     const store = await open();
-    const parse = RawLines.prototype.parse;
-    const spy = vi.spyOn(RawLines.prototype, 'parse').mockImplementation(function (this: RawLines, at) {
-      if (at === 7) throw new SyntaxError('Unexpected token in JSON at position 12');
-      return parse.call(this, at);
+    // Lines kept as read, or read by position (FileLines, with the layout file): the 8th fails either way.
+    const spies = [RawLines.prototype, FileLines.prototype].map((prototype) => {
+      const parse = prototype.parse;
+      return vi.spyOn(prototype, 'parse').mockImplementation(function (this: RawLines, at) {
+        if (at === 7) throw new SyntaxError('Unexpected token in JSON at position 12');
+        return parse.call(this, at);
+      });
     });
     try {
       expect(() => store.readAllEvents()).toThrow(/damaged: the record of event \d+ in .* cannot be read/);
@@ -228,7 +232,7 @@ describe('a record the disk damaged after the start', () => {
       ).rejects.toThrow(/read-only because the record of event \d+ .*restart Calendar Desk/);
       expect(store.notices.join('\n')).toMatch(/Read-only: the record of event \d+/);
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     await store.close();
     await expect(readFile(`${dataFile()}.written`)).rejects.toThrow(/ENOENT/);
@@ -243,16 +247,19 @@ describe('a record the disk damaged after the start', () => {
     const store = await open();
     await store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed before a crash' }));
     // No close(): as after a crash, the change is only in the journal.
-    const parse = RawLines.prototype.parse;
-    const spy = vi.spyOn(RawLines.prototype, 'parse').mockImplementation(function (this: RawLines, at) {
-      if (at === 7) throw new SyntaxError('Unexpected token in JSON at position 12');
-      return parse.call(this, at);
+    // Lines kept as read, or read by position (FileLines, with the layout file): the 8th fails either way.
+    const spies = [RawLines.prototype, FileLines.prototype].map((prototype) => {
+      const parse = prototype.parse;
+      return vi.spyOn(prototype, 'parse').mockImplementation(function (this: RawLines, at) {
+        if (at === 7) throw new SyntaxError('Unexpected token in JSON at position 12');
+        return parse.call(this, at);
+      });
     });
     let next: CalendarStore;
     try {
       next = await open();
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     expect(next.unreadEvents).toBe(0);
     expect(next.events.size).toBe(EVENTS);

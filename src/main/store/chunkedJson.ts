@@ -65,6 +65,18 @@ export class ChunkedJsonReader {
     return false;
   }
 
+  /**
+   * The elements of the raw array just opened are `lines`, read elsewhere (see lineLayout.ts): the next line
+   * must close the array. False when no raw array was just opened or `lines` is empty.
+   */
+  rawElements(lines: { readonly length: number }): boolean {
+    if (this.refused || !this.raw || this.any || lines.length === 0) return false;
+    this.document[this.rawArray!] = lines;
+    this.any = true;
+    this.comma = false;
+    return true;
+  }
+
   /** The document, or undefined when the lines did not form one. */
   result(): { value: unknown } | undefined {
     return this.closed && !this.refused ? { value: this.document } : undefined;

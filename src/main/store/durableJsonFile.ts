@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { readChunkedJsonFile } from './chunkedJson';
+import type { LineLayout } from './lineLayout';
 import { basename, dirname, resolve } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { writeFully } from './journal';
@@ -40,30 +41,47 @@ const RECORDS_PER_CHUNK = 500;
  * JSON of `data` in pieces, one record per line inside top-level arrays: a valid, greppable JSON document
  * that is produced between writes instead of in one long `JSON.stringify` of the whole calendar.
  */
-export function* serializeInChunks(data: unknown): Generator<string> {
+export function* serializeInChunks(data: unknown, layout?: LineLayout): Generator<string> {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     yield JSON.stringify(data);
     return;
   }
   const entries = Object.entries(data as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  yield '{';
+  // Bytes yielded so far, counted only for a layout (see lineLayout.ts).
+  let bytes = 0;
+  const counted = (text: string) => {
+    if (layout) bytes += Buffer.byteLength(text);
+    return text;
+  };
+  yield counted('{');
   for (const [index, [key, value]] of entries.entries()) {
-    yield `${index > 0 ? ',' : ''}\n${JSON.stringify(key)}:`;
+    yield counted(`${index > 0 ? ',' : ''}\n${JSON.stringify(key)}:`);
     if (!Array.isArray(value)) {
-      yield JSON.stringify(value);
+      yield counted(JSON.stringify(value));
       continue;
     }
     if (value.length === 0) {
-      yield '[]';
+      yield counted('[]');
       continue;
     }
+    const offsets = layout?.key === key ? layout.offsets : null;
     for (let at = 0; at < value.length; at += RECORDS_PER_CHUNK) {
       const chunk = value.slice(at, at + RECORDS_PER_CHUNK).map((item) => JSON.stringify(item));
-      yield `${at === 0 ? '[\n' : ',\n'}${chunk.join(',\n')}`;
+      if (offsets) {
+        // Each line starts after the `[\n` or `,\n` before it.
+        let offset = bytes;
+        for (const line of chunk) {
+          offsets.push(offset + 2);
+          offset += 2 + Buffer.byteLength(line);
+        }
+      }
+      yield counted(`${at === 0 ? '[\n' : ',\n'}${chunk.join(',\n')}`);
     }
-    yield '\n]';
+    // The `]` line starts after the newline that ends the last element's line.
+    offsets?.push(bytes + 1);
+    yield counted('\n]');
   }
-  yield '\n}\n';
+  yield counted('\n}\n');
 }
 
 /**

@@ -37,15 +37,24 @@ function digits(text: string, from: number, length: number): number {
 
 /** Seconds from 0000-01-01 00:00:00 to a canonical `Y-m-d H:i:s` wall clock; null for anything else. */
 export function wallClockSeconds(text: string): number | null {
-  if (text.length !== 19) return null;
-  const separators = text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 32;
-  if (!separators || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null; // '-', ' ', ':'
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hour = digits(text, 11, 2);
-  const minute = digits(text, 14, 2);
-  const second = digits(text, 17, 2);
+  return text.length === 19 ? wallClockSecondsAt(text, 0) : null;
+}
+
+/**
+ * `wallClockSeconds` of the 19 characters of `text` from `at`: a start reads the dates of its events' keys
+ * (one long string) in place, without slicing 200,000 strings first.
+ */
+export function wallClockSecondsAt(text: string, at: number): number | null {
+  if (at < 0 || at + 19 > text.length) return null;
+  const separators =
+    text.charCodeAt(at + 4) === 45 && text.charCodeAt(at + 7) === 45 && text.charCodeAt(at + 10) === 32;
+  if (!separators || text.charCodeAt(at + 13) !== 58 || text.charCodeAt(at + 16) !== 58) return null; // '-', ' ', ':'
+  const year = digits(text, at, 4);
+  const month = digits(text, at + 5, 2);
+  const day = digits(text, at + 8, 2);
+  const hour = digits(text, at + 11, 2);
+  const minute = digits(text, at + 14, 2);
+  const second = digits(text, at + 17, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23) return null;
   if (minute < 0 || minute > 59 || second < 0 || second > 59) return null;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
@@ -147,9 +156,12 @@ const codeOf = (text: string) => {
   return code;
 };
 
-/** `start`: the event's start in wall-clock seconds when the caller has it already (a start sorts by it). */
-function placementOf(event: StoredEvent, start = wallClockSeconds(event.startLocal)): Placement {
-  const end = wallClockSeconds(event.endLocal);
+/** `start`, `end`: the event's in wall-clock seconds when the caller has them already (a start sorts by them). */
+function placementOf(
+  event: StoredEvent,
+  start = wallClockSeconds(event.startLocal),
+  end = wallClockSeconds(event.endLocal),
+): Placement {
   const span = start !== null && end !== null && end >= start ? end - start : -1;
   // Class 0 for irregular events, 1 for spans up to a day, then each class up to 4× longer (at most 13).
   let spanClass = 0;
@@ -572,16 +584,26 @@ export class EventIndex {
   /**
    * Indexes exactly `events`, dropping whatever was indexed before; the links are built later. With
    * `publishedPerTerm` (a start from the data file's keys), the events may be placeholders holding only what
-   * the listing reads (see LazyEvents): the term counts are taken as given.
+   * the listing reads (see LazyEvents): the term counts are taken as given. `seconds`, when given, holds each
+   * event's start and end in wall-clock seconds (NaN when not canonical), two per event in `events`' order.
    */
-  reset(events: Iterable<StoredEvent>, publishedPerTerm?: ReadonlyMap<number, number>): void {
+  reset(
+    events: Iterable<StoredEvent>,
+    publishedPerTerm?: ReadonlyMap<number, number>,
+    seconds?: Float64Array,
+  ): void {
     this.listing.clear();
     this.publishedPerTerm.clear();
-    const { sorted, starts } = startOrder([...events]);
+    const { sorted, starts, ends } = startOrder([...events], seconds);
     // In start order, every partition is filled by appending.
     for (let at = 0; at < sorted.length; at++) {
       const event = sorted[at];
-      this.listing.add(event, starts ? placementOf(event, starts[at]) : placementOf(event), true);
+      const placement = !starts
+        ? placementOf(event)
+        : ends
+          ? placementOf(event, starts[at], Number.isNaN(ends[at]) ? null : ends[at])
+          : placementOf(event, starts[at]);
+      this.listing.add(event, placement, true);
       if (!publishedPerTerm) this.countTerms(event, 1);
     }
     for (const [termId, count] of publishedPerTerm ?? []) this.publishedPerTerm.set(termId, count);
@@ -694,16 +716,20 @@ export function sortByStart(events: StoredEvent[]): StoredEvent[] {
  * `events` sorted as sortByStart does, with each one's start in wall-clock seconds when the numeric sort could
  * be used (null otherwise): the start's listing reuses them instead of reading 100,000 dates twice.
  */
-function startOrder(events: StoredEvent[]): { sorted: StoredEvent[]; starts: Float64Array | null } {
-  const byComparing = () => ({ sorted: [...events].sort(compareStart), starts: null });
+function startOrder(
+  events: StoredEvent[],
+  seconds?: Float64Array,
+): { sorted: StoredEvent[]; starts: Float64Array | null; ends: Float64Array | null } {
+  const byComparing = () => ({ sorted: [...events].sort(compareStart), starts: null, ends: null });
   if (events.length >= KEY_POSITIONS) return byComparing();
+  if (seconds && seconds.length !== 2 * events.length) seconds = undefined;
   const keys = new Float64Array(events.length);
   let earliest = Infinity;
   let latest = -Infinity;
   let previousId = -Infinity;
   for (let at = 0; at < events.length; at++) {
-    const start = wallClockSeconds(events[at].startLocal);
-    if (start === null || !(events[at].id > previousId)) return byComparing();
+    const start = seconds ? seconds[2 * at] : wallClockSeconds(events[at].startLocal);
+    if (start === null || Number.isNaN(start) || !(events[at].id > previousId)) return byComparing();
     previousId = events[at].id;
     keys[at] = start;
     if (start < earliest) earliest = start;
@@ -713,11 +739,14 @@ function startOrder(events: StoredEvent[]): { sorted: StoredEvent[]; starts: Flo
   for (let at = 0; at < keys.length; at++) keys[at] = (keys[at] - earliest) * KEY_POSITIONS + at;
   keys.sort();
   const sorted = new Array<StoredEvent>(events.length);
+  const ends = seconds ? new Float64Array(events.length) : null;
   for (let at = 0; at < keys.length; at++) {
-    sorted[at] = events[keys[at] % KEY_POSITIONS];
+    const position = keys[at] % KEY_POSITIONS;
+    sorted[at] = events[position];
+    if (ends) ends[at] = seconds![2 * position + 1];
     keys[at] = Math.floor(keys[at] / KEY_POSITIONS) + earliest;
   }
-  return { sorted, starts: keys };
+  return { sorted, starts: keys, ends };
 }
 
 /** Adds the event to the listing of each of its terms (a term repeated in `termIds` counts once). */

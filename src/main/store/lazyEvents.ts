@@ -1,5 +1,5 @@
-import { EventIndex } from './eventIndex';
-import type { RawLines } from './rawLines';
+import { EventIndex, wallClockSecondsAt } from './eventIndex';
+import type { Lines } from './rawLines';
 import type { StoredEvent } from './schema';
 
 /**
@@ -60,7 +60,7 @@ const isArrayOf = (value: unknown, type: string, length: number): boolean =>
 export function placeholdersFrom(
   keys: unknown,
   count: number,
-): { events: StoredEvent[]; publishedPerTerm: Map<number, number> } | null {
+): { events: StoredEvent[]; publishedPerTerm: Map<number, number>; seconds: Float64Array } | null {
   const { ids, statuses, dates, hidden, languages, publishedPerTerm } = (keys ?? {}) as Partial<EventKeys>;
   const valid =
     isArrayOf(ids, 'number', count) &&
@@ -73,8 +73,12 @@ export function placeholdersFrom(
     publishedPerTerm.every((entry) => isArrayOf(entry, 'number', 2));
   if (!valid) return null;
   const events = new Array<StoredEvent>(count);
+  // Each start and end in seconds, read in place from `dates` (what EventIndex.reset sorts and places by).
+  const seconds = new Float64Array(2 * count);
   for (let at = 0; at < count; at++) {
     const from = 2 * DATE_LENGTH * at;
+    seconds[2 * at] = wallClockSecondsAt(dates, from) ?? NaN;
+    seconds[2 * at + 1] = wallClockSecondsAt(dates, from + DATE_LENGTH) ?? NaN;
     events[at] = {
       id: ids![at],
       status: statuses![at],
@@ -84,7 +88,7 @@ export function placeholdersFrom(
       language: languages![at],
     } as StoredEvent;
   }
-  return { events, publishedPerTerm: new Map(publishedPerTerm) };
+  return { events, publishedPerTerm: new Map(publishedPerTerm), seconds };
 }
 
 /**
@@ -93,16 +97,16 @@ export function placeholdersFrom(
  * first used; the store reads the rest between requests.
  */
 export class LazyEvents {
-  private readonly pending = new Map<number, { placeholder: StoredEvent; line: number }>();
+  /** Event id → its line (= its placeholder's position): numbers only, no object per event to collect. */
+  private readonly pending = new Map<number, number>();
   /** Where the next `nextPending` looks from: placeholders before it are all read. */
   private cursor = 0;
 
   constructor(
-    private readonly lines: RawLines,
+    private readonly lines: Lines,
     private readonly placeholders: readonly StoredEvent[],
   ) {
-    for (let line = 0; line < placeholders.length; line++)
-      this.pending.set(placeholders[line].id, { placeholder: placeholders[line], line });
+    for (let line = 0; line < placeholders.length; line++) this.pending.set(placeholders[line].id, line);
   }
 
   get size(): number {
@@ -111,7 +115,8 @@ export class LazyEvents {
 
   /** Whether `event` is a placeholder whose record is still to be read. */
   isPlaceholder(event: StoredEvent): boolean {
-    return this.pending.get(event.id)?.placeholder === event;
+    const line = this.pending.get(event.id);
+    return line !== undefined && this.placeholders[line] === event;
   }
 
   /** The next placeholder still to be read, in the data file's order (undefined when all are). */
@@ -126,7 +131,7 @@ export class LazyEvents {
 
   /** The record of `placeholder`, parsed from its line and checked against it (still pending: see `done`). */
   parse(placeholder: StoredEvent): StoredEvent {
-    const { line } = this.pending.get(placeholder.id)!;
+    const line = this.pending.get(placeholder.id)!;
     const record = this.lines.parse(line) as StoredEvent;
     const keysAgree =
       record !== null &&
@@ -145,6 +150,12 @@ export class LazyEvents {
   /** `placeholder`'s record is in its place everywhere: it is no longer pending. */
   done(placeholder: StoredEvent): void {
     this.pending.delete(placeholder.id);
+    if (this.pending.size === 0) this.close();
+  }
+
+  /** Lets go of the data file the lines are read from (all read, or the store closes first). */
+  close(): void {
+    this.lines.close?.();
   }
 }
 

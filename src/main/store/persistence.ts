@@ -2,6 +2,7 @@ import { copyFile, link, readdir, readFile, unlink, mkdir, stat, writeFile } fro
 import { basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DurableJsonFile, serializeInChunks, syncFolder, writeFileDurably } from './durableJsonFile';
+import { layoutText, readWithLayout, type LineLayout } from './lineLayout';
 import { Journal, parseJournal, type JournalDamage, type JournalEntry } from './journal';
 import type { DataFile } from './schema';
 import { appendAll } from '../../shared/arrays';
@@ -25,6 +26,8 @@ export interface LoadedData<Op> {
 export type Validate = (raw: unknown, trusted?: boolean) => DataFile;
 
 const FINGERPRINT_FILE = `${DATA_FILE_NAME}.written`;
+/** Where the data file's events' lines are (lineLayout.ts), for the file the fingerprint names. */
+const LAYOUT_FILE = `${DATA_FILE_NAME}.lines`;
 
 /**
  * The array of a data file this process wrote that is handed to `validate` unparsed, as a RawLines: the store
@@ -199,6 +202,19 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     );
   }
 
+  /** The data file read around its events' lines, when its layout file is for the file `written` names. */
+  private readWithLayout(written: string) {
+    let stamp: FileStamp;
+    try {
+      stamp = JSON.parse(written) as FileStamp;
+    } catch {
+      return null;
+    }
+    if (!stamp || !Number.isSafeInteger(stamp.size)) return null;
+    const layoutFile = join(this.dataDir, LAYOUT_FILE);
+    return readWithLayout(this.file, layoutFile, RAW_ARRAY, written, stamp.size);
+  }
+
   /** The data file, or the newest good backup when it is damaged (the damaged file is kept aside). */
   private async loadBase(validate: Validate, notices: string[]): Promise<DataFile | null> {
     const reader = new DurableJsonFile<unknown>(this.file);
@@ -208,7 +224,9 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       const written = await readFile(join(this.dataDir, FINGERPRINT_FILE), 'utf8').catch(() => '');
       // Written here and unchanged since (as far as its stamp tells before reading it): its lines are ours.
       const ours = written.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
-      let raw = await reader.read(ours ? RAW_ARRAY : undefined);
+      // With the layout of its events' lines, only the bytes around them are read now (lineLayout.ts).
+      const laidOut = ours ? this.readWithLayout(written) : null;
+      let raw = laidOut ? laidOut.value : await reader.read(ours ? RAW_ARRAY : undefined);
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
         if ((await this.backups()).length === 0) return null;
@@ -222,6 +240,11 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
           ? fingerprintFrom(stampAfter, seq)
           : '';
       const trusted = fingerprint !== '' && written === fingerprint;
+      if (laidOut && !trusted) {
+        // Changed while its head and tail were read: read as any file is.
+        laidOut.lines.close();
+        raw = await reader.read(RAW_ARRAY);
+      }
       let data: DataFile;
       try {
         data = validate(raw, trusted);
@@ -229,6 +252,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
         // A line kept as bytes that is not one JSON value (the file is not quite as written, after all): the
         // whole text decides, as for any file.
         if (!(ours && error instanceof SyntaxError)) throw error;
+        laidOut?.lines.close();
         raw = await reader.read();
         data = validate(raw, trusted);
       }
@@ -330,18 +354,17 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   async writeSnapshot(data: DataFile): Promise<void> {
     const covered = [...this.retired];
     const backup = await this.backupTarget();
-    await writeFileDurably(this.file, serializeInChunks(data), backup);
+    const layout: LineLayout = { key: RAW_ARRAY, offsets: [] };
+    await writeFileDurably(this.file, serializeInChunks(data, layout), backup);
     if (backup) await syncFolder(join(this.dataDir, BACKUP_FOLDER));
     // Only now are they covered: a failed write leaves them to the next snapshot.
     this.retired = this.retired.filter((path) => !covered.includes(path));
-    // Not fsynced on purpose: a lost fingerprint only means a full validation on the next start.
-    await writeFile(
-      join(this.dataDir, FINGERPRINT_FILE),
-      fingerprintFrom(await fileStamp(this.file), data.journalSeq),
-      {
-        mode: 0o600,
-      },
-    );
+    // Not fsynced on purpose: a lost fingerprint (or layout) only means a full read on the next start.
+    const fingerprint = fingerprintFrom(await fileStamp(this.file), data.journalSeq);
+    const text = layoutText(layout, fingerprint);
+    const layoutFile = join(this.dataDir, LAYOUT_FILE);
+    await (text ? writeFile(layoutFile, text, { mode: 0o600 }) : unlink(layoutFile)).catch(() => undefined);
+    await writeFile(join(this.dataDir, FINGERPRINT_FILE), fingerprint, { mode: 0o600 });
     this.fileSeq = data.journalSeq;
     appendAll(this.kept, covered);
     await this.pruneBackups();

@@ -1,9 +1,18 @@
+/** The unparsed lines of a data file's events (RawLines, or FileLines read by position when wanted). */
+export interface Lines {
+  readonly length: number;
+  parse(at: number): unknown;
+  parseAll(): unknown[];
+  /** Lets go of the file the lines are read from, if any. */
+  close?(): void;
+}
+
 /**
  * The lines of one top-level array of a data file, kept as the bytes read from the disk instead of parsed:
  * a start reads the events' records when they are first used (see LazyEvents), not all 100,000 before the
  * first answer. Each line is one element's JSON (its trailing comma left out).
  */
-export class RawLines {
+export class RawLines implements Lines {
   private readonly buffers: Buffer[] = [];
   private readonly bufferOf: number[] = [];
   private readonly from: number[] = [];

@@ -22,7 +22,8 @@ import { ChangeFeed, type TombstoneLimits } from './changeFeed';
 import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
 import { eventKeysOf, LazyEvents, placeholdersFrom } from './lazyEvents';
-import { RawLines } from './rawLines';
+import { RawLines, type Lines } from './rawLines';
+import { FileLines } from './fileLines';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
 import {
   dataFileSchema,
@@ -144,7 +145,13 @@ export class CalendarStore {
    */
   private lazy: LazyEvents | null = null;
   /** What `validate` found for such a start: the records' lines and the placeholders' term counts. */
-  private lazyStart: { lines: RawLines; publishedPerTerm: Map<number, number> } | null = null;
+  private lazyStart: {
+    lines: Lines;
+    publishedPerTerm: Map<number, number>;
+    /** The placeholders' starts and ends in seconds, for exactly the array `placeholders`. */
+    seconds: Float64Array;
+    placeholders: StoredEvent[];
+  } | null = null;
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
   /** Set once a record turned out unreadable: the fingerprint being removed (see damagedAfterStart). */
@@ -322,11 +329,12 @@ export class CalendarStore {
     this.lazyStart = null;
     this.keysMissing = false;
     const lines = raw.events;
-    if (!(lines instanceof RawLines)) return;
+    if (!(lines instanceof RawLines || lines instanceof FileLines)) return;
     const fromKeys = trustedAndCurrent ? placeholdersFrom(raw.eventKeys, lines.length) : null;
     if (fromKeys) {
       raw.events = fromKeys.events;
-      this.lazyStart = { lines, publishedPerTerm: fromKeys.publishedPerTerm };
+      const { events, publishedPerTerm, seconds } = fromKeys;
+      this.lazyStart = { lines, publishedPerTerm, seconds, placeholders: events };
       return;
     }
     raw.events = lines.parseAll();
@@ -396,7 +404,13 @@ export class CalendarStore {
     if (lazyStart) {
       // Placeholders: the slugs are known once the records are read (finishReading).
       for (const event of data.events) this.events.put(event);
-      this.eventIndex.reset(data.events, lazyStart.publishedPerTerm);
+      // The validated array is a copy: the seconds hold only if it has the very placeholders, in order.
+      const { placeholders } = lazyStart;
+      const same =
+        data.events.length === placeholders.length &&
+        data.events.every((event, at) => event === placeholders[at]);
+      const seconds = same ? lazyStart.seconds : undefined;
+      this.eventIndex.reset(data.events, lazyStart.publishedPerTerm, seconds);
       this.lazy = new LazyEvents(lazyStart.lines, data.events);
       this.events.holdPlaceholders({
         isPlaceholder: (event) => this.lazy?.isPlaceholder(event) ?? false,
@@ -449,6 +463,8 @@ export class CalendarStore {
     const problem = `the record of event ${placeholder.id} in ${file} cannot be read (${error.message})`;
     const todo =
       'restart Calendar Desk: it checks the whole file and restores the last backup if it is damaged';
+    // Closed: the data file was let go (see close), which says nothing of its bytes.
+    if (this.closed) return new RecordUnreadableError(`The calendar is closed: ${problem}.`);
     if (!this.readOnly) {
       this.readOnly = `${problem}; ${todo}`;
       console.error(`calendar-desk: ${problem}`);
@@ -731,6 +747,8 @@ export class CalendarStore {
     try {
       await this.commits.close();
     } finally {
+      // Records never read: the data file they are in is let go (the next start reads them).
+      this.lazy?.close();
       await this.persistence.close();
       await this.lock?.release();
     }

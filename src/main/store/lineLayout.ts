@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
+import { ChunkedJsonReader } from './chunkedJson';
+import { FileLines } from './fileLines';
+
+/**
+ * Where the lines of the data file's events array are (issue 32): written beside the data file after each
+ * snapshot (`calendar.json.lines`), so that a start of a data file this process wrote reads everything but the
+ * events' bytes (a few MB, where the events are 134 MB at 100,000 events) and leaves those to be read by
+ * position when wanted (FileLines). It is used only when it names the very data file the fingerprint vouches
+ * for and its own checksum holds; anything else (another file, an older layout, an edit) is ignored and the
+ * file read in full.
+ */
+export interface LineLayout {
+  /** The top-level array whose lines are recorded. */
+  readonly key: string;
+  /** Byte offset of each line of that array, then the offset of the `]` line after them. */
+  readonly offsets: number[];
+}
+
+const VERSION = 1;
+
+const checksumOf = (fingerprint: string, first: number, lengths: readonly number[]) =>
+  createHash('sha256')
+    .update(`${VERSION}|${fingerprint}|${first}|${lengths.join(',')}`)
+    .digest('hex');
+
+/** The layout file's text for the data file `fingerprint` identifies (null when the array was empty). */
+export function layoutText(layout: LineLayout, fingerprint: string): string | null {
+  const { offsets } = layout;
+  if (offsets.length < 2) return null;
+  const lengths = offsets.slice(1).map((offset, at) => offset - offsets[at]);
+  const first = offsets[0];
+  const checksum = checksumOf(fingerprint, first, lengths);
+  return JSON.stringify({ version: VERSION, key: layout.key, fingerprint, first, lengths, checksum });
+}
+
+/** The offsets the layout file `path` records, if it is intact, for `key`, and for the file `fingerprint` names. */
+function trustedOffsets(path: string, key: string, fingerprint: string, size: number): Float64Array | null {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const { version, first, lengths, checksum } = parsed ?? {};
+  if (version !== VERSION || parsed.key !== key || parsed.fingerprint !== fingerprint) return null;
+  if (!Number.isSafeInteger(first) || !Array.isArray(lengths) || lengths.length === 0) return null;
+  if (!lengths.every((length) => Number.isSafeInteger(length) && (length as number) >= 3)) return null;
+  if (checksum !== checksumOf(fingerprint, first as number, lengths as number[])) return null;
+  const offsets = new Float64Array(lengths.length + 1);
+  offsets[0] = first as number;
+  for (let at = 0; at < lengths.length; at++) offsets[at + 1] = offsets[at] + (lengths[at] as number);
+  return offsets[0] > 0 && offsets[lengths.length] < size ? offsets : null;
+}
+
+/** Feeds the lines of `buffer` to `reader`; false when it refuses one. */
+function feed(reader: ChunkedJsonReader, buffer: Buffer): boolean {
+  let offset = 0;
+  while (offset < buffer.length) {
+    let end = buffer.indexOf(0x0a, offset);
+    if (end < 0) end = buffer.length;
+    if (!reader.bytes(buffer, offset, end)) return false;
+    offset = end + 1;
+  }
+  return true;
+}
+
+function readAt(fd: number, from: number, to: number): Buffer {
+  const buffer = Buffer.allocUnsafe(to - from);
+  let read = 0;
+  while (read < buffer.length) {
+    const bytes = readSync(fd, buffer, read, buffer.length - read, from + read);
+    if (bytes === 0) throw new Error('the data file is shorter than its layout says');
+    read += bytes;
+  }
+  return buffer;
+}
+
+/**
+ * The document in `file` with the array `key` as FileLines, reading only the bytes around it, when the layout
+ * file `layoutPath` is for the file `fingerprint` names (of `size` bytes); null otherwise (read it in full).
+ * The caller still checks that the file did not change meanwhile (its stamp), as for a full read.
+ */
+export function readWithLayout(
+  file: string,
+  layoutPath: string,
+  key: string,
+  fingerprint: string,
+  size: number,
+): { value: Record<string, unknown>; lines: FileLines } | null {
+  const offsets = trustedOffsets(layoutPath, key, fingerprint, size);
+  if (!offsets) return null;
+  const fd = openSync(file, 'r');
+  let kept = false;
+  try {
+    const head = readAt(fd, 0, offsets[0]);
+    const tail = readAt(fd, offsets[offsets.length - 1], size);
+    const reader = new ChunkedJsonReader(key);
+    // The head ends with the array's opening line and its newline: the lines before it, then that one.
+    if (head[head.length - 1] !== 0x0a || !feed(reader, head.subarray(0, head.length - 1))) return null;
+    const lines = new FileLines(fd, offsets);
+    if (!reader.rawElements(lines) || !feed(reader, tail)) return null;
+    const result = reader.result();
+    if (!result) return null;
+    kept = true;
+    return { value: result.value as Record<string, unknown>, lines };
+  } catch {
+    return null;
+  } finally {
+    if (!kept) closeSync(fd);
+  }
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { EventIndex, wallClockSeconds } from '../../src/main/store/eventIndex';
+import { eventKeysOf, LazyEvents, placeholdersFrom } from '../../src/main/store/lazyEvents';
+import { RawLines } from '../../src/main/store/rawLines';
+import type { StoredEvent } from '../../src/main/store/schema';
+
+/** An event with what the keys and the term counts read (the listing reads nothing else). */
+const event = (id: number, startLocal: string, endLocal: string, status = 'publish'): StoredEvent =>
+  ({
+    id,
+    status,
+    startLocal,
+    endLocal,
+    hideFromListings: id % 5 === 0,
+    language: 'en',
+    categoryIds: [1],
+    tagIds: [],
+  }) as unknown as StoredEvent;
+
+const regular = Array.from({ length: 40 }, (_, at) =>
+  event(at + 1, `2030-01-${String((at % 9) + 1).padStart(2, '0')} 10:00:00`, '2030-01-12 18:00:00'),
+);
+// 19 characters each, but not real dates, or an end before the start: kept in the keys, placed as irregular.
+const odd = [
+  event(41, '2030-01-03 09:00:00', '2030-02-30 10:00:00'),
+  event(42, '2030-01-04 09:00:00', '2030-01-01 10:00:00', 'draft'),
+];
+
+const contents = (index: EventIndex) =>
+  [...index.listing.partitionContents()].map(({ key, maxSpan, events }) => ({
+    key,
+    maxSpan,
+    ids: events.map((stored) => stored.id),
+  }));
+
+describe("a start from the data file's keys", () => {
+  for (const [name, events] of [
+    ['canonical dates', regular],
+    ['some dates not canonical or ending before they start', [...regular, ...odd]],
+    [
+      'a start that is not a real date (sorted by comparing)',
+      [...regular, event(43, '2030-13-01 10:00:00', '2030-13-01 11:00:00')],
+    ],
+  ] as const) {
+    it(`lists its placeholders exactly as their records would be listed: ${name}`, () => {
+      const keys = eventKeysOf(events, [[1, 2]])!;
+      const start = placeholdersFrom(JSON.parse(JSON.stringify(keys)), events.length)!;
+      // The seconds read in place from the keys' dates are those of the placeholders' own dates.
+      start.events.forEach((placeholder, at) => {
+        expect(start.seconds[2 * at]).toEqual(wallClockSeconds(placeholder.startLocal) ?? NaN);
+        expect(start.seconds[2 * at + 1]).toEqual(wallClockSeconds(placeholder.endLocal) ?? NaN);
+      });
+      const fromKeys = new EventIndex();
+      fromKeys.reset(start.events, start.publishedPerTerm, start.seconds);
+      const fromRecords = new EventIndex();
+      fromRecords.reset(events, start.publishedPerTerm);
+      expect(contents(fromKeys)).toEqual(contents(fromRecords));
+      // And each record takes its placeholder's place (the listing found it where the keys put it).
+      for (let at = 0; at < events.length; at++) fromKeys.replacePlaceholder(start.events[at], events[at]);
+      expect(contents(fromKeys)).toEqual(contents(fromRecords));
+    });
+  }
+
+  it('reads each record from its own line, and refuses a line that does not match its keys', () => {
+    const events = [...regular.slice(0, 3), ...odd];
+    const start = placeholdersFrom(eventKeysOf(events, [])!, events.length)!;
+    const lines = new RawLines();
+    const text = Buffer.from(events.map((stored) => JSON.stringify(stored)).join('\n'));
+    let from = 0;
+    for (const line of text.toString().split('\n')) {
+      lines.add(text, from, from + Buffer.byteLength(line));
+      from += Buffer.byteLength(line) + 1;
+    }
+    const lazy = new LazyEvents(lines, start.events);
+    expect(lazy.size).toBe(events.length);
+    expect(lazy.isPlaceholder(start.events[1])).toBe(true);
+    expect(lazy.isPlaceholder(events[1])).toBe(false);
+    expect(lazy.parse(start.events[4])).toEqual(events[4]);
+    lazy.done(start.events[0]);
+    expect(lazy.isPlaceholder(start.events[0])).toBe(false);
+    expect(lazy.nextPending()).toBe(start.events[1]);
+    // Keys that say another start than the line: refused.
+    const other = placeholdersFrom(
+      eventKeysOf([event(1, '2031-01-01 10:00:00', '2031-01-01 11:00:00')], [])!,
+      1,
+    )!;
+    expect(() => new LazyEvents(lines, other.events).parse(other.events[0])).toThrow(
+      /does not match its keys/,
+    );
+  });
+});
