@@ -3,8 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
-import { write } from './hubAndLaptops';
-import { runSync } from '../../src/main/sync/sync';
+import { syncWith, write } from './hubAndLaptops';
 import { addLinkedPost } from '../../src/main/core/linkedPosts';
 import { folderOwner } from '../../src/main/core/users';
 
@@ -46,19 +45,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const sync = () =>
-  runSync({
-    store: laptop.engine.store,
-    caller: folderOwner(laptop.engine.store),
-    policy: 'ask',
-    sameNames: 'keep-apart',
-    remote: {
-      root: hub.engine.apiRoot,
-      namespace: 'cal/events/v1',
-      auth: { token: hub.engine.adminToken },
-      backoffMs: 1,
-    },
-  });
+const sync = () => syncWith(hub, laptop, 'ask', { sameNames: 'keep-apart' });
 const namesOf = (server: TestServer) =>
   [...server.engine.store.venues.values()].map((venue) => venue.name).sort();
 

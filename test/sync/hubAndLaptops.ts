@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { runSync, type SyncReport } from '../../src/main/sync/sync';
+import { runSync, type SyncOptions, type SyncReport } from '../../src/main/sync/sync';
 import type { ConflictPolicy } from '../../src/main/sync/model';
 import { folderOwner } from '../../src/main/core/users';
 import type { CalendarStore } from '../../src/main/store/store';
@@ -34,11 +34,13 @@ export const syncWith = (
   hub: TestServer,
   laptop: TestServer,
   policy: ConflictPolicy = 'ask',
+  more: Pick<SyncOptions, 'sameNames'> = {},
 ): Promise<SyncReport> =>
   runSync({
     store: laptop.engine.store,
     caller: folderOwner(laptop.engine.store),
     policy,
+    ...more,
     remote: {
       root: hub.engine.apiRoot,
       namespace: 'cal/events/v1',

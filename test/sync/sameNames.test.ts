@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, type TestServer } from '../helpers/server';
 import { startHubAndLaptops, syncWith, write, type HubAndLaptops } from './hubAndLaptops';
-import { runSync } from '../../src/main/sync/sync';
 import { addLinkedPost } from '../../src/main/core/linkedPosts';
 import { folderOwner } from '../../src/main/core/users';
 import { LinkState, remoteKey } from '../../src/main/sync/linkState';
@@ -53,18 +52,7 @@ describe('sync: venues of one name', () => {
     });
     expect(hubVenues()).toEqual({});
 
-    const report = await runSync({
-      store: laptop.engine.store,
-      caller: folderOwner(laptop.engine.store),
-      policy: 'ask',
-      sameNames: 'keep-apart',
-      remote: {
-        root: hub.engine.apiRoot,
-        namespace: 'cal/events/v1',
-        auth: { token: hub.engine.adminToken },
-        backoffMs: 1,
-      },
-    });
+    const report = await syncWith(hub, laptop, 'ask', { sameNames: 'keep-apart' });
     expect(report.failures).toEqual([]);
     expect(hubVenues()).toEqual({
       'Riverside Studio': 'Spreeweg 1',
