@@ -295,3 +295,21 @@ class FlakyJournal extends JournaledPersistence<StoreOp> {
     await super.commit(entry);
   }
 }
+
+describe('the feed as a compaction keeps it', () => {
+  it('is the feed as it was when asked, whatever changed before its entries are made', async () => {
+    const store = await open();
+    try {
+      await addTag(store, 'choir');
+      await addTag(store, 'theatre');
+      const expected = store.changeFeed.state();
+      const later = store.changeFeed.stateLater();
+      await addTag(store, 'dance');
+      await store.mutate((tx) => tx.deleteTerm([...store.terms.values()][0].id, '2026-11-28 10:00:00'));
+      expect(later()).toEqual(expected);
+      expect(store.changeFeed.state()).not.toEqual(expected);
+    } finally {
+      await store.close();
+    }
+  });
+});

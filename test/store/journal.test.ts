@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../src/main/store/journal';
+import { Journal, journalEntry } from '../../src/main/store/journal';
 
 let dir: string;
 let path: string;
@@ -13,6 +13,23 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('Journal', () => {
+  it('writes an entry whose ops were encoded as they came byte for byte as the same entry encoded whole', async () => {
+    const ops = [
+      { t: 'put', v: { id: 1, title: 'Caf\u00e9 "night"', tags: [1, 2] } },
+      { t: 'counters', v: { post: 2 } },
+    ];
+    const { journal } = await Journal.open<unknown>(path);
+    await journal.append([{ seq: 1, ops }]);
+    await journal.append([journalEntry(2, ops, `[${ops.map((op) => JSON.stringify(op)).join(',')}]`)]);
+    await journal.close();
+    const [first, second] = (await readFile(path, 'utf8')).split('\n');
+    expect(second.replace('"seq":2', '"seq":1').slice(9)).toBe(first.slice(9));
+    expect((await Journal.open<unknown>(path)).entries).toEqual([
+      { seq: 1, ops },
+      { seq: 2, ops },
+    ]);
+  });
+
   it('reads back every appended batch in order after reopening', async () => {
     const { journal } = await Journal.open<string>(path);
     await journal.append([{ seq: 1, ops: ['a'] }]);

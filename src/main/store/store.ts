@@ -183,6 +183,7 @@ export class CalendarStore {
       dataDir,
       persistence,
       snapshot: () => this.fileSnapshot(),
+      snapshotLater: () => this.fileSnapshotLater(),
       counters: () => this.records.counters,
       takeBack: (undo) => {
         this.transactions.takeBack(undo);
@@ -543,7 +544,16 @@ export class CalendarStore {
 
   /** The whole data file as it would be written now. */
   snapshot(): DataFile {
-    return {
+    return this.snapshotLater()();
+  }
+
+  /**
+   * The data file as it is now, made whole when the answer is called (see ChangeFeed.stateLater): the records
+   * are read now (they are never changed in place), the parts made from them later.
+   */
+  private snapshotLater(): () => DataFile {
+    const changeFeed = this.changeFeed.stateLater();
+    const data: Omit<DataFile, 'changeFeed'> = {
       schemaVersion: SCHEMA_VERSION,
       journalSeq: this.commits.seq,
       counters: { ...this.records.counters },
@@ -556,15 +566,24 @@ export class CalendarStore {
       users: this.users.toArray(),
       tokens: [...this.tokens.values()],
       syncLinks: { ...this.records.syncLinks },
-      changeFeed: this.changeFeed.state(),
     };
+    return () => ({ ...data, changeFeed: changeFeed() });
   }
 
   /** The snapshot as the data file holds it: with the events' keys a start begins from (see EventKeys). */
   private fileSnapshot(): DataFile {
-    const data = this.snapshot();
-    const eventKeys = eventKeysOf(data.events, this.eventIndex.termCounts());
-    return eventKeys ? ({ ...data, eventKeys } as DataFile) : data;
+    return this.fileSnapshotLater()();
+  }
+
+  /** {@link fileSnapshot} of now, made whole when the answer is called (a compaction: see snapshotLater). */
+  private fileSnapshotLater(): () => DataFile {
+    const data = this.snapshotLater();
+    const publishedPerTerm = [...this.eventIndex.termCounts()];
+    return () => {
+      const file = data();
+      const eventKeys = eventKeysOf(file.events, publishedPerTerm);
+      return eventKeys ? ({ ...file, eventKeys } as DataFile) : file;
+    };
   }
 
   /** Changes whenever what readers see changes; equal versions mean identical state. */
