@@ -15,6 +15,7 @@ import { importHistoryOf } from '../../exchange/importHistory';
 import { ImportJobs } from '../../exchange/importJobs';
 import { undoImport, ImportUndoRefused } from '../../exchange/importUndo';
 import { adminEndpoint, adminRoute, bodyOf, parse } from './adminEndpoints';
+import { jsonBytesInSlices } from '../present/jsonBytes';
 import type { BareRequest, RouteDef } from './table';
 
 /**
@@ -61,7 +62,8 @@ export function importRoutes({ store }: { store: CalendarStore }): RouteDef[] {
         async (request) => {
           const body = parse(importRequestSchema, bodyOf(request));
           if (!body.dry_run) refuseWhileBusy();
-          return { body: await run(request, body, { dryRun: body.dry_run }).catch(invalidFile) };
+          const result = await run(request, body, { dryRun: body.dry_run }).catch(invalidFile);
+          return { body: await jsonBytesInSlices(result) };
         },
         { body: importRequestSchema, answer: importAnswerSchema },
       ),
@@ -83,7 +85,7 @@ export function importRoutes({ store }: { store: CalendarStore }): RouteDef[] {
       adminEndpoint(
         ['GET'],
         'Progress of an import job',
-        (request) => {
+        async (request) => {
           const status = jobs.status(String(request.raw.id));
           if (!status)
             throw new ApiError(
@@ -91,7 +93,7 @@ export function importRoutes({ store }: { store: CalendarStore }): RouteDef[] {
               'calendar_desk_import_job_not_found',
               'No such import job (jobs are forgotten when the server restarts; the import history is not).',
             );
-          return { body: status };
+          return { body: await jsonBytesInSlices(status) };
         },
         { answer: importJobStatusSchema },
       ),
