@@ -153,6 +153,49 @@ describe('import preview (dry_run)', () => {
     });
   });
 
+  it('a large .ics (applied in slices): the preview says what the import does, changed dates late in a series too', async () => {
+    // Four daily series up to the horizon (some 2,800 events: a sliced import), each with a date changed near
+    // its end. A preview stops making a series when its slice's time is up (the slice is taken back anyway):
+    // the late changed dates are still the series' own, not "not among its events".
+    const series = [0, 1, 2, 3].map((index) =>
+      [
+        'BEGIN:VEVENT',
+        `UID:daily-${index}@example.test`,
+        'DTSTAMP:20260101T000000Z',
+        `SUMMARY:Daily ${index}`,
+        'DTSTART:20270105T100000Z',
+        'DTEND:20270105T110000Z',
+        'RRULE:FREQ=DAILY',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        `UID:daily-${index}@example.test`,
+        'DTSTAMP:20260101T000000Z',
+        'RECURRENCE-ID:20280601T100000Z',
+        `SUMMARY:Daily ${index} (moved)`,
+        'DTSTART:20280601T150000Z',
+        'DTEND:20280601T160000Z',
+        'END:VEVENT',
+      ].join('\r\n'),
+    );
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Test//Test//EN',
+      ...series,
+      'END:VCALENDAR',
+    ].join('\r\n');
+    const preview = await post('import', { file_name: 'daily.ics', content: ics, dry_run: true });
+    expect(preview.status, JSON.stringify(preview.body).slice(0, 400)).toBe(200);
+    expect(server.engine.store.events.size).toBe(0);
+    const applied = await post('import', { file_name: 'daily.ics', content: ics });
+    expect(applied.status).toBe(200);
+    expect(applied.body.rows).toEqual(preview.body.rows);
+    expect(preview.body.rows).toHaveLength(8);
+    const moved = [...server.engine.store.events.values()].filter((event) => event.title.endsWith('(moved)'));
+    expect(moved.map((event) => event.startLocal)).toEqual(Array(4).fill('2028-06-01 15:00:00'));
+    expect(server.engine.store.events.size).toBeGreaterThan(2_000);
+  });
+
   it('a JSON dump: every record it restores, at line 0', async () => {
     await post('import', { file_name: 'second.csv', content: SECOND_CSV });
     const dump = JSON.stringify(exportDump(server.engine.store, new Date()), null, 2);

@@ -75,6 +75,12 @@ export interface EventWriteContext {
    * import of a long series, a slice at a time: issue 26 item 3).
    */
   seriesDeadline?: number;
+  /**
+   * As `seriesDeadline` for the making of a series' events only, in a store change that is taken back at its
+   * end (a preview of a large import): the series is left made up to there and never gone on with, its other
+   * writes do not pause. Its remaining dates are still the series' (see `isSeriesDate`).
+   */
+  occurrencesUntil?: number;
 }
 
 /** A rule of the calendar the input breaks; the route reports it as a 400 on `field`. */

@@ -62,7 +62,9 @@ export function postSlug(
   selfId: number | undefined,
   fallback: string,
 ): string {
-  const base = slugify(wanted);
+  // A series makes hundreds of events of one title in a row: its slug base is worked out once.
+  if (lastBase.wanted !== wanted) lastBase = { wanted, base: slugify(wanted) };
+  const base = lastBase.base;
   const hints = suffixHints.get(store) ?? new Map<string, number>();
   suffixHints.set(store, hints);
   const key = `${kind} ${base}`;
@@ -76,6 +78,8 @@ export function postSlug(
   if (found.suffix > 0) hints.set(key, found.suffix + 1);
   return found.slug;
 }
+
+let lastBase = { wanted: '', base: slugify('') };
 
 /** Per store, where suffix probing of a slug base should start (see postSlug). */
 const suffixHints = new WeakMap<CalendarStore, Map<string, number>>();

@@ -6,9 +6,11 @@ import { createEvent } from '../core/events';
 import { type EventIdentity, type EventInput, type EventWriteContext } from '../core/eventRecord';
 import {
   changeInSeries,
+  changingInSeries,
   guardedTransaction,
   horizonOf,
   inSeries,
+  isUnmadeSeriesDate,
   materialiseSeries,
   seriesHeadOf,
   seriesOccurrences,
@@ -484,10 +486,17 @@ async function applyInSlices<Row>(
   const slice = (write: (context: EventWriteContext) => void) =>
     store
       .mutate((tx) => {
-        // A series stops making its events when the slice's time is up (not in a preview, whose slices are
-        // each taken back: a series is made whole there), and goes on in the next slice.
-        const seriesDeadline = steps.dryRun ? undefined : performance.now() + SLICE_MS;
-        const context = changes.watch({ tx, store, caller, now, language: 'en' as const, seriesDeadline });
+        // A series stops making its events when the slice's time is up, and goes on in the next slice; in a
+        // preview, whose slices are each taken back, it is left there (its other dates are known all the same).
+        const until = performance.now() + SLICE_MS;
+        const context = changes.watch({
+          tx,
+          store,
+          caller,
+          now,
+          language: 'en' as const,
+          ...(steps.dryRun ? { occurrencesUntil: until } : { seriesDeadline: until }),
+        });
         write(context);
         if (problems.length > 0 || steps.dryRun) throw new SliceTakenBack();
         changes.endSlice(tx);
@@ -502,9 +511,19 @@ async function applyInSlices<Row>(
   // disk for minutes), and a failed write stops the import soon after.
   const writing: Array<Promise<void>> = [];
   let failed: { error: unknown } | undefined;
+  const throwIfFailed = () => {
+    if (failed) throw failed.error;
+  };
+  /** Makes the next slice, and lets the event loop go once the slices on their way to disk allow it. */
+  const sliceThenYield = async (write: (context: EventWriteContext) => void) => {
+    writing.push(slice(write).catch((error: unknown) => void (failed ??= { error })));
+    if (writing.length >= SLICES_WRITING) await writing.shift();
+    throwIfFailed();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
   try {
     while (next < inputs.length || current) {
-      const written = slice((context) => {
+      await sliceThenYield((context) => {
         if (next === 0) steps.first?.();
         const started = performance.now();
         do {
@@ -512,23 +531,20 @@ async function applyInSlices<Row>(
           if (current.next(context).done) current = undefined;
         } while ((current || next < inputs.length) && performance.now() - started < SLICE_MS);
       });
-      writing.push(written.catch((error: unknown) => void (failed ??= { error })));
-      if (writing.length >= SLICES_WRITING) await writing.shift();
-      if (failed) throw failed.error;
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(writing.splice(0));
-    if (failed) throw failed.error;
+    throwIfFailed();
     if (problems.length > 0) throw new ImportError(file, problems);
     if (steps.last) {
       let finishing: RowWrite | undefined;
       for (let finished = false; !finished;) {
-        await slice((context) => {
+        await sliceThenYield((context) => {
           finishing ??= steps.last!(context);
           finished = finishing.next(context).done === true;
         });
-        await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      await Promise.all(writing.splice(0));
+      throwIfFailed();
     }
     const records = changes.slicedWritten();
     // A preview, or every record already as the file has it: nothing to note, nothing to undo.
@@ -601,6 +617,8 @@ async function importDumpFile(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const dump = parseDump(text, file);
+  // Read and checked in one turn of the event loop, written in the next (each some tens of ms at 1 MiB).
+  await new Promise<void>((resolve) => setImmediate(resolve));
   checkDumpTarget(store, file);
   const rows: ImportRow[] = [
     ...dump.data.venues.map((venue) => ({ kind: 'venues' as const, title: venue.name })),
@@ -646,9 +664,19 @@ export function* importIcsEvent(
     existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
   // Changes go through the API's series writes, with their checks (the importer may change each event).
   let changing = guardedTransaction(context, 'edit');
-  const event = existing
-    ? changeInSeries(existing, seriesEditOf(existing, input), 'all', changing)
-    : createEvent(input, context, identity);
+  let event: StoredEvent;
+  if (existing) {
+    // A whole series' change may pause between two of its events (see changingInSeries).
+    const change = changingInSeries(existing, seriesEditOf(existing, input), 'all', changing);
+    for (let step = change.next(changing); ; step = change.next(changing)) {
+      if (step.done) {
+        event = step.value;
+        break;
+      }
+      context = yield;
+      changing = guardedTransaction(context, 'edit');
+    }
+  } else event = createEvent(input, context, identity);
   // A series stopped by its slice's deadline is made to its end in the next slices, before its changed dates.
   const headId = seriesHeadOf(store, store.events.get(event.id)!)?.id;
   while (context.seriesDeadline !== undefined && headId !== undefined) {
@@ -675,6 +703,14 @@ export function* importIcsEvent(
     const found = head && byDate.get(override.recurrenceId);
     // As it is now (an earlier changed date of the file may have written it).
     const occurrence = found ? store.events.get(found.id) : undefined;
+    if (!occurrence && head && context.occurrencesUntil !== undefined) {
+      // A preview that left the series made up to some date: a later date of it is one the import makes.
+      const latest = store.events.get(head.id) ?? head;
+      if (isUnmadeSeriesDate(store, context.now, latest, override.recurrenceId)) {
+        entryRow(override.veventLine, override.input.title ?? row.input.title);
+        continue;
+      }
+    }
     if (!occurrence || occurrence.status === 'trash') {
       problems.push({
         line: override.line,

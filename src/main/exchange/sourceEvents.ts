@@ -3,7 +3,7 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import type { EventInput, EventWriteContext } from '../core/eventRecord';
 import { givenStatus } from '../core/writes';
-import { guardedTransaction, trashInSeries } from '../core/recurrence/series';
+import { guardedTransaction, trashingInSeries } from '../core/recurrence/series';
 
 /*
  * What an import address brought here, so that a refresh can move to the trash what left it (issue 15 item
@@ -98,7 +98,16 @@ export class SourceFollow {
         this.after.delete(uid);
         continue;
       }
-      trashed.push(trashInSeries(event, 'all', deleting));
+      // A whole series may pause between two of its events (see trashingInSeries).
+      const trashing = trashingInSeries(event, 'all', deleting);
+      for (let step = trashing.next(deleting); ; step = trashing.next(deleting)) {
+        if (step.done) {
+          trashed.push(step.value);
+          break;
+        }
+        context = yield;
+        deleting = guardedTransaction(context, 'delete');
+      }
       this.after.set(uid, 'left');
     }
     return { trashed, context };

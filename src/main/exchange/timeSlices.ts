@@ -1,5 +1,5 @@
 /** How long long work holds the event loop before it lets other requests be answered. */
-export const SLICE_MS = 20;
+export const SLICE_MS = 10;
 
 /**
  * Long work of one request (reading a large import) in slices: `pause()` between two steps waits for the

@@ -15,7 +15,7 @@ import {
   type EventInput,
   type EventWriteContext,
 } from '../eventRecord';
-import { expandSeries } from './expand';
+import { expandSeries, type SeriesPattern } from './expand';
 import { MAX_OCCURRENCES } from './lines';
 import {
   exdateLine,
@@ -97,7 +97,7 @@ export function horizonOf(store: CalendarStore, now: Date, zone: string): string
 
 /** The original starts of a series' events up to the horizon, and that horizon when the series goes on past it. */
 interface SeriesDates {
-  dates: string[];
+  dates: readonly string[];
   openUntil: string | undefined;
 }
 
@@ -105,7 +105,7 @@ interface SeriesDates {
  * Whether rules may give dates after `horizon` (then the series is extended as time passes): a rule without an
  * end, an UNTIL after it, or a COUNT not used up yet (EXDATEs counted as used).
  */
-function goesOnAfter(lines: string[], dates: string[], horizon: string): boolean {
+function goesOnAfter(lines: string[], dates: readonly string[], horizon: string): boolean {
   const removed = lines
     .filter((line) => /^EXDATE/i.test(line))
     .reduce((sum, line) => sum + line.split(',').length, 0);
@@ -130,9 +130,9 @@ function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, pattern
   }
   const horizon = horizonOf(store, now, head.timezone);
   const lines = head.recurrence ?? [];
-  const dates = expandSeries(
+  const dates = datesOfPattern(
     { startLocal: patternStart, timezone: head.timezone, allDay: head.allDay, lines },
-    { untilLocal: horizon < patternStart ? patternStart : horizon },
+    horizon < patternStart ? patternStart : horizon,
   );
   if (dates.length === 0) {
     throw new EventRuleError('recurrence', 'These repeat rules leave no date at all: every date is removed.');
@@ -146,6 +146,44 @@ function seriesDates(store: CalendarStore, now: Date, head: StoredEvent, pattern
     );
   }
   return { dates, openUntil: goesOnAfter(lines, dates, horizon) ? horizon : undefined };
+}
+
+/**
+ * {@link expandSeries} of the last few patterns asked for, kept: a large import makes a series a slice at a
+ * time, and each slice asks for the same series' dates again (issue 26: expanding 700 dates anew in every
+ * slice held the server ~50 ms each time). The dates are a pure function of the pattern and the horizon.
+ */
+function datesOfPattern(pattern: SeriesPattern, untilLocal: string): readonly string[] {
+  const key = JSON.stringify([
+    pattern.startLocal,
+    pattern.timezone,
+    pattern.allDay,
+    pattern.lines,
+    untilLocal,
+  ]);
+  const known = recentDates.get(key);
+  if (known) return known;
+  const dates = Object.freeze(expandSeries(pattern, { untilLocal }));
+  if (recentDates.size >= RECENT_PATTERNS) recentDates.delete(recentDates.keys().next().value!);
+  recentDates.set(key, dates);
+  return dates;
+}
+
+const RECENT_PATTERNS = 8;
+const recentDates = new Map<string, readonly string[]>();
+
+/**
+ * Whether `local` is an original start the series of `head` gives that is not made yet (after where it is made
+ * up to, before the horizon): a preview that stopped making a series (`occurrencesUntil`) still knows its dates.
+ */
+export function isUnmadeSeriesDate(
+  store: CalendarStore,
+  now: Date,
+  head: StoredEvent,
+  local: string,
+): boolean {
+  if (!head.horizonLocal || local <= head.horizonLocal) return false;
+  return seriesDates(store, now, head, head.recurrenceId!).dates.includes(local);
 }
 
 /** Start, end and their UTC twins of an event of the series starting at `local` and lasting `durationMs`. */
@@ -168,12 +206,16 @@ function touched(event: StoredEvent, now: Date): StoredEvent {
 
 /** A copy of `event` without the optional series fields set to `undefined` (absent in the data file). */
 function tidy(event: StoredEvent): StoredEvent {
-  const copy = { ...event };
-  for (const key of ['recurrence', 'recurrenceId', 'horizonLocal', 'override', 'icsUid'] as const) {
-    if (copy[key] === undefined) delete copy[key];
+  if (!TIDIED.some((key) => key in event && event[key] === undefined)) return event;
+  // Copied without them rather than deleted from a copy: `delete` turns an object into a slow dictionary.
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (value !== undefined || !TIDIED.includes(key as (typeof TIDIED)[number])) copy[key] = value;
   }
-  return copy;
+  return copy as unknown as StoredEvent;
 }
+
+const TIDIED = ['recurrence', 'recurrenceId', 'horizonLocal', 'override', 'icsUid'] as const;
 
 function trashed(store: CalendarStore, event: StoredEvent, now: Date): StoredEvent {
   return touched({ ...event, status: 'trash', slug: trashedSlug(store, event) }, now);
@@ -237,18 +279,18 @@ interface Made {
  * the series (not changed on its own), at most MATERIALISED_AT_ONCE of them (fewer once the context's
  * `seriesDeadline` has passed). Existing events are left as they are.
  */
-function createMissing(head: StoredEvent, dates: string[], context: EventWriteContext): Made {
+function createMissing(head: StoredEvent, dates: readonly string[], context: EventWriteContext): Made {
   const occurrences = seriesOccurrences(context.store, head);
   const taken = new Set([head.recurrenceId!, ...occurrences.map((event) => event.recurrenceId!)]);
   const followers = [head, ...occurrences].filter((event) => !event.override && event.status !== 'trash');
   const template = followers.at(-1) ?? head;
   let made = 0;
   let last = head.recurrenceId!;
+  const deadline = context.seriesDeadline ?? context.occurrencesUntil;
   for (const local of dates) {
     if (taken.has(local)) continue;
     if (made === MATERIALISED_AT_ONCE) return { made, stoppedAt: last };
-    if (made > 0 && context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline)
-      return { made, stoppedAt: last };
+    if (made > 0 && deadline !== undefined && performance.now() > deadline) return { made, stoppedAt: last };
     context.tx.putEvent(newOccurrence(head, template, local, durationOf(template), context));
     made++;
     last = local;
@@ -312,13 +354,13 @@ function changedFields(before: StoredEvent, after: StoredEvent): Partial<StoredE
  * series not changed on its own (and to `target`); a new start time or date moves them all by as much; new
  * `recurrence` lines (or a move) re-derive the dates, keeping the events whose original date still exists.
  */
-function changeWholeSeries(
+function* changingWholeSeries(
   head: StoredEvent,
   target: StoredEvent,
   input: EventInput,
   context: EventWriteContext,
-): StoredEvent {
-  const { store, tx, now } = context;
+): SeriesWrite<StoredEvent> {
+  const { store, now } = context;
   const after = applyEventInput(target, { ...input, recurrence: undefined, scope: undefined }, context);
   const fields = changedFields(target, after);
   const delta = wallMs(after.startLocal) - wallMs(target.startLocal);
@@ -342,10 +384,29 @@ function changeWholeSeries(
   const headTimes = headFollows
     ? timesAt(dates[0], duration, newHead.timezone)
     : timesAt(head.startLocal, durationOf(head), newHead.timezone);
-  tx.putEvent(touched({ ...newHead, ...headTimes, recurrenceId: dates[0], horizonLocal: openUntil }, now));
+  const headAfter = touched(
+    { ...newHead, ...headTimes, recurrenceId: dates[0], horizonLocal: openUntil },
+    now,
+  );
+  // Only a change that keeps every date (new titles, texts, places…) pauses between two events past the
+  // context's deadline (a large import, issue 26): each event then takes the same fields whatever happened
+  // between two store changes, and the head is written last, so that a series left half-changed (a crash)
+  // still differs from the file at its head and is finished by the same change made again.
+  const pausing =
+    context.seriesDeadline !== undefined &&
+    delta === 0 &&
+    newHead.timezone === head.timezone &&
+    newHead.allDay === head.allDay &&
+    JSON.stringify(lines) === JSON.stringify(head.recurrence ?? []);
+  if (!pausing) context.tx.putEvent(headAfter);
 
   const kept = new Set<string>([dates[0]]);
-  for (const stored of seriesOccurrences(store, head)) {
+  for (const listed of seriesOccurrences(store, head)) {
+    if (pausing && performance.now() > context.seriesDeadline!) context = yield;
+    // As it is now: an edit made between two store changes is kept (it is changed from there).
+    const stored = pausing ? store.events.get(listed.id) : listed;
+    if (!stored) continue;
+    const { tx } = context;
     const key = rekey(stored.recurrenceId!);
     if (stored.status === 'trash' && (!wanted.has(key) || kept.has(key))) {
       kept.add(key);
@@ -373,6 +434,8 @@ function changeWholeSeries(
       if (JSON.stringify(moved) !== JSON.stringify(stored)) tx.putEvent(touched(moved, now));
     }
   }
+  const { tx } = context;
+  if (pausing) tx.putEvent(headAfter);
   const latest = store.events.get(head.id)!;
   let made = 0;
   let last = dates[0];
@@ -460,6 +523,19 @@ export function changeInSeries(
   scope: SeriesScope,
   context: EventWriteContext,
 ): StoredEvent {
+  return drained(changingInSeries(current, input, scope, context), context);
+}
+
+/**
+ * {@link changeInSeries} that may pause past the context's `seriesDeadline` (a large import, issue 26): it
+ * yields, and goes on with the context of the next store change given back.
+ */
+export function* changingInSeries(
+  current: StoredEvent,
+  input: EventInput,
+  scope: SeriesScope,
+  context: EventWriteContext,
+): SeriesWrite<StoredEvent> {
   const { store } = context;
   const head = seriesHeadOf(store, current);
   const plain = { ...input, recurrence: undefined, scope: undefined };
@@ -482,9 +558,23 @@ export function changeInSeries(
   }
   if (scope === 'following' && current.id !== head.id) {
     const newHead = splitSeries(head, current, context);
-    return changeWholeSeries(newHead, newHead, input, context);
+    return drained(changingWholeSeries(newHead, newHead, input, context), context);
   }
-  return changeWholeSeries(head, current, input, context);
+  return yield* changingWholeSeries(head, current, input, context);
+}
+
+/**
+ * A series write that may pause between two events once its context's `seriesDeadline` has passed: it yields,
+ * and is given the context of the next store change to go on in.
+ */
+export type SeriesWrite<T> = Generator<void, T, EventWriteContext>;
+
+/** A series write made whole in `context`'s store change (a context without a deadline never pauses). */
+function drained<T>(write: SeriesWrite<T>, context: EventWriteContext): T {
+  for (;;) {
+    const step = write.next(context);
+    if (step.done) return step.value;
+  }
 }
 
 /** Moves `current` (an event of a series or a single one) and, by `scope`, more of its series to the trash. */
@@ -493,7 +583,21 @@ export function trashInSeries(
   scope: SeriesScope,
   context: EventWriteContext,
 ): StoredEvent {
-  const { store, tx, now } = context;
+  return drained(trashingInSeries(current, scope, context), context);
+}
+
+/**
+ * {@link trashInSeries} that may pause past the context's `seriesDeadline` when a whole series goes (a refresh
+ * of an import address, issue 26): the head goes last, so a series left half-trashed (a crash) is still seen
+ * live at its head and trashed again whole.
+ */
+export function* trashingInSeries(
+  current: StoredEvent,
+  scope: SeriesScope,
+  context: EventWriteContext,
+): SeriesWrite<StoredEvent> {
+  const { store, now } = context;
+  const { tx } = context;
   const head = seriesHeadOf(store, current);
   if (!head) {
     tx.putEvent(trashed(store, current, now));
@@ -503,8 +607,12 @@ export function trashInSeries(
   const lines = head.recurrence ?? [];
   const occurrences = seriesOccurrences(store, head);
   if (scope === 'all' || (scope === 'following' && current.id === head.id)) {
-    for (const event of [head, ...occurrences])
-      if (event.status !== 'trash') tx.putEvent(trashed(store, event, now));
+    const deadline = context.seriesDeadline;
+    for (const listed of deadline === undefined ? [head, ...occurrences] : [...occurrences, head]) {
+      if (deadline !== undefined && performance.now() > deadline) context = yield;
+      const event = store.events.get(listed.id); // as it is now (an edit between two store changes)
+      if (event && event.status !== 'trash') context.tx.putEvent(trashed(store, event, now));
+    }
   } else if (scope === 'following') {
     tx.putEvent(
       touched(
