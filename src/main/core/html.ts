@@ -143,8 +143,20 @@ let htmlParser: HtmlParser | undefined;
 const parserClass = (): HtmlParser =>
   (htmlParser ??= (load('htmlparser2') as typeof import('htmlparser2')).Parser);
 
-/** Loads sanitize-html and htmlparser2 now (see `preloadWritePath`), so that the first write does not wait. */
-export function preloadHtmlModules(): void {
+/**
+ * Loads sanitize-html and htmlparser2 now (see `preloadWritePath`), so that the first write does not wait: their
+ * largest parts one per turn of the event loop (some 35-100 ms in one piece; a module already loaded is
+ * taken from Node's cache by the next), so that a request arriving meanwhile waits for one part at most.
+ */
+export async function preloadHtmlModules(): Promise<void> {
+  for (const part of ['entities', 'domutils', 'dom-serializer', 'htmlparser2', 'postcss']) {
+    try {
+      load(part);
+    } catch {
+      /* not found from here (nested under sanitize-html): loaded with it below */
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   sanitizer ??= load('sanitize-html') as typeof sanitizeHtml;
   parserClass();
 }

@@ -10,5 +10,5 @@ export async function preloadWritePath(): Promise<void> {
   await preloadBodyParser();
   // One module per turn of the event loop: a request arriving meanwhile waits for one load, not for all.
   await new Promise((resolve) => setImmediate(resolve));
-  preloadHtmlModules();
+  await preloadHtmlModules();
 }
