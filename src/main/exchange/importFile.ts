@@ -130,6 +130,8 @@ export async function importFile(
   // A large import is applied a slice of rows per store change, so that the server keeps answering meanwhile
   // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
   const sliced = (occurrences ?? run.total) + run.leaving() > SLICED_ABOVE;
+  // Counting what leaves reads every event (~15 ms at 50,000), as does the first slice: a turn each.
+  if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
   return run.result(sliced ? await run.applySliced() : await run.applyWhole());
 }
 
