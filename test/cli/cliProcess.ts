@@ -131,8 +131,13 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` and resolves once it has printed where it listens (or rejects with what it printed). */
-export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  return startServeOf([process.execPath, BIN], args, env);
+export function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  /** Options of Node itself (a benchmark preloading a module: `--import …`). */
+  nodeArgs: string[] = [],
+): Promise<ServeProcess> {
+  return startServeOf([process.execPath, ...nodeArgs, BIN], args, env);
 }
 
 /** {@link startServe} of another `calendar-desk` (an installed one): `command` is the program and its first arguments. */

@@ -15,23 +15,30 @@ export interface ServedCalendar {
   origin: string;
   dataDir: string;
   token: string;
+  /** The `serve` process (a benchmark reads what it prints). */
+  child: ServeProcess['child'];
   /** fetch of a path under the origin (`wp-json/…`), as the admin, JSON in and out. */
   admin(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
   close(): Promise<void>;
 }
 
 /** Starts the built CLI's `serve` (building it first when its sources are newer). */
-export async function startServedCalendar(): Promise<ServedCalendar> {
+export async function startServedCalendar(nodeArgs: string[] = []): Promise<ServedCalendar> {
   await ensureBuilt();
   const home = await mkdtemp(join(tmpdir(), 'calendar-desk-stalls-'));
   const dataDir = join(home, 'data');
-  const serve: ServeProcess = await startServe(['--port', '0', '--data', dataDir], isolatedEnv(home));
+  const serve: ServeProcess = await startServe(
+    ['--port', '0', '--data', dataDir],
+    isolatedEnv(home),
+    nodeArgs,
+  );
   const token = (await readFile(serve.tokenFile, 'utf8')).trim();
   const origin = new URL(serve.apiRoot).origin;
   return {
     origin,
     dataDir,
     token,
+    child: serve.child,
     async admin(path, init = {}) {
       const response = await fetch(`${origin}/${path}`, {
         method: init.method ?? 'GET',
