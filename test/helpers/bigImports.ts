@@ -11,7 +11,8 @@ export function bigIcs(series: number, uidPrefix: string, title = 'Event'): stri
       `UID:${uidPrefix}-${index}`,
       'DTSTAMP:20260101T000000Z',
       `SUMMARY:${title} ${uidPrefix}-${index}`,
-      'DTSTART:20270105T100000Z',
+      // Each series at its own time of day: a pattern of its own, its dates expanded for it (as in a real file).
+      `DTSTART:20270105T${String(10 + Math.floor(index / 60)).padStart(2, '0')}${String(index % 60).padStart(2, '0')}00Z`,
       'RRULE:FREQ=DAILY;COUNT=5000',
       'END:VEVENT',
     ].join('\r\n'),

@@ -250,6 +250,7 @@ class FileImport {
         // Read inside the first change: two refreshes of one address cannot both start from the same state.
         this.follow = this.follows ? new SourceFollow(store, options.sourceId!) : undefined;
       },
+      startsSlice: (row) => isIcsRow(row) && (row.input.recurrence?.length ?? 0) > 0,
       last: options.sourceId ? (context) => this.trashWhatLeft(context) : undefined,
     });
   }
@@ -444,13 +445,18 @@ async function applyImport(
 class SliceTakenBack extends Error {}
 
 /** What an import applied in slices does besides its rows. */
-interface SliceSteps {
+interface SliceSteps<Row> {
   /** A preview: each slice is taken back at its end (so no reader ever sees it), nothing is noted. */
   dryRun?: boolean;
   /** The import address refreshed (the history notes it). */
   sourceId?: string;
   /** In the first slice's change, before its first row. */
   first?: () => void;
+  /**
+   * Rows that begin a slice of their own (a VEVENT with rules: expanding its dates is tens of milliseconds in
+   * one piece, which a slice's other rows would add to).
+   */
+  startsSlice?: (row: Row) => boolean;
   /**
    * After the last row, in changes of its own (an address's events that left it go to the trash): it pauses
    * (yields) once a change's time is used up, and goes on with the context of the next one.
@@ -480,7 +486,7 @@ async function applyInSlices<Row>(
   inputs: Row[],
   writeRow: (row: Row, changes: ImportChanges, context: EventWriteContext) => RowWrite,
   problems: ImportProblem[],
-  steps: SliceSteps,
+  steps: SliceSteps<Row>,
 ): Promise<string | undefined> {
   const changes = new ImportChanges(store);
   let next = 0;
@@ -531,7 +537,10 @@ async function applyInSlices<Row>(
         do {
           current ??= writeRow(inputs[next++]!, changes, context);
           if (current.next(context).done) current = undefined;
-        } while ((current || next < inputs.length) && performance.now() - started < SLICE_MS);
+        } while (
+          (current || (next < inputs.length && !steps.startsSlice?.(inputs[next]!))) &&
+          performance.now() - started < SLICE_MS
+        );
       });
     }
     await Promise.all(writing.splice(0));
