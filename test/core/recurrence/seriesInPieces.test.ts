@@ -169,6 +169,30 @@ describe('a whole series changed a piece at a time (an import)', () => {
     ).toBe(true);
   });
 
+  it("keeps an edit of the head made between two store changes, with the change's fields on top", async () => {
+    const store = await memoryStore();
+    const head = await rehearsals(store);
+    let edited = false;
+    await inPieces(store, (context) => changingInSeries(head, { title: 'Choir rehearsal' }, 'all', context), {
+      between: () => {
+        if (edited) return;
+        edited = true;
+        void store.mutate((tx) =>
+          changeInSeries(
+            store.events.get(head.id)!,
+            { description: 'Bring scores' },
+            'this',
+            contextOf(store, tx),
+          ),
+        );
+      },
+    });
+    const after = store.events.get(head.id)!;
+    expect(after.title).toBe('Choir rehearsal');
+    expect(after.description).toBe('Bring scores');
+    expect(seriesOf(store, head).every((event) => event.title === 'Choir rehearsal')).toBe(true);
+  });
+
   it('a change that moves the dates is made whole, even past the deadline', async () => {
     const store = await memoryStore();
     const head = await rehearsals(store);

@@ -435,7 +435,15 @@ function* changingWholeSeries(
     }
   }
   const { tx } = context;
-  if (pausing) tx.putEvent(headAfter);
+  if (pausing) {
+    // Edited by someone else between two store changes: their edit stays, with this change's fields on top.
+    const headNow = store.events.get(head.id) ?? head;
+    tx.putEvent(
+      headNow.revision === head.revision
+        ? headAfter
+        : touched({ ...headNow, ...fields, recurrence: lines, horizonLocal: openUntil }, now),
+    );
+  }
   const latest = store.events.get(head.id)!;
   let made = 0;
   let last = dates[0];
