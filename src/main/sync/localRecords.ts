@@ -1,5 +1,6 @@
 import type { CalendarStore } from '../store/store';
 import { venueTextWire } from '../../shared/fields/venue';
+import { organizerTextWire } from '../../shared/fields/organizer';
 import type { StoredEvent, StoredOrganizer, StoredTerm, StoredVenue } from '../store/schema';
 import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '../core/cost';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
@@ -64,9 +65,7 @@ export function localOrganizer(organizer: StoredOrganizer, store: CalendarStore)
       slug: organizer.slug,
       status: organizer.status,
       description: organizer.description,
-      phone: organizer.phone,
-      website: organizer.website,
-      email: organizer.email,
+      ...organizerTextWire((key) => organizer[key]),
     },
     refs: {},
     send: { uid: organizer.uid },

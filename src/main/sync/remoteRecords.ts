@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { venueTextWire } from '../../shared/fields/venue';
+import { organizerTextWire } from '../../shared/fields/organizer';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
 import { RemoteError } from './remoteErrors';
 import {
@@ -154,9 +155,7 @@ export function toRemoteRecord(
       organizer: text(organizer.organizer),
       status: text(organizer.status),
       description: description(organizer.description),
-      phone: text(organizer.phone),
-      website: text(organizer.website),
-      email: text(organizer.email),
+      ...organizerTextWire((key) => text(organizer[key])),
     };
     return postRecord(kind, organizer, fields, etag, textsOf(kind, organizer, organizer.organizer));
   }

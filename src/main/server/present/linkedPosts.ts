@@ -3,6 +3,7 @@ import { globalId, postHeader, presentImage, withoutEmpty, type PresentEnv } fro
 import { organizerJsonLd, venueJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { venueTextWire } from '../../../shared/fields/venue';
+import { organizerTextWire } from '../../../shared/fields/organizer';
 
 interface LinkedPostOptions {
   /** Single reads (and venues embedded in a single event) carry `json_ld`. */
@@ -62,9 +63,7 @@ export function presentOrganizer(
       excerpt: organizer.excerpt,
       slug: organizer.slug,
       image: presentImage(organizer.imageId, env),
-      phone: organizer.phone,
-      website: organizer.website,
-      email: organizer.email,
+      ...organizerTextWire((key) => organizer[key]),
       json_ld: options.jsonLd && !locked ? organizerJsonLd(organizer, env) : null,
     }),
     global_id: globalId(organizer.id, env.links),
