@@ -211,14 +211,14 @@ async function plainListing(site) {
  */
 async function unchangedSyncs(site, dataDir, runs = 3) {
   // The first settles what the push left (the site's warm-up events are imported): not timed.
-  await pushRun(site, dataDir, []);
+  await syncRun(site, dataDir, []);
   const syncs = [];
   const listings = [];
   let routes = [];
   for (let run = 0; run < runs; run++) {
     listings.push(Math.round(await plainListing(site)));
     const mark = await logMark(site);
-    const sync = await pushRun(site, dataDir, []);
+    const sync = await syncRun(site, dataDir, []);
     routes = (await requestsSince(site, mark)).routes;
     syncs.push({ ms: sync.ms, checkReadAndPlanMs: sync.checkReadAndPlanMs, operations: sync.operations });
   }
@@ -246,7 +246,7 @@ async function seedCalendar(dataDir, picturesOrigin) {
 }
 
 /** `calendar-desk sync` of `dataDir` to the site, timed; `extra`: more options (a direction). */
-async function pushRun(site, dataDir, extra) {
+async function syncRun(site, dataDir, extra) {
   const started = performance.now();
   let readMs = null;
   const push = await new Promise((resolve, reject) => {
@@ -340,7 +340,7 @@ async function scenario(work, name, importing, picturesOrigin) {
     const minimalFirst = importing ? await minimal() : null;
     say(`${name}: calendar-desk sync${importing ? '' : ' --push-only'} (the whole seeded calendar)`);
     const mark = await logMark(site);
-    const push = await pushRun(site, dataDir, importing ? [] : ['--push-only']);
+    const push = await syncRun(site, dataDir, importing ? [] : ['--push-only']);
     const requests = await requestsSince(site, mark);
     say(`  ${seconds(push.ms)} s (exit ${push.exitStatus}), ${requests.requests} requests`);
     let unchanged = null;
