@@ -135,17 +135,22 @@ export class ChunkedJsonReader {
   }
 }
 
+/** Feeds the lines of `buffer` to `reader`; false when it refuses one. */
+export function feedLines(reader: ChunkedJsonReader, buffer: Buffer): boolean {
+  let offset = 0;
+  while (offset < buffer.length) {
+    let end = buffer.indexOf(0x0a, offset);
+    if (end < 0) end = buffer.length;
+    if (!reader.bytes(buffer, offset, end)) return false;
+    offset = end + 1;
+  }
+  return true;
+}
+
 /** `content` read by a ChunkedJsonReader: the document, or undefined when it is not in that layout. */
 export function parseChunkedJson(content: Buffer, rawArray?: string): { value: unknown } | undefined {
   const reader = new ChunkedJsonReader(rawArray);
-  let offset = 0;
-  while (offset < content.length) {
-    let end = content.indexOf(0x0a, offset);
-    if (end < 0) end = content.length;
-    if (!reader.bytes(content, offset, end)) return undefined;
-    offset = end + 1;
-  }
-  return reader.result();
+  return feedLines(reader, content) ? reader.result() : undefined;
 }
 
 const READ_CHUNK = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
-import { ChunkedJsonReader } from './chunkedJson';
+import { ChunkedJsonReader, feedLines } from './chunkedJson';
 import { FileLines } from './fileLines';
 
 /**
@@ -54,18 +54,6 @@ function trustedOffsets(path: string, key: string, fingerprint: string, size: nu
   return offsets[0] > 0 && offsets[lengths.length] < size ? offsets : null;
 }
 
-/** Feeds the lines of `buffer` to `reader`; false when it refuses one. */
-function feed(reader: ChunkedJsonReader, buffer: Buffer): boolean {
-  let offset = 0;
-  while (offset < buffer.length) {
-    let end = buffer.indexOf(0x0a, offset);
-    if (end < 0) end = buffer.length;
-    if (!reader.bytes(buffer, offset, end)) return false;
-    offset = end + 1;
-  }
-  return true;
-}
-
 function readAt(fd: number, from: number, to: number): Buffer {
   const buffer = Buffer.allocUnsafe(to - from);
   let read = 0;
@@ -98,9 +86,9 @@ export function readWithLayout(
     const tail = readAt(fd, offsets[offsets.length - 1], size);
     const reader = new ChunkedJsonReader(key);
     // The head ends with the array's opening line and its newline: the lines before it, then that one.
-    if (head[head.length - 1] !== 0x0a || !feed(reader, head.subarray(0, head.length - 1))) return null;
+    if (head[head.length - 1] !== 0x0a || !feedLines(reader, head.subarray(0, head.length - 1))) return null;
     const lines = new FileLines(fd, offsets);
-    if (!reader.rawElements(lines) || !feed(reader, tail)) return null;
+    if (!reader.rawElements(lines) || !feedLines(reader, tail)) return null;
     const result = reader.result();
     if (!result) return null;
     kept = true;
