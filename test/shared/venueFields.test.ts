@@ -21,34 +21,28 @@ const POST_BASE_KEYS = [
   'revision',
 ];
 
-describe('venue field table (issue 29)', () => {
-  it('covers every stored venue key, so a new stored field without a row fails', () => {
-    const rows = VENUE_TEXT_FIELDS.map((row) => row.stored as string);
-    const known = new Set([...rows, ...VENUE_NON_TABLE_KEYS, ...POST_BASE_KEYS]);
-    const missing = Object.keys(storedVenueSchema.shape).filter((key) => !known.has(key));
+const TABLES = [
+  { kind: 'venue', rows: VENUE_TEXT_FIELDS, others: VENUE_NON_TABLE_KEYS, schema: storedVenueSchema },
+  {
+    kind: 'organizer',
+    rows: ORGANIZER_TEXT_FIELDS,
+    others: ORGANIZER_NON_TABLE_KEYS,
+    schema: storedOrganizerSchema,
+  },
+] as const;
+
+describe.each(TABLES)('$kind field table (issue 29)', ({ rows, others, schema }) => {
+  const stored = rows.map((row) => row.stored as string);
+
+  it('covers every stored key, so a new stored field without a row fails', () => {
+    const known = new Set([...stored, ...others, ...POST_BASE_KEYS]);
+    const missing = Object.keys(schema.shape).filter((key) => !known.has(key));
     expect(missing).toEqual([]);
   });
 
   it('names each stored key once and only keys the schema has', () => {
-    const rows = VENUE_TEXT_FIELDS.map((row) => row.stored as string);
-    expect(new Set(rows).size).toBe(rows.length);
-    const shape = Object.keys(storedVenueSchema.shape);
-    for (const key of [...rows, ...VENUE_NON_TABLE_KEYS]) expect(shape).toContain(key);
-  });
-});
-
-describe('organizer field table (issue 29)', () => {
-  it('covers every stored organizer key, so a new stored field without a row fails', () => {
-    const rows = ORGANIZER_TEXT_FIELDS.map((row) => row.stored as string);
-    const known = new Set([...rows, ...ORGANIZER_NON_TABLE_KEYS, ...POST_BASE_KEYS]);
-    const missing = Object.keys(storedOrganizerSchema.shape).filter((key) => !known.has(key));
-    expect(missing).toEqual([]);
-  });
-
-  it('names each stored key once and only keys the schema has', () => {
-    const rows = ORGANIZER_TEXT_FIELDS.map((row) => row.stored as string);
-    expect(new Set(rows).size).toBe(rows.length);
-    const shape = Object.keys(storedOrganizerSchema.shape);
-    for (const key of [...rows, ...ORGANIZER_NON_TABLE_KEYS]) expect(shape).toContain(key);
+    expect(new Set(stored).size).toBe(stored.length);
+    const shape = Object.keys(schema.shape);
+    for (const key of [...stored, ...others]) expect(shape).toContain(key);
   });
 });

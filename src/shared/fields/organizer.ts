@@ -1,4 +1,4 @@
-import type { FieldRow } from './venue';
+import { wireOfRows, type FieldRow } from './venue';
 
 /**
  * The plain fields of an organizer, in the order every writer emits them (issue 29, as VENUE_TEXT_FIELDS):
@@ -36,9 +36,6 @@ export const ORGANIZER_NON_TABLE_KEYS = ['name', 'kind'] as const;
 type OrganizerRow = (typeof ORGANIZER_TEXT_FIELDS)[number];
 export type OrganizerTextWire<T> = { [R in OrganizerRow as R['wire']]: T };
 
-/** The wire object of the text rows, in table order, each value mapped by `read`. */
-export function organizerTextWire<T>(read: (key: OrganizerTextKey) => T): OrganizerTextWire<T> {
-  const out: Record<string, T> = {};
-  for (const row of ORGANIZER_TEXT_FIELDS) out[row.wire] = read(row.stored);
-  return out as OrganizerTextWire<T>;
-}
+/** The wire object of the organizer's text rows, in table order, each value mapped by `read`. */
+export const organizerTextWire = <T>(read: (key: OrganizerTextKey) => T) =>
+  wireOfRows(ORGANIZER_TEXT_FIELDS, read) as OrganizerTextWire<T>;

@@ -61,9 +61,16 @@ export const VENUE_NON_TABLE_KEYS = ['name', 'showMap', 'showMapLink', 'geoLat',
 type VenueRow = (typeof VENUE_TEXT_FIELDS)[number];
 export type VenueTextWire<T> = { [R in VenueRow as R['wire']]: T };
 
-/** The wire object of the text rows, in table order, each value mapped by `read`. */
-export function venueTextWire<T>(read: (key: VenueTextKey) => T): VenueTextWire<T> {
+/** The wire object of a table's rows, in table order, each value mapped by `read` from its stored key. */
+export function wireOfRows<K extends string, T>(
+  rows: readonly FieldRow<K>[],
+  read: (key: K) => T,
+): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const row of VENUE_TEXT_FIELDS) out[row.wire] = read(row.stored);
-  return out as VenueTextWire<T>;
+  for (const row of rows) out[row.wire] = read(row.stored);
+  return out;
 }
+
+/** The wire object of the venue's text rows, in table order, each value mapped by `read`. */
+export const venueTextWire = <T>(read: (key: VenueTextKey) => T) =>
+  wireOfRows(VENUE_TEXT_FIELDS, read) as VenueTextWire<T>;
