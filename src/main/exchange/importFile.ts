@@ -7,6 +7,7 @@ import { type EventIdentity, type EventInput, type EventWriteContext } from '../
 import {
   changeInSeries,
   changingInSeries,
+  guardedSeriesWrite,
   guardedTransaction,
   horizonOf,
   inSeries,
@@ -674,19 +675,12 @@ export function* importIcsEvent(
   const input: EventInput =
     existing && inSeries(existing) && !row.input.recurrence ? { ...row.input, recurrence: [] } : row.input;
   // Changes go through the API's series writes, with their checks (the importer may change each event).
-  let changing = guardedTransaction(context, 'edit');
   let event: StoredEvent;
   if (existing) {
     // A whole series' change may pause between two of its events (see changingInSeries).
-    const change = changingInSeries(existing, seriesEditOf(existing, input), 'all', changing);
-    for (let step = change.next(changing); ; step = change.next(changing)) {
-      if (step.done) {
-        event = step.value;
-        break;
-      }
-      context = yield;
-      changing = guardedTransaction(context, 'edit');
-    }
+    ({ value: event, context } = yield* guardedSeriesWrite(context, 'edit', (guarded) =>
+      changingInSeries(existing, seriesEditOf(existing, input), 'all', guarded),
+    ));
   } else event = createEvent(input, context, identity);
   // A series stopped by its slice's deadline is made to its end in the next slices, before its changed dates.
   const headId = seriesHeadOf(store, store.events.get(event.id)!)?.id;
@@ -698,7 +692,7 @@ export function* importIcsEvent(
     if (!now) break; // taken back with its slice (the file has problems): nothing to go on with
     materialiseSeries(now, context);
   }
-  changing = guardedTransaction(context, 'edit');
+  let changing = guardedTransaction(context, 'edit');
   entryRow(row.line, row.input.title);
   const head = seriesHeadOf(store, store.events.get(event.id)!);
   // Each date of the series by its original start, read once: a file may change thousands of them.

@@ -3,7 +3,7 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
 import type { EventInput, EventWriteContext } from '../core/eventRecord';
 import { givenStatus } from '../core/writes';
-import { guardedTransaction, trashingInSeries } from '../core/recurrence/series';
+import { guardedSeriesWrite, trashingInSeries } from '../core/recurrence/series';
 
 /*
  * What an import address brought here, so that a refresh can move to the trash what left it (issue 15 item
@@ -84,13 +84,9 @@ export class SourceFollow {
     byUid: Map<string, StoredEvent>,
   ): Generator<void, { trashed: StoredEvent[]; context: EventWriteContext }, EventWriteContext> {
     const trashed: StoredEvent[] = [];
-    let deleting = guardedTransaction(context, 'delete');
     for (const [uid, state] of this.before) {
       if (this.seen.has(uid) || state === 'left') continue;
-      if (context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline) {
-        context = yield;
-        deleting = guardedTransaction(context, 'delete');
-      }
+      if (context.seriesDeadline !== undefined && performance.now() > context.seriesDeadline) context = yield;
       // As it is now: a user's edit between two store changes is not written over with an old copy.
       const found = byUid.get(uid);
       const event = found && context.store.events.get(found.id);
@@ -99,15 +95,11 @@ export class SourceFollow {
         continue;
       }
       // A whole series may pause between two of its events (see trashingInSeries).
-      const trashing = trashingInSeries(event, 'all', deleting);
-      for (let step = trashing.next(deleting); ; step = trashing.next(deleting)) {
-        if (step.done) {
-          trashed.push(step.value);
-          break;
-        }
-        context = yield;
-        deleting = guardedTransaction(context, 'delete');
-      }
+      const done = yield* guardedSeriesWrite(context, 'delete', (guarded) =>
+        trashingInSeries(event, 'all', guarded),
+      );
+      trashed.push(done.value);
+      context = done.context;
       this.after.set(uid, 'left');
     }
     return { trashed, context };

@@ -577,6 +577,25 @@ export function* changingInSeries(
  */
 export type SeriesWrite<T> = Generator<void, T, EventWriteContext>;
 
+/**
+ * Runs the series write `start` makes, guarded for `action` (see guardedTransaction), inside a write that
+ * pauses itself (an import's row): at each pause of the series write it yields for the next store change and
+ * goes on with that change's context, guarded again. Answers the write's result and the context it ended in.
+ */
+export function* guardedSeriesWrite<T>(
+  context: EventWriteContext,
+  action: 'edit' | 'delete',
+  start: (guarded: EventWriteContext) => SeriesWrite<T>,
+): Generator<void, { value: T; context: EventWriteContext }, EventWriteContext> {
+  let guarded = guardedTransaction(context, action);
+  const write = start(guarded);
+  for (let step = write.next(guarded); ; step = write.next(guarded)) {
+    if (step.done) return { value: step.value, context };
+    context = yield;
+    guarded = guardedTransaction(context, action);
+  }
+}
+
 /** A series write made whole in `context`'s store change (a context without a deadline never pauses). */
 function drained<T>(write: SeriesWrite<T>, context: EventWriteContext): T {
   for (;;) {
