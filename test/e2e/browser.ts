@@ -23,6 +23,39 @@ const FLAGS = [
   '--disable-sync',
 ];
 
+const pendingRequests = new WeakMap<Page, Set<string>>();
+
+/** Keeps the page's requests that have not ended yet, for `whatThePageShows`. */
+function watchPending(page: Page): void {
+  const pending = new Set<string>();
+  pendingRequests.set(page, pending);
+  page.on('request', (request) => pending.add(`${request.method()} ${request.url()}`));
+  const ended = (request: { method(): string; url(): string }) =>
+    pending.delete(`${request.method()} ${request.url()}`);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/**
+ * What a failed test's page was at: its address, its requests still unanswered and the start of the text of
+ * `part` (a CSS selector).
+ * Printed into the test log (CI keeps no screenshots), so a timeout says where the page stood.
+ */
+export async function whatThePageShows(page: Page | undefined, part = 'main'): Promise<string> {
+  if (!page) return 'no page';
+  const text = await page
+    .locator(part)
+    .first()
+    .innerText({ timeout: 2000 })
+    .catch((error: Error) => `(text unreadable: ${error.message})`);
+  const pending = [...(pendingRequests.get(page) ?? [])];
+  return [
+    `page: ${page.url()}`,
+    `unanswered requests: ${pending.length ? pending.join(', ') : 'none'}`,
+    `text: ${text.replace(/\s+/g, ' ').slice(0, 1500)}`,
+  ].join('\n');
+}
+
 /** Where screenshots go: kept as test artifacts (git-ignored), to be looked at. */
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
 
@@ -171,6 +204,7 @@ export async function signInPage(
   const page = await context.newPage();
   if (options.timeout) page.setDefaultTimeout(options.timeout);
   const problems = watchProblems(page);
+  watchPending(page);
   await page.goto(await freshSignInLink(app.origin, app.token));
   // Signing in ends by going where it was asked (the calendar): wait for it, or it may undo the test's own navigation.
   await page.waitForURL((url) => !url.hash.startsWith('#/signin'));

@@ -44,7 +44,7 @@ beforeAll(async () => {
   await event('Spring concert', 5, { status: 'publish', categories: [concerts.id] });
   await event('Autumn concert', 40, { status: 'draft', categories: [concerts.id] });
   await event('Choir rehearsal', 7, { status: 'publish', categories: [rehearsals.id] });
-  signedIn = await signIn(app, { context: { acceptDownloads: true } });
+  signedIn = await signIn(app, { timeout: 15_000, context: { acceptDownloads: true } });
   ({ page, problems } = signedIn);
 }, 180_000);
 
@@ -62,7 +62,7 @@ async function exportFile(format: string, scope?: 'all' | 'filtered') {
   return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
 }
 
-describe('Events screen, Export', () => {
+describe('Events screen, Export', { timeout: 60_000 }, () => {
   it('downloads everything, or what the search shows, as .ics and CSV; the backup is always whole', async () => {
     await page.goto(`${origin}/#/events`);
     await page.getByText('Choir rehearsal').waitFor();

@@ -1,9 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { callApi, screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import {
+  callApi,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  whatThePageShows,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 import { LAST_PORT_FILE } from '../../src/main/lastPort';
 
 /**
@@ -54,9 +63,18 @@ beforeAll(async () => {
       auth_type: 'none',
     },
   ]);
-  signedIn = await signIn(app, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  // A step that waits names what it waited for, within the test's own time.
+  signedIn = await signIn(app, {
+    timeout: 15_000,
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+  });
   ({ page, problems } = signedIn);
 }, 180_000);
+
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail')
+    console.error(`${task.name}\n${await whatThePageShows(page, '[data-testid=feeds-section]')}`);
+});
 
 afterAll(async () => {
   await stopApp(app, signedIn);
@@ -66,16 +84,25 @@ afterAll(async () => {
 const wholeAddress = () => page.getByTestId('feed-whole').innerText();
 const httpOf = (webcal: string) => webcal.replace(/^webcal:/, 'http:');
 
+/** The Settings screen at desktop width, its feeds section shown: each test starts here, whatever one before left. */
+async function openFeedsSection() {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${origin}/#/settings`);
+  const section = page.getByTestId('feeds-section');
+  await section.getByRole('heading').first().waitFor();
+  return section;
+}
+
 async function confirmAction(button: string) {
   await page.getByTestId(button).click();
   await page.getByRole('dialog').getByTestId('confirm').click();
   await page.getByRole('dialog').waitFor({ state: 'hidden' });
 }
 
-describe('Settings, Calendar feeds', () => {
+// A first visit of Settings on a loaded machine (CI) loads its screen's code: more than the default 20 s.
+describe('Settings, Calendar feeds', { timeout: 60_000 }, () => {
   it('shows addresses a calendar app can subscribe to, whole, per category and per venue, with Copy', async () => {
-    await page.goto(`${origin}/#/settings`);
-    const section = page.getByTestId('feeds-section');
+    const section = await openFeedsSection();
     await section.getByTestId('feed-whole').waitFor();
     const whole = await wholeAddress();
     expect(whole).toMatch(new RegExp(`^webcal://${origin.slice(7)}/feeds/[\\w-]{43}/calendar\\.ics$`));
@@ -96,7 +123,11 @@ describe('Settings, Calendar feeds', () => {
 
     await section.getByRole('button', { name: 'Copy' }).first().click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(whole);
+  });
 
+  it('fits a phone: long addresses wrap, nothing scrolls sideways', async () => {
+    const section = await openFeedsSection();
+    await section.getByTestId('feed-whole').waitFor();
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, 'feeds-settings-1440');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -108,10 +139,10 @@ describe('Settings, Calendar feeds', () => {
       return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
     });
     expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.clientWidth);
-    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('revokes the addresses after a confirmation (they answer 404), and makes new ones', async () => {
+    await (await openFeedsSection()).getByTestId('feed-whole').waitFor();
     const old = await wholeAddress();
     await confirmAction('feeds-revoke');
     await page.getByTestId('feeds-off').waitFor();
@@ -125,7 +156,7 @@ describe('Settings, Calendar feeds', () => {
   });
 
   it('changes how many months of past events the feeds keep', async () => {
-    const section = page.getByTestId('feeds-section');
+    const section = await openFeedsSection();
     await section.getByLabel('How many months back').fill('12');
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.innerText()).toContain('the past 12 month(s)');

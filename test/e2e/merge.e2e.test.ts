@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 const openAt = (width: number, height: number) =>
-  signInPage(browser, app, { context: { viewport: { width, height } } });
+  signInPage(browser, app, { timeout: 15_000, context: { viewport: { width, height } } });
 
 /** Merges the row named `from` into `into` through the dialogs; screenshots `merge-<shot>-pick|confirm`. */
 async function mergeThroughDialogs(page: Page, from: string, into: string, search: string, shot: string) {
@@ -85,7 +85,7 @@ async function mergeThroughDialogs(page: Page, from: string, into: string, searc
   return text;
 }
 
-describe('Merge on the Venues and Organizers screens', () => {
+describe('Merge on the Venues and Organizers screens', { timeout: 60_000 }, () => {
   it('merges a venue into the one picked, at 1440 px: the list and the events show the kept venue', async () => {
     const { page, problems } = await openAt(1440, 900);
     await page.goto(`${app.origin}/#/venues`);
