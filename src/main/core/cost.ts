@@ -124,7 +124,7 @@ function attachedSymbol(texts: string[]): Pick<ParsedCost, 'symbol' | 'position'
   if (found.length === 0 || found[0] === '' || found.some((entry) => entry !== found[0])) {
     return { symbol: '', position: '' };
   }
-  const [position, symbol] = found[0].split(' ') as ['prefix' | 'postfix', string];
+  const [position, symbol] = found[0]!.split(' ') as ['prefix' | 'postfix', string];
   return { symbol, position };
 }
 
@@ -145,7 +145,7 @@ export function formatCost(
   const show = (n: CostNumber) => (n.value === 0 ? 'Free' : prefix ? sym + n.text : n.text + sym);
   const min = numbers[0];
   const max = numbers[numbers.length - 1];
-  return min.value === max.value ? show(min) : `${show(min)} – ${show(max)}`;
+  return min!.value === max!.value ? show(min!) : `${show(min!)} – ${show(max!)}`;
 }
 
 /** `cost_details.values`: every distinct number in the cost texts as a numeric string, ascending (`['0','20','30']`). */

@@ -40,5 +40,5 @@ export function generateToken(): { id: string; secret: string; token: string } {
 
 export function parseToken(token: string): { id: string; secret: string } | null {
   const match = /^cdt_([0-9a-f]{12})_([A-Za-z0-9_-]{20,})$/.exec(token.trim());
-  return match ? { id: match[1], secret: match[2] } : null;
+  return match ? { id: match[1]!, secret: match[2]! } : null;
 }

@@ -148,7 +148,7 @@ function unionSource(keys: ReadonlySet<number>, map: Map<number, Set<number>>): 
   return {
     size,
     ids: () => {
-      if (keys.size === 1) return map.get([...keys][0]) ?? [];
+      if (keys.size === 1) return map.get([...keys][0]!) ?? [];
       const union = new Set<number>();
       for (const key of keys) for (const id of map.get(key) ?? []) union.add(id);
       return union;
@@ -267,7 +267,7 @@ export function runEventQuery(
   store.readAllEvents();
 
   const source = smallestIdSource(query, store);
-  let walk = listings[0].listing;
+  let walk = listings[0]!.listing;
   let walkSize = Infinity;
   if (!query.include) {
     for (const { listing } of listings) {

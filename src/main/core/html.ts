@@ -132,7 +132,7 @@ function tagEnd(text: string, start: number): number {
       return j + 1;
     }
     if (c === '=') afterEquals = true;
-    else if (!/\s/.test(c)) afterEquals = false;
+    else if (!/\s/.test(c!)) afterEquals = false;
   }
   return text.length; // unterminated tag: drop the rest, like PHP strip_tags
 }
@@ -336,5 +336,5 @@ const ESCAPES: Record<string, string> = {
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }

@@ -26,7 +26,7 @@ export function machineMoneyLocale(env: NodeJS.ProcessEnv, fallback?: string): s
 function posixToTag(value: string): string | undefined {
   const name = value.split(/[.@]/)[0];
   if (name === '' || name === 'C' || name === 'POSIX') return undefined;
-  return tagOf(name.replace(/_/g, '-'));
+  return tagOf(name!.replace(/_/g, '-'));
 }
 
 function tagOf(value: string): string | undefined {
@@ -102,7 +102,7 @@ export function currencyOfLocale(tag: string | undefined): Currency | undefined 
   const symbolAt = parts.findIndex((part) => part.type === 'currency');
   const amountAt = parts.findIndex((part) => part.type === 'integer');
   return {
-    symbol: parts[symbolAt].value,
+    symbol: parts[symbolAt]!.value,
     position: symbolAt < amountAt ? 'prefix' : 'postfix',
     code,
   };

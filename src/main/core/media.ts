@@ -45,7 +45,7 @@ export function urlExtension(url: string): string {
   try {
     const match = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);
     // `…/2024.10` is a version or a date, not a file type.
-    return match && /[a-z]/i.test(match[1]) ? match[1].toLowerCase() : '';
+    return match && /[a-z]/i.test(match[1]!) ? match[1]!.toLowerCase() : '';
   } catch {
     return '';
   }
@@ -59,7 +59,7 @@ export const IMAGE_EXTENSIONS = new Set([
 /** The accepted picture type of a stored file name, by its extension (undefined: not a picture we store). */
 export function uploadTypeOf(fileName: string): string | undefined {
   const extension = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
-  return Object.keys(UPLOAD_TYPES).find((type) => UPLOAD_TYPES[type].extension === extension);
+  return Object.keys(UPLOAD_TYPES).find((type) => UPLOAD_TYPES[type]!.extension === extension);
 }
 
 /** A stored file name: only these can be served, so a request can never name another file. */
@@ -87,7 +87,7 @@ export async function saveUpload(store: CalendarStore, upload: Upload): Promise<
   const call = { store, caller: upload.caller ?? null, now: upload.now };
   const weight = pictureWeight(upload.bytes.length);
   checkWriteBudget(call, { creates: weight, occurrences: 0 }, weight > 1);
-  const { extension } = UPLOAD_TYPES[upload.type];
+  const { extension } = UPLOAD_TYPES[upload.type]!;
   const base =
     slugify(upload.originalName.replace(/\.[a-z0-9]+$/i, ''))
       .replace(/[^a-z0-9-]/g, '')

@@ -144,7 +144,7 @@ function cellsOf(
  */
 export function exportCsv(store: CalendarStore, kind: CsvKind, events?: Iterable<StoredEvent>): string {
   const columns = COLUMNS_OF[kind];
-  const rows = cellsOf(store, kind, events).map((cells) => columns.map((c) => neutraliseCell(cells[c.key])));
+  const rows = cellsOf(store, kind, events).map((cells) => columns.map((c) => neutraliseCell(cells[c.key]!)));
   return stringify([columns.map((c) => c.header), ...rows]);
 }
 

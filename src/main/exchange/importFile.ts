@@ -352,7 +352,7 @@ class FileImport {
     const input = this.follow ? this.follow.inputFor(uid, existing, row.input, context) : row.input;
     yield* importIcsEvent({ ...row, input }, existing, identity, context, this.problems, entryWritten);
     if (sameUid)
-      state.entries[0].notes.push(
+      state.entries[0]!.notes.push(
         `its UID is also that of the event at line ${sameUid}: it becomes an event of its own`,
       );
     return true;

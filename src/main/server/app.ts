@@ -92,8 +92,8 @@ export function createApp({
   // Language roots serve the same routes: remember the root and route the rest of the path.
   app.use(async (ctx, next) => {
     const match = LANGUAGE_ROOT_PATTERN.exec(ctx.path);
-    ctx.state.languageRoot = match ? (match[1].toLowerCase() as LanguageRoot) : null;
-    if (match) ctx.path = match[2];
+    ctx.state.languageRoot = match ? (match[1]!.toLowerCase() as LanguageRoot) : null;
+    if (match) ctx.path = match[2]!;
     ctx.state.links = buildLinks(`${ctx.protocol}://${ctx.host}`, ctx.state.languageRoot);
     await next();
   });

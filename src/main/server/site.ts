@@ -67,15 +67,15 @@ const mediaFile =
   (store: CalendarStore): RouterMiddleware =>
   async (ctx, next) => {
     const fileName = ctx.params.file;
-    if (!MEDIA_FILE_NAME.test(fileName)) return next();
-    const stats = await stat(join(store.dataDir, MEDIA_FOLDER, fileName)).catch(() => null);
+    if (!MEDIA_FILE_NAME.test(fileName!)) return next();
+    const stats = await stat(join(store.dataDir, MEDIA_FOLDER, fileName!)).catch(() => null);
     if (!stats?.isFile()) return next();
-    ctx.type = extname(fileName);
+    ctx.type = extname(fileName!);
     ctx.length = stats.size;
     ctx.set('Content-Security-Policy', "default-src 'none'");
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.body = createReadStream(join(store.dataDir, MEDIA_FOLDER, fileName));
+    ctx.body = createReadStream(join(store.dataDir, MEDIA_FOLDER, fileName!));
   };
 
 // Unknown pages: a plain 404 that points people to the app and the API.
@@ -113,7 +113,7 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
   const recordPage =
     (render: (slug: string) => [title: string, body: string] | undefined): RouterMiddleware =>
     async (ctx, next) => {
-      const built = await store.readSettled(() => render(ctx.params.slug));
+      const built = await store.readSettled(() => render(ctx.params.slug!));
       if (!built) return next();
       page(ctx, ...built);
     };

@@ -32,7 +32,7 @@ export interface FeedItem extends FeedEntry {
 
 /** A record's key in the feed's maps: its id and kind in one number (numbers hash faster than strings). */
 const keyOf = (kind: FeedKind, id: number) => id * 8 + FEED_KINDS.indexOf(kind);
-const kindOf = (key: number) => FEED_KINDS[key % 8];
+const kindOf = (key: number) => FEED_KINDS[key % 8]!;
 const idOf = (key: number) => Math.floor(key / 8);
 
 /** Position of the first of `count` items in ascending seq (`seqAt` reads one) whose seq is greater than `seq`. */
@@ -82,7 +82,7 @@ export class ChangeFeed {
     this.keys = new Array<number>(count);
     this.current.clear();
     for (let at = 0; at < count; at++) {
-      const [seq, kind, id] = state.live[at];
+      const [seq, kind, id] = state.live[at]!;
       const key = keyOf(kind, id);
       this.seqs[at] = seq;
       this.keys[at] = key;
@@ -111,7 +111,7 @@ export class ChangeFeed {
       id,
       seq,
       horizon,
-      live: live.map((at) => [seqs[at], kindOf(keys[at]), idOf(keys[at])]),
+      live: live.map((at) => [seqs[at]!, kindOf(keys[at]!), idOf(keys[at]!)]),
       tombstones,
     });
   }
@@ -140,7 +140,7 @@ export class ChangeFeed {
     }
     this.current.set(key, seq);
     const count = this.seqs.length;
-    if (count === 0 || this.seqs[count - 1] < seq) {
+    if (count === 0 || this.seqs[count - 1]! < seq) {
       this.seqs.push(seq);
       this.keys.push(key);
     } else {
@@ -168,7 +168,7 @@ export class ChangeFeed {
     let drop = 0;
     while (
       drop < this.tombs.length - 1 &&
-      (this.tombs.length - drop > this.limits.count || this.tombs[drop].deletedUtc < cutoff)
+      (this.tombs.length - drop > this.limits.count || this.tombs[drop]!.deletedUtc < cutoff)
     ) {
       drop++;
     }
@@ -205,28 +205,28 @@ export class ChangeFeed {
       const nextTomb = this.tombs[tomb];
       if (!hasEntry && !nextTomb) return { items, more: false };
       if (items.length === limit) return { items, more: true };
-      if (hasEntry && (!nextTomb || this.seqs[entry] < nextTomb.seq)) {
+      if (hasEntry && (!nextTomb || this.seqs[entry]! < nextTomb.seq)) {
         const key = this.keys[entry];
-        items.push({ seq: this.seqs[entry], kind: kindOf(key), id: idOf(key) });
+        items.push({ seq: this.seqs[entry]!, kind: kindOf(key!), id: idOf(key!) });
         entry++;
       } else {
-        items.push({ seq: nextTomb.seq, kind: nextTomb.kind, id: nextTomb.id, tombstone: nextTomb });
+        items.push({ seq: nextTomb!.seq, kind: nextTomb!.kind, id: nextTomb!.id, tombstone: nextTomb });
         tomb++;
       }
     }
   }
 
   private firstEntryAfter(seq: number): number {
-    return firstAfter(this.seqs.length, (at) => this.seqs[at], seq);
+    return firstAfter(this.seqs.length, (at) => this.seqs[at]!, seq);
   }
 
   private firstTombAfter(seq: number): number {
-    return firstAfter(this.tombs.length, (at) => this.tombs[at].seq, seq);
+    return firstAfter(this.tombs.length, (at) => this.tombs[at]!.seq, seq);
   }
 
   /** Whether the entry at `at` is its record's latest change. */
   private isLive(at: number): boolean {
-    return this.current.get(this.keys[at]) === this.seqs[at];
+    return this.current.get(this.keys[at]!) === this.seqs[at];
   }
 
   /** Positions of the live entries. */
@@ -238,7 +238,7 @@ export class ChangeFeed {
 
   private dropStale() {
     const live = this.liveAt();
-    this.seqs = live.map((at) => this.seqs[at]);
-    this.keys = live.map((at) => this.keys[at]);
+    this.seqs = live.map((at) => this.seqs[at]!);
+    this.keys = live.map((at) => this.keys[at]!);
   }
 }

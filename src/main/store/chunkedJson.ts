@@ -128,7 +128,7 @@ export class ChunkedJsonReader {
     const keys = Object.keys(member);
     // (`__proto__` would set the prototype here, where JSON.parse makes a plain property.)
     if (keys.length !== 1 || keys[0] === '__proto__') return false;
-    this.document[keys[0]] = member[keys[0]];
+    this.document[keys[0]!] = member[keys[0]!];
     this.any = true;
     this.comma = hasComma;
     return true;
@@ -170,7 +170,7 @@ export async function readChunkedJsonFile(
   const chunks = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
   const next = (turn: number) => (rawArray ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn]);
   let position = 0;
-  let reading = handle.read(chunks[0], 0, READ_CHUNK, position);
+  let reading = handle.read(chunks[0]!, 0, READ_CHUNK, position);
   try {
     const reader = new ChunkedJsonReader(rawArray);
     let rest: Buffer = Buffer.alloc(0);
@@ -178,8 +178,8 @@ export async function readChunkedJsonFile(
       const { bytesRead } = await reading;
       if (bytesRead === 0) break;
       position += bytesRead;
-      reading = handle.read(next(turn ^ 1), 0, READ_CHUNK, position);
-      const data = chunks[turn].subarray(0, bytesRead);
+      reading = handle.read(next(turn ^ 1)!, 0, READ_CHUNK, position);
+      const data = chunks[turn]!.subarray(0, bytesRead);
       let offset = 0;
       let end = data.indexOf(0x0a);
       if (end >= 0 && rest.length > 0) {

@@ -114,7 +114,7 @@ export function temporaryNameOf(name: string): string {
  */
 export function temporaryCopyOf(name: string): { of: string; pid: number } | null {
   const match = /^\.(.+)\.(\d+)(?:-[0-9a-z]+-[0-9a-f]+)?\.tmp$/.exec(name);
-  return match ? { of: match[1], pid: Number(match[2]) } : null;
+  return match ? { of: match[1]!, pid: Number(match[2]) } : null;
 }
 
 /** Temporary copies this process is writing right now. */

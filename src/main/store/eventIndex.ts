@@ -58,14 +58,14 @@ export function wallClockSecondsAt(text: string, at: number): number | null {
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23) return null;
   if (minute < 0 || minute > 59 || second < 0 || second > 59) return null;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return null;
+  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])!) return null;
   // Proleptic Gregorian days before the year (year 0 is a leap year), the month and the day.
   const days =
     365 * year +
     Math.floor((year + 3) / 4) -
     Math.floor((year + 99) / 100) +
     Math.floor((year + 399) / 400) +
-    DAYS_BEFORE_MONTH[month - 1] +
+    DAYS_BEFORE_MONTH[month - 1]! +
     (month > 2 && leap ? 1 : 0) +
     day -
     1;
@@ -203,7 +203,7 @@ interface Cursor {
 
 /** Restores the min-heap property (by the cursors' next events) below `at`. */
 function siftDown(heap: Cursor[], at: number) {
-  const cursor = heap[at];
+  const cursor = heap[at]!;
   const head = cursor.events.at(cursor.position);
   for (;;) {
     let child = 2 * at + 1;
@@ -211,12 +211,14 @@ function siftDown(heap: Cursor[], at: number) {
     const right = child + 1;
     if (
       right < heap.length &&
-      compareStart(heap[right].events.at(heap[right].position), heap[child].events.at(heap[child].position)) <
-        0
+      compareStart(
+        heap[right]!.events.at(heap[right]!.position),
+        heap[child]!.events.at(heap[child]!.position),
+      ) < 0
     )
       child = right;
-    if (compareStart(heap[child].events.at(heap[child].position), head) >= 0) break;
-    heap[at] = heap[child];
+    if (compareStart(heap[child]!.events.at(heap[child]!.position), head) >= 0) break;
+    heap[at] = heap[child]!;
     at = child;
   }
   heap[at] = cursor;
@@ -231,8 +233,8 @@ function mergeWalk(cursors: Cursor[], visit: (event: StoredEvent) => boolean) {
   for (let at = (heap.length >> 1) - 1; at >= 0; at--) siftDown(heap, at);
   while (heap.length > 0) {
     const top = heap[0];
-    const event = top.events.at(top.position++);
-    if (top.position === top.end) {
+    const event = top!.events.at(top!.position++);
+    if (top!.position === top!.end) {
       const last = heap.pop()!;
       if (heap.length > 0) heap[0] = last;
     }
@@ -441,7 +443,7 @@ export class PartitionedEvents {
         total++;
       });
       if (kept.length > 0)
-        firsts.push({ events: { at: (position) => kept[position] }, position: 0, end: kept.length });
+        firsts.push({ events: { at: (position) => kept[position]! }, position: 0, end: kept.length });
     }
     const items: StoredEvent[] = [];
     let seen = 0;
@@ -599,12 +601,12 @@ export class EventIndex {
     for (let at = 0; at < sorted.length; at++) {
       const event = sorted[at];
       const placement = !starts
-        ? placementOf(event)
+        ? placementOf(event!)
         : ends
-          ? placementOf(event, starts[at], Number.isNaN(ends[at]) ? null : ends[at])
-          : placementOf(event, starts[at]);
-      this.listing.add(event, placement, true);
-      if (!publishedPerTerm) this.countTerms(event, 1);
+          ? placementOf(event!, starts[at], Number.isNaN(ends[at]) ? null : ends[at])
+          : placementOf(event!, starts[at]);
+      this.listing.add(event!, placement, true);
+      if (!publishedPerTerm) this.countTerms(event!, 1);
     }
     for (const [termId, count] of publishedPerTerm ?? []) this.publishedPerTerm.set(termId, count);
     this.links = new EventLinks();
@@ -624,7 +626,7 @@ export class EventIndex {
   useRecords(recordOf: (id: number) => StoredEvent): void {
     const build = this.build;
     if (build)
-      for (let at = 0; at < build.events.length; at++) build.events[at] = recordOf(build.events[at].id);
+      for (let at = 0; at < build.events.length; at++) build.events[at] = recordOf(build.events[at]!.id);
   }
 
   /** Published events per term, as [term id, count] (what the data file's keys keep). */
@@ -640,7 +642,7 @@ export class EventIndex {
     const end = Math.min(build.events.length, build.next + count);
     for (; build.next < end; build.next++) {
       const event = build.events[build.next];
-      this.links.add(event, placementOf(event), true);
+      this.links.add(event!, placementOf(event!), true);
     }
     if (build.next < build.events.length) return false;
     this.build = null;
@@ -728,23 +730,23 @@ function startOrder(
   let latest = -Infinity;
   let previousId = -Infinity;
   for (let at = 0; at < events.length; at++) {
-    const start = seconds ? seconds[2 * at] : wallClockSeconds(events[at].startLocal);
-    if (start === null || Number.isNaN(start) || !(events[at].id > previousId)) return byComparing();
-    previousId = events[at].id;
+    const start = seconds ? seconds[2 * at]! : wallClockSeconds(events[at]!.startLocal);
+    if (start === null || Number.isNaN(start) || !(events[at]!.id > previousId)) return byComparing();
+    previousId = events[at]!.id;
     keys[at] = start;
     if (start < earliest) earliest = start;
     if (start > latest) latest = start;
   }
   if (latest - earliest >= KEY_SPAN_LIMIT) return byComparing();
-  for (let at = 0; at < keys.length; at++) keys[at] = (keys[at] - earliest) * KEY_POSITIONS + at;
+  for (let at = 0; at < keys.length; at++) keys[at] = (keys[at]! - earliest) * KEY_POSITIONS + at;
   keys.sort();
   const sorted = new Array<StoredEvent>(events.length);
   const ends = seconds ? new Float64Array(events.length) : null;
   for (let at = 0; at < keys.length; at++) {
-    const position = keys[at] % KEY_POSITIONS;
-    sorted[at] = events[position];
-    if (ends) ends[at] = seconds![2 * position + 1];
-    keys[at] = Math.floor(keys[at] / KEY_POSITIONS) + earliest;
+    const position = keys[at]! % KEY_POSITIONS;
+    sorted[at] = events[position]!;
+    if (ends) ends[at] = seconds![2 * position + 1]!;
+    keys[at] = Math.floor(keys[at]! / KEY_POSITIONS) + earliest;
   }
   return { sorted, starts: keys, ends };
 }
@@ -758,9 +760,9 @@ function addToListings(
   atEnd: boolean,
 ) {
   for (let at = 0; at < termIds.length; at++) {
-    if (termIds.indexOf(termIds[at]) !== at) continue;
-    let listing = listings.get(termIds[at]);
-    if (!listing) listings.set(termIds[at], (listing = new PartitionedEvents()));
+    if (termIds.indexOf(termIds[at]!) !== at) continue;
+    let listing = listings.get(termIds[at]!);
+    if (!listing) listings.set(termIds[at]!, (listing = new PartitionedEvents()));
     listing.add(event, placement, atEnd);
   }
 }
@@ -772,9 +774,9 @@ function removeFromListings(
   placement: Placement,
 ) {
   for (let at = 0; at < termIds.length; at++) {
-    const listing = listings.get(termIds[at]);
-    if (!listing || termIds.indexOf(termIds[at]) !== at) continue;
+    const listing = listings.get(termIds[at]!);
+    if (!listing || termIds.indexOf(termIds[at]!) !== at) continue;
     listing.remove(event, placement);
-    if (listing.size === 0) listings.delete(termIds[at]);
+    if (listing.size === 0) listings.delete(termIds[at]!);
   }
 }

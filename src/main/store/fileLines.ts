@@ -34,9 +34,9 @@ export class FileLines implements Lines {
 
   /** The element on line `at`, parsed (a SyntaxError when the line is not JSON). */
   parse(at: number): unknown {
-    if (this.blockOf[at] < 0) this.readFrom(at);
-    const block = this.blocks[this.blockOf[at]]!;
-    const from = this.offsets[at] - this.offsets[this.firstOf(at)];
+    if (this.blockOf[at]! < 0) this.readFrom(at);
+    const block = this.blocks[this.blockOf[at]!]!;
+    const from = this.offsets[at]! - this.offsets[this.firstOf(at)]!;
     const text = block.toString('utf8', from, from + this.bytesOf(at));
     return JSON.parse(text);
   }
@@ -57,12 +57,12 @@ export class FileLines implements Lines {
   private readonly firsts: number[] = [];
 
   private firstOf(at: number): number {
-    return this.firsts[this.blockOf[at]];
+    return this.firsts[this.blockOf[at]!]!;
   }
 
   /** Bytes of line `at` (without the `,\n` after it). */
   private bytesOf(at: number): number {
-    return this.offsets[at + 1] - this.offsets[at] - (at + 1 < this.length ? 2 : 1);
+    return this.offsets[at + 1]! - this.offsets[at]! - (at + 1 < this.length ? 2 : 1);
   }
 
   /** Reads line `at` and the unread lines after it, up to BLOCK_BYTES, checking what lies between them. */
@@ -71,23 +71,23 @@ export class FileLines implements Lines {
     let last = at;
     while (
       last + 1 < this.length &&
-      this.blockOf[last + 1] < 0 &&
-      this.offsets[last + 2] - this.offsets[at] <= BLOCK_BYTES
+      this.blockOf[last + 1]! < 0 &&
+      this.offsets[last + 2]! - this.offsets[at]! <= BLOCK_BYTES
     )
       last++;
-    const length = this.offsets[last + 1] - this.offsets[at];
+    const length = this.offsets[last + 1]! - this.offsets[at]!;
     const block = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
-      const bytes = readSync(this.fd, block, read, length - read, this.offsets[at] + read);
+      const bytes = readSync(this.fd, block, read, length - read, this.offsets[at]! + read);
       if (bytes === 0) throw new SyntaxError('the data file ends before its records do');
       read += bytes;
     }
     for (let line = at; line <= last; line++) {
-      const end = this.offsets[line + 1] - this.offsets[at];
+      const end = this.offsets[line + 1]! - this.offsets[at]!;
       const separated =
         line + 1 < this.length ? block[end - 2] === 0x2c && block[end - 1] === 0x0a : block[end - 1] === 0x0a;
-      const start = this.offsets[line] - this.offsets[at];
+      const start = this.offsets[line]! - this.offsets[at]!;
       const object = block[start] === 0x7b && block[start + this.bytesOf(line) - 1] === 0x7d;
       if (!separated || !object)
         throw new SyntaxError(`line ${line + 1} of the events is not where its layout says`);

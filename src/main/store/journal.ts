@@ -152,9 +152,9 @@ export function parseJournal<Op>(
 /** One journal line's batch, or null when its checksum, JSON or shape is wrong. */
 function decodeLine<Op>(line: string): JournalEntry<Op> | null {
   const match = /^([0-9a-f]{8}) (.*)$/s.exec(line);
-  if (!match || crc32(match[2]).toString(16).padStart(8, '0') !== match[1]) return null;
+  if (!match || crc32(match[2]!).toString(16).padStart(8, '0') !== match[1]) return null;
   try {
-    const entry = JSON.parse(match[2]) as JournalEntry<Op>;
+    const entry = JSON.parse(match[2]!) as JournalEntry<Op>;
     return Number.isInteger(entry.seq) && Array.isArray(entry.ops) ? entry : null;
   } catch {
     return null;

@@ -38,12 +38,12 @@ export function eventKeysOf(
   const dates: string[] = new Array<string>(events.length);
   for (let at = 0; at < events.length; at++) {
     const event = events[at];
-    if (event.startLocal.length !== DATE_LENGTH || event.endLocal.length !== DATE_LENGTH) return undefined;
-    keys.ids[at] = event.id;
-    keys.statuses[at] = event.status;
-    dates[at] = event.startLocal + event.endLocal;
-    keys.hidden[at] = event.hideFromListings ? 1 : 0;
-    keys.languages[at] = event.language;
+    if (event!.startLocal.length !== DATE_LENGTH || event!.endLocal.length !== DATE_LENGTH) return undefined;
+    keys.ids[at] = event!.id;
+    keys.statuses[at] = event!.status;
+    dates[at] = event!.startLocal + event!.endLocal;
+    keys.hidden[at] = event!.hideFromListings ? 1 : 0;
+    keys.languages[at] = event!.language;
   }
   keys.dates = dates.join('');
   return keys;
@@ -106,7 +106,7 @@ export class LazyEvents {
     private readonly lines: Lines,
     private readonly placeholders: readonly StoredEvent[],
   ) {
-    for (let line = 0; line < placeholders.length; line++) this.pending.set(placeholders[line].id, line);
+    for (let line = 0; line < placeholders.length; line++) this.pending.set(placeholders[line]!.id, line);
   }
 
   get size(): number {
@@ -123,7 +123,7 @@ export class LazyEvents {
   nextPending(): StoredEvent | undefined {
     while (this.cursor < this.placeholders.length) {
       const placeholder = this.placeholders[this.cursor];
-      if (this.isPlaceholder(placeholder)) return placeholder;
+      if (this.isPlaceholder(placeholder!)) return placeholder;
       this.cursor++;
     }
     return undefined;

@@ -29,9 +29,9 @@ const checksumOf = (fingerprint: string, first: number, lengths: readonly number
 export function layoutText(layout: LineLayout, fingerprint: string): string | null {
   const { offsets } = layout;
   if (offsets.length < 2) return null;
-  const lengths = offsets.slice(1).map((offset, at) => offset - offsets[at]);
+  const lengths = offsets.slice(1).map((offset, at) => offset - offsets[at]!);
   const first = offsets[0];
-  const checksum = checksumOf(fingerprint, first, lengths);
+  const checksum = checksumOf(fingerprint, first!, lengths);
   return JSON.stringify({ version: VERSION, key: layout.key, fingerprint, first, lengths, checksum });
 }
 
@@ -50,8 +50,8 @@ function trustedOffsets(path: string, key: string, fingerprint: string, size: nu
   if (checksum !== checksumOf(fingerprint, first as number, lengths as number[])) return null;
   const offsets = new Float64Array(lengths.length + 1);
   offsets[0] = first as number;
-  for (let at = 0; at < lengths.length; at++) offsets[at + 1] = offsets[at] + (lengths[at] as number);
-  return offsets[0] > 0 && offsets[lengths.length] < size ? offsets : null;
+  for (let at = 0; at < lengths.length; at++) offsets[at + 1] = offsets[at]! + (lengths[at] as number);
+  return offsets[0] > 0 && offsets[lengths.length]! < size ? offsets : null;
 }
 
 function readAt(fd: number, from: number, to: number): Buffer {
@@ -82,8 +82,8 @@ export function readWithLayout(
   const fd = openSync(file, 'r');
   let kept = false;
   try {
-    const head = readAt(fd, 0, offsets[0]);
-    const tail = readAt(fd, offsets[offsets.length - 1], size);
+    const head = readAt(fd, 0, offsets[0]!);
+    const tail = readAt(fd, offsets[offsets.length - 1]!, size);
     const reader = new ChunkedJsonReader(key);
     // The head ends with the array's opening line and its newline: the lines before it, then that one.
     if (head[head.length - 1] !== 0x0a || !feedLines(reader, head.subarray(0, head.length - 1))) return null;

@@ -152,7 +152,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
         // already contains are only kept for the backups; the others still need folding.
         const { entries: older, damage } = parseJournal<Op>(await readFile(path), { complete: true });
         // Its batches go up to the one before the next journal's first (or further, after a failed rotation).
-        const lastSeq = Math.max(older.at(-1)?.seq ?? 0, firstSeqOf(files[index + 1]) - 1);
+        const lastSeq = Math.max(older.at(-1)?.seq ?? 0, firstSeqOf(files[index + 1]!) - 1);
         // Damage in a journal the data file already covers lost nothing (its batches were folded before).
         if (damage && lastSeq > baseSeq) notices.push(await this.keepDamagedJournal(path, damage));
         appendAll(entries, older);
@@ -389,7 +389,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     const following = [...ordered.slice(1), ...this.retired, this.journal!.path];
     const stillNeeded: string[] = [];
     for (const [index, path] of ordered.entries()) {
-      const lastSeq = firstSeqOf(following[index]) - 1;
+      const lastSeq = firstSeqOf(following[index]!) - 1;
       if (lastSeq <= backupSeq) await unlink(path).catch(() => undefined);
       else stillNeeded.push(path);
     }

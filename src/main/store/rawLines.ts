@@ -32,7 +32,7 @@ export class RawLines implements Lines {
 
   /** The element on line `at`, parsed (a SyntaxError when the line is not JSON). */
   parse(at: number): unknown {
-    return JSON.parse(this.buffers[this.bufferOf[at]].toString('utf8', this.from[at], this.to[at]));
+    return JSON.parse(this.buffers[this.bufferOf[at]!]!.toString('utf8', this.from[at], this.to[at]));
   }
 
   /** Every element, parsed. */

@@ -45,13 +45,13 @@ export class SortedEvents {
     let block = this.lastBlock;
     if (!(
       block < firsts.length &&
-      firsts[block] <= position &&
-      position - firsts[block] < this.blocks[block].length
+      firsts[block]! <= position &&
+      position - firsts[block]! < this.blocks[block]!.length
     )) {
       block = this.blockOfPosition(position);
       this.lastBlock = block;
     }
-    return this.blocks[block][position - firsts[block]];
+    return this.blocks[block]![position - firsts[block]!]!;
   }
 
   /** Calls `visit` with the events from position `from` to `to` (excluded), in order. */
@@ -60,10 +60,10 @@ export class SortedEvents {
     const firsts = this.positions();
     for (let block = this.blockOfPosition(from); block < this.blocks.length; block++) {
       const events = this.blocks[block];
-      const start = Math.max(0, from - firsts[block]);
-      const end = Math.min(events.length, to - firsts[block]);
-      for (let at = start; at < end; at++) visit(events[at]);
-      if (firsts[block] + events.length >= to) return;
+      const start = Math.max(0, from - firsts[block]!);
+      const end = Math.min(events!.length, to - firsts[block]!);
+      for (let at = start; at < end; at++) visit(events![at]!);
+      if (firsts[block]! + events!.length >= to) return;
     }
   }
 
@@ -85,9 +85,9 @@ export class SortedEvents {
     }
     const block = this.blockFor(event);
     const events = this.blocks[block];
-    events.splice(insertionPoint(events, event), 0, event);
+    events!.splice(insertionPoint(events!, event), 0, event);
     this.count++;
-    if (events.length > BLOCK_MAX) this.blocks.splice(block + 1, 0, events.splice(BLOCK_MAX >> 1));
+    if (events!.length > BLOCK_MAX) this.blocks.splice(block + 1, 0, events!.splice(BLOCK_MAX >> 1));
     this.firstsValid = false;
   }
 
@@ -95,16 +95,16 @@ export class SortedEvents {
   remove(event: StoredEvent): boolean {
     if (this.blocks.length === 0) return false;
     let block = this.blockFor(event);
-    let at = insertionPoint(this.blocks[block], event);
-    if (this.blocks[block][at]?.id !== event.id) {
+    let at = insertionPoint(this.blocks[block]!, event);
+    if (this.blocks[block]![at]?.id !== event.id) {
       // The stored copy must be the one indexed; a miss means a caller mutated a record in place.
       block = this.blocks.findIndex((events) => events.some((candidate) => candidate.id === event.id));
       if (block < 0) return false;
-      at = this.blocks[block].findIndex((candidate) => candidate.id === event.id);
+      at = this.blocks[block]!.findIndex((candidate) => candidate.id === event.id);
     }
     const events = this.blocks[block];
-    events.splice(at, 1);
-    if (events.length === 0) this.blocks.splice(block, 1);
+    events!.splice(at, 1);
+    if (events!.length === 0) this.blocks.splice(block, 1);
     this.count--;
     this.firstsValid = false;
     return true;
@@ -114,9 +114,9 @@ export class SortedEvents {
   replace(current: StoredEvent, next: StoredEvent): boolean {
     if (this.blocks.length === 0) return false;
     const events = this.blocks[this.blockFor(current)];
-    const at = insertionPoint(events, current);
-    if (events[at] !== current) return false;
-    events[at] = next;
+    const at = insertionPoint(events!, current);
+    if (events![at] !== current) return false;
+    events![at] = next;
     return true;
   }
 
@@ -132,7 +132,7 @@ export class SortedEvents {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const events = this.blocks[mid];
-      if (compareStart(events[events.length - 1], event) < 0) lo = mid + 1;
+      if (compareStart(events![events!.length - 1]!, event) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -145,19 +145,19 @@ export class SortedEvents {
     let hi = blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(blocks[mid][blocks[mid].length - 1])) lo = mid + 1;
+      if (before(blocks[mid]![blocks[mid]!.length - 1]!)) lo = mid + 1;
       else hi = mid;
     }
     if (lo === blocks.length) return this.count;
     const events = blocks[lo];
     let from = 0;
-    let to = events.length;
+    let to = events!.length;
     while (from < to) {
       const mid = (from + to) >>> 1;
-      if (before(events[mid])) from = mid + 1;
+      if (before(events![mid]!)) from = mid + 1;
       else to = mid;
     }
-    return this.positions()[lo] + from;
+    return this.positions()[lo]! + from;
   }
 
   private positions(): number[] {
@@ -166,7 +166,7 @@ export class SortedEvents {
       let position = 0;
       for (let block = 0; block < this.blocks.length; block++) {
         firsts[block] = position;
-        position += this.blocks[block].length;
+        position += this.blocks[block]!.length;
       }
       this.firsts = firsts;
       this.firstsValid = true;
@@ -180,7 +180,7 @@ export class SortedEvents {
     let hi = firsts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (firsts[mid] <= position) lo = mid;
+      if (firsts[mid]! <= position) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -193,7 +193,7 @@ function insertionPoint(events: readonly StoredEvent[], event: StoredEvent): num
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareStart(events[mid], event) < 0) lo = mid + 1;
+    if (compareStart(events[mid]!, event) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

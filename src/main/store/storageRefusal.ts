@@ -24,7 +24,7 @@ const REFUSALS: Record<string, StorageRefusal> = {
 export function storageRefusalOf(error: unknown): StorageRefusal | null {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && code in REFUSALS) return REFUSALS[code];
+    if (typeof code === 'string' && code in REFUSALS) return REFUSALS[code]!;
     cause = (cause as { cause?: unknown }).cause;
   }
   return null;

@@ -60,7 +60,7 @@ function strtotimeInZone(text: string, zone: Zone, now: Date): DateTime | null {
   if (parsed.zoned) return DateTime.fromSeconds(parsed.seconds, { zone });
   const r = new Date(parsed.seconds * 1000);
   const next = NEXT_WEEKDAY.exec(text);
-  if (next && WEEKDAYS.indexOf(next[1].toLowerCase()) === nowWall.weekday % 7) r.setDate(r.getDate() + 7);
+  if (next && WEEKDAYS.indexOf(next[1]!.toLowerCase()) === nowWall.weekday % 7) r.setDate(r.getDate() + 7);
   return atWallClock(
     {
       year: r.getFullYear(),
@@ -94,22 +94,22 @@ function weekdayForms(text: string, zone: Zone, now: Date): DateTime | null | un
   if (of) {
     const month = strtotimeInZone(`first day of ${of[3]}`, zone, now);
     if (!month) return null;
-    const weekday = WEEKDAYS.indexOf(of[2].toLowerCase()) || 7; // Luxon: Monday 1 … Sunday 7
-    if (of[1].toLowerCase() === 'last') {
+    const weekday = WEEKDAYS.indexOf(of[2]!.toLowerCase()) || 7; // Luxon: Monday 1 … Sunday 7
+    if (of[1]!.toLowerCase() === 'last') {
       const last = month.endOf('month').startOf('day');
       day = last.minus({ days: (last.weekday - weekday + 7) % 7 });
     } else {
       const first = month.startOf('month');
       day = first.plus({
         days: (weekday - first.weekday + 7) % 7,
-        weeks: ORDINALS.indexOf(of[1].toLowerCase()),
+        weeks: ORDINALS.indexOf(of[1]!.toLowerCase()),
       });
       if (day.month !== first.month) return null;
     }
     time = of[4];
   } else if (week) {
-    const weekday = WEEKDAYS.indexOf(week[1].toLowerCase()) || 7;
-    const shift = { this: 0, next: 1, last: -1, previous: -1 }[week[2].toLowerCase() as 'this'] ?? 0;
+    const weekday = WEEKDAYS.indexOf(week[1]!.toLowerCase()) || 7;
+    const shift = { this: 0, next: 1, last: -1, previous: -1 }[week[2]!.toLowerCase() as 'this'] ?? 0;
     day = nowWall
       .startOf('day')
       .minus({ days: nowWall.weekday - 1 })

@@ -55,7 +55,7 @@ function checkedPattern(pattern: SeriesPattern, window: ExpansionWindow): Series
     ['startLocal', pattern.startLocal],
     ['untilLocal', window.untilLocal],
   ])
-    if (canonicalSqlMs(wall) === null)
+    if (canonicalSqlMs(wall!) === null)
       throw new Error(`expandSeries: ${name} ${JSON.stringify(wall)} is not Y-m-d H:i:s`);
   if (!isValidTimezone(pattern.timezone))
     throw new Error(`expandSeries: ${JSON.stringify(pattern.timezone)} is not a time zone`);

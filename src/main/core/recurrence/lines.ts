@@ -181,9 +181,9 @@ function parseRule(value: string): Extract<RecurrenceLine, { kind: 'RRULE' }> {
   for (const piece of value.split(';')) {
     const m = /^([A-Za-z-]+)=(.+)$/.exec(piece.trim());
     if (!m) throw new LineError(`"${piece}" is not a rule part such as FREQ=WEEKLY or COUNT=8.`);
-    const name = m[1].toUpperCase();
+    const name = m[1]!.toUpperCase();
     if (given.has(name)) throw new LineError(`${name} appears twice in the rule.`);
-    given.set(name, m[2].toUpperCase());
+    given.set(name, m[2]!.toUpperCase());
   }
   const freq = given.get('FREQ');
   if (freq === undefined) throw new LineError('the rule has no FREQ (such as FREQ=WEEKLY).');
@@ -215,7 +215,7 @@ function checkPossibleMonthDays(parts: ReadonlyMap<string, string>): void {
   if (days === undefined) return;
   const months = parts.get('BYMONTH')?.split(',').map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
   const possible = months.some((month) =>
-    days.split(',').some((day) => Math.abs(Number(day)) <= DAYS_IN_MONTH[month - 1]),
+    days.split(',').some((day) => Math.abs(Number(day)) <= DAYS_IN_MONTH[month - 1]!),
   );
   if (!possible)
     throw new LineError(`BYMONTHDAY=${days} never falls in the months of the rule: it never happens.`);
@@ -227,13 +227,13 @@ function parseDateList(kind: 'RDATE' | 'EXDATE', params: string[], value: string
   let valueType = 'DATE-TIME';
   for (const param of params) {
     const m = /^([A-Za-z-]+)=(.+)$/.exec(param);
-    const name = m?.[1].toUpperCase();
+    const name = m?.[1]!.toUpperCase();
     if (name === 'TZID') {
-      tzid = m![2].replace(/^"(.*)"$/, '$1');
+      tzid = m![2]!.replace(/^"(.*)"$/, '$1');
       if (!isValidTimezone(tzid))
         throw new LineError(`${tzid} is not a time zone (use an IANA name such as Europe/Rome).`);
     } else if (name === 'VALUE') {
-      valueType = m![2].toUpperCase();
+      valueType = m![2]!.toUpperCase();
       if (valueType === 'PERIOD')
         throw new LineError(`${kind} periods (VALUE=PERIOD) are not supported: give the start dates only.`);
       if (valueType !== 'DATE' && valueType !== 'DATE-TIME')
@@ -270,7 +270,7 @@ function parseLine(line: string): RecurrenceLine {
   if (colon < 0) throw new LineError(`"${line}" is not a recurrence line such as RRULE:FREQ=WEEKLY;COUNT=8.`);
   const [name, ...params] = line.slice(0, colon).split(';');
   const value = line.slice(colon + 1).trim();
-  const kind = name.trim().toUpperCase();
+  const kind = name!.trim().toUpperCase();
   if (kind === 'EXRULE')
     throw new LineError('EXRULE is not supported (RFC 5545 retired it): list the dates to skip as EXDATE.');
   if (kind !== 'RRULE' && kind !== 'RDATE' && kind !== 'EXDATE')

@@ -326,7 +326,7 @@ export function startSeries(event: StoredEvent, lines: string[], context: EventW
   const { dates, openUntil } = seriesDates(context.store, context.now, draft, event.startLocal);
   const head = tidy({
     ...draft,
-    ...timesAt(dates[0], durationOf(event), event.timezone),
+    ...timesAt(dates[0]!, durationOf(event), event.timezone),
     recurrenceId: dates[0],
     horizonLocal: openUntil,
     override: undefined,
@@ -382,7 +382,7 @@ function* changingWholeSeries(
   const { dates, openUntil } = seriesDates(store, now, newHead, rekey(head.recurrenceId!));
   const wanted = new Set(dates.slice(1));
   const headTimes = headFollows
-    ? timesAt(dates[0], duration, newHead.timezone)
+    ? timesAt(dates[0]!, duration, newHead.timezone)
     : timesAt(head.startLocal, durationOf(head), newHead.timezone);
   const headAfter = touched(
     { ...newHead, ...headTimes, recurrenceId: dates[0], horizonLocal: openUntil },
@@ -400,7 +400,7 @@ function* changingWholeSeries(
     JSON.stringify(lines) === JSON.stringify(head.recurrence ?? []);
   if (!pausing) context.tx.putEvent(headAfter);
 
-  const kept = new Set<string>([dates[0]]);
+  const kept = new Set<string>([dates[0]!]);
   for (const listed of seriesOccurrences(store, head)) {
     if (pausing && performance.now() > context.seriesDeadline!) context = yield;
     // As it is now: an edit made between two store changes is kept (it is changed from there).

@@ -95,7 +95,7 @@ export const updateSettingsArgs = {
       if (parsed.success) return parsed.data;
       context.addIssue({
         code: 'custom',
-        message: `%s must map category ids to colours: ${parsed.error.issues[0].message}.`,
+        message: `%s must map category ids to colours: ${parsed.error.issues[0]!.message}.`,
       });
       return z.NEVER;
     }),

@@ -111,14 +111,14 @@ export function validateArgs<Spec extends ArgSpec>(
   const checkContext: CheckContext = { ...context, raw };
   for (const [name, value] of Object.entries(present)) {
     const def = spec[name];
-    const parsed = def.schema.safeParse(value);
+    const parsed = def!.schema.safeParse(value);
     if (!parsed.success) {
       // WordPress runs an argument's validator before its type check: validated arguments say only that.
-      invalid[name] = def.check ? 'Invalid parameter.' : describeIssue(name, parsed.error.issues[0]);
+      invalid[name] = def!.check ? 'Invalid parameter.' : describeIssue(name, parsed.error.issues[0]);
       continue;
     }
-    if (def.check) {
-      const verdict = def.check(parsed.data, checkContext);
+    if (def!.check) {
+      const verdict = def!.check(parsed.data, checkContext);
       if (verdict !== true) {
         invalid[name] = typeof verdict === 'string' ? verdict : 'Invalid parameter.';
         continue;

@@ -164,8 +164,8 @@ function writeWithHoles(writer: JsonWriter, part: KeptPart, values: readonly str
   let from = 0;
   for (let i = 0; i < part.marks.length; i++) {
     writer.bytes(part.bytes, from, part.marks[i]);
-    writer.text(values[i]);
-    from = part.marks[i];
+    writer.text(values[i]!);
+    from = part.marks[i]!;
   }
   writer.bytes(part.bytes, from);
 }
@@ -209,7 +209,7 @@ function writeEvent(
   const organizers = shownOrganizersOf(event, env);
   for (let i = 0; i < organizers.length; i++) {
     if (i > 0) out.bytes(COMMA);
-    out.bytes(organizerBytes(spaces, organizers[i], env));
+    out.bytes(organizerBytes(spaces, organizers[i]!, env));
   }
   out.text(tailText(event, env));
 }
@@ -218,7 +218,7 @@ function writeTerms(out: JsonWriter, spaces: Spaces, ids: number[], env: Present
   const terms = embeddedTermsOf(ids, env);
   for (let i = 0; i < terms.length; i++) {
     if (i > 0) out.bytes(COMMA);
-    out.bytes(termBytes(spaces, terms[i], env));
+    out.bytes(termBytes(spaces, terms[i]!, env));
   }
 }
 
@@ -255,14 +255,14 @@ function warmUp(env: PresentEnv): void {
     while (keyed < keys.length && performance.now() < until) {
       for (const end = Math.min(keys.length, keyed + 200); keyed < end; keyed++) {
         const seconds =
-          Math.round(Math.abs(Date.parse(`${candidates[keyed].startUtc}Z`) - today) / 1000) || 0;
+          Math.round(Math.abs(Date.parse(`${candidates[keyed]!.startUtc}Z`) - today) / 1000) || 0;
         keys[keyed] = Math.min(seconds, Math.floor(2 ** 52 / slot)) * slot + keyed;
       }
     }
     if (keyed < keys.length) return undefined;
     keys.sort();
     const sorted = candidates;
-    return Array.from(keys, (key) => sorted[key % slot]);
+    return Array.from(keys, (key) => sorted[key % slot]!);
   };
   const slice = () => {
     const parts = partsOf(store);
@@ -280,7 +280,7 @@ function warmUp(env: PresentEnv): void {
     while (next < queue.length && performance.now() < until) {
       if (parts.bytes >= parts.maxBytes * WARM_SHARE) return;
       // Taken from the store again: the queued object may have been replaced since.
-      const event = store.events.get(queue[next++].id);
+      const event = store.events.get(queue[next++]!.id);
       if (event) writeEvent(scratch, spaces, event, quiet, () => undefined);
       scratch.reset();
     }
@@ -305,6 +305,6 @@ export function writeEventList(
   const spaces = spacesOf(env);
   for (let i = 0; i < events.length; i++) {
     if (i > 0) out.bytes(COMMA);
-    writeEvent(out, spaces, events[i], env, passwordOf);
+    writeEvent(out, spaces, events[i]!, env, passwordOf);
   }
 }

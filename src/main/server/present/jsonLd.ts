@@ -73,7 +73,7 @@ export function eventJsonLd(
       organizers.length === 0
         ? null
         : organizers.length === 1
-          ? organizerJsonLd(organizers[0], env)
+          ? organizerJsonLd(organizers[0]!, env)
           : organizers.map((organizer) => organizerJsonLd(organizer, env)),
     offers:
       cost.values.length > 0

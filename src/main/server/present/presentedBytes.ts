@@ -121,21 +121,21 @@ export class PartSpace {
   evictOldest(): number {
     while (this.head < this.order.length) {
       const entry = this.order[this.head++];
-      if (!entry.live) {
+      if (!entry!.live) {
         this.dead--;
         continue;
       }
-      if (entry.used) {
+      if (entry!.used) {
         // A second chance: to the back of the queue.
-        entry.used = false;
-        this.order.push(entry);
+        entry!.used = false;
+        this.order.push(entry!);
         continue;
       }
-      this.entries.delete(entry.id);
-      this.retire(entry);
+      this.entries.delete(entry!.id);
+      this.retire(entry!);
       this.dead--; // retired and passed at once
-      const freed = sizeOf(entry);
-      entry.bytes = NO_BYTES;
+      const freed = sizeOf(entry!);
+      entry!.bytes = NO_BYTES;
       this.compact();
       return freed;
     }

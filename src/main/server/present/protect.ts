@@ -39,7 +39,7 @@ export function blankProtected<T>(value: T): T {
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
       key,
-      key in REPLACEMENTS ? REPLACEMENTS[key]() : blankProtected(inner),
+      key in REPLACEMENTS ? REPLACEMENTS[key]!() : blankProtected(inner),
     ]),
   ) as T;
 }

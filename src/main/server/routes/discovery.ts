@@ -335,7 +335,7 @@ function operationId(method: HttpMethod, docPath: string): string {
   const words = docPath
     .split(/[/{}-]+/)
     .filter(Boolean)
-    .map((word) => word[0].toUpperCase() + word.slice(1));
+    .map((word) => word[0]!.toUpperCase() + word.slice(1));
   return method.toLowerCase() + words.join('');
 }
 

@@ -14,9 +14,9 @@ function fileNameOf(ctx: Koa.Context): string {
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
   if (!match) return 'image';
   try {
-    return decodeURIComponent(match[1]);
+    return decodeURIComponent(match[1]!);
   } catch {
-    return match[1];
+    return match[1]!;
   }
 }
 

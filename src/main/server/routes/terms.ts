@@ -82,8 +82,8 @@ export function matchingTerms(
     // Own keys only: `__proto__` or `constructor` from the query would find Object.prototype's members.
     const key = Object.hasOwn(ORDER_BY, orderby) ? ORDER_BY[orderby] : ORDER_BY.name;
     terms.sort((a, b) => {
-      const left = key(a, store);
-      const right = key(b, store);
+      const left = key!(a, store);
+      const right = key!(b, store);
       return left < right ? -1 : left > right ? 1 : a.id - b.id;
     });
   }

@@ -38,10 +38,10 @@ export function categoryColor(
 
 /** WCAG relative luminance of a `#rrggbb` colour. */
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((at) => {
+  const [r, g, b] = ([1, 3, 5] as const).map((at) => {
     const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
     return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  });
+  }) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -167,12 +167,13 @@ export const FIRST_DAY = 1;
 export function visibleRange(view: CalendarViewName, date: string): { start: string; end: string } {
   const day = DateTime.fromISO(date, { zone: 'utc' });
   const weekStart = (from: DateTime) => from.minus({ days: (from.weekday - FIRST_DAY + 7) % 7 });
-  const [first, afterLast] = {
+  const ranges: Record<CalendarViewName, () => [DateTime, DateTime]> = {
     dayGridMonth: () => [weekStart(day.startOf('month')), weekStart(day.startOf('month')).plus({ weeks: 6 })],
     timeGridWeek: () => [weekStart(day), weekStart(day).plus({ weeks: 1 })],
     timeGridDay: () => [day, day.plus({ days: 1 })],
     listMonth: () => [day.startOf('month'), day.startOf('month').plus({ months: 1 })],
-  }[view]();
+  };
+  const [first, afterLast] = ranges[view]();
   return {
     start: `${first.toISODate()} 00:00:00`,
     end: `${afterLast.minus({ days: 1 }).toISODate()} 23:59:59`,

@@ -91,8 +91,8 @@ export function emptyEventForm(defaults: Partial<EventForm> & { timezone: string
 }
 
 export function formFromEvent(event: EventResponse): EventForm {
-  const [startDate, startClock] = event.start_date.split(' ');
-  const [endDate, endClock] = event.end_date.split(' ');
+  const [startDate = '', startClock = ''] = event.start_date.split(' ');
+  const [endDate = '', endClock = ''] = event.end_date.split(' ');
   return {
     title: event.title,
     description: event.description,

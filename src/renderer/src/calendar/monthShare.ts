@@ -94,7 +94,7 @@ export function monthShare(
       events.forEach((event) => given.add(event));
       continue;
     }
-    const last = events[DAY_MAX_EVENTS];
+    const last = events[DAY_MAX_EVENTS]!;
     events.forEach((event, index) => {
       if (index <= DAY_MAX_EVENTS || order(event, last) === 0) given.add(event);
     });

@@ -44,7 +44,7 @@ export type RepeatState =
 
 /** A day of the week of a date (`YYYY-MM-DD`), as RFC 5545 names it. */
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
+  return WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1]!;
 }
 
 /** Which of its weekdays in the month a date is (1–5), and whether it is the last one. */
@@ -75,8 +75,9 @@ function ruleParts(rule: string): Map<string, string> | null {
   const parts = new Map<string, string>();
   for (const part of rule.split(';')) {
     const match = /^([A-Z]+)=([^;=]+)$/.exec(part.trim().toUpperCase());
-    if (!match || parts.has(match[1])) return null;
-    parts.set(match[1], match[2]);
+    const [, name, value] = match ?? [];
+    if (!name || !value || parts.has(name)) return null;
+    parts.set(name, value);
   }
   return parts;
 }
@@ -85,7 +86,7 @@ function ruleParts(rule: string): Map<string, string> | null {
 function untilDate(value: string, timezone: string): string | null {
   const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(value);
   if (!match) return null;
-  const [, year, month, day, hour, minute, second, utc] = match;
+  const [, year = '', month = '', day = '', hour, minute = '', second = '', utc] = match;
   if (!hour) return `${year}-${month}-${day}`;
   const moment = DateTime.fromObject(
     { year: +year, month: +month, day: +day, hour: +hour, minute: +minute, second: +second },
@@ -172,7 +173,7 @@ export function readRecurrence(lines: readonly string[], start: SeriesStart): Re
   if (rules.length === 0 && kept.length === 0) return { kind: 'choice', choice: defaultChoice(start), kept };
   // Several rules, or dates without a rule: shown as they are, never rewritten by the control.
   if (rules.length !== 1) return { kind: 'custom', lines: lines.slice() };
-  const choice = choiceOfRule(rules[0].slice('RRULE:'.length), start);
+  const choice = choiceOfRule(rules[0]!.slice('RRULE:'.length), start);
   return choice ? { kind: 'choice', choice, kept } : { kind: 'custom', lines: lines.slice() };
 }
 

@@ -28,9 +28,9 @@ export function softHyphens(title: string): string {
       if (DIGRAPHS.has(pair)) {
         sounds.push(word.slice(i, i + 2));
         i += 1;
-      } else sounds.push(word[i]);
+      } else sounds.push(word.charAt(i));
     }
-    const isVowel = (sound: string) => sound.length === 1 && VOWEL.test(sound);
+    const isVowel = (sound: string | undefined) => sound?.length === 1 && VOWEL.test(sound);
     const breaks = new Set<number>();
     for (let i = 1; i < sounds.length; i += 1) {
       if (isVowel(sounds[i]) || !isVowel(sounds[i - 1])) continue;
@@ -57,7 +57,7 @@ export function softHyphens(title: string): string {
 export function shortClock(clock: string): string {
   const match = /^(\d{1,2})(?::(\d{2}))?\s*([AaPp])\.?\s*[Mm]\.?$/.exec(clock.trim());
   if (!match) return clock;
-  const [, hour, minute, meridiem] = match;
+  const [, hour, minute, meridiem = ''] = match;
   return `${hour}${minute && minute !== '00' ? `:${minute}` : ''}${meridiem.toLowerCase()}`;
 }
 

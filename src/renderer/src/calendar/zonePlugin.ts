@@ -11,9 +11,10 @@ const SPAN = 24 * 3_600_000;
 
 /** Milliseconds since the epoch of a wall time read as UTC ([year, month0, day, h, m, s, ms], like FullCalendar). */
 function wallToMs(a: number[]): number {
-  const date = new Date(Date.UTC(a[0], a[1] ?? 0, a[2] ?? 1, a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, a[6] ?? 0));
+  const year = a[0] ?? 1970;
+  const date = new Date(Date.UTC(year, a[1] ?? 0, a[2] ?? 1, a[3] ?? 0, a[4] ?? 0, a[5] ?? 0, a[6] ?? 0));
   // Date.UTC reads years 0-99 as 1900-1999.
-  if (a[0] >= 0 && a[0] < 100) date.setUTCFullYear(a[0]);
+  if (year >= 0 && year < 100) date.setUTCFullYear(year);
   return date.getTime();
 }
 

@@ -52,7 +52,7 @@ export function parseDateInput(text: string, locale: string): string | null {
   const trimmed = text.trim();
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(trimmed);
   const numbers = iso
-    ? { year: iso[1], month: iso[2], day: iso[3] }
+    ? { year: iso[1]!, month: iso[2]!, day: iso[3]! }
     : (() => {
         const pieces = trimmed.split(/\s*[./\-\s]\s*/);
         if (pieces.length !== 3 || pieces.some((piece) => !/^\d{1,4}$/.test(piece))) return null;

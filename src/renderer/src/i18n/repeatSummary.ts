@@ -23,7 +23,7 @@ function dayName(day: Weekday, locale: string): string {
 }
 
 function dateText(date: string, locale: string, withYear: boolean): string {
-  const [year, month, day] = date.split('-').map(Number);
+  const [year = NaN, month = NaN, day = NaN] = date.split('-').map(Number);
   return new Intl.DateTimeFormat(locale, {
     day: 'numeric',
     month: 'long',
