@@ -133,6 +133,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  // The type-checked recommended rules for the engine and the shared code (issue 29): values typed `any` kept
+  // from spreading, methods not called without their object, nothing stringified as "[object Object]".
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({
+    ...config,
+    files: ['src/main/**/*.ts', 'src/shared/**/*.ts'],
+  })),
   {
     // The renderer's tests are in no project the root tsconfig.json references (they need DOM and Node both).
     files: ['test/renderer/**/*.ts'],

@@ -29,6 +29,9 @@ export interface DavResponse {
 }
 
 /** A write refused because the resource changed (or exists) on the server since it was read. */
+/** A PUT's precondition: the ETag the resource must still have, `'new'` (it must not exist yet) or null (forced). */
+export type WriteCondition = string | null;
+
 export class StaleResourceError extends Error {}
 
 export const MULTIGET_BATCH = 100;
@@ -281,10 +284,10 @@ export class DavCalendar {
   }
 
   /**
-   * Writes a resource: `ifMatch` an ETag (it must not have changed), `'new'` (it must not exist) or null (forced).
+   * Writes a resource: `condition` an ETag (it must not have changed), `'new'` (it must not exist) or null (forced).
    * Returns its new ETag; a failed precondition is a {@link StaleResourceError}.
    */
-  async put(href: string, text: string, condition: string | 'new' | null): Promise<string | null> {
+  async put(href: string, text: string, condition: WriteCondition): Promise<string | null> {
     const headers: Record<string, string> = { 'Content-Type': 'text/calendar; charset=utf-8' };
     if (condition === 'new') headers['If-None-Match'] = '*';
     else if (condition) headers['If-Match'] = condition;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CalendarStore } from '../store/store';
 import type { Caller } from '../core/capabilities';
 import { changeEvent, trashEvent } from '../core/events';
-import type { EventInput } from '../core/eventRecord';
 import { WriteRefused } from '../core/writes';
+import type { WriteCondition } from './davCalendar';
 import { isAcceptableName, type CalendarObjects } from '../dav/calendarObjects';
 import { icsUidOf } from '../exchange/ics';
 import { DavError } from '../dav/davError';
@@ -127,7 +127,7 @@ class Round {
     localId: number,
     text: string,
     href: string,
-    condition: string | 'new' | null,
+    condition: WriteCondition,
     theirs?: string,
   ) {
     const body = theirs ? withKept(text, keptFrom(parseResource(theirs))) : text;
@@ -158,11 +158,15 @@ class Round {
     const { objects, store, caller, clock } = this.run;
     const existing = localId ? store.events.get(localId) : this.trashedTwin(text);
     if (existing?.status === 'trash')
-      await changeEvent(existing.id, { status: 'publish', scope: 'all' } as EventInput, {
-        store,
-        caller,
-        now: clock(),
-      });
+      await changeEvent(
+        existing.id,
+        { status: 'publish', scope: 'all' },
+        {
+          store,
+          caller,
+          now: clock(),
+        },
+      );
     const basename = decodeURIComponent(resource.href.split('/').pop() ?? '');
     const name = existing
       ? objects.nameOf(existing)

@@ -4,7 +4,7 @@ import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { CalendarStore } from '../store/store';
-import { ReadOnlyPersistence, type Persistence } from '../store/persistence';
+import { ReadOnlyPersistence } from '../store/persistence';
 import type { StoreOp } from '../store/store';
 import { FolderLockedError } from '../store/lock';
 import { exportText } from '../exchange/exportText';
@@ -41,7 +41,7 @@ async function withReadableStore<T>(dataDir: string, work: (store: CalendarStore
       dataDir,
       initialSettings: INITIAL_SETTINGS,
       lock: false,
-      persistence: new ReadOnlyPersistence<StoreOp>(dataDir) as Persistence<StoreOp>,
+      persistence: new ReadOnlyPersistence<StoreOp>(dataDir),
     });
   }
   try {

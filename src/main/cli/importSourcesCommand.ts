@@ -113,7 +113,7 @@ export async function importFromAddress(
         );
         return { name: source.name, id: source.id, answer: source.result, added: true };
       } catch (error) {
-        const existingId = (error as OwnerServerError).answer?.data?.id;
+        const existingId = Number((error as OwnerServerError).answer?.data?.id);
         if (!(error instanceof OwnerServerError) || error.answer.code !== 'import_source_exists') throw error;
         const answer = await refreshThroughServer(server, String(existingId));
         const view = await server.call<ImportSourceView>('GET', `import-sources/${existingId}`);
@@ -188,7 +188,7 @@ function pick<T extends { id: string }>(
 }
 
 /** `--data` given before or after a subcommand (`import-sources --data D refresh`, `… refresh --data D`). */
-const dataOf = (command: Command) => (command.optsWithGlobals() as { data?: string }).data;
+const dataOf = (command: Command) => command.optsWithGlobals<{ data?: string }>().data;
 
 /** `calendar-desk import-sources` (list), `… refresh [ID]` (all when no id) and `… remove ID`. */
 export function importSourcesCommand(deps: SyncCommandDeps): Command {

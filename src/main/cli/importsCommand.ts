@@ -16,7 +16,7 @@ export function importsCommand(deps: SyncCommandDeps): Command {
     .action(async (options: { data?: string }) => {
       const entries = await deps.withStoreOrServer(
         deps.resolveDataFolder(options.data),
-        async (store) => importHistoryOf(store).list(),
+        (store) => importHistoryOf(store).list(),
         (server) => server.call<ImportHistoryEntry[]>('GET', 'imports'),
       );
       console.log(historyReport(entries));
@@ -31,7 +31,7 @@ export function importsCommand(deps: SyncCommandDeps): Command {
     .addOption(dataOption())
     .action(async (id: string, options: { data?: string }) => {
       // `imports --data DIR undo ID` and `imports undo ID --data DIR` alike: commander may give it to either.
-      const data = options.data ?? (command.opts() as { data?: string }).data;
+      const data = options.data ?? command.opts<{ data?: string }>().data;
       const answer = await deps.withStoreOrServer(
         deps.resolveDataFolder(data),
         (store) => undoImport(store, id, new Date()),

@@ -77,7 +77,7 @@ function rendererDir(): string | undefined {
  */
 async function withStore<T>(
   dataDir: string,
-  work: (store: CalendarStore, adminToken: string) => Promise<T>,
+  work: (store: CalendarStore, adminToken: string) => T | Promise<T>,
 ): Promise<T> {
   const store = await CalendarStore.open({
     dataDir,
@@ -107,7 +107,7 @@ const BUSY_WAIT_MS = 3_000;
  */
 async function withStoreOrServer<T>(
   dataDir: string,
-  local: (store: CalendarStore) => Promise<T>,
+  local: (store: CalendarStore) => T | Promise<T>,
   remote: (server: OwnerServer) => Promise<T>,
 ): Promise<T> {
   const deadline = Date.now() + BUSY_WAIT_MS;
@@ -204,7 +204,7 @@ function addToken(program: Command): void {
     .addOption(dataOption())
     .action(async (options: { data?: string }) => {
       const dataDir = resolveDataFolder(options.data);
-      const token = await withStore(dataDir, async (_store, adminToken) => adminToken).catch(
+      const token = await withStore(dataDir, (_store, adminToken) => adminToken).catch(
         async (error: unknown) => {
           // A running server checked the token file when it started: it is the token to use.
           if (!(error instanceof FolderLockedError)) throw error;
@@ -289,7 +289,7 @@ function addUsers(program: Command): void {
     .action(async (options: { data?: string }) => {
       const lines = await withStoreOrServer(
         resolveDataFolder(options.data),
-        async (store) =>
+        (store) =>
           [...store.users.values()].map((user) =>
             userLine(
               user.login,

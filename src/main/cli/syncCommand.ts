@@ -136,7 +136,7 @@ export interface SyncCommandDeps {
   resolveDataFolder(data?: string): string;
   withStoreOrServer<T>(
     dataDir: string,
-    local: (store: CalendarStore) => Promise<T>,
+    local: (store: CalendarStore) => T | Promise<T>,
     remote: (server: OwnerServer) => Promise<T>,
   ): Promise<T>;
 }

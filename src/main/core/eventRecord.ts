@@ -10,9 +10,10 @@ import { parseCostInput, type ParsedCost } from './cost';
 import { sanitizeRichText, toPlainText } from './html';
 import { nowUtc, OUT_OF_RANGE, postSlug, publicationDateUtc, resolveImage, untrashedSlug } from './posts';
 import { resolveEventTerms } from './terms';
-import { createOrganizer, createVenue, type OrganizerInput, type VenueInput } from './linkedPosts';
+import { createOrganizer, createVenue } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { givenStatus } from './writes';
+import { textOf } from './values';
 
 export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
 /** Which events of a series a change of one of them applies to; `this` unless said otherwise. */
@@ -140,7 +141,7 @@ function schedule(
 function websiteValue(value: unknown, previous: string | null): string | null {
   if (value === undefined) return previous;
   if (value === null) return '';
-  return String(value).trim();
+  return textOf(value).trim();
 }
 
 /** Venue/organizer ids of an event argument, creating the inline ones (REFERENCE §5.4). */
@@ -150,9 +151,7 @@ function linkedIds(kind: 'venue' | 'organizer', value: unknown, context: EventWr
     if (typeof entry === 'number') return entry;
     if (entry.id !== undefined) return Number(entry.id);
     const data = normaliseInlineKeys(entry);
-    return kind === 'venue'
-      ? createVenue(data as VenueInput, context).id
-      : createOrganizer(data as OrganizerInput, context).id;
+    return kind === 'venue' ? createVenue(data, context).id : createOrganizer(data, context).id;
   });
   return [...new Set(ids)];
 }

@@ -306,9 +306,7 @@ export async function addLinkedPost(
   refuseUnless(canEditPosts(call.caller), call.caller);
   return withinWriteBudget(call, (tx) => {
     const context = { ...call, tx };
-    return kind === 'venue'
-      ? createVenue(input as VenueInput, context, options)
-      : createOrganizer(input as OrganizerInput, context, options);
+    return kind === 'venue' ? createVenue(input, context, options) : createOrganizer(input, context, options);
   });
 }
 
@@ -330,8 +328,8 @@ export async function changeLinkedPost(
     const context = { tx, store, caller, now, language: current.language };
     const applied =
       current.kind === 'venue'
-        ? applyVenueInput(current, input as VenueInput, context)
-        : applyOrganizerInput(current, input as OrganizerInput, context);
+        ? applyVenueInput(current, input, context)
+        : applyOrganizerInput(current, input, context);
     const updated: LinkedPost = {
       ...applied,
       dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? current.dateUtc,

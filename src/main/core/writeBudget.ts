@@ -56,7 +56,7 @@ const spentByStore = new WeakMap<CalendarStore, Map<number, Spent[]>>();
 
 function spentOf(store: CalendarStore, userId: number, now: number): Spent[] {
   let byUser = spentByStore.get(store);
-  if (!byUser) spentByStore.set(store, (byUser = new Map()));
+  if (!byUser) spentByStore.set(store, (byUser = new Map<number, Spent[]>()));
   const recent = (byUser.get(userId) ?? []).filter((spent) => spent.at > now - HOUR_MS);
   byUser.set(userId, recent);
   return recent;

@@ -8,6 +8,7 @@ import { withinWriteBudget } from '../core/writeBudget';
 import { icsUidOf, identityOfIcsUid } from '../exchange/ics';
 import { parseIcs } from '../exchange/icsImport';
 import { importIcsEvent } from '../exchange/importFile';
+import { parseResource } from './resourceFields';
 import type { ImportProblem } from '../exchange/errors';
 import { isAcceptableName, nameKey, uidOfName, type CalendarObjects } from './calendarObjects';
 import { keptFrom, saveKept } from './keptProperties';
@@ -46,7 +47,7 @@ export const forbidden = (message: string) => new DavError(403, DAV, 'need-privi
 export function readCalendar(text: string): { root: ICAL.Component; uid: string } {
   let root: ICAL.Component;
   try {
-    root = new ICAL.Component(ICAL.parse(text));
+    root = parseResource(text);
   } catch (error) {
     throw invalidData(`This is not valid iCalendar data (${(error as Error).message}).`);
   }

@@ -70,7 +70,7 @@ function propertyText(property: ICAL.Property): string {
 }
 
 /** Parses a resource's text (throws ical.js' error on malformed data). */
-export const parseResource = (text: string) => new ICAL.Component(ICAL.parse(text));
+export const parseResource = (text: string) => new ICAL.Component(ICAL.parse(text) as unknown[]);
 
 /**
  * The comparable fields of a resource: each field's property lines, sorted, as one text ('' when absent), and
@@ -92,7 +92,8 @@ export function resourceFields(root: ICAL.Component): Record<string, string> {
   return fields;
 }
 
-const copyOf = (property: ICAL.Property) => new ICAL.Property(structuredClone(property.toJSON()));
+const copyOf = (property: ICAL.Property) =>
+  new ICAL.Property(structuredClone(property.toJSON() as unknown[]));
 
 /** Puts into `target` the VTIMEZONEs of `source` it lacks (a field taken from `source` may name one). */
 function addMissingZones(target: ICAL.Component, source: ICAL.Component): void {
@@ -101,7 +102,7 @@ function addMissingZones(target: ICAL.Component, source: ICAL.Component): void {
   );
   for (const zone of source.getAllSubcomponents('vtimezone'))
     if (!have.has(zone.getFirstPropertyValue('tzid')))
-      target.addSubcomponent(new ICAL.Component(structuredClone(zone.toJSON())));
+      target.addSubcomponent(new ICAL.Component(structuredClone(zone.toJSON() as unknown[])));
 }
 
 /**
@@ -126,7 +127,7 @@ export function withFieldsFrom(target: string, source: string, fields: readonly 
   if (wanted.has(OVERRIDES_FIELD)) {
     for (const vevent of veventsOf(into).overrides) into.removeSubcomponent(vevent);
     for (const vevent of overridesFrom)
-      into.addSubcomponent(new ICAL.Component(structuredClone(vevent.toJSON())));
+      into.addSubcomponent(new ICAL.Component(structuredClone(vevent.toJSON() as unknown[])));
   }
   addMissingZones(into, from);
   return into.toString();

@@ -151,5 +151,5 @@ function toBuilt(element: XmlOut): BuiltNode {
 export function buildXml(root: XmlOut): string {
   const built = toBuilt(root);
   built[':@'] = Object.fromEntries(Object.entries(PREFIXES).map(([ns, prefix]) => [`xmlns:${prefix}`, ns]));
-  return `<?xml version="1.0" encoding="utf-8"?>\n${builder.build([built]) as string}`;
+  return `<?xml version="1.0" encoding="utf-8"?>\n${builder.build([built])}`;
 }

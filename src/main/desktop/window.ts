@@ -35,7 +35,7 @@ export interface MainWindowDeps {
   origin: string;
   preloadPath: string;
   appVersion: string;
-  openExternal(url: string): Promise<void>;
+  openExternal: (url: string) => Promise<void>;
 }
 
 /** Creates the main window, kept on the engine origin; it shows itself once its first page is painted. */

@@ -315,7 +315,7 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
     // Recorded by its address, not downloaded (the app may be offline).
     image: optional(row.featured_image, row.featured_image),
   };
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as EventInput;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
 }
 
 function venueInput(row: z.infer<typeof venueRow>): VenueInput {

@@ -174,7 +174,7 @@ function attachOverride(
 export async function parseIcs(text: string): Promise<{ events: IcsEvent[]; problems: ImportProblem[] }> {
   let root: ICAL.Component;
   try {
-    root = new ICAL.Component(ICAL.parse(text));
+    root = new ICAL.Component(ICAL.parse(text) as unknown[]);
   } catch (error) {
     return {
       events: [],

@@ -32,6 +32,7 @@ import { parseIcs, type IcsEvent } from './icsImport';
 import { checkOccurrenceBudget } from './importBudget';
 import { csvDates, readCsv, type CsvDates, type CsvInput } from './csv';
 import { csvMatcher, writeCsvMatch, type CsvMatch, type ImportMatch } from './csvMatch';
+import { textOf } from '../core/values';
 
 export type ImportFormat = 'json' | 'ics' | 'csv';
 
@@ -158,7 +159,7 @@ async function readEntries(
   if (parsed.problems.length > 0) throw new ImportError(file, parsed.problems);
   if (parsed.inputs.length === 0)
     throw new ImportError(file, [{ line: 0, message: 'the file holds no records' }]);
-  return parsed.inputs as FileRow[];
+  return parsed.inputs;
 }
 
 /** What the writing of one row has made so far: its entries, and whether it updates a record already here. */
@@ -336,7 +337,8 @@ class FileImport {
     const sameUid = row.uid && !uid ? this.claimed.get(row.uid) : undefined;
     if (uid) this.claimed.set(uid, row.line);
     const identity = identityOfIcsUid(uid);
-    const known = (this.knownByUid ??= this.format === 'ics' ? eventsByIcsUid(this.store) : new Map());
+    const known = (this.knownByUid ??=
+      this.format === 'ics' ? eventsByIcsUid(this.store) : new Map<string, StoredEvent>());
     // As it is now: a user's edit between two slices of the import is not written over with an old copy.
     const found = known.get(identity.icsUid ?? identity.uid ?? '');
     const existing = found && this.store.events.get(found.id);
@@ -348,7 +350,7 @@ class FileImport {
     state.updating = existing !== undefined;
     // The event, then each changed date: entries of their own, each with its line.
     const entryWritten = (line: number, title: unknown) =>
-      state.entries.push({ line, title: String(title ?? ''), keys: changes.endEntry(), notes: [] });
+      state.entries.push({ line, title: textOf(title), keys: changes.endEntry(), notes: [] });
     const input = this.follow ? this.follow.inputFor(uid, existing, row.input, context) : row.input;
     yield* importIcsEvent({ ...row, input }, existing, identity, context, this.problems, entryWritten);
     if (sameUid)
@@ -361,7 +363,7 @@ class FileImport {
   /** A VEVENT not imported, and neither are its changed dates: rows of their own, with why. */
   private skipRow(row: IcsRow, reason: string): void {
     const skip = (line: number, title: unknown) =>
-      this.rows.push({ line, kind: 'events', title: String(title ?? ''), action: 'skip', reason });
+      this.rows.push({ line, kind: 'events', title: textOf(title), action: 'skip', reason });
     skip(row.line, row.input.title);
     for (const one of row.overrides) skip(one.veventLine, one.input.title ?? row.input.title);
     this.entriesDone(1 + row.overrides.length);

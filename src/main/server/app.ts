@@ -102,7 +102,7 @@ export function createApp({
   // but by the endpoint that answers (see dispatch.ts), which identifies the caller itself as well.
   const withApiHeaders = apiHeaders();
   app.use(async (ctx, next) => {
-    if (!API_PATH.test(ctx.path)) return next();
+    if (!API_PATH.test(ctx.path)) return void (await next());
     await withApiHeaders(ctx, async () => {
       identify(ctx);
       await next();

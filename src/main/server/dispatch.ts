@@ -33,10 +33,7 @@ export interface DispatchDeps {
 
 /** PHP-style query parsing (`a[]=1&a[]=2`), as WordPress reads parameters. */
 export function parseQuery(querystring: string): Record<string, unknown> {
-  return qs.parse(querystring, { arrayLimit: 200, depth: 3, parameterLimit: 1000 }) as Record<
-    string,
-    unknown
-  >;
+  return qs.parse(querystring, { arrayLimit: 200, depth: 3, parameterLimit: 1000 });
 }
 
 /** Parameters in WordPress' precedence (JSON body, form body, query), path parameters always winning. */
@@ -119,7 +116,7 @@ export function registerRoutes(router: Router<ApiState>, routes: RouteDef[], dep
 /** OPTIONS describes the route, as WordPress does (no CORS headers: browsers get nothing from it). */
 function describe(route: RouteDef, deps: DispatchDeps): RouterMiddleware<ApiState> {
   return (ctx, next) => {
-    const pathParams = ctx.params as Record<string, string>;
+    const pathParams = ctx.params;
     if (!pathParamsMatch(route, pathParams)) return next();
     const { state } = ctx;
     const caller = deps.identify(ctx);
@@ -141,8 +138,8 @@ function dispatch(route: RouteDef, endpoint: Endpoint, deps: DispatchDeps): Rout
   // Only answers anyone may have are kept: a cached answer skips the permission check.
   const cache = endpoint.permission === anyone ? deps.cache : undefined;
   return async (ctx, next) => {
-    const pathParams = ctx.params as Record<string, string>;
-    if (!pathParamsMatch(route, pathParams)) return next();
+    const pathParams = ctx.params;
+    if (!pathParamsMatch(route, pathParams)) return void (await next());
     const { state } = ctx;
     const caller = deps.identify(ctx);
     const allow = allowHeader(route, pathParams, caller, store);

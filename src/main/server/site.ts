@@ -67,9 +67,9 @@ const mediaFile =
   (store: CalendarStore): RouterMiddleware =>
   async (ctx, next) => {
     const fileName = ctx.params.file;
-    if (!MEDIA_FILE_NAME.test(fileName!)) return next();
+    if (!MEDIA_FILE_NAME.test(fileName!)) return void (await next());
     const stats = await stat(join(store.dataDir, MEDIA_FOLDER, fileName!)).catch(() => null);
-    if (!stats?.isFile()) return next();
+    if (!stats?.isFile()) return void (await next());
     ctx.type = extname(fileName!);
     ctx.length = stats.size;
     ctx.set('Content-Security-Policy', "default-src 'none'");
@@ -114,14 +114,14 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
     (render: (slug: string) => [title: string, body: string] | undefined): RouterMiddleware =>
     async (ctx, next) => {
       const built = await store.readSettled(() => render(ctx.params.slug!));
-      if (!built) return next();
+      if (!built) return void (await next());
       page(ctx, ...built);
     };
 
   router.get(
     '/event/:slug',
     recordPage((slug) => {
-      const event = published(store.eventBySlug(slug)) as StoredEvent | undefined;
+      const event = published<StoredEvent>(store.eventBySlug(slug));
       if (!event || event.password) return undefined;
       const venue = event.venueId ? published(store.venues.get(event.venueId)) : undefined;
       return [
@@ -136,7 +136,7 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
   router.get(
     '/venue/:slug',
     recordPage((slug) => {
-      const venue = published(store.venues.getByKey(slug.toLowerCase())) as StoredVenue | undefined;
+      const venue = published<StoredVenue>(store.venues.getByKey(slug.toLowerCase()));
       if (!venue || venue.password) return undefined;
       return [
         htmlToText(venue.name),
@@ -162,7 +162,7 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
       const path = categoryPath(store, term).map((category) => category.slug);
       return { path, page: termPage(store, term) };
     });
-    if (!built) return next();
+    if (!built) return void (await next());
     if (built.path.join('/') !== asked.join('/').toLowerCase()) {
       ctx.status = 301;
       ctx.redirect(`/events/category/${built.path.map(encodeURIComponent).join('/')}/`);
@@ -181,8 +181,7 @@ export function siteRoutes(store: CalendarStore, rendererDir?: string): Koa.Midd
   router.get(
     '/organizer/:slug',
     recordPage((slug) => {
-      const organizer = published(store.organizers.getByKey(slug.toLowerCase())) as
-        StoredOrganizer | undefined;
+      const organizer = published<StoredOrganizer>(store.organizers.getByKey(slug.toLowerCase()));
       if (!organizer || organizer.password) return undefined;
       return [
         htmlToText(organizer.name),

@@ -39,7 +39,10 @@ const xdgDir = (value: string | undefined, fallback: string): string =>
   value && isAbsolute(value) ? value : fallback;
 
 /** Node's `join` of the platform the folder is for (Windows paths on Linux in the tests, and back). */
-const joinFor = (platform: NodeJS.Platform) => (platform === 'win32' ? win32.join : posix.join);
+const joinFor =
+  (platform: NodeJS.Platform) =>
+  (...parts: string[]) =>
+    platform === 'win32' ? win32.join(...parts) : posix.join(...parts);
 
 /** The platform's app-data folder (`%APPDATA%`, `~/Library/Application Support`) and Linux's data home. */
 function appDataRoot(places: Places): string {

@@ -428,8 +428,8 @@ export class ReadOnlyPersistence<Op> implements Persistence<Op> {
     return { base, entries: entries.filter((entry) => entry.seq > (base?.journalSeq ?? 0)), notices: [] };
   }
 
-  async commit(): Promise<void> {
-    throw new Error('This is a read-only view of the data folder.');
+  commit(): Promise<void> {
+    return Promise.reject(new Error('This is a read-only view of the data folder.'));
   }
 
   needsCompaction(): boolean {

@@ -295,10 +295,7 @@ export class CalendarStore {
       );
     }
     const version = (raw as { schemaVersion?: unknown }).schemaVersion;
-    this.startFromKeys(
-      raw as { events?: unknown; eventKeys?: unknown },
-      trusted && version === SCHEMA_VERSION,
-    );
+    this.startFromKeys(raw, trusted && version === SCHEMA_VERSION);
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
       throw new DataFileTooNewError(
         `The data file ${file} was written by a newer Calendar Desk (schema version ${version}; ` +
@@ -684,7 +681,7 @@ export class CalendarStore {
     try {
       first = build();
     } catch (error) {
-      first = Promise.reject(error);
+      first = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     } finally {
       this.deferFullReads = false;
     }

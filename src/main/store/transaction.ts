@@ -63,9 +63,9 @@ export interface Transaction {
    * a tombstone dated `deletedUtc`.
    */
   deletePost(kind: PostKind, id: number, deletedUtc: string): void;
-  putMedia(media: StoredMedia): void;
-  putUser(user: StoredUser): void;
-  putToken(token: StoredToken): void;
+  putMedia: (media: StoredMedia) => void;
+  putUser: (user: StoredUser) => void;
+  putToken: (token: StoredToken) => void;
   deleteToken(id: string): void;
   setSettings(settings: Settings): void;
   /** Sets one entry of the sync engine's state (`null` removes it); the sync engine validates its shape. */

@@ -41,7 +41,7 @@ export async function readBoundedBody(
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  const reader = response.body?.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
   if (!reader) return Buffer.alloc(0);
   if (signal?.aborted) {
     await reader.cancel().catch(() => undefined);

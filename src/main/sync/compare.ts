@@ -199,7 +199,7 @@ export function comparable(field: string, value: unknown): unknown {
   if (typeof value === 'string') return comparableText(value);
   if (!Array.isArray(value)) return value;
   if (field === 'cost') return comparableCost(value);
-  return [...value].sort(compareIds);
+  return Array.from(value as unknown[]).sort(compareIds);
 }
 
 /**

@@ -2,6 +2,7 @@ import { WP_V2_NAMESPACE } from '../../shared/enums';
 import type { LinkState } from './linkState';
 import type { LocalRecord, RemoteRecord } from './model';
 import { RemoteError, type RemoteClient } from './remoteClient';
+import { textOf } from '../core/values';
 
 /** Something local keeps one record from being sent (recorded on it; the other records go on). */
 export class RecordProblem extends Error {
@@ -80,7 +81,7 @@ export function eventPasswords(client: RemoteClient, links: LinkState) {
           return created;
         };
       }
-      const wanted = String(sent.status ?? 'publish');
+      const wanted = textOf(sent.status ?? 'publish');
       if (!UNSEEN_STATUSES.has(wanted)) sent.status = 'draft';
       return async (created) => {
         const answer = await setOnWordPress(

@@ -270,7 +270,7 @@ function linkedPostInputOf(remote: RemoteRecord, localMediaOf: LocalMediaOf): Ve
   return Object.fromEntries([
     ...Object.entries(fields).filter(([key]) => key !== 'slug' && key !== 'status' && key !== 'image'),
     ['image', imageOf(remote, localMediaOf)],
-  ]) as VenueInput & OrganizerInput;
+  ]);
 }
 
 /** A term's remote version as write arguments. The plugin answers names and descriptions with entities. */

@@ -12,6 +12,7 @@ import {
   type RemoteTermAnswer,
   type RemoteVenueAnswer,
 } from './remoteDialects';
+import { textOf } from '../core/values';
 
 /** A value a remote sent, named for a message (never the whole value: it may be large). */
 function shown(value: unknown): string {
@@ -20,7 +21,7 @@ function shown(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return String(value);
+  return textOf(value);
 }
 
 /** Each type zod names, in words. */

@@ -12,7 +12,7 @@ export function sameRecordKey(kind: SyncKind, fields: Record<string, unknown>): 
   const detail = kind === 'venue' ? fields.address : fields.email;
   return linkedPostKey({
     kind,
-    name: typeof fields[kind] === 'string' ? (fields[kind] as string) : '',
+    name: typeof fields[kind] === 'string' ? fields[kind] : '',
     detail: typeof detail === 'string' ? detail : '',
   });
 }

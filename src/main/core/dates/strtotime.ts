@@ -19,7 +19,10 @@ const phpStrtotime = locutusStrtotime as (text: string, now: number) => number |
  */
 function strtotimeWithZoneFlag(text: string, now: number): { seconds: number; zoned: boolean } | null {
   const proto = Date.prototype;
-  const original = proto.getTimezoneOffset;
+  // Called with each date as `this`, as the method it stands in for.
+  const original = Object.getOwnPropertyDescriptor(proto, 'getTimezoneOffset')!.value as (
+    this: Date,
+  ) => number;
   let zoned = false;
   proto.getTimezoneOffset = function (this: Date) {
     zoned = true;

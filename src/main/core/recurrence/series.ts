@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { CalendarStore, Transaction } from '../../store/store';
+import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
 import { canChangePost, type MaybeCaller } from '../capabilities';
 import { canonicalSqlMs, formatSql, toUtcSql } from '../dates/sqlDates';
@@ -236,7 +236,7 @@ export function guardedTransaction(
     if (previous) refuseUnless(canChangePost(caller, previous, action), caller);
     tx.putEvent(tidy(event));
   };
-  return { ...context, tx: { ...tx, putEvent } as Transaction };
+  return { ...context, tx: { ...tx, putEvent } };
 }
 
 /** A new occurrence of the series of `head`, on `local`, with the fields of `template` (the series' current ones). */
@@ -346,7 +346,7 @@ function changedFields(before: StoredEvent, after: StoredEvent): Partial<StoredE
     if (OWN_FIELDS.has(key)) continue;
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = after[key];
   }
-  return changed as Partial<StoredEvent>;
+  return changed;
 }
 
 /**

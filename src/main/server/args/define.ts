@@ -26,7 +26,7 @@ export interface ArgMeta {
   in?: 'path' | 'query' | 'body';
   required?: boolean;
   /** Shown as the `default` in the index and applied when the argument is absent (unless `applyDefault` is false). */
-  default?: unknown | (() => unknown);
+  default?: unknown; // a value, or a function that gives it
   applyDefault?: boolean;
   /** Extension arguments of ours (not in the reference). */
   extension?: boolean;

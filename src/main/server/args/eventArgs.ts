@@ -6,6 +6,7 @@ import {
   authorArg,
   dateValue,
   imageArg,
+  imageCheck,
   isHttpUrl,
   pageArg,
   perPageArg,
@@ -340,7 +341,7 @@ export const eventUpdateArgs = {
   image: arg(
     z.union([wpString(), z.number().int(), z.null()]),
     { description: 'The event featured image ID or URL', type: 'string', in: 'body' },
-    imageArg('event').check,
+    imageCheck,
   ),
   scope: scopeArg('body', 'the change applies to'),
 };

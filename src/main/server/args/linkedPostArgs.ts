@@ -16,6 +16,7 @@ import {
 } from './common';
 import { looseScalar, nonEmptyString, wpInteger, wpString } from './wpTypes';
 import { linkedEntries, normaliseInlineKeys } from '../../core/linkedEntries';
+import { textOf } from '../../core/values';
 
 const websiteArg = (description: string) =>
   arg(
@@ -156,7 +157,7 @@ export function linkedPostEntryCheck(kind: 'venue' | 'organizer') {
       kind === 'venue' ? context.store.venues.has(id) : context.store.organizers.has(id);
     return entries.every((entry) => {
       if (typeof entry === 'number') return exists(entry);
-      if (entry.id !== undefined) return /^\d+$/.test(String(entry.id)) && exists(Number(entry.id));
+      if (entry.id !== undefined) return /^\d+$/.test(textOf(entry.id)) && exists(Number(entry.id));
       try {
         validateArgs(
           kind === 'venue' ? venueCreateArgs : organizerCreateArgs,

@@ -136,7 +136,7 @@ export function caldavRoutes(
       return;
     }
     const underDav = path === '/dav' || path.startsWith(DAV_ROOT);
-    if (!underDav && !(path === '/' && ROOT_METHODS.includes(ctx.method))) return next();
+    if (!underDav && !(path === '/' && ROOT_METHODS.includes(ctx.method))) return void (await next());
     ctx.set('Cache-Control', 'no-store');
     ctx.set('DAV', '1, 3, calendar-access');
     try {

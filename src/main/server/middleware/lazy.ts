@@ -10,6 +10,10 @@ export type LazyMiddleware = Koa.Middleware & { preload(): Promise<void> };
 export function lazyMiddleware(load: () => Promise<Koa.Middleware>): LazyMiddleware {
   let middleware: Promise<Koa.Middleware> | undefined;
   const loaded = () => (middleware ??= load());
-  const lazy: Koa.Middleware = async (ctx, next) => (await loaded())(ctx, next);
+  const lazy: Koa.Middleware = async (ctx, next) => {
+    await (
+      await loaded()
+    )(ctx, next);
+  };
   return Object.assign(lazy, { preload: async () => void (await loaded()) });
 }

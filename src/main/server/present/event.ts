@@ -123,9 +123,7 @@ export function presentEvent(event: StoredEvent, env: PresentEnv, options: Event
     cost: editsEvent(event, env) ? typedCost(event.cost) : own.cost,
     categories: embeddedTermsOf(event.categoryIds, env).map((term) => presentEmbeddedTerm(term, env)),
     tags: embeddedTermsOf(event.tagIds, env).map((term) => presentEmbeddedTerm(term, env)),
-    venue: venue
-      ? (presentVenue(venue as StoredVenue, env, { jsonLd: single }) as object)
-      : ([] as unknown[]),
+    venue: venue ? (presentVenue(venue, env, { jsonLd: single }) as object) : ([] as unknown[]),
     organizer: organizers.map((organizer) => presentOrganizer(organizer, env, { jsonLd: single })),
     custom_fields: [] as unknown[],
     language: event.language,

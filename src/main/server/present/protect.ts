@@ -34,7 +34,7 @@ const REPLACEMENTS: Record<string, () => unknown> = {
 };
 
 export function blankProtected<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => blankProtected(item)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => blankProtected(item)) as T;
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [

@@ -167,7 +167,7 @@ type JsonSchema = Record<string, unknown>;
 
 /** zod writes `z.number().int()` with the safe-integer range as bounds: noise for readers, dropped. */
 function tidy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => tidy(item)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => tidy(item)) as T;
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(
     ([key, inner]) =>

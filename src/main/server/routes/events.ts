@@ -24,6 +24,7 @@ import { clampPerPage, postArchive } from './paginate';
 import { checkIfMatch, etagOf } from './etag';
 import { anyone, postChangers, postCreators } from './permissions';
 import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type RouteDef } from './table';
+import { textOf } from '../../core/values';
 
 function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
   const { args, store, links } = request;
@@ -54,7 +55,7 @@ function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
     ...bool(args.featured).map((value) => ['featured', value] as [string, string]),
     ...(args.show_hidden ? [['show_hidden', '1'] as [string, string]] : []),
     ...(request.raw.ml_language
-      ? [['ml_language', String(request.raw.ml_language)] as [string, string]]
+      ? [['ml_language', textOf(request.raw.ml_language)] as [string, string]]
       : []),
   ];
   const archive = postArchive('event', items, { total, page, perPage }, `${links.nsRoot}events/`, echo);

@@ -106,7 +106,7 @@ export function feedRoutes(
   const cache = new FeedCache(store);
   return async (ctx, next) => {
     const match = FEED_PATH.exec(ctx.path);
-    if (!match) return next();
+    if (!match) return void (await next());
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');

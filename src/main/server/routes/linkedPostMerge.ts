@@ -33,7 +33,7 @@ const mergeArgs = (kind: Kind) => ({
 async function merge(kind: Kind, request: ApiRequest<ReturnType<typeof mergeArgs>>) {
   const { store, caller, now, args } = request;
   if (args.into === undefined) throw missingParams(['into']);
-  const result = await mergeLinkedPosts(kind, args.id!, args.into!, { store, caller, now }).catch(
+  const result = await mergeLinkedPosts(kind, args.id!, args.into, { store, caller, now }).catch(
     refusedWrite,
   );
   const kept =

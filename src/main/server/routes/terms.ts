@@ -25,6 +25,7 @@ import {
   type BareRequest,
   type RouteDef,
 } from './table';
+import { textOf } from '../../core/values';
 
 const PLURAL = { category: 'categories', tag: 'tags' } as const;
 
@@ -87,7 +88,7 @@ export function matchingTerms(
       return left < right ? -1 : left > right ? 1 : a.id - b.id;
     });
   }
-  if (args.order !== undefined && String(args.order).toLowerCase() !== 'asc') terms = terms.reverse();
+  if (args.order !== undefined && textOf(args.order).toLowerCase() !== 'asc') terms = terms.reverse();
   return terms;
 }
 

@@ -85,7 +85,7 @@ function read<Spec extends ArgSpec>(
   args: Spec,
   summary: string,
   handle: (request: ApiRequest<Spec>) => ApiResponse,
-): Endpoint<Spec> {
+): Endpoint {
   return endpoint({ methods: ['GET'], args, permission: anyone, handle, doc: { summary, responses: {} } });
 }
 

@@ -34,6 +34,7 @@ import {
   sendRuleApart,
   takesSeries,
 } from './series';
+import { textOf } from '../../core/values';
 
 /** The remote refused an update because the record changed there meanwhile (If-Match): a conflict, not a failure. */
 export class LateConflictError extends Error {}
@@ -187,7 +188,7 @@ export class RunOperations {
     if (known || (record.kind !== 'venue' && record.kind !== 'organizer')) return;
     if (!this.context.options.remote.has(linkKey(record.kind, remote.id))) return;
     await this.context.links.remove(record.kind, record.id);
-    const name = String(remote.fields[record.kind] ?? '');
+    const name = textOf(remote.fields[record.kind]);
     throw new RecordProblem(
       'SYNC_REMOTE_REUSED',
       `The site answered with its ${record.kind} "${name}" (id ${remote.id}), which it already had, instead of ` +

@@ -1,6 +1,7 @@
 import { linkKey } from '../model';
 import { remoteChangedSince } from '../compare';
 import type { PlanRun } from './run';
+import { textOf } from '../../core/values';
 
 /** Linked records that no longer exist locally (terms are deleted outright): deleted there, or let go. */
 export function planGoneHere(run: PlanRun): void {
@@ -32,7 +33,7 @@ export function planNewThere(run: PlanRun): void {
     if (run.linkedRemote.has(key) || run.claimed.has(key) || record.fields.status === 'trash') continue;
     // An occurrence of a remote series comes with its series (its head's import, or its edit taken here).
     if (record.seriesHeadId !== undefined && record.seriesHeadId !== record.id) continue;
-    const title = String(
+    const title = textOf(
       record.texts?.title || record.fields.name || `${record.kind} ${record.id} on the remote`,
     );
     run.upserts.push({ type: 'import', kind: record.kind, localId: 0, remoteId: record.id, title });

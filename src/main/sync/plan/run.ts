@@ -15,6 +15,7 @@ import { linkKey } from '../model';
 import { comparableLocal, diffFields, remoteIdLookup, remoteMediaIdLookup } from '../compare';
 import { withoutGoneRefs } from '../goneRefs';
 import { sameRecordKey } from '../sameRecord';
+import { textOf } from '../../core/values';
 
 export interface PlanOptions {
   policy: ConflictPolicy;
@@ -37,7 +38,7 @@ export const followsSeries = (record: LocalRecord) =>
   record.series !== undefined && !isHead(record) && !record.series.override;
 
 export const titleOf = (record: LocalRecord | undefined, kind: SyncKind, id: number) =>
-  String(
+  textOf(
     record?.fields.title ??
       record?.fields.name ??
       record?.fields.venue ??
