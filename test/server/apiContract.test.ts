@@ -159,6 +159,53 @@ describe('real answers of the main routes match the response schemas of the map'
     expect((await okBody(server, 'POST feeds/revoke', { body: {} })).enabled).toBe(false);
   });
 
+  it('categories and tags: create, change, list, delete for good', async () => {
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const made = await okBody(server, `POST ${taxonomy}`, { body: { name: 'Concerts' } });
+      expect(made.name).toBe('Concerts');
+      const renamed = await okBody(server, `POST ${taxonomy}/:id`, {
+        params: { id: made.id },
+        body: { name: 'Concerts and recitals' },
+      });
+      expect(renamed.name).toBe('Concerts and recitals');
+      const listed = await okBody(server, `GET ${taxonomy}`, { query: { hide_empty: false } });
+      expect(listed.total).toBe(1);
+      expect((await okBody(server, `DELETE ${taxonomy}/:id`, { params: { id: made.id } })).id).toBe(made.id);
+    }
+  });
+
+  it('archives: a page of events, venues and organizers with their totals', async () => {
+    await okBody(server, 'POST events', { body: eventBody('Open rehearsal', 3) });
+    await okBody(server, 'POST venues', { body: { venue: 'Parish hall' } });
+    await okBody(server, 'POST organizers', { body: { organizer: 'Parish choir' } });
+    const events = await okBody(server, 'GET events', { query: { per_page: 1 } });
+    expect(events.events.map((event) => event.title)).toEqual(['Open rehearsal']);
+    expect((await okBody(server, 'GET venues')).venues.map((venue) => venue.venue)).toContain('Parish hall');
+    expect((await okBody(server, 'GET organizers')).total).toBeGreaterThanOrEqual(1);
+  });
+
+  it('settings: read, and changed by an administrator', async () => {
+    const settings = await okBody(server, 'GET settings');
+    expect(settings.user.role).toBe('administrator');
+    const changed = await okBody(server, 'PUT settings', {
+      body: { site_name: 'Choir of St. Anne', currency_symbol: '€', currency_position: 'postfix' },
+    });
+    expect([changed.site_name, changed.currency_symbol, changed.currency_position]).toEqual([
+      'Choir of St. Anne',
+      '€',
+      'postfix',
+    ]);
+  });
+
+  it('calendar apps: the CalDAV addresses, and an application password shown once', async () => {
+    const addresses = await okBody(server, 'GET caldav');
+    expect(addresses.calendar.startsWith(server.engine.origin)).toBe(true);
+    const made = await okBody(server, 'POST app-passwords', { body: { name: 'Thunderbird' } });
+    expect(made.name).toBe('Thunderbird');
+    expect(made.password.length).toBeGreaterThan(10);
+    expect(made.calendar).toBe(addresses.calendar);
+  });
+
   it('sync: the saved remotes list', async () => {
     expect(await okBody(server, 'GET remotes')).toEqual([]);
   });

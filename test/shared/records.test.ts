@@ -74,11 +74,12 @@ function documentValidators() {
 }
 
 describe('record schemas', () => {
-  test('every record schema is registered with its id, in this order', () => {
+  test('every record schema is registered with its id, in this order, before any other answer schema', () => {
     const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12' }) as {
       schemas: Record<string, unknown>;
     };
-    expect(Object.keys(schemas)).toEqual(REGISTERED);
+    // After them: the admin answers the routes imported here register (SiteSettings).
+    expect(Object.keys(schemas).slice(0, REGISTERED.length)).toEqual(REGISTERED);
   });
 
   test('they convert to JSON Schema without unrepresentable parts', () => {

@@ -17,7 +17,19 @@ import {
 import { feedsOverviewSchema } from '../schemas/feeds';
 import { sessionAnswerSchema, sessionRequestSchema } from '../schemas/session';
 import { mergeBodySchema, organizerMergeAnswerSchema, venueMergeAnswerSchema } from '../schemas/merge';
-import { eventResponseSchema, organizerResponseSchema, venueResponseSchema } from '../schemas/records';
+import {
+  categoryArchiveSchema,
+  eventArchiveSchema,
+  eventResponseSchema,
+  organizerArchiveSchema,
+  organizerResponseSchema,
+  tagArchiveSchema,
+  termResponseSchema,
+  venueArchiveSchema,
+  venueResponseSchema,
+} from '../schemas/records';
+import { siteSettingsSchema } from '../schemas/settings';
+import { caldavAddressesSchema, madeAppPasswordSchema } from '../schemas/caldav';
 import {
   remoteCheckResultSchema,
   remoteCheckSchema,
@@ -53,10 +65,20 @@ export interface ApiRouteSpec {
 const recordFields = z.record(z.string(), z.unknown());
 /** A route that takes no body: the renderer sends `{}`. */
 const noBody = z.object({}).strict();
-const queryValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]);
-const anyQuery = z.record(z.string(), queryValue.optional());
+const queryValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number()])).readonly(),
+]);
+/** Left out of the address when null or undefined. */
+const anyQuery = z.record(z.string(), queryValue.nullish());
 
 const route = <const S extends ApiRouteSpec>(spec: S): S => spec;
+
+/** A page of an archive (`events`, `venues`…): the query as the server's argument specs judge it. */
+const archiveRoute = <const P extends string, R extends z.ZodType>(path: P, response: R) =>
+  route({ method: 'GET', namespace: NAMESPACE, path, query: anyQuery, response });
 
 export const apiRoutes = {
   // The public namespace (WordPress' The Events Calendar shape).
@@ -129,6 +151,53 @@ export const apiRoutes = {
     path: 'organizers/:id',
     response: organizerResponseSchema,
   }),
+  'POST categories': route({
+    method: 'POST',
+    namespace: NAMESPACE,
+    path: 'categories',
+    body: recordFields,
+    response: termResponseSchema,
+  }),
+  'POST categories/:id': route({
+    method: 'POST',
+    namespace: NAMESPACE,
+    path: 'categories/:id',
+    body: recordFields,
+    response: termResponseSchema,
+  }),
+  // Terms are deleted for good (no trash).
+  'DELETE categories/:id': route({
+    method: 'DELETE',
+    namespace: NAMESPACE,
+    path: 'categories/:id',
+    response: termResponseSchema,
+  }),
+  'POST tags': route({
+    method: 'POST',
+    namespace: NAMESPACE,
+    path: 'tags',
+    body: recordFields,
+    response: termResponseSchema,
+  }),
+  'POST tags/:id': route({
+    method: 'POST',
+    namespace: NAMESPACE,
+    path: 'tags/:id',
+    body: recordFields,
+    response: termResponseSchema,
+  }),
+  // Terms are deleted for good (no trash).
+  'DELETE tags/:id': route({
+    method: 'DELETE',
+    namespace: NAMESPACE,
+    path: 'tags/:id',
+    response: termResponseSchema,
+  }),
+  'GET events': archiveRoute('events', eventArchiveSchema),
+  'GET venues': archiveRoute('venues', venueArchiveSchema),
+  'GET organizers': archiveRoute('organizers', organizerArchiveSchema),
+  'GET categories': archiveRoute('categories', categoryArchiveSchema),
+  'GET tags': archiveRoute('tags', tagArchiveSchema),
 
   // The admin namespace.
   'POST session': route({
@@ -143,6 +212,32 @@ export const apiRoutes = {
     namespace: ADMIN_NAMESPACE,
     path: 'session',
     response: z.object({ signed_out: z.literal(true) }),
+  }),
+  'GET settings': route({
+    method: 'GET',
+    namespace: ADMIN_NAMESPACE,
+    path: 'settings',
+    response: siteSettingsSchema,
+  }),
+  'PUT settings': route({
+    method: 'PUT',
+    namespace: ADMIN_NAMESPACE,
+    path: 'settings',
+    body: siteSettingsSchema.omit({ user: true }).partial(),
+    response: siteSettingsSchema,
+  }),
+  'GET caldav': route({
+    method: 'GET',
+    namespace: ADMIN_NAMESPACE,
+    path: 'caldav',
+    response: caldavAddressesSchema,
+  }),
+  'POST app-passwords': route({
+    method: 'POST',
+    namespace: ADMIN_NAMESPACE,
+    path: 'app-passwords',
+    body: z.object({ name: z.string().optional() }),
+    response: madeAppPasswordSchema,
   }),
   'GET calendar': route({
     method: 'GET',

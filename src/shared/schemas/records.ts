@@ -212,13 +212,14 @@ export const eventResponseSchema = z
 
 const archive = <K extends string, S extends z.ZodType>(key: K, item: S) =>
   z.strictObject({
-    [key]: z.array(item),
+    // A computed key is typed as a plain string by TypeScript: said here to be the one key `K`.
+    ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<S> }),
     rest_url: z.string(),
     next_rest_url: z.string().optional(),
     previous_rest_url: z.string().optional(),
     total: z.number().int(),
     total_pages: z.number().int(),
-  } as Record<K, z.ZodArray<S>> & Record<string, z.ZodType>);
+  });
 
 export const eventArchiveSchema = archive('events', eventResponseSchema).meta({
   id: 'EventArchive',

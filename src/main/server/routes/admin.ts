@@ -1,4 +1,5 @@
 import { calendarListRoutes } from './calendarList';
+import { caldavAddressesSchema, madeAppPasswordSchema } from '../../../shared/schemas/caldav';
 import type { CalendarStore } from '../../store/store';
 import type { StoredUser } from '../../store/schema';
 import { addAppPassword, addUser, revokeUser, UserError } from '../../core/users';
@@ -69,7 +70,14 @@ function caldavAddresses(request: BareRequest) {
   return { login, address: `${origin}/`, calendar: `${origin}${calendarPath(login)}` };
 }
 
-const caldav = { description: "The CalDAV addresses of the caller's calendar" };
+const caldav = {
+  description: "The CalDAV addresses of the caller's calendar",
+  schema: caldavAddressesSchema,
+};
+const madePassword = {
+  description: 'A new application password (shown once)',
+  schema: madeAppPasswordSchema,
+};
 
 /**
  * `GET /caldav` (the caller's CalDAV addresses) and `POST /app-passwords` (a new application password for the
@@ -100,7 +108,7 @@ function calendarAppRoutes(store: CalendarStore, clock: () => Date): RouteDef[] 
         },
         doc: {
           summary: 'Make an application password for the caller (shown once)',
-          responses: { '201': caldav },
+          responses: { '201': madePassword },
         },
       }),
     ]),

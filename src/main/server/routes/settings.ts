@@ -8,6 +8,7 @@ import { siteCurrency } from '../../core/cost';
 import { DEFAULT_HORIZON_MONTHS } from '../../core/recurrence/series';
 import { feedPastMonths } from '../../core/feeds/select';
 import { writeBudgetOf } from '../../core/writeBudget';
+import { siteSettingsSchema } from '../../../shared/schemas/settings';
 import { signedIn } from './permissions';
 import { endpoint, type ApiRequest, type ApiResponse, type Permission, type RouteDef } from './table';
 
@@ -61,7 +62,7 @@ async function update(request: ApiRequest<typeof updateSettingsArgs>): Promise<A
  * (administrators; validation comes first, as everywhere in the API). In the admin namespace `calendar-desk/v1`.
  */
 export function settingsRoutes(): RouteDef[] {
-  const settings = { description: 'The site settings and the caller' };
+  const settings = { description: 'The site settings and the caller', schema: siteSettingsSchema };
   return [
     {
       pattern: '/settings',

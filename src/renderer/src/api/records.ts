@@ -4,7 +4,7 @@ import type {
   TermResponse,
   VenueResponse,
 } from '../../../shared/schemas/records';
-import { ApiError, type ApiClient, type QueryValue } from './client';
+import { ApiError, type ApiClient, type ApiResponse, type QueryValue } from './client';
 
 export type { EventResponse, OrganizerResponse, TermResponse, VenueResponse };
 export type { CalendarEvent } from '../../../shared/schemas/calendarList';
@@ -18,6 +18,41 @@ export interface RecordOfKind {
   categories: TermResponse;
   tags: TermResponse;
 }
+
+type Body = Record<string, unknown>;
+
+/** A kind's writes, each through its key of the shared route map (which types its answer). */
+type RecordWrites = {
+  [K in RecordKind]: {
+    create: (api: ApiClient, body: Body) => Promise<ApiResponse<RecordOfKind[K]>>;
+    update: (api: ApiClient, id: number, body: Body) => Promise<ApiResponse<RecordOfKind[K]>>;
+    /** Venues and organizers go to the trash (restorable); terms are deleted for good. */
+    remove: (api: ApiClient, id: number) => Promise<ApiResponse<RecordOfKind[K]>>;
+  };
+};
+
+export const recordWrites: RecordWrites = {
+  venues: {
+    create: (api, body) => api.call('POST venues', { body }),
+    update: (api, id, body) => api.call('POST venues/:id', { params: { id }, body }),
+    remove: (api, id) => api.call('DELETE venues/:id', { params: { id } }),
+  },
+  organizers: {
+    create: (api, body) => api.call('POST organizers', { body }),
+    update: (api, id, body) => api.call('POST organizers/:id', { params: { id }, body }),
+    remove: (api, id) => api.call('DELETE organizers/:id', { params: { id } }),
+  },
+  categories: {
+    create: (api, body) => api.call('POST categories', { body }),
+    update: (api, id, body) => api.call('POST categories/:id', { params: { id }, body }),
+    remove: (api, id) => api.call('DELETE categories/:id', { params: { id } }),
+  },
+  tags: {
+    create: (api, body) => api.call('POST tags', { body }),
+    update: (api, id, body) => api.call('POST tags/:id', { params: { id }, body }),
+    remove: (api, id) => api.call('DELETE tags/:id', { params: { id } }),
+  },
+};
 
 export interface Page<T> {
   items: T[];
@@ -38,23 +73,56 @@ const kindDefaults: Record<RecordKind | 'events', Record<string, QueryValue>> = 
   tags: { hide_empty: false },
 };
 
+/** What an archive lists, by its route name. */
+export interface ItemOfKind extends RecordOfKind {
+  events: EventResponse;
+}
+type ListedKind = keyof ItemOfKind;
+type Query = Record<string, QueryValue>;
+
+/** Each archive's page through its key of the shared route map: its items and the totals of its body. */
+type ArchiveReads = {
+  [K in ListedKind]: (api: ApiClient, query: Query) => Promise<Omit<Page<ItemOfKind[K]>, 'page'>>;
+};
+
+const pageOf = <T>(items: T[], data: { total: number; total_pages: number }) => ({
+  items,
+  total: data.total,
+  totalPages: data.total_pages,
+});
+
+const archiveReads: ArchiveReads = {
+  events: async (api, query) => {
+    const { data } = await api.call('GET events', { query });
+    return pageOf(data.events, data);
+  },
+  venues: async (api, query) => {
+    const { data } = await api.call('GET venues', { query });
+    return pageOf(data.venues, data);
+  },
+  organizers: async (api, query) => {
+    const { data } = await api.call('GET organizers', { query });
+    return pageOf(data.organizers, data);
+  },
+  categories: async (api, query) => {
+    const { data } = await api.call('GET categories', { query });
+    return pageOf(data.categories, data);
+  },
+  tags: async (api, query) => {
+    const { data } = await api.call('GET tags', { query });
+    return pageOf(data.tags, data);
+  },
+};
+
 /** One page of an archive, with the totals from the body (the `X-WP-Total` headers say the same). */
-export async function listPage<T>(
+export async function listPage<K extends ListedKind>(
   client: ApiClient,
-  kind: RecordKind | 'events',
-  query: Record<string, QueryValue>,
-): Promise<Page<T>> {
+  kind: K,
+  query: Query,
+): Promise<Page<ItemOfKind[K]>> {
   const page = Number(query.page ?? 1);
   try {
-    const { data } = await client.get<Record<string, unknown>>(kind, {
-      query: { ...kindDefaults[kind], ...query },
-    });
-    return {
-      items: (data[kind] as T[] | undefined) ?? [],
-      page,
-      total: Number(data.total ?? 0),
-      totalPages: Number(data.total_pages ?? 0),
-    };
+    return { ...(await archiveReads[kind](client, { ...kindDefaults[kind], ...query })), page };
   } catch (error) {
     // Past the last page (a record deleted meanwhile): an empty page rather than an error.
     if (error instanceof ApiError && error.status === 404 && page > 1) {
@@ -90,13 +158,14 @@ export async function reversePage<T>(
 }
 
 /** Every page of an archive (for pickers and calendar ranges); `onPage` reports progress. */
-export async function listAll<T>(
+export async function listAll<K extends ListedKind>(
   client: ApiClient,
-  kind: RecordKind | 'events',
-  query: Record<string, QueryValue>,
+  kind: K,
+  query: Query,
   onPage?: (loaded: number, total: number) => void,
-): Promise<T[]> {
-  const first = await listPage<T>(client, kind, { ...query, page: 1, per_page: MAX_PER_PAGE });
+): Promise<ItemOfKind[K][]> {
+  type T = ItemOfKind[K];
+  const first = await listPage(client, kind, { ...query, page: 1, per_page: MAX_PER_PAGE });
   const items: T[] = [...first.items];
   onPage?.(items.length, first.total);
   if (first.totalPages <= 1 || first.items.length === 0) return items;
@@ -107,7 +176,7 @@ export async function listAll<T>(
   const pages = Array.from({ length: first.totalPages - 1 }, (_, index) => index + 2);
   const worker = async () => {
     for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
-      const result = await listPage<T>(client, kind, { ...query, page, per_page: MAX_PER_PAGE });
+      const result = await listPage(client, kind, { ...query, page, per_page: MAX_PER_PAGE });
       rest[page - 2] = result.items;
       onPage?.(items.length + rest.flat().length, first.total);
     }

@@ -126,13 +126,13 @@ export const useEventsStore = defineStore('events', () => {
   async function search(filters: EventFilters, page: number, perPage = 20): Promise<Page<EventResponse>> {
     const query = searchQuery(filters);
     const fetchPage = (number: number, size: number) =>
-      listPage<EventResponse>(session.api(), 'events', { ...query, page: number, per_page: size });
+      listPage(session.api(), 'events', { ...query, page: number, per_page: size });
     return filters.order === 'desc' ? reversePage(fetchPage, page, perPage) : fetchPage(page, perPage);
   }
 
   /** Every event in the trash (editors may list them; the API keeps them until emptied). */
   async function trashed(): Promise<EventResponse[]> {
-    return listAll<EventResponse>(session.api(), 'events', { ...overlapQuery(), status: 'trash' });
+    return listAll(session.api(), 'events', { ...overlapQuery(), status: 'trash' });
   }
 
   /**
@@ -147,7 +147,7 @@ export const useEventsStore = defineStore('events', () => {
   ): Promise<EventResponse[]> {
     const day = (iso: string, days: number) =>
       DateTime.fromISO(iso, { zone: 'utc' }).plus({ days }).toISODate() as string;
-    const nearby = await listAll<EventResponse>(session.api(), 'events', {
+    const nearby = await listAll(session.api(), 'events', {
       ...EDITOR_VIEW,
       ...overlapQuery(day(startUtc, -1), day(endUtc, 1)),
       venue: [venueId],

@@ -1,7 +1,14 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { QueryValue } from '../api/client';
-import { listAll, listPage, type Page, type RecordKind, type RecordOfKind } from '../api/records';
+import {
+  listAll,
+  listPage,
+  recordWrites,
+  type Page,
+  type RecordKind,
+  type RecordOfKind,
+} from '../api/records';
 import { useSessionStore } from './session';
 import type { MergeAnswer } from '../../../shared/schemas/merge';
 
@@ -28,7 +35,7 @@ export const useRecordsStore = defineStore('records', () => {
     kind: K,
     query: Record<string, QueryValue>,
   ): Promise<Page<RecordOfKind[K]>> {
-    return listPage<RecordOfKind[K]>(session.api(), kind, query);
+    return listPage(session.api(), kind, query);
   }
 
   /** Every record of a kind, for pickers (loaded once, refreshed after a write). */
@@ -36,7 +43,7 @@ export const useRecordsStore = defineStore('records', () => {
     const cached = everything.value[kind] as RecordOfKind[K][] | undefined;
     if (cached) return cached;
     const asked = revision.value[kind];
-    const loaded = await listAll<RecordOfKind[K]>(session.api(), kind, {});
+    const loaded = await listAll(session.api(), kind, {});
     // A write of this kind while it loaded makes this list old: keep it for this caller, not in the cache.
     if (revision.value[kind] !== asked) return loaded;
     (everything.value as Record<RecordKind, unknown[]>)[kind] = loaded;
@@ -45,14 +52,14 @@ export const useRecordsStore = defineStore('records', () => {
 
   /** Every trashed venue or organizer (terms have no trash). */
   async function trashed<K extends 'venues' | 'organizers'>(kind: K): Promise<RecordOfKind[K][]> {
-    return listAll<RecordOfKind[K]>(session.api(), kind, { status: 'trash' });
+    return listAll(session.api(), kind, { status: 'trash' });
   }
 
   async function create<K extends RecordKind>(
     kind: K,
     body: Record<string, unknown>,
   ): Promise<RecordOfKind[K]> {
-    const { data } = await session.api().post<RecordOfKind[K]>(kind, body);
+    const { data } = await recordWrites[kind].create(session.api(), body);
     changed(kind);
     return data;
   }
@@ -62,14 +69,14 @@ export const useRecordsStore = defineStore('records', () => {
     id: number,
     body: Record<string, unknown>,
   ): Promise<RecordOfKind[K]> {
-    const { data } = await session.api().post<RecordOfKind[K]>(`${kind}/${id}`, body);
+    const { data } = await recordWrites[kind].update(session.api(), id, body);
     changed(kind);
     return data;
   }
 
   /** Venues and organizers go to the trash (restorable); terms are deleted for good. */
   async function remove<K extends RecordKind>(kind: K, id: number): Promise<RecordOfKind[K]> {
-    const { data } = await session.api().delete<RecordOfKind[K]>(`${kind}/${id}`);
+    const { data } = await recordWrites[kind].remove(session.api(), id);
     changed(kind);
     return data;
   }

@@ -1,28 +1,14 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { ApiConnection } from '../../../shared/bridge';
-import { ADMIN_NAMESPACE } from '../../../shared/enums';
 import { ApiClient, ApiError } from '../api/client';
+import type { RouteBody } from '../../../shared/api/routes';
 import { browserConnection, desktopBridge, savedConnection } from '../api/connection';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
-import type { CategoryColors } from '../../../shared/schemas/settings';
+import type { CategoryColors, SiteSettings } from '../../../shared/schemas/settings';
 import { DEFAULT_SITE_CURRENCY } from '../calendar/price';
 
-/** `calendar-desk/v1/settings`: the site and who is signed in. */
-export interface SiteSettings extends SiteCurrency {
-  site_name: string;
-  site_description: string;
-  timezone: string;
-  /** Colours picked per category id (the others keep their default colour). */
-  category_colors: CategoryColors;
-  /** Months of past events the calendar feeds keep. */
-  feed_past_months: number;
-  /** Records an author or contributor may add per hour (editors and administrators: no limit). */
-  write_budget_creates_per_hour: number;
-  /** Events of repeating series an author or contributor may add per hour. */
-  write_budget_occurrences_per_hour: number;
-  user: { login: string; role: string };
-}
+export type { SiteSettings };
 
 /** Roles that may manage categories, and so pick their colours (the API checks it again). */
 const CATEGORY_MANAGERS = ['administrator', 'editor', 'author'];
@@ -69,7 +55,7 @@ export const useSessionStore = defineStore('session', () => {
   /** Checks a connection by reading the settings (401 for a wrong token) and adopts it. */
   async function connect(connection: ApiConnection): Promise<void> {
     const candidate = new ApiClient(connection);
-    const asked = candidate.get<SiteSettings>('settings', { namespace: ADMIN_NAMESPACE });
+    const asked = candidate.call('GET settings');
     onConnecting?.(candidate);
     onConnecting = null;
     const { data } = await asked;
@@ -124,24 +110,8 @@ export const useSessionStore = defineStore('session', () => {
     state.value = 'signed-out';
   }
 
-  async function updateSettings(
-    patch: Partial<
-      Pick<
-        SiteSettings,
-        | 'timezone'
-        | 'site_name'
-        | 'category_colors'
-        | 'feed_past_months'
-        | 'write_budget_creates_per_hour'
-        | 'write_budget_occurrences_per_hour'
-        | keyof SiteCurrency
-      >
-    >,
-  ): Promise<void> {
-    const { data } = await api().request<SiteSettings>('PUT', 'settings', {
-      namespace: ADMIN_NAMESPACE,
-      body: patch,
-    });
+  async function updateSettings(patch: RouteBody<'PUT settings'>): Promise<void> {
+    const { data } = await api().call('PUT settings', { body: patch });
     settings.value = data;
   }
 
