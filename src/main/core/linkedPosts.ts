@@ -1,5 +1,7 @@
 import { givenUid, newUid } from './uids';
 import type { Language } from '../../shared/enums';
+import { shapeOfRows, VENUE_TEXT_FIELDS, type FieldRow, type InputOfRows } from '../../shared/fields/venue';
+import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';
 import { canChangePost, canEditPosts, type MaybeCaller } from './capabilities';
@@ -12,7 +14,7 @@ import { withinWriteBudget } from './writeBudget';
 import { givenStatus, refuseUnless, WriteRefused, type RecordWriteCall, type WriteCall } from './writes';
 
 /** Arguments of a venue write, as validated (every key optional on update). */
-export interface VenueInput {
+export interface VenueInput extends InputOfRows<typeof VENUE_TEXT_FIELDS> {
   venue?: string;
   /** Create only: the uid an administrator's sync brings from another Calendar Desk (core/uids `givenUid`). */
   uid?: string;
@@ -23,21 +25,12 @@ export interface VenueInput {
   status?: string;
   show_map?: string | boolean | number | null;
   show_map_link?: string | boolean | number | null;
-  address?: string;
-  city?: string;
-  country?: string;
-  province?: string;
-  state?: string;
-  zip?: string;
-  phone?: string;
-  stateprovince?: string;
-  website?: string | null;
   image?: string | number | null;
   geo_lat?: number | '' | null;
   geo_lng?: number | '' | null;
 }
 
-export interface OrganizerInput {
+export interface OrganizerInput extends InputOfRows<typeof ORGANIZER_TEXT_FIELDS> {
   organizer?: string;
   /** Create only: the uid an administrator's sync brings from another Calendar Desk (core/uids `givenUid`). */
   uid?: string;
@@ -46,9 +39,6 @@ export interface OrganizerInput {
   date_utc?: string | number;
   description?: string;
   status?: string;
-  phone?: string;
-  website?: string | null;
-  email?: string;
   image?: string | number | null;
 }
 
@@ -61,6 +51,26 @@ export interface WriteContext {
 }
 
 const text = (value: string | null | undefined) => toPlainText(value ?? '');
+
+/**
+ * A table's fields after a write (true patch): each one sent written as its row's type says (plain text; a URL
+ * only trimmed), the others kept from `base`.
+ */
+function writtenRows<const Rows extends readonly FieldRow<string>[]>(
+  rows: Rows,
+  input: InputOfRows<Rows>,
+  base: { [R in Rows[number] as R['stored']]: string },
+): { [R in Rows[number] as R['stored']]: string } {
+  const sent = input as Record<string, string | null | undefined>;
+  const kept = base as Record<string, string>;
+  const written: Record<string, string> = {};
+  for (const row of rows) {
+    const value = sent[row.wire];
+    written[row.stored] =
+      value === undefined ? kept[row.stored]! : row.type === 'url' ? (value ?? '').trim() : text(value);
+  }
+  return written as { [R in Rows[number] as R['stored']]: string };
+}
 
 /** Venue show_map flags: true unless a falsy word is sent (REFERENCE §5.7). */
 const venueFlag = (value: unknown) =>
@@ -87,15 +97,7 @@ export function applyVenueInput(base: StoredVenue, input: VenueInput, context: W
     ...base,
     name: has('venue') ? text(input.venue) : base.name,
     description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
-    address: has('address') ? text(input.address) : base.address,
-    city: has('city') ? text(input.city) : base.city,
-    country: has('country') ? text(input.country) : base.country,
-    province: has('province') ? text(input.province) : base.province,
-    state: has('state') ? text(input.state) : base.state,
-    zip: has('zip') ? text(input.zip) : base.zip,
-    phone: has('phone') ? text(input.phone) : base.phone,
-    website: has('website') ? (input.website ?? '').trim() : base.website,
-    stateprovince: has('stateprovince') ? text(input.stateprovince) : base.stateprovince,
+    ...writtenRows(VENUE_TEXT_FIELDS, input, base),
     showMap: has('show_map') ? venueFlag(input.show_map) : base.showMap,
     showMapLink: has('show_map_link') ? venueFlag(input.show_map_link) : base.showMapLink,
     imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,
@@ -125,9 +127,7 @@ export function applyOrganizerInput(
     ...base,
     name: has('organizer') ? text(input.organizer) : base.name,
     description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
-    phone: has('phone') ? text(input.phone) : base.phone,
-    website: has('website') ? (input.website ?? '').trim() : base.website,
-    email: has('email') ? text(input.email) : base.email,
+    ...writtenRows(ORGANIZER_TEXT_FIELDS, input, base),
     imageId: has('image')
       ? resolveImage(context.tx, context.store, input.image, base.authorId, context.now)
       : base.imageId,
@@ -227,15 +227,7 @@ export function createVenue(
     kind: 'venue',
     slug: '',
     name: '',
-    address: '',
-    city: '',
-    country: '',
-    province: '',
-    state: '',
-    zip: '',
-    phone: '',
-    website: '',
-    stateprovince: '',
+    ...shapeOfRows(VENUE_TEXT_FIELDS, 'stored', ''),
     showMap: true,
     showMapLink: true,
     geoLat: null,
@@ -270,9 +262,7 @@ export function createOrganizer(
     kind: 'organizer',
     slug: '',
     name: '',
-    phone: '',
-    website: '',
-    email: '',
+    ...shapeOfRows(ORGANIZER_TEXT_FIELDS, 'stored', ''),
   };
   const organizer = applyOrganizerInput(empty, input, context);
   organizer.slug = postSlug(store, 'organizer', organizer.name, organizer.id, `organizer-${organizer.id}`);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { LANGUAGES, POST_KINDS, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
 import { categoryColorsSchema } from '../../shared/schemas/settings';
+import { shapeOfRows, VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 
 /**
  * The data file, as lowdb keeps it on disk. Internal names are camelCase; the wire format is built by the
@@ -91,15 +93,7 @@ export const storedVenueSchema = z.object({
   ...postBase,
   kind: z.literal('venue'),
   name: z.string(),
-  address: z.string(),
-  city: z.string(),
-  country: z.string(),
-  province: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  phone: z.string(),
-  website: z.string(),
-  stateprovince: z.string(),
+  ...shapeOfRows(VENUE_TEXT_FIELDS, 'stored', z.string()),
   showMap: z.boolean(),
   showMapLink: z.boolean(),
   geoLat: z.number().nullable(),
@@ -110,9 +104,7 @@ export const storedOrganizerSchema = z.object({
   ...postBase,
   kind: z.literal('organizer'),
   name: z.string(),
-  phone: z.string(),
-  website: z.string(),
-  email: z.string(),
+  ...shapeOfRows(ORGANIZER_TEXT_FIELDS, 'stored', z.string()),
 });
 
 export const storedTermSchema = z.object({

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { NAMESPACE } from '../../shared/enums';
+import { shapeOfRows, VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import {
   costDetailsSchema,
   embeddedTermSchema,
@@ -84,15 +86,7 @@ const calendarDeskVenue = venueResponseSchema
     status: true,
     venue: true,
     description: true,
-    address: true,
-    city: true,
-    country: true,
-    province: true,
-    state: true,
-    zip: true,
-    phone: true,
-    website: true,
-    stateprovince: true,
+    ...shapeOfRows(VENUE_TEXT_FIELDS, 'wire', true),
     show_map: true,
     show_map_link: true,
     geo_lat: true,
@@ -111,9 +105,7 @@ const calendarDeskOrganizer = organizerResponseSchema
     status: true,
     organizer: true,
     description: true,
-    phone: true,
-    website: true,
-    email: true,
+    ...shapeOfRows(ORGANIZER_TEXT_FIELDS, 'wire', true),
     image: true,
     modified_utc: true,
   })
@@ -189,15 +181,7 @@ const wordpressVenue = z.looseObject({
   status: z.string().optional(),
   venue: wpName.optional(),
   description: wpText.optional(),
-  address: wpText.optional(),
-  city: wpText.optional(),
-  country: wpText.optional(),
-  province: wpText.optional(),
-  state: wpText.optional(),
-  zip: wpText.optional(),
-  phone: wpText.optional(),
-  website: wpText.optional(),
-  stateprovince: wpText.optional(),
+  ...shapeOfRows(VENUE_TEXT_FIELDS, 'wire', wpText.optional()),
   show_map: wpFlag.optional(),
   show_map_link: wpFlag.optional(),
   geo_lat: wpCoordinate.optional(),
@@ -212,9 +196,7 @@ const wordpressOrganizer = z.looseObject({
   status: z.string().optional(),
   organizer: wpName.optional(),
   description: wpText.optional(),
-  phone: wpText.optional(),
-  website: wpText.optional(),
-  email: wpText.optional(),
+  ...shapeOfRows(ORGANIZER_TEXT_FIELDS, 'wire', wpText.optional()),
   image: wpImage.optional(),
   modified_utc: wpDate.optional(),
 });

@@ -17,7 +17,7 @@ export const ORGANIZER_TEXT_FIELDS = [
   {
     stored: 'website',
     wire: 'website',
-    type: 'text',
+    type: 'url',
     compare: 'text',
     csv: 'organizer_website',
     jsonLd: 'url',

@@ -8,7 +8,8 @@ export interface FieldRow<K extends string> {
   stored: K;
   /** Key on the wire (REST answers, sync bodies); both dialects agree for venues. */
   wire: string;
-  type: 'text';
+  /** `text` is written as plain text (markup removed); a `url` is only trimmed, and `null` clears it. */
+  type: 'text' | 'url';
   /** How the sync planner compares two values. */
   compare: 'text';
   /** CSV column key, when the column carries this field alone. */
@@ -46,7 +47,7 @@ export const VENUE_TEXT_FIELDS = [
   { stored: 'state', wire: 'state', type: 'text', compare: 'text' },
   { stored: 'zip', wire: 'zip', type: 'text', compare: 'text', csv: 'venue_zip', jsonLd: 'postalCode' },
   { stored: 'phone', wire: 'phone', type: 'text', compare: 'text', csv: 'venue_phone', jsonLd: 'telephone' },
-  { stored: 'website', wire: 'website', type: 'text', compare: 'text', csv: 'venue_url', jsonLd: 'sameAs' },
+  { stored: 'website', wire: 'website', type: 'url', compare: 'text', csv: 'venue_url', jsonLd: 'sameAs' },
   { stored: 'stateprovince', wire: 'stateprovince', type: 'text', compare: 'text' },
 ] as const satisfies readonly FieldRow<string>[];
 
@@ -61,6 +62,11 @@ export const VENUE_NON_TABLE_KEYS = ['name', 'showMap', 'showMapLink', 'geoLat',
 type VenueRow = (typeof VENUE_TEXT_FIELDS)[number];
 export type VenueTextWire<T> = { [R in VenueRow as R['wire']]: T };
 
+/** What a write may send for a table's rows: each by its wire key (a `url` may be null: cleared). */
+export type InputOfRows<Rows extends readonly FieldRow<string>[]> = {
+  [R in Rows[number] as R['wire']]?: R['type'] extends 'url' ? string | null : string;
+};
+
 /** The wire object of a table's rows, in table order, each value mapped by `read` from its stored key. */
 export function wireOfRows<K extends string, T>(
   rows: readonly FieldRow<K>[],
@@ -69,6 +75,19 @@ export function wireOfRows<K extends string, T>(
   const out: Record<string, T> = {};
   for (const row of rows) out[row.wire] = read(row.stored);
   return out;
+}
+
+/**
+ * An object with one entry per row, keyed by the row's stored or wire key, each `value`: a zod shape (the store's
+ * record schema and the remote answers' schemas take a table's fields from here, in table order) or a pick mask.
+ */
+export function shapeOfRows<
+  const Rows extends readonly FieldRow<string>[],
+  By extends 'stored' | 'wire',
+  const V,
+>(rows: Rows, by: By, value: V): { [R in Rows[number] as R[By]]: V } {
+  // Built key by key: TypeScript cannot follow the mapped type through Object.fromEntries.
+  return Object.fromEntries(rows.map((row) => [row[by], value])) as { [R in Rows[number] as R[By]]: V };
 }
 
 /** The wire object of the venue's text rows, in table order, each value mapped by `read`. */
