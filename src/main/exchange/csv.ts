@@ -6,6 +6,8 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import type { EventInput } from '../core/eventRecord';
 import type { OrganizerInput, VenueInput } from '../core/linkedPosts';
+import { VENUE_TEXT_FIELDS, type FieldRow, type InputOfRows } from '../../shared/fields/venue';
+import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import { isValidTimezone } from '../core/dates/zones';
 import type { ImportProblem } from './errors';
@@ -46,18 +48,39 @@ const names = (values: string[]) => values.join(', ');
 
 type Cells<K extends string> = Record<K, string>;
 
+/** The cells of a table's rows that have a CSV column, by column key, from the stored record. */
+function cellsOfRows<const Rows extends readonly FieldRow<string>[]>(
+  rows: Rows,
+  record: { [R in Rows[number] as R['stored']]: string },
+): { [R in Rows[number] as R['csv'] & string]: string } {
+  const stored = record as Record<string, string>;
+  const cells: Record<string, string> = {};
+  for (const row of rows) if (row.csv) cells[row.csv] = stored[row.stored]!;
+  return cells as { [R in Rows[number] as R['csv'] & string]: string };
+}
+
+/** A write's fields from the cells of a table's columns, by wire key: an empty cell of a URL clears it (null). */
+function inputOfCells<const Rows extends readonly FieldRow<string>[]>(
+  rows: Rows,
+  cells: Record<string, string>,
+): InputOfRows<Rows> {
+  const input: Record<string, string | null> = {};
+  for (const row of rows) {
+    if (!row.csv) continue;
+    const cell = cells[row.csv] ?? '';
+    input[row.wire] = row.type === 'url' ? cell || null : cell;
+  }
+  return input as InputOfRows<Rows>;
+}
+
 function venueCells(store: CalendarStore, venue: StoredVenue): Cells<VenueKey> {
   return {
     venue_name: venue.name,
     venue_description: venue.description,
-    venue_country: venue.country,
-    venue_address: venue.address,
+    ...cellsOfRows(VENUE_TEXT_FIELDS, venue),
+    // Not columns of the table's rows: the importer's second address line, and one cell for state or province.
     venue_address2: '',
-    venue_city: venue.city,
     venue_state: venue.stateprovince || venue.state || venue.province,
-    venue_zip: venue.zip,
-    venue_phone: venue.phone,
-    venue_url: venue.website,
     featured_image: imageUrl(store, venue.imageId),
   };
 }
@@ -66,9 +89,7 @@ function organizerCells(store: CalendarStore, organizer: StoredOrganizer): Cells
   return {
     organizer_name: organizer.name,
     organizer_description: organizer.description,
-    organizer_email: organizer.email,
-    organizer_website: organizer.website,
-    organizer_phone: organizer.phone,
+    ...cellsOfRows(ORGANIZER_TEXT_FIELDS, organizer),
     featured_image: imageUrl(store, organizer.imageId),
   };
 }
@@ -322,13 +343,9 @@ function venueInput(row: z.infer<typeof venueRow>): VenueInput {
   return {
     venue: row.venue_name,
     description: row.venue_description,
-    country: row.venue_country,
+    ...inputOfCells(VENUE_TEXT_FIELDS, row),
     address: [row.venue_address, row.venue_address2].filter(Boolean).join(', '),
-    city: row.venue_city,
     stateprovince: row.venue_state,
-    zip: row.venue_zip,
-    phone: row.venue_phone,
-    website: row.venue_url || null,
     ...(row.featured_image ? { image: row.featured_image } : {}),
   };
 }
@@ -337,9 +354,7 @@ function organizerInput(row: z.infer<typeof organizerRow>): OrganizerInput {
   return {
     organizer: row.organizer_name,
     description: row.organizer_description,
-    email: row.organizer_email,
-    website: row.organizer_website || null,
-    phone: row.organizer_phone,
+    ...inputOfCells(ORGANIZER_TEXT_FIELDS, row),
     ...(row.featured_image ? { image: row.featured_image } : {}),
   };
 }

@@ -14,8 +14,10 @@ export interface FieldRow<K extends string> {
   compare: 'text';
   /** CSV column key, when the column carries this field alone. */
   csv?: string;
-  /** schema.org PostalAddress/Place property, when the value is copied as is. */
+  /** schema.org property of the record's own object (Place, Person), when the value is copied as is. */
   jsonLd?: string;
+  /** schema.org property of the venue's PostalAddress, when the value is copied as is. */
+  jsonLdAddress?: string;
 }
 
 export const VENUE_TEXT_FIELDS = [
@@ -25,7 +27,7 @@ export const VENUE_TEXT_FIELDS = [
     type: 'text',
     compare: 'text',
     csv: 'venue_address',
-    jsonLd: 'streetAddress',
+    jsonLdAddress: 'streetAddress',
   },
   {
     stored: 'city',
@@ -33,7 +35,7 @@ export const VENUE_TEXT_FIELDS = [
     type: 'text',
     compare: 'text',
     csv: 'venue_city',
-    jsonLd: 'addressLocality',
+    jsonLdAddress: 'addressLocality',
   },
   {
     stored: 'country',
@@ -41,11 +43,18 @@ export const VENUE_TEXT_FIELDS = [
     type: 'text',
     compare: 'text',
     csv: 'venue_country',
-    jsonLd: 'addressCountry',
+    jsonLdAddress: 'addressCountry',
   },
   { stored: 'province', wire: 'province', type: 'text', compare: 'text' },
   { stored: 'state', wire: 'state', type: 'text', compare: 'text' },
-  { stored: 'zip', wire: 'zip', type: 'text', compare: 'text', csv: 'venue_zip', jsonLd: 'postalCode' },
+  {
+    stored: 'zip',
+    wire: 'zip',
+    type: 'text',
+    compare: 'text',
+    csv: 'venue_zip',
+    jsonLdAddress: 'postalCode',
+  },
   { stored: 'phone', wire: 'phone', type: 'text', compare: 'text', csv: 'venue_phone', jsonLd: 'telephone' },
   { stored: 'website', wire: 'website', type: 'url', compare: 'text', csv: 'venue_url', jsonLd: 'sameAs' },
   { stored: 'stateprovince', wire: 'stateprovince', type: 'text', compare: 'text' },
@@ -66,6 +75,21 @@ export type VenueTextWire<T> = { [R in VenueRow as R['wire']]: T };
 export type InputOfRows<Rows extends readonly FieldRow<string>[]> = {
   [R in Rows[number] as R['wire']]?: R['type'] extends 'url' ? string | null : string;
 };
+
+/** The schema.org properties of a table's rows (`jsonLd`, or `jsonLdAddress`: a venue's address), from the record. */
+export function jsonLdOfRows<const Rows extends readonly FieldRow<string>[]>(
+  rows: Rows,
+  record: { [R in Rows[number] as R['stored']]: string },
+  on: 'jsonLd' | 'jsonLdAddress',
+): Record<string, string> {
+  const stored = record as Record<string, string>;
+  const properties: Record<string, string> = {};
+  for (const row of rows) {
+    const property = row[on];
+    if (property) properties[property] = stored[row.stored]!;
+  }
+  return properties;
+}
 
 /** The wire object of a table's rows, in table order, each value mapped by `read` from its stored key. */
 export function wireOfRows<K extends string, T>(

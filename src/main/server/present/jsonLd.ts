@@ -3,17 +3,17 @@ import { fromUtcSql, isoWithOffset } from '../../core/dates/sqlDates';
 import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
+import { jsonLdOfRows, VENUE_TEXT_FIELDS } from '../../../shared/fields/venue';
+import { ORGANIZER_TEXT_FIELDS } from '../../../shared/fields/organizer';
 
 /** schema.org data of a venue (REFERENCE §3.9). */
 export function venueJsonLd(venue: StoredVenue, env: PresentEnv) {
   const image = presentImage(venue.imageId, env);
   const address = withoutEmpty({
     '@type': 'PostalAddress',
-    streetAddress: venue.address,
-    addressLocality: venue.city,
+    ...jsonLdOfRows(VENUE_TEXT_FIELDS, venue, 'jsonLdAddress'),
+    // One region from the three fields that may hold it.
     addressRegion: venue.stateprovince || venue.state || venue.province,
-    postalCode: venue.zip,
-    addressCountry: venue.country,
   });
   return withoutEmpty({
     '@type': 'Place',
@@ -26,8 +26,7 @@ export function venueJsonLd(venue: StoredVenue, env: PresentEnv) {
       venue.geoLat !== null && venue.geoLng !== null
         ? { '@type': 'GeoCoordinates', latitude: venue.geoLat, longitude: venue.geoLng }
         : null,
-    telephone: venue.phone,
-    sameAs: venue.website,
+    ...jsonLdOfRows(VENUE_TEXT_FIELDS, venue, 'jsonLd'),
   });
 }
 
@@ -39,9 +38,8 @@ export function organizerJsonLd(organizer: StoredOrganizer, env: PresentEnv) {
     name: htmlToText(organizer.name),
     description: htmlToText(organizer.description),
     image: image ? image.url : '',
-    url: organizer.website,
-    telephone: organizer.phone,
-    email: organizer.email,
+    ...jsonLdOfRows(ORGANIZER_TEXT_FIELDS, organizer, 'jsonLd'),
+    // The website is the organizer's `url` (its row) and also what identifies them elsewhere.
     sameAs: organizer.website,
   });
 }
