@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, waitIdle } from './lib/proc.mjs';
 import { runLoad } from './lib/load.mjs';
+import { loopDelaySince } from './lib/askLoopDelay.mjs';
 import { distinctQueries, openLoop } from './lib/distinct.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -231,21 +232,6 @@ async function startServer(dataDir) {
   };
 }
 
-/**
- * What the server's event loop went through since the previous call (see bench/lib/loopDelay.mjs): its
- * `loop-delay` line, asked for with SIGUSR2; null when none comes within 5 s.
- */
-async function loopDelaySince(server) {
-  const before = server.output.length;
-  server.child.kill('SIGUSR2');
-  for (let waited = 0; waited < 5000; waited += 20) {
-    const line = server.output.slice(before).find((text) => text.startsWith('loop-delay '));
-    if (line) return JSON.parse(line.slice('loop-delay '.length));
-    await new Promise((resolveWait) => setTimeout(resolveWait, 20));
-  }
-  return null;
-}
-
 const ratio = (real, bare) => (real && bare ? round(real / bare, 3) : null);
 
 function createBody(sample, n) {
@@ -453,7 +439,7 @@ async function benchSize(events, dataRoot) {
     const eventsPath = `${apiPath}/events`;
     let writes = 0;
     if (measures('mixed')) {
-      await loopDelaySince(server); // starts the server's watch afresh
+      await loopDelaySince(server.child); // starts the server's watch afresh
       const mixed = await openLoop({
         origin: serverOrigin,
         rate: TARGETS.mixedRate,
@@ -475,7 +461,7 @@ async function benchSize(events, dataRoot) {
         },
       });
       // The server's longest event-loop delay during the load, its background work included.
-      const loopDelay = await loopDelaySince(server);
+      const loopDelay = await loopDelaySince(server.child);
       result.mixed = {
         writeShare: TARGETS.mixedWriteShare,
         ...mixed,
