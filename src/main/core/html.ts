@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { loadInParts } from './modulesInParts';
 import { decodeHTML } from 'entities';
 import type sanitizeHtml from 'sanitize-html';
 
@@ -149,14 +150,9 @@ const parserClass = (): HtmlParser =>
  * taken from Node's cache by the next), so that a request arriving meanwhile waits for one part at most.
  */
 export async function preloadHtmlModules(): Promise<void> {
-  for (const part of ['entities', 'domutils', 'dom-serializer', 'htmlparser2', 'postcss']) {
-    try {
-      load(part);
-    } catch {
-      /* not found from here (nested under sanitize-html): loaded with it below */
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await loadInParts(
+    ['entities', 'domutils', 'dom-serializer', 'htmlparser2', 'postcss'].map((part) => [null, part]),
+  );
   sanitizer ??= load('sanitize-html') as typeof sanitizeHtml;
   parserClass();
 }

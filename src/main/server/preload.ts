@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
 import { preloadHtmlModules } from '../core/html';
+import { loadInParts } from '../core/modulesInParts';
 import { preloadBodyParser } from './middleware/body';
-
-const load = createRequire(import.meta.url);
 
 /**
  * The body parser's largest dependencies, each as the module that needs it finds it ([that module, the
@@ -18,18 +16,6 @@ const BODY_PARSER_PARTS: Array<[string, string]> = [
   ['@koa/bodyparser', 'type-is'],
   ['@koa/bodyparser', 'co-body'],
 ];
-
-/** Loads `parts` one per turn of the event loop; a part not found where it is looked for is left to its module. */
-async function loadInParts(parts: Array<[string, string]>): Promise<void> {
-  for (const [from, part] of parts) {
-    try {
-      createRequire(load.resolve(from))(part);
-    } catch {
-      /* laid out otherwise: loaded with the module that needs it */
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /**
  * Loads what only writes need (the body parser, the HTML sanitizer: about 150 ms of module loading), once the
