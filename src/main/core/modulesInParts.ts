@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);
@@ -18,6 +19,6 @@ export async function loadInParts(
     } catch {
       /* laid out otherwise: loaded with the module that needs it */
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { basename, extname } from 'node:path';
 import { StorageUnavailableError, type CalendarStore, type Transaction } from '../store/store';
 import { PartlySavedError } from '../store/storageRefusal';
@@ -133,7 +134,7 @@ export async function importFile(
   // (issue 26): still one import in the history, undone as one. A preview's slices are each taken back.
   const sliced = (occurrences ?? run.total) + run.leaving() > SLICED_ABOVE;
   // Counting what leaves reads every event (~15 ms at 50,000), as does the first slice: a turn each.
-  if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (sliced) await nextTurn();
   return run.result(sliced ? await run.applySliced() : await run.applyWhole());
 }
 
@@ -530,7 +531,7 @@ async function applyInSlices<Row>(
     writing.push(slice(write).catch((error: unknown) => void (failed ??= { error })));
     if (writing.length >= SLICES_WRITING) await writing.shift();
     throwIfFailed();
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   };
   try {
     while (next < inputs.length || current) {
@@ -617,7 +618,7 @@ async function takeBackSlices(store: CalendarStore, records: WrittenRecord[], no
         }
       }
     });
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
@@ -632,7 +633,7 @@ async function importDumpFile(
 ): Promise<ImportResult> {
   const dump = parseDump(text, file);
   // Read and checked in one turn of the event loop, written in the next (each some tens of ms at 1 MiB).
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   checkDumpTarget(store, file);
   const rows: ImportRow[] = [
     ...dump.data.venues.map((venue) => ({ kind: 'venues' as const, title: venue.name })),

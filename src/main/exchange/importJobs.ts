@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JobRegistry } from '../core/jobs';
 import type { ImportJobStatus } from '../../shared/schemas/imports';
 import { ImportError } from './errors';
@@ -28,7 +29,7 @@ export class ImportJobs {
             status.done = done;
             status.total = total;
           };
-          return new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(onEntry));
+          return nextTurn().then(() => run(onEntry));
         },
         done: (status, result) => {
           status.result = result;

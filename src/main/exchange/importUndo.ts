@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import { nowUtc, trashedPost } from '../core/posts';
@@ -84,7 +85,7 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
       writing.push(written.catch((error: unknown) => void (failed ??= { error })));
       if (writing.length >= 8) await writing.shift();
       if (failed) throw failed.error;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     await Promise.all(writing);
     if (failed) throw failed.error;

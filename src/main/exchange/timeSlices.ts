@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /** How long long work holds the event loop before it lets other requests be answered. */
 export const SLICE_MS = 10;
 
@@ -10,7 +12,7 @@ export class TimeSlices {
 
   async pause(): Promise<void> {
     if (performance.now() - this.started < SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.started = performance.now();
   }
 }

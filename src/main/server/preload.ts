@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { preloadHtmlModules } from '../core/html';
 import { loadInParts } from '../core/modulesInParts';
 import { preloadBodyParser } from './middleware/body';
@@ -28,6 +29,6 @@ export async function preloadWritePath(): Promise<void> {
   await loadInParts(BODY_PARSER_PARTS);
   await preloadBodyParser();
   // One module per turn of the event loop: a request arriving meanwhile waits for one load, not for all.
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   await preloadHtmlModules();
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DateTime } from 'luxon';
 import type { CalendarStore } from '../../store/store';
 import type { StoredEvent } from '../../store/schema';
@@ -752,7 +753,7 @@ export async function extendAllSeries(store: CalendarStore, clock: () => Date): 
   );
   let made = 0;
   for (const { id } of heads) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const head = store.events.get(id);
     if (store.readOnly || !head?.horizonLocal || head.parentId !== 0) continue;
     const now = clock();

@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * A response body that is JSON already: dispatch sends these bytes as they are, without serializing. When
  * they live in a pooled buffer (`release` given), they may be read only until `release()` is called, once the
@@ -148,7 +150,7 @@ export async function jsonBytesInSlices(value: unknown): Promise<JsonBytes> {
     parts.push(JSON.stringify(item));
     if (++sinceYield >= ITEMS_PER_SLICE) {
       sinceYield = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   };
   await write(value);
