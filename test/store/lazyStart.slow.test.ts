@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -243,6 +243,15 @@ describe('a record the disk damaged after the start', () => {
     await next.close();
   });
 
+  /** How many of this process's open files are the data file (Linux: /proc/self/fd). */
+  async function dataFileHandles(): Promise<number> {
+    const file = join(dataDir, DATA_FILE_NAME);
+    const links = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+    );
+    return links.filter((link) => link === file).length;
+  }
+
   it('while the journal is replayed at the start: the start checks the whole file instead', async () => {
     const store = await open();
     await store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed before a crash' }));
@@ -256,11 +265,14 @@ describe('a record the disk damaged after the start', () => {
       });
     });
     let next: CalendarStore;
+    const handlesBefore = await dataFileHandles();
     try {
       next = await open();
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
+    // The start that failed let go of the data file (the one that checked it whole has read it all).
+    expect(await dataFileHandles()).toBeLessThanOrEqual(handlesBefore);
     expect(next.unreadEvents).toBe(0);
     expect(next.events.size).toBe(EVENTS);
     expect(next.settings.siteName).toBe('Changed before a crash');

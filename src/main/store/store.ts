@@ -252,15 +252,18 @@ export class CalendarStore {
       (options.adapter
         ? new SnapshotPersistence<StoreOp>(options.adapter)
         : new JournaledPersistence<StoreOp>(options.dataDir, options.journal));
+    let store: CalendarStore | undefined;
     try {
       // Ours now: a snapshot a crash interrupted (as big as the calendar) must not pile up over the crashes.
       if (lock) await removeAbandonedCopies(options.dataDir, () => true);
-      const store = new CalendarStore(options.dataDir, persistence, lock, options.tombstones);
+      store = new CalendarStore(options.dataDir, persistence, lock, options.tombstones);
       const replayed = await store.load(options.initialSettings);
       // Batches replayed from the journal are folded into the data file in the background, right away.
       if (replayed) store.commits.compactNow();
       return store;
     } catch (error) {
+      // The data file the events were being read from is let go too (a retry opens it again).
+      store?.lazy?.close();
       await persistence.close().catch(() => undefined);
       await lock?.release();
       throw error;
