@@ -67,9 +67,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** How many ports a start tries: the free port found may be taken by another test before nginx binds it. */
+const PORT_ATTEMPTS = 3;
+
 /** Starts a new, empty site (its own database, files and port). */
 export async function startWordPressPeer(options: { timezone?: string } = {}): Promise<WordPressPeer> {
   if (!PEER_AVAILABLE) throw new Error(PEER_ABSENT_REASON);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPeerOnce(options);
+    } catch (error) {
+      if (attempt === PORT_ATTEMPTS || !/Address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startPeerOnce(options: { timezone?: string }): Promise<WordPressPeer> {
   // Under /tmp, reachable by the mysql and www-data users (mkdtemp makes it private: open it up).
   const dir = await mkdtemp('/tmp/calendar-desk-peer-');
   await chmod(dir, 0o755);
