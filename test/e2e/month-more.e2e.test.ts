@@ -4,8 +4,9 @@ import type { Page } from 'playwright-core';
 import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
 
 /**
- * A crowded day of the month view (issue 27, speed): the month is given only the events its days show, but
- * what the user sees is as before: four events, "+6 more" counting all ten, and the popover listing all ten;
+ * A crowded day of the month view (issue 27, speed): FullCalendar is given only the four events a day shows and
+ * the app draws the day's "+N more" itself (see calendar/ownMoreLinks), but what the user sees is as before:
+ * four events, one "+6 more" counting all ten, opened by click or keyboard into the popover listing all ten;
  * the week of that day draws all ten. `calendar-desk serve` (site zone Europe/Rome), Chromium at 1440 × 900.
  */
 const ZONE = 'Europe/Rome';
@@ -50,6 +51,17 @@ describe('a crowded day in the month view', { timeout: 60_000 }, () => {
           .map((h) => h.textContent),
       );
     expect(visible).toEqual(['8:00Rehearsal 1', '9:00Rehearsal 2', '10:00Rehearsal 3', '11:00Rehearsal 4']);
+    // FullCalendar was given those four only: the link is the app's, and the only one.
+    expect(await cell.locator('.fc-daygrid-event-harness').count()).toBe(4);
+    expect(await more.count()).toBe(1);
+    // Placed where FullCalendar puts its own: below the fourth event, inside the cell.
+    const [fourth, link, box] = await Promise.all([
+      cell.locator('.fc-daygrid-event-harness').nth(3).boundingBox(),
+      more.boundingBox(),
+      cell.boundingBox(),
+    ]);
+    expect(link!.y).toBeGreaterThanOrEqual(fourth!.y + fourth!.height - 1);
+    expect(link!.y + link!.height).toBeLessThanOrEqual(box!.y + box!.height);
     await screenshot(page, 'month-more-1440');
 
     await more.click();
@@ -66,6 +78,23 @@ describe('a crowded day in the month view', { timeout: 60_000 }, () => {
     // Back to the month (no new request needed): the day's share again, with its count.
     await page.locator('.fc-dayGridMonth-button').click();
     await expect.poll(() => more.textContent()).toBe('+6 more');
+    expect(await more.count()).toBe(1);
+    expect(signedIn.problems).toEqual([]);
+  });
+
+  it('opens the popover from the keyboard (Tab to "+6 more", then Enter)', async () => {
+    await page.goto(`${app.origin}/#/calendar?view=dayGridMonth&date=${day}`);
+    await page.reload();
+    const cell = page.locator(`td.fc-daygrid-day[data-date="${day}"]`);
+    const more = cell.locator('.fc-more-link');
+    await expect.poll(() => more.textContent()).toBe('+6 more');
+    expect(await cell.locator('.fc-daygrid-event-harness').count()).toBe(4);
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const popover = page.locator('.fc-more-popover');
+    await expect.poll(() => popover.locator('.fc-event').count()).toBe(10);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => popover.count()).toBe(0);
     expect(signedIn.problems).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../src/renderer/src/api/records';
 import { daysOf, monthShare } from '../../src/renderer/src/calendar/monthShare';
 
-// The month view is given, per day, the events it shows, the first one behind "+N more", and those tied with it;
-// the rest are counted for the day's "+N more". Site zone Europe/Rome (UTC+1 in December).
+// The month view is given, per day, the four events it shows and those tied with the fourth; the rest are counted
+// for the day's "+N more" (drawn by the app, see ownMoreLinks). Site zone Europe/Rome (UTC+1 in December).
 const ZONE = 'Europe/Rome';
 let nextId = 1;
 function timed(title: string, utcStart: string, utcEnd: string): CalendarEvent {
@@ -30,7 +30,7 @@ function allDay(title: string, start: string, end: string): CalendarEvent {
 }
 
 describe('monthShare', () => {
-  it('gives a crowded day its first five events in start order and counts the others', () => {
+  it('gives a crowded day its first four events in start order and counts the others', () => {
     // Ten events on 2026-12-10, listed latest first.
     const day = Array.from({ length: 10 }, (_, i) =>
       timed(`E${9 - i}`, `2026-12-10 ${String(17 - i).padStart(2, '0')}:00:00`, `2026-12-10 18:30:00`),
@@ -38,23 +38,27 @@ describe('monthShare', () => {
     const quiet = timed('Other day', '2026-12-11 09:00:00', '2026-12-11 10:00:00');
     const share = monthShare([...day, quiet], ZONE);
     expect(share.events.map((event) => event.title).sort()).toEqual(
-      ['E0', 'E1', 'E2', 'E3', 'E4', 'Other day'].sort(),
+      ['E0', 'E1', 'E2', 'E3', 'Other day'].sort(),
     );
-    expect(share.leftOut).toEqual(new Map([['2026-12-10', 5]]));
+    expect(share.leftOut).toEqual(new Map([['2026-12-10', 6]]));
     // A day opened with its "+N more" gets all its events.
     const whole = monthShare([...day, quiet], ZONE, new Set(['2026-12-10']));
     expect(whole.events).toHaveLength(11);
     expect(whole.leftOut.size).toBe(0);
   });
 
-  it('puts all-day and earlier multi-day events first, and keeps events tied with the fifth', () => {
+  it('puts all-day and earlier multi-day events first, and keeps events tied with the fourth', () => {
     const festival = allDay('Festival', '2026-12-09', '2026-12-11');
     const at = (title: string, hour: string) =>
       timed(title, `2026-12-10 ${hour}:00:00`, `2026-12-10 20:00:00`);
-    const list = [at('A', '08'), at('B', '09'), at('C', '10'), at('D1', '11'), at('D2', '11'), at('E', '12')];
+    const list = [at('A', '08'), at('B', '09'), at('C1', '10'), at('C2', '10'), at('D', '11'), at('E', '12')];
     const share = monthShare([...list, festival], ZONE);
-    expect(share.events.map((event) => event.title).sort()).toEqual(['A', 'B', 'C', 'D1', 'D2', 'Festival']);
-    expect(share.leftOut).toEqual(new Map([['2026-12-10', 1]]));
+    expect(share.events.map((event) => event.title).sort()).toEqual(['A', 'B', 'C1', 'C2', 'Festival']);
+    expect(share.leftOut).toEqual(new Map([['2026-12-10', 2]]));
+    // Four events or fewer: all given, nothing counted.
+    const fewer = monthShare([at('A', '08'), at('B', '09'), at('C', '10'), festival], ZONE);
+    expect(fewer.events).toHaveLength(4);
+    expect(fewer.leftOut.size).toBe(0);
   });
 
   it('reads the days of a timed event in the site zone, an end at midnight not covering the next day', () => {

@@ -55,18 +55,19 @@ export function eventsByDay(list: readonly CalendarEvent[], zone: string): Map<s
 }
 
 export interface MonthShare {
-  /** What the month view is given: every event a day shows, and the first one behind its "+N more". */
+  /** What the month view is given: the events each day shows (and those tied with its last one). */
   events: CalendarEvent[];
-  /** Per day: how many of its events were not given (added to the "+N more" the calendar counts itself). */
+  /** Per day: how many of its events were not given (the day's "+N more", see ownMoreLinks). */
   leftOut: Map<string, number>;
 }
 
 /**
  * The month grid draws four events a day and hides the others behind "+N more", but FullCalendar draws and
  * measures every event it is given, hidden ones too (with 300 events in a month, most of the time to show
- * it). So it is given, per day, the events in the places it shows (in its own order: start, longer first),
- * one more so that it draws the day's "+N more" itself, and the events tied with that one; the others are
- * counted in `leftOut`, and a day whose "+N more" is opened gets all of them (`whole`).
+ * it). So it is given, per day, the events in the places it shows (in its own order: start, longer first) and
+ * the events tied with the last of them (FullCalendar then chooses among those, and counts the ones it hides in
+ * its own "+N more"); the others are counted in `leftOut`, for a "+N more" of ours, and a day whose "+N more" is
+ * opened gets all of them (`whole`).
  */
 export function monthShare(
   list: readonly CalendarEvent[],
@@ -90,13 +91,13 @@ export function monthShare(
   const days = eventsByDay([...list].sort(order), zone);
   const given = new Set<CalendarEvent>();
   for (const [day, events] of days) {
-    if (whole.has(day) || events.length <= DAY_MAX_EVENTS + 1) {
+    if (whole.has(day) || events.length <= DAY_MAX_EVENTS) {
       events.forEach((event) => given.add(event));
       continue;
     }
-    const last = events[DAY_MAX_EVENTS]!;
+    const last = events[DAY_MAX_EVENTS - 1]!;
     events.forEach((event, index) => {
-      if (index <= DAY_MAX_EVENTS || order(event, last) === 0) given.add(event);
+      if (index < DAY_MAX_EVENTS || order(event, last) === 0) given.add(event);
     });
   }
   const leftOut = new Map<string, number>();
