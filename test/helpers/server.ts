@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEngine, type Engine, type EngineOptions } from '../../src/main/engine';
 import { addUser } from '../../src/main/core/users';
 import type { Role } from '../../src/shared/enums';
+import { checkAnswer } from './answerCheck';
 
 export const NS = 'wp-json/cal/events/v1';
 
@@ -27,7 +28,7 @@ export interface TestServer {
 export interface ApiResult {
   status: number;
   headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert bodies field by field; a mapped route's success is checked against its schema first (answerCheck.ts)
   body: any;
 }
 
@@ -37,7 +38,8 @@ export async function startTestServer(options: Partial<EngineOptions> = {}): Pro
   const base = `${engine.origin}/${NS}/`;
   const api: TestServer['api'] = async (path, init = {}) => {
     const { json, auth, headers, ...rest } = init;
-    const response = await fetch(path.startsWith('http') ? path : `${base}${path}`, {
+    const url = path.startsWith('http') ? path : `${base}${path}`;
+    const response = await fetch(url, {
       ...rest,
       headers: {
         ...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
@@ -53,6 +55,7 @@ export async function startTestServer(options: Partial<EngineOptions> = {}): Pro
     } catch {
       /* not JSON: keep the text */
     }
+    checkAnswer(rest.method ?? 'GET', url, response.status, body);
     return { status: response.status, headers: response.headers, body };
   };
   return {
