@@ -1,6 +1,7 @@
 import { givenUid, newUid } from './uids';
 import type { Language } from '../../shared/enums';
-import { shapeOfRows, VENUE_TEXT_FIELDS, type FieldRow, type InputOfRows } from '../../shared/fields/venue';
+import { shapeOfRows, type FieldRow, type InputOfRows } from '../../shared/fields/table';
+import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import type { CalendarStore, Transaction } from '../store/store';
 import type { StoredOrganizer, StoredVenue } from '../store/schema';

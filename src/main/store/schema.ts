@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { LANGUAGES, POST_KINDS, POST_STATUSES, ROLES, TAXONOMIES } from '../../shared/enums';
 import { categoryColorsSchema } from '../../shared/schemas/settings';
-import { shapeOfRows, VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { shapeOfRows } from '../../shared/fields/table';
+import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NAMESPACE } from '../../shared/enums';
-import { shapeOfRows, VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { shapeOfRows } from '../../shared/fields/table';
+import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import {
   costDetailsSchema,

@@ -1,4 +1,4 @@
-import { wireOfRows, type FieldRow } from './venue';
+import { wireOfRows, type FieldRow } from './table';
 
 /**
  * The plain fields of an organizer, in the order every writer emits them (issue 29, as VENUE_TEXT_FIELDS):

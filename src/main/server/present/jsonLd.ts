@@ -3,7 +3,8 @@ import { fromUtcSql, isoWithOffset } from '../../core/dates/sqlDates';
 import { htmlToText } from '../../core/html';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
 import { permalink, presentImage, withoutEmpty, type PresentEnv } from './common';
-import { jsonLdOfRows, VENUE_TEXT_FIELDS } from '../../../shared/fields/venue';
+import { jsonLdOfRows } from '../../../shared/fields/table';
+import { VENUE_TEXT_FIELDS } from '../../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../../shared/fields/organizer';
 
 /** schema.org data of a venue (REFERENCE §3.9). */
