@@ -14,13 +14,15 @@ import { createOrganizer, createVenue } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { givenStatus } from './writes';
 import { textOf } from './values';
+import { EVENT_FLAG_FIELDS, type EventFlagInput } from '../../shared/fields/event';
+import { objectOfRows } from '../../shared/fields/table';
 
 export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
 /** Which events of a series a change of one of them applies to; `this` unless said otherwise. */
 export type SeriesScope = (typeof SERIES_SCOPES)[number];
 
 /** Validated event arguments (create or update); absent keys are not changed on update. */
-export interface EventInput {
+export interface EventInput extends EventFlagInput {
   author?: number;
   date?: string | number;
   date_utc?: string | number;
@@ -40,11 +42,6 @@ export interface EventInput {
   currency_position?: 'prefix' | 'postfix' | '' | null;
   currency_code?: string | null;
   website?: unknown;
-  show_map?: boolean;
-  show_map_link?: boolean;
-  hide_from_listings?: boolean;
-  sticky?: boolean;
-  featured?: boolean;
   ticketed?: boolean;
   categories?: unknown;
   tags?: unknown;
@@ -185,11 +182,7 @@ export function applyEventInput(
     cost: cost ? cost.values : base.cost,
     ...currencyFields(base, input, cost),
     website: websiteValue(input.website, base.website),
-    showMap: input.show_map ?? base.showMap,
-    showMapLink: input.show_map_link ?? base.showMapLink,
-    hideFromListings: input.hide_from_listings ?? base.hideFromListings,
-    sticky: input.sticky ?? base.sticky,
-    featured: input.featured ?? base.featured,
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'stored', (row) => input[row.wire] ?? base[row.stored]),
     ticketed: input.ticketed ?? base.ticketed,
     password: input.post_password ?? base.password,
     categoryIds: has('categories')
@@ -275,11 +268,7 @@ export function eventRecord(
     currencyPosition: '',
     currencyCode: '',
     website: null,
-    showMap: true,
-    showMapLink: true,
-    hideFromListings: false,
-    sticky: false,
-    featured: false,
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'stored', (row) => row.default),
     ticketed: false,
     categoryIds: [],
     tagIds: [],

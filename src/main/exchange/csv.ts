@@ -6,7 +6,8 @@ import type { CalendarStore } from '../store/store';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import type { EventInput } from '../core/eventRecord';
 import type { OrganizerInput, VenueInput } from '../core/linkedPosts';
-import type { FieldRow, InputOfRows } from '../../shared/fields/table';
+import { objectOfRows, shapeOfRows, type FieldRow, type InputOfRows } from '../../shared/fields/table';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
 import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
@@ -111,13 +112,9 @@ function eventCells(store: CalendarStore, event: StoredEvent, site: Currency): C
     event_end_time: event.endLocal.slice(11),
     event_timezone: event.timezone,
     event_all_day: yesNo(event.allDay),
-    event_hide: yesNo(event.hideFromListings),
-    event_sticky: yesNo(event.sticky),
-    feature_event: yesNo(event.featured),
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'csv', (row) => yesNo(event[row.stored])),
     event_venue_name: store.venues.get(shownVenueId(store, event))?.name ?? '',
     event_organizer_name: names(shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!.name)),
-    event_show_map_link: yesNo(event.showMapLink),
-    event_show_map: yesNo(event.showMap),
     event_cost: typedCost(event.cost),
     // The currency the cost is shown in here (the event's, else this site's): the importing site may differ.
     event_currency_code: priced ? currency.code : '',
@@ -197,13 +194,9 @@ const eventRow = z.object({
   event_end_time: cell,
   event_timezone: cell,
   event_all_day: flag,
-  event_hide: flag,
-  event_sticky: flag,
-  feature_event: flag,
+  ...shapeOfRows(EVENT_FLAG_FIELDS, 'csv', flag),
   event_venue_name: cell,
   event_organizer_name: cell,
-  event_show_map_link: flag,
-  event_show_map: flag,
   event_cost: cell,
   event_currency_code: cell.refine(
     (value) => value === '' || currencyCodeSchema.safeParse(value).success,
@@ -320,11 +313,7 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
     timezone: optional(row.event_timezone, row.event_timezone),
     all_day: allDay,
     // An empty cell leaves the flag as it is (a new event: off), so a re-import of a shorter file keeps it.
-    hide_from_listings: optional(row.event_hide, isYes(row.event_hide)),
-    sticky: optional(row.event_sticky, isYes(row.event_sticky)),
-    featured: optional(row.feature_event, isYes(row.feature_event)),
-    show_map_link: optional(row.event_show_map_link, isYes(row.event_show_map_link)),
-    show_map: optional(row.event_show_map, isYes(row.event_show_map)),
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (field) => optional(row[field.csv], isYes(row[field.csv]))),
     cost: optional(row.event_cost, row.event_cost),
     currency_code: optional(row.event_currency_code, row.event_currency_code.toUpperCase()),
     currency_symbol: optional(row.event_currency_symbol, row.event_currency_symbol),

@@ -4,6 +4,7 @@ import { sanitizeRichText } from '../core/html';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import type { PostStatus } from '../../shared/enums';
 import type { ImportProblem } from './errors';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
 
 /*
  * The iCalendar mapping of an event's fields (issue 30 item 3), written once: the .ics export (ics.ts) writes
@@ -62,13 +63,7 @@ export const isMappedProperty = (name: string): boolean =>
   MAPPED_PROPERTIES.has(name) || name.startsWith(X_PREFIX);
 
 /** The yes/no fields, each as an `X-CALENDAR-DESK-*` property of TRUE or FALSE. */
-const FLAGS = [
-  ['featured', 'featured', `${X_PREFIX}FEATURED`],
-  ['sticky', 'sticky', `${X_PREFIX}STICKY`],
-  ['hideFromListings', 'hide_from_listings', `${X_PREFIX}HIDE-FROM-LISTINGS`],
-  ['showMap', 'show_map', `${X_PREFIX}SHOW-MAP`],
-  ['showMapLink', 'show_map_link', `${X_PREFIX}SHOW-MAP-LINK`],
-] as const satisfies readonly (readonly [keyof StoredEvent, keyof EventInput, string])[];
+const FLAGS = EVENT_FLAG_FIELDS.map((row) => [row.stored, row.wire, `${X_PREFIX}${row.ics}`] as const);
 
 /** STATUS of a stored status; statuses an export never writes (trash…) have none. */
 const ICAL_STATUS: Partial<Record<PostStatus, 'CONFIRMED' | 'TENTATIVE'>> = {

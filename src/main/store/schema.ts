@@ -4,6 +4,7 @@ import { LANGUAGES, POST_KINDS, POST_STATUSES, ROLES, TAXONOMIES } from '../../s
 import { categoryColorsSchema } from '../../shared/schemas/settings';
 import { shapeOfRows } from '../../shared/fields/table';
 import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 
 /**
@@ -58,11 +59,7 @@ export const storedEventSchema = z.object({
   currencyCode: z.string().optional(),
   /** `null` when never set: the response then shows the event's permalink, as the reference does. */
   website: z.string().nullable(),
-  showMap: z.boolean(),
-  showMapLink: z.boolean(),
-  hideFromListings: z.boolean(),
-  sticky: z.boolean(),
-  featured: z.boolean(),
+  ...shapeOfRows(EVENT_FLAG_FIELDS, 'stored', z.boolean()),
   ticketed: z.boolean(),
   categoryIds: z.array(id),
   tagIds: z.array(id),

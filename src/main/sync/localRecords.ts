@@ -6,6 +6,8 @@ import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import type { LocalImage, LocalRecord } from './model';
 import { currencySymbolSchema } from '../../shared/schemas/currency';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { objectOfRows } from '../../shared/fields/table';
 
 /** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
 function localImage(store: CalendarStore, imageId: number | null): LocalImage | null {
@@ -125,11 +127,7 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
       cost: costDetailsValues(event.cost),
       // Never set: the remote shows its own permalink, so there is nothing to compare.
       ...(event.website !== null ? { website: event.website } : {}),
-      show_map: event.showMap,
-      show_map_link: event.showMapLink,
-      hide_from_listings: event.hideFromListings,
-      sticky: event.sticky,
-      featured: event.featured,
+      ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => event[row.stored]),
     },
     refs: {
       // What the event shows: a venue or organizer in the trash is not sent (its remote copy is deleted).

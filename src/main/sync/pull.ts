@@ -16,6 +16,8 @@ import { costDetailsValues, eventCurrency, siteCurrency, typedCost } from '../co
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { objectOfRows } from '../../shared/fields/table';
 
 /** Local id of a remote record, as far as the links know it. */
 export type LocalIdOf = (kind: SyncKind, remoteId: number) => number | null;
@@ -207,11 +209,7 @@ function eventInputOf(
     end_date: text(fields.end_date),
     ...(text(fields.timezone) || current ? { timezone: text(fields.timezone) || current!.timezone } : {}),
     all_day: flag(fields.all_day),
-    show_map: flag(fields.show_map),
-    show_map_link: flag(fields.show_map_link),
-    hide_from_listings: flag(fields.hide_from_listings),
-    sticky: flag(fields.sticky),
-    featured: flag(fields.featured),
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => flag(fields[row.wire])),
     organizer: ids('organizer', fields.organizer),
     categories: ids('category', fields.categories),
     tags: ids('tag', fields.tags),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NAMESPACE } from '../../shared/enums';
 import { shapeOfRows } from '../../shared/fields/table';
 import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import {
   costDetailsSchema,
@@ -57,11 +58,7 @@ const calendarDeskEvent = eventResponseSchema
     timezone: true,
     cost: true,
     website: true,
-    show_map: true,
-    show_map_link: true,
-    hide_from_listings: true,
-    sticky: true,
-    featured: true,
+    ...shapeOfRows(EVENT_FLAG_FIELDS, 'wire', true),
     image: true,
     modified_utc: true,
     recurrence: true,
@@ -160,11 +157,7 @@ const wordpressEvent = z.looseObject({
     })
     .optional(),
   website: wpText.optional(),
-  show_map: wpFlag.optional(),
-  show_map_link: wpFlag.optional(),
-  hide_from_listings: wpFlag.optional(),
-  sticky: wpFlag.optional(),
-  featured: wpFlag.optional(),
+  ...shapeOfRows(EVENT_FLAG_FIELDS, 'wire', wpFlag.optional()),
   categories: z.array(wpRef).optional(),
   tags: z.array(wpRef).optional(),
   // One venue, none (`[]`), or several (Pro): only a single one is synced.

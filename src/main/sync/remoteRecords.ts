@@ -13,6 +13,8 @@ import {
   type RemoteVenueAnswer,
 } from './remoteDialects';
 import { textOf } from '../core/values';
+import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { objectOfRows } from '../../shared/fields/table';
 
 /** A value a remote sent, named for a message (never the whole value: it may be large). */
 function shown(value: unknown): string {
@@ -173,11 +175,7 @@ export function toRemoteRecord(
     end_date: event.end_date ?? '',
     timezone: text(event.timezone),
     website: text(event.website),
-    show_map: flag(event.show_map),
-    show_map_link: flag(event.show_map_link),
-    hide_from_listings: flag(event.hide_from_listings),
-    sticky: flag(event.sticky),
-    featured: flag(event.featured),
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => flag(event[row.wire])),
     venue: venueOf(event.venue),
     organizer: idsOf(event.organizer),
     categories: idsOf(event.categories),

@@ -55,14 +55,24 @@ export function wireOfRows<K extends string, T>(
 }
 
 /**
- * An object with one entry per row, keyed by the row's stored or wire key, each `value`: a zod shape (the store's
- * record schema and the remote answers' schemas take a table's fields from here, in table order) or a pick mask.
+ * An object with one entry per row, keyed by the row's stored, wire or CSV key, each `value`: a zod shape (the
+ * store's record schema and the remote answers' schemas take a table's fields from here, in table order) or a
+ * pick mask.
  */
-export function shapeOfRows<const Rows extends readonly KeyedRow[], By extends 'stored' | 'wire', const V>(
-  rows: Rows,
-  by: By,
-  value: V,
-): { [R in Rows[number] as R[By]]: V } {
+export function shapeOfRows<
+  const Rows extends readonly Record<By, string>[],
+  By extends 'stored' | 'wire' | 'csv',
+  const V,
+>(rows: Rows, by: By, value: V): { [R in Rows[number] as R[By]]: V } {
+  return objectOfRows(rows, by, () => value);
+}
+
+/** An object with one entry per row, keyed by the row's stored, wire or CSV key, in table order: `read(row)`. */
+export function objectOfRows<
+  const Rows extends readonly Record<By, string>[],
+  By extends 'stored' | 'wire' | 'csv',
+  T,
+>(rows: Rows, by: By, read: (row: Rows[number]) => T): { [R in Rows[number] as R[By]]: T } {
   // Built key by key: TypeScript cannot follow the mapped type through Object.fromEntries.
-  return Object.fromEntries(rows.map((row) => [row[by], value])) as { [R in Rows[number] as R[By]]: V };
+  return Object.fromEntries(rows.map((row) => [row[by], read(row)])) as { [R in Rows[number] as R[By]]: T };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, POST_STATUSES } from '../enums';
+import { EVENT_FLAG_FIELDS } from '../fields/event';
+import { shapeOfRows } from '../fields/table';
 
 /**
  * The records the API returns, as zod schemas: the OpenAPI document is generated from them and the tests
@@ -179,11 +181,7 @@ export const eventResponseSchema = z
       .describe('The cost formatted with its currency; with context=edit, to those who may edit, as typed'),
     cost_details: costDetailsSchema,
     website: z.string(),
-    show_map: nullableFlag,
-    show_map_link: nullableFlag,
-    hide_from_listings: nullableFlag,
-    sticky: nullableFlag,
-    featured: nullableFlag,
+    ...shapeOfRows(EVENT_FLAG_FIELDS, 'wire', nullableFlag),
     categories: z.array(embeddedTermSchema),
     tags: z.array(embeddedTermSchema),
     venue: z.union([venueResponseSchema, z.array(z.never())]).describe('The venue, or [] when none'),

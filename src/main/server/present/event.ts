@@ -9,6 +9,8 @@ import { eventJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { canChangePost } from '../../core/capabilities';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
+import { EVENT_FLAG_FIELDS } from '../../../shared/fields/event';
+import { objectOfRows } from '../../../shared/fields/table';
 
 interface EventOptions {
   /** Single reads carry `json_ld` (and their venue/organizers carry theirs). */
@@ -103,11 +105,7 @@ export function eventOwnFields(event: StoredEvent, env: PresentEnv) {
       values: costDetailsValues(event.cost),
     },
     website: event.website ?? url,
-    show_map: event.showMap,
-    show_map_link: event.showMapLink,
-    hide_from_listings: event.hideFromListings,
-    sticky: event.sticky,
-    featured: event.featured,
+    ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => event[row.stored]),
   };
 }
 

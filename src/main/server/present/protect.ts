@@ -1,3 +1,6 @@
+import { EVENT_FLAG_FIELDS } from '../../../shared/fields/event';
+import { shapeOfRows } from '../../../shared/fields/table';
+
 /**
  * Password blanking (REFERENCE §6.4): replaces protected keys wherever they occur in a record, recursively;
  * keys not present are not added.
@@ -17,11 +20,8 @@ const REPLACEMENTS: Record<string, () => unknown> = {
   address: () => '',
   image: () => false,
   all_day: () => null,
-  show_map: () => null,
-  show_map_link: () => null,
-  hide_from_listings: () => null,
-  sticky: () => null,
-  featured: () => null,
+  // A venue's show_map and show_map_link too.
+  ...shapeOfRows(EVENT_FLAG_FIELDS, 'wire', () => null),
   ticketed: () => null,
   cost_details: () => ({ currency_symbol: '', currency_position: '', currency_code: '', values: [] }),
   categories: () => [],

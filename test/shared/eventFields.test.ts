@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedEventSchema } from '../../src/main/store/schema';
+import { EVENT_COLUMN_LIST } from '../../src/main/exchange/csvColumns';
+import { EVENT_FLAG_FIELDS } from '../../src/shared/fields/event';
+import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+
+// The event's yes/no fields come from one table (issue 29): a new stored flag without a row fails here, and each
+// row reaches every writer (a new event's value, the answer, CSV and iCalendar exports).
+const FLAGS_WITH_RULES_OF_THEIR_OWN = ['allDay', 'ticketed', 'override'];
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('event flag table (issue 29)', () => {
+  it('has a row for every stored yes/no field of an event but those with rules of their own', () => {
+    const booleans = Object.entries(storedEventSchema.shape)
+      .filter(([, schema]) => schema.safeParse(true).success && !schema.safeParse('text').success)
+      .map(([key]) => key);
+    expect(booleans.filter((key) => !FLAGS_WITH_RULES_OF_THEIR_OWN.includes(key)).sort()).toEqual(
+      EVENT_FLAG_FIELDS.map((row) => row.stored).sort(),
+    );
+    const columns = EVENT_COLUMN_LIST.map((column) => column.key as string);
+    for (const row of EVENT_FLAG_FIELDS) expect(columns).toContain(row.csv);
+  });
+
+  it('gives a new event each default, answers each flag by its wire key, and exports each in CSV and .ics', async () => {
+    const made = await server.api('events', {
+      method: 'POST',
+      json: eventBody('Flags', 2),
+      auth: server.admin,
+    });
+    expect(made.status).toBe(201);
+    for (const row of EVENT_FLAG_FIELDS) expect(made.body[row.wire], row.wire).toBe(row.default);
+    // Every flag turned the other way, then read back from the answer and from both exports.
+    const flipped = Object.fromEntries(EVENT_FLAG_FIELDS.map((row) => [row.wire, !row.default]));
+    const changed = await server.api(`events/${made.body.id}`, {
+      method: 'POST',
+      json: flipped,
+      auth: server.admin,
+    });
+    for (const row of EVENT_FLAG_FIELDS) expect(changed.body[row.wire], row.wire).toBe(!row.default);
+    const exported = (format: string) =>
+      fetch(`${server.engine.origin}/wp-json/calendar-desk/v1/export?format=${format}&kind=events`, {
+        headers: server.admin,
+      }).then((response) => response.text());
+    const ics = await exported('ics');
+    for (const row of EVENT_FLAG_FIELDS) {
+      expect(ics).toContain(`X-CALENDAR-DESK-${row.ics}:${row.default ? 'FALSE' : 'TRUE'}`);
+    }
+    const [header, line] = (await exported('csv')).trim().split(/\r?\n/);
+    const headers = header!.split(',');
+    const cells = line!.split(',');
+    for (const row of EVENT_FLAG_FIELDS) {
+      const column = EVENT_COLUMN_LIST.find((column) => column.key === row.csv)!;
+      expect(cells[headers.indexOf(column.header)], row.csv).toBe(row.default ? 'FALSE' : 'TRUE');
+    }
+  });
+});
