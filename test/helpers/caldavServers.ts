@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startRadicale } from './davClients';
+import { spawnOnFreePort, startRadicale } from './davClients';
 
 /**
  * Real, independent CalDAV servers from Debian, each on a free loopback port with its own folder: Radicale
@@ -17,19 +17,6 @@ export interface CaldavServer {
   login: string;
   password: string;
   stop(): Promise<void>;
-}
-
-async function listening(url: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      await fetch(url, { method: 'OPTIONS' });
-      return;
-    } catch (error) {
-      if (attempt > 300) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 const auth = (login: string, password: string) => ({
@@ -68,14 +55,32 @@ export async function startXandikosCalendar(
   password = 'team-secret-1',
 ): Promise<CaldavServer> {
   const dir = await mkdtemp(join(tmpdir(), 'calendar-desk-xandikos-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(
-    '/usr/bin/xandikos',
-    ['-d', dir, '--defaults', '-l', '127.0.0.1', '-p', String(port), '--current-user-principal', '/user/'],
-    { stdio: 'ignore' },
-  );
-  await listening(url, child);
+  const { url, child } = await spawnOnFreePort(
+    'Xandikos',
+    (port) =>
+      spawn(
+        '/usr/bin/xandikos',
+        [
+          '-d',
+          dir,
+          '--defaults',
+          '-l',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '--current-user-principal',
+          '/user/',
+        ],
+        { stdio: 'ignore' },
+      ),
+    // Xandikos answers from aiohttp, with the CalDAV methods.
+    (answer) =>
+      /aiohttp/.test(answer.headers.get('server') ?? '') &&
+      /calendar-access/.test(answer.headers.get('dav') ?? ''),
+  ).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     kind: 'xandikos',
     url,

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -77,37 +77,64 @@ export interface Radicale {
   stop(): Promise<void>;
 }
 
+/**
+ * A server process on a free loopback port, started again on another port (three attempts) when it exits before
+ * it answers or when what answers is not it (`isIt`, from the answer to OPTIONS /): another test's server may take
+ * the port between `freePort` closing its probe and the process binding it.
+ */
+export async function spawnOnFreePort(
+  name: string,
+  spawnAt: (port: number) => ChildProcess,
+  isIt: (answer: Response) => boolean,
+): Promise<{ url: string; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const child = spawnAt(port);
+    for (let poll = 0; poll < 300 && child.exitCode === null; poll++) {
+      const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => null);
+      if (answer && child.exitCode === null && isIt(answer)) return { url, child };
+      // Another process has the port.
+      if (answer) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    if (attempt === 3) throw new Error(`${name} did not start on a free loopback port (3 attempts).`);
+  }
+}
+
+/** Radicale answers from Python's WSGI server, with the CalDAV methods (`DAV: …calendar-access`). */
+const isRadicale = (answer: Response) =>
+  /WSGIServer/.test(answer.headers.get('server') ?? '') &&
+  /calendar-access/.test(answer.headers.get('dav') ?? '');
+
 export async function startRadicale(users: DavUser[]): Promise<Radicale> {
   const dir = await mkdtemp(join(tmpdir(), 'calendar-desk-radicale-'));
   await writeFile(join(dir, 'users'), users.map((user) => `${user.login}:${user.password}\n`).join(''));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(
-    '/usr/bin/radicale',
-    [
-      ...['--server-hosts', `127.0.0.1:${port}`],
-      ...['--storage-filesystem-folder', join(dir, 'collections')],
-      ...['--auth-type', 'htpasswd', '--auth-htpasswd-filename', join(dir, 'users')],
-      ...['--auth-htpasswd-encryption', 'plain', '--rights-type', 'owner_only'],
-    ],
-    { stdio: 'ignore' },
-  );
-  const stop = async () => {
-    child.kill('SIGTERM');
+  try {
+    const { url, child } = await spawnOnFreePort(
+      'Radicale',
+      (port) =>
+        spawn(
+          '/usr/bin/radicale',
+          [
+            ...['--server-hosts', `127.0.0.1:${port}`],
+            ...['--storage-filesystem-folder', join(dir, 'collections')],
+            ...['--auth-type', 'htpasswd', '--auth-htpasswd-filename', join(dir, 'users')],
+            ...['--auth-htpasswd-encryption', 'plain', '--rights-type', 'owner_only'],
+          ],
+          { stdio: 'ignore' },
+        ),
+      isRadicale,
+    );
+    const stop = async () => {
+      child.kill('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    };
+    return { url, stop };
+  } catch (error) {
     await rm(dir, { recursive: true, force: true });
-  };
-  // Radicale answers once it listens.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(url);
-      return { url, stop };
-    } catch (error) {
-      if (attempt > 200) {
-        await stop();
-        throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    throw error;
   }
 }
 
