@@ -312,7 +312,7 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
     end_date: schedule.end,
     timezone: optional(row.event_timezone, row.event_timezone),
     all_day: allDay,
-    // An empty cell leaves the flag as it is (a new event: off), so a re-import of a shorter file keeps it.
+    // An empty cell leaves the flag as it is (a new event: its default), so a re-import of a shorter file keeps it.
     ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (field) => optional(row[field.csv], isYes(row[field.csv]))),
     cost: optional(row.event_cost, row.event_cost),
     currency_code: optional(row.event_currency_code, row.event_currency_code.toUpperCase()),
