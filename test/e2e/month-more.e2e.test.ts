@@ -14,6 +14,9 @@ let app: E2eApp;
 let signedIn: SignedInBrowser;
 let page: Page;
 const day = DateTime.now().setZone(ZONE).startOf('month').plus({ months: 1, days: 9 }).toISODate()!;
+/** A day (a week later) of six sections rehearsing at the same time: FullCalendar orders them by title. */
+const sameTimeDay = DateTime.fromISO(day).plus({ days: 7 }).toISODate()!;
+const SECTIONS = ['Viola', 'Alto', 'Cello', 'Bass', 'Flute', 'Drums'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
 beforeAll(async () => {
@@ -26,6 +29,19 @@ beforeAll(async () => {
         title: `Rehearsal ${i + 1}`,
         start_date: `${day} ${pad(8 + i)}:00`,
         end_date: `${day} ${pad(8 + i)}:45`,
+        status: 'publish',
+      }),
+    });
+    if (!response.ok) throw new Error(`POST events: ${await response.text()}`);
+  }
+  for (const section of SECTIONS) {
+    const response = await fetch(`${app.origin}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: section,
+        start_date: `${sameTimeDay} 19:00`,
+        end_date: `${sameTimeDay} 20:00`,
         status: 'publish',
       }),
     });
@@ -66,6 +82,7 @@ describe('a crowded day in the month view', { timeout: 60_000 }, () => {
 
     await more.click();
     const popover = page.locator('.fc-more-popover');
+
     await expect.poll(() => popover.locator('.fc-event').count()).toBe(10);
     expect(await popover.locator('.fc-event-title').allTextContents()).toEqual(
       Array.from({ length: 10 }, (_, i) => `Rehearsal ${i + 1}`),
@@ -95,6 +112,24 @@ describe('a crowded day in the month view', { timeout: 60_000 }, () => {
     await expect.poll(() => popover.locator('.fc-event').count()).toBe(10);
     await page.keyboard.press('Escape');
     await expect.poll(() => popover.count()).toBe(0);
+    expect(signedIn.problems).toEqual([]);
+  });
+
+  it('gives FullCalendar the four it shows of events at the same time, chosen by title as it orders them', async () => {
+    await page.goto(`${app.origin}/#/calendar?view=dayGridMonth&date=${sameTimeDay}`);
+    await page.reload();
+    const cell = page.locator(`td.fc-daygrid-day[data-date="${sameTimeDay}"]`);
+    const more = cell.locator('.fc-more-link');
+    await expect.poll(() => more.textContent()).toBe('+2 more');
+    expect(await more.count()).toBe(1);
+    // Given those four only (no tie for it to choose from), in the order it draws them.
+    expect(await cell.locator('.fc-daygrid-event-harness').count()).toBe(4);
+    expect(await cell.locator('.fc-daygrid-event-harness .fc-event-title').allTextContents()).toEqual([
+      'Alto',
+      'Bass',
+      'Cello',
+      'Drums',
+    ]);
     expect(signedIn.problems).toEqual([]);
   });
 });

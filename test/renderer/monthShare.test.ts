@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../src/renderer/src/api/records';
 import { daysOf, monthShare } from '../../src/renderer/src/calendar/monthShare';
 
-// The month view is given, per day, the four events it shows and those tied with the fourth; the rest are counted
+// The month view is given, per day, the four events it shows (in FullCalendar's order) and those tied with the
+// fourth; the rest are counted
 // for the day's "+N more" (drawn by the app, see ownMoreLinks). Site zone Europe/Rome (UTC+1 in December).
 const ZONE = 'Europe/Rome';
 let nextId = 1;
@@ -47,14 +48,26 @@ describe('monthShare', () => {
     expect(whole.leftOut.size).toBe(0);
   });
 
-  it('puts all-day and earlier multi-day events first, and keeps events tied with the fourth', () => {
+  it('orders a day as FullCalendar does (start, longer first, then title) and keeps events tied with the fourth', () => {
     const festival = allDay('Festival', '2026-12-09', '2026-12-11');
     const at = (title: string, hour: string) =>
       timed(title, `2026-12-10 ${hour}:00:00`, `2026-12-10 20:00:00`);
-    const list = [at('A', '08'), at('B', '09'), at('C1', '10'), at('C2', '10'), at('D', '11'), at('E', '12')];
-    const share = monthShare([...list, festival], ZONE);
-    expect(share.events.map((event) => event.title).sort()).toEqual(['A', 'B', 'C1', 'C2', 'Festival']);
+    // Same start and end: the title decides (as FullCalendar's eventOrder does), so nothing ties.
+    const titled = [
+      at('Zither', '08'),
+      at('Bass', '08'),
+      at('Alto', '08'),
+      at('Tenor', '08'),
+      at('Oboe', '08'),
+    ];
+    const share = monthShare([...titled, festival], ZONE);
+    expect(share.events.map((event) => event.title).sort()).toEqual(['Alto', 'Bass', 'Festival', 'Oboe']);
     expect(share.leftOut).toEqual(new Map([['2026-12-10', 2]]));
+    // Alike in start, end and title: FullCalendar is given both and chooses.
+    const alike = [at('A', '08'), at('B', '09'), at('C', '10'), at('C', '10'), at('D', '11'), at('E', '12')];
+    const tied = monthShare([...alike, festival], ZONE);
+    expect(tied.events.map((event) => event.title).sort()).toEqual(['A', 'B', 'C', 'C', 'Festival']);
+    expect(tied.leftOut).toEqual(new Map([['2026-12-10', 2]]));
     // Four events or fewer: all given, nothing counted.
     const fewer = monthShare([at('A', '08'), at('B', '09'), at('C', '10'), festival], ZONE);
     expect(fewer.events).toHaveLength(4);

@@ -94,6 +94,9 @@ export function formatEventRange(event: CalendarEvent, language: string): string
   return Interval.fromDateTimes(start, end).toLocaleString({ ...DateTime.DATETIME_MED_WITH_WEEKDAY });
 }
 
+/** The title the calendar shows (and FullCalendar orders a day's events by, after their times). */
+export const calendarTitle = (event: Pick<CalendarEvent, 'title'>): string => event.title || '(untitled)';
+
 /**
  * An API event as the calendar shows it. Timed events are placed by their UTC instant (the calendar renders
  * in the site time zone); all-day events by their dates, with the exclusive end the calendar expects.
@@ -109,7 +112,7 @@ export function toCalendarEvent(
   const color = categoryColor(event.categories[0]?.id, picked);
   const common = {
     id: String(event.id),
-    title: event.title || '(untitled)',
+    title: calendarTitle(event),
     classNames,
     extendedProps: eventDetails(event, site),
     ...(color ? { backgroundColor: color, borderColor: color, textColor: textColorOn(color) } : {}),

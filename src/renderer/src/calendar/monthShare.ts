@@ -1,5 +1,6 @@
 import type { CalendarEvent } from '../api/records';
 import { CachedNamedTimeZone } from './zonePlugin';
+import { calendarTitle } from './dates';
 
 /** How many events a month's day shows in full; the rest are behind "+N more" (FullCalendar's dayMaxEvents). */
 export const DAY_MAX_EVENTS = 4;
@@ -64,8 +65,8 @@ export interface MonthShare {
 /**
  * The month grid draws four events a day and hides the others behind "+N more", but FullCalendar draws and
  * measures every event it is given, hidden ones too (with 300 events in a month, most of the time to show
- * it). So it is given, per day, the events in the places it shows (in its own order: start, longer first) and
- * the events tied with the last of them (FullCalendar then chooses among those, and counts the ones it hides in
+ * it). So it is given, per day, the events in the places it shows (in its own order: start, longer first, timed
+ * before all-day, then by title) and the events tied with the last of them (FullCalendar then chooses among those, and counts the ones it hides in
  * its own "+N more"); the others are counted in `leftOut`, for a "+N more" of ours, and a day whose "+N more" is
  * opened gets all of them (`whole`).
  */
@@ -83,10 +84,17 @@ export function monthShare(
   const endMs = (event: CalendarEvent) =>
     event.all_day ? dayMs(event.end_date) : Date.parse(`${event.utc_end_date.replace(' ', 'T')}Z`);
   const key = new Map(list.map((event) => [event, [startMs(event), endMs(event)] as const]));
+  // FullCalendar's `eventOrder` ('start,-duration,allDay,title', titles by localeCompare as it does), so that the
+  // four given are the four it would show; only events alike in all of these are ties.
   const order = (a: CalendarEvent, b: CalendarEvent) => {
     const [aStart, aEnd] = key.get(a)!;
     const [bStart, bEnd] = key.get(b)!;
-    return aStart - bStart || bEnd - bStart - (aEnd - aStart);
+    return (
+      aStart - bStart ||
+      bEnd - bStart - (aEnd - aStart) ||
+      Number(a.all_day) - Number(b.all_day) ||
+      calendarTitle(a).localeCompare(calendarTitle(b))
+    );
   };
   const days = eventsByDay([...list].sort(order), zone);
   const given = new Set<CalendarEvent>();
