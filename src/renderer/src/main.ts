@@ -35,7 +35,7 @@ async function boot() {
       const date = isIsoDate(first.query.date)
         ? first.query.date
         : (DateTime.now().setZone(zone).toISODate() as string);
-      const range = visibleRange(view, date);
+      const range = visibleRange(view, date, preferences.firstDay);
       useEventsStore().prefetchRange(client, range.start, range.end);
     });
   }

@@ -5,6 +5,7 @@ import { recordName, type CalendarEvent } from '../api/records';
 import type { CategoryColors } from '../../../shared/schemas/settings';
 import type { SiteCurrency } from '../../../shared/schemas/currency';
 import { DEFAULT_SITE_CURRENCY, shownCost } from './price';
+import { daysIntoWeek } from './weekStart';
 import type { CalendarViewName } from '../stores/preferences';
 
 /** The API's date-time format (site- or event-local wall clock). */
@@ -159,17 +160,19 @@ export function rangeQuery(
   };
 }
 
-/** The calendar's weeks start on Monday (FullCalendar's `firstDay`: 0 is Sunday). */
-export const FIRST_DAY = 1;
-
 /**
  * The days a view shows around `date` (`YYYY-MM-DD`, site time zone), as the same bounds {@link rangeQuery}
- * makes of FullCalendar's range: the month grid's six whole weeks, the week from Monday, the day, the list's
- * month. It lets the first period's events be asked for before FullCalendar exists to ask for them.
+ * makes of FullCalendar's range: the month grid's six whole weeks, the week from its first day (`firstDay`, as
+ * FullCalendar's: 0 is Sunday, see weekStart.ts), the day, the list's month. It lets the first period's events be
+ * asked for before FullCalendar exists to ask for them.
  */
-export function visibleRange(view: CalendarViewName, date: string): { start: string; end: string } {
+export function visibleRange(
+  view: CalendarViewName,
+  date: string,
+  firstDay: number,
+): { start: string; end: string } {
   const day = DateTime.fromISO(date, { zone: 'utc' });
-  const weekStart = (from: DateTime) => from.minus({ days: (from.weekday - FIRST_DAY + 7) % 7 });
+  const weekStart = (from: DateTime) => from.minus({ days: daysIntoWeek(from.weekday, firstDay) });
   const ranges: Record<CalendarViewName, () => [DateTime, DateTime]> = {
     dayGridMonth: () => [weekStart(day.startOf('month')), weekStart(day.startOf('month')).plus({ weeks: 6 })],
     timeGridWeek: () => [weekStart(day), weekStart(day).plus({ weeks: 1 })],

@@ -1,11 +1,12 @@
 import { defineStore } from 'pinia';
-import { ref, watch } from 'vue';
+import { computed, ref, watch } from 'vue';
 import {
   browserLanguage,
   INTERFACE_LANGUAGES,
   isInterfaceLanguage,
   type InterfaceLanguage,
 } from '../i18n/browserLanguage';
+import { firstDayOfWeek, systemLocales } from '../calendar/weekStart';
 
 export type Theme = 'system' | 'light' | 'dark';
 export type CalendarViewName = 'dayGridMonth' | 'timeGridWeek' | 'timeGridDay' | 'listMonth';
@@ -57,5 +58,8 @@ export const usePreferencesStore = defineStore('preferences', () => {
     { flush: 'sync' },
   );
 
-  return { theme, language, calendarView, shareGuideDone };
+  /** The day weeks start on in the calendars (0 Sunday … 6 Saturday): the system's region, in this language. */
+  const firstDay = computed(() => firstDayOfWeek(language.value, systemLocales()));
+
+  return { theme, language, calendarView, shareGuideDone, firstDay };
 });
