@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import {
   calendarShown,
   callApi,
@@ -509,6 +509,28 @@ describe('finding your way in the calendar', { timeout: 60_000 }, () => {
     await alert.getByRole('button', { name: 'Try again' }).click();
     await gala.waitFor();
     expect(await alert.count()).toBe(0);
+  });
+
+  it('goes where the user asked when they leave the calendar before it has drawn (its address is not put back)', async () => {
+    // The calendar writes its view and date into the address once FullCalendar has drawn. Here its events come
+    // late (it draws without them after 250 ms) and the Settings screen's code later still, as on a busy machine:
+    // the calendar draws while the user's way to Settings is under way.
+    const eventsApi = '**/wp-json/calendar-desk/v1/calendar?**';
+    const settingsCode = '**/assets/SettingsView-*.js';
+    const late = (ms: number) => async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    };
+    await page.route(eventsApi, late(1500));
+    await page.route(settingsCode, late(1500));
+    await page.goto(`${origin}/#/calendar`);
+    await page.reload();
+    await calendarShown(page);
+    await nav('Settings');
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).hash).toBe('#/settings');
+    await page.unroute(eventsApi);
+    await page.unroute(settingsCode);
   });
 
   it('at 390 px wide: the calendar tools above the calendar, nothing wider than the window; no page errors', async () => {
