@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startApp, stopApp, type E2eApp, type SignedInBrowser } from './browser';
+import {
+  callApi,
+  EVENTS_API,
+  screenshot,
+  signIn,
+  startApp,
+  stopApp,
+  type E2eApp,
+  type SignedInBrowser,
+} from './browser';
 
 /**
  * A crowded day of the month view (issue 27, speed): FullCalendar is given only the four events a day shows and
@@ -21,32 +30,15 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 beforeAll(async () => {
   app = await startApp('month-more', ['--port', '0', '--timezone', ZONE]);
+  const post = (title: string, start: string, end: string) =>
+    callApi(app, `${EVENTS_API}/events`, {
+      method: 'POST',
+      json: { title, start_date: start, end_date: end, status: 'publish' },
+    });
   for (let i = 0; i < 10; i += 1) {
-    const response = await fetch(`${app.origin}/wp-json/cal/events/v1/events`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        title: `Rehearsal ${i + 1}`,
-        start_date: `${day} ${pad(8 + i)}:00`,
-        end_date: `${day} ${pad(8 + i)}:45`,
-        status: 'publish',
-      }),
-    });
-    if (!response.ok) throw new Error(`POST events: ${await response.text()}`);
+    await post(`Rehearsal ${i + 1}`, `${day} ${pad(8 + i)}:00`, `${day} ${pad(8 + i)}:45`);
   }
-  for (const section of SECTIONS) {
-    const response = await fetch(`${app.origin}/wp-json/cal/events/v1/events`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        title: section,
-        start_date: `${sameTimeDay} 19:00`,
-        end_date: `${sameTimeDay} 20:00`,
-        status: 'publish',
-      }),
-    });
-    if (!response.ok) throw new Error(`POST events: ${await response.text()}`);
-  }
+  for (const section of SECTIONS) await post(section, `${sameTimeDay} 19:00`, `${sameTimeDay} 20:00`);
   signedIn = await signIn(app, { timeout: 10_000 });
   page = signedIn.page;
 }, 120_000);
