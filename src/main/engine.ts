@@ -176,11 +176,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       await recordLastPort(options.dataDir, port).catch((error: Error) =>
         console.error(`calendar-desk: could not record the port for the next start: ${error.message}`),
       );
-    // Serving and announced: what the default listing does not need is indexed between requests from now on
-    // (not while the address is being recorded, which the first client waits for). The series are extended
+    // Serving and announced: what the default listing does not need is indexed between requests once the
+    // first client was answered (or nobody asked for a moment): not while the address is being recorded, nor
+    // while the first request is on its way, which would wait for a slice of it. The series are extended
     // after that: extending one reads the index of occurrences by series, which would otherwise be built at
     // once, in one piece, while the first requests wait.
-    const seriesExtended = store.completeIndexesSoon().then(extendSeries);
+    const seriesExtended = firstAnswerOrQuiet(server, QUIET_BEFORE_BACKGROUND_MS)
+      .then(() => store.completeIndexesSoon())
+      .then(extendSeries);
     // Then what only writes need is loaded while nothing waits for it (see preloadWritePath).
     void seriesExtended.then(() =>
       closing
@@ -238,6 +241,22 @@ async function openFeedSecret(
     else console.error(`calendar-desk: ${message}`);
     return undefined;
   }
+}
+
+/** How long a start waits for its first request before it reads and indexes the rest in the background. */
+const QUIET_BEFORE_BACKGROUND_MS = 300;
+
+/** Resolves once `server` finished its first answer, or `quietMs` passed without one. */
+function firstAnswerOrQuiet(server: Server, quietMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, quietMs).unref();
+    server.once('request', (_request: IncomingMessage, response: ServerResponse) =>
+      response.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      }),
+    );
+  });
 }
 
 async function listen(

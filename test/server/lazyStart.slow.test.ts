@@ -113,4 +113,26 @@ describe('a server started from the events’ keys', () => {
     expect(Number((await answerOf(again, 'events?per_page=1')).total)).toBe(Number(expectedTotal) + 1);
     await again.close();
   });
+
+  it('leaves the reading in the background until the first client is answered, or nobody asked for a moment', async () => {
+    const waitMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const asked = await start();
+    const unread = asked.engine.store.unreadEvents;
+    expect(unread).toBeGreaterThan(0);
+    // Well within the quiet time the start gives its first client (timers fire in order: this one first).
+    await waitMs(50);
+    expect(asked.engine.store.unreadEvents).toBe(unread);
+    const first = await answerOf(asked, 'events?per_page=50');
+    expect(first.status).toBe(200);
+    // Answered: the reading goes on from now, to the end.
+    await asked.engine.seriesExtended;
+    expect(asked.engine.store.unreadEvents).toBe(0);
+    await asked.close();
+
+    // Nobody asks: the reading begins by itself.
+    const alone = await start();
+    await alone.engine.seriesExtended;
+    expect(alone.engine.store.unreadEvents).toBe(0);
+    await alone.close();
+  });
 });
