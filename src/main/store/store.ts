@@ -405,11 +405,13 @@ export class CalendarStore {
     if (lazyStart) {
       // Placeholders: the slugs are known once the records are read (finishReading).
       for (const event of data.events) this.events.put(event);
-      // The validated array is a copy: the seconds hold only if it has the very placeholders, in order.
+      // The seconds hold only if the validated array has the very placeholders, in order (the outline's check
+      // passes the array on as it is; a migration may have made another).
       const { placeholders } = lazyStart;
       const same =
-        data.events.length === placeholders.length &&
-        data.events.every((event, at) => event === placeholders[at]);
+        data.events === placeholders ||
+        (data.events.length === placeholders.length &&
+          data.events.every((event, at) => event === placeholders[at]));
       const seconds = same ? lazyStart.seconds : undefined;
       this.eventIndex.reset(data.events, lazyStart.publishedPerTerm, seconds);
       this.lazy = new LazyEvents(lazyStart.lines, data.events);
