@@ -61,6 +61,30 @@ describe("a start from the data file's keys", () => {
     });
   }
 
+  it("starts from keys written by earlier versions (a column per field, as arrays) as from today's", () => {
+    const events = [...regular, ...odd, event(44, '2030-01-05 09:00:00', '2030-01-05 10:00:00', 'pending')];
+    const keys = JSON.parse(JSON.stringify(eventKeysOf(events, [[1, 2]]))) as Record<string, unknown>;
+    const earlier = {
+      ids: keys.ids,
+      statuses: events.map((stored) => stored.status),
+      dates: keys.dates,
+      hidden: events.map((stored) => (stored.hideFromListings ? 1 : 0)),
+      languages: events.map((stored) => stored.language),
+      publishedPerTerm: keys.publishedPerTerm,
+    };
+    const today = placeholdersFrom(keys, events.length)!;
+    const before = placeholdersFrom(earlier, events.length)!;
+    expect(before.events).toEqual(today.events);
+    expect(today.events.map(({ status, hideFromListings }) => [status, hideFromListings])).toEqual(
+      events.map(({ status, hideFromListings }) => [status, hideFromListings]),
+    );
+    // A code with no name, or a column of the wrong length: not the keys of these events.
+    expect(
+      placeholdersFrom({ ...keys, statuses: `${(keys.statuses as string).slice(1)}~` }, events.length),
+    ).toBeNull();
+    expect(placeholdersFrom({ ...keys, hidden: '01' }, events.length)).toBeNull();
+  });
+
   it('reads each record from its own line, and refuses a line that does not match its keys', () => {
     const events = [...regular.slice(0, 3), ...odd];
     const start = placeholdersFrom(eventKeysOf(events, [])!, events.length)!;

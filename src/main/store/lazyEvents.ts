@@ -7,19 +7,41 @@ import type { StoredEvent } from './schema';
  * (`eventKeys`, one line): the fields the listing of all events is built from, in columns, and the term
  * counts. Reading these takes a few tens of milliseconds at 100,000 events, where parsing the records takes
  * most of a second. Only a data file this process wrote and nobody changed since is started from them.
+ *
+ * Statuses, hidden flags and languages are one character per event (`codes`): 100,000 strings in arrays took
+ * ~20 ms more to parse and as much again to collect. Files written before keep arrays: they are read too.
  */
 export interface EventKeys {
   ids: number[];
-  statuses: string[];
+  /** Each event's status as one character: its position in `statusNames`, from CODE_BASE. */
+  statuses: string;
+  statusNames: string[];
   /** Each event's local start and end, 19 characters each, one after the other. */
   dates: string;
-  hidden: number[];
-  languages: string[];
+  /** "1" for an event hidden from listings, "0" otherwise. */
+  hidden: string;
+  /** Each event's language as one character: its position in `languageNames`, from CODE_BASE. */
+  languages: string;
+  languageNames: string[];
   /** Published events per term (WordPress's term counts), as [term id, count]. */
   publishedPerTerm: Array<[number, number]>;
 }
 
 const DATE_LENGTH = 19;
+/** The character standing for the first name of a column (`0`, then `1`…: printable, as JSON keeps it). */
+const CODE_BASE = 0x30;
+
+/** `values` as one character each, and the names the characters stand for. */
+function coded(values: readonly string[]): { codes: string; names: string[] } {
+  const positions = new Map<string, number>();
+  const codes = new Array<string>(values.length);
+  for (let at = 0; at < values.length; at++) {
+    let position = positions.get(values[at]!);
+    if (position === undefined) positions.set(values[at]!, (position = positions.size));
+    codes[at] = String.fromCharCode(CODE_BASE + position);
+  }
+  return { codes: codes.join(''), names: [...positions.keys()] };
+}
 
 /** The keys of `events` (in the data file's order); undefined when there are none or a date is not canonical. */
 export function eventKeysOf(
@@ -27,51 +49,87 @@ export function eventKeysOf(
   publishedPerTerm: Iterable<[number, number]>,
 ): EventKeys | undefined {
   if (events.length === 0) return undefined;
-  const keys: EventKeys = {
-    ids: new Array<number>(events.length),
-    statuses: new Array<string>(events.length),
-    dates: '',
-    hidden: new Array<number>(events.length),
-    languages: new Array<string>(events.length),
+  const ids = new Array<number>(events.length);
+  const statuses = new Array<string>(events.length);
+  const dates = new Array<string>(events.length);
+  const hidden = new Array<string>(events.length);
+  const languages = new Array<string>(events.length);
+  for (let at = 0; at < events.length; at++) {
+    const event = events[at]!;
+    if (event.startLocal.length !== DATE_LENGTH || event.endLocal.length !== DATE_LENGTH) return undefined;
+    ids[at] = event.id;
+    statuses[at] = event.status;
+    dates[at] = event.startLocal + event.endLocal;
+    hidden[at] = event.hideFromListings ? '1' : '0';
+    languages[at] = event.language;
+  }
+  const status = coded(statuses);
+  const language = coded(languages);
+  return {
+    ids,
+    statuses: status.codes,
+    statusNames: status.names,
+    dates: dates.join(''),
+    hidden: hidden.join(''),
+    languages: language.codes,
+    languageNames: language.names,
     publishedPerTerm: [...publishedPerTerm],
   };
-  const dates: string[] = new Array<string>(events.length);
-  for (let at = 0; at < events.length; at++) {
-    const event = events[at];
-    if (event!.startLocal.length !== DATE_LENGTH || event!.endLocal.length !== DATE_LENGTH) return undefined;
-    keys.ids[at] = event!.id;
-    keys.statuses[at] = event!.status;
-    dates[at] = event!.startLocal + event!.endLocal;
-    keys.hidden[at] = event!.hideFromListings ? 1 : 0;
-    keys.languages[at] = event!.language;
-  }
-  keys.dates = dates.join('');
-  return keys;
 }
 
 const isArrayOf = (value: unknown, type: string, length: number): boolean =>
   Array.isArray(value) && value.length === length && value.every((item) => typeof item === type);
 
 /**
+ * A column of `count` strings, as `at => value`: one character per event standing for one of `names`, or
+ * (files written before) an array of the strings themselves. Null when it is neither, or a code has no name.
+ */
+function columnOf(values: unknown, names: unknown, count: number): ((at: number) => string) | null {
+  if (isArrayOf(values, 'string', count)) return (at) => (values as string[])[at]!;
+  if (typeof values !== 'string' || values.length !== count) return null;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return null;
+  const known = names;
+  for (let at = 0; at < count; at++) {
+    const position = values.charCodeAt(at) - CODE_BASE;
+    if (!(position >= 0 && position < known.length)) return null;
+  }
+  return (at) => known[values.charCodeAt(at) - CODE_BASE]!;
+}
+
+/** The hidden flags of `count` events, as `at => hidden`: a string of "0"/"1", or (before) an array of 0/1. */
+function hiddenColumnOf(hidden: unknown, count: number): ((at: number) => boolean) | null {
+  if (isArrayOf(hidden, 'number', count)) return (at) => (hidden as number[])[at] === 1;
+  if (typeof hidden !== 'string' || hidden.length !== count || !/^[01]*$/.test(hidden)) return null;
+  return (at) => hidden.charCodeAt(at) === 0x31;
+}
+
+/** A placeholder and the line of the data file its record is on. */
+type Placeholder = StoredEvent & { readonly placeholderLine: number };
+
+/**
  * Placeholders for the `count` events that `keys` describes, in their order: objects holding only the
- * fields the listing reads (id, status, dates, hidden flag, language), typed as events but never handed out
- * (see LazyEvents). Null when `keys` is not the keys of `count` events.
+ * fields the listing reads (id, status, dates, hidden flag, language) and their line, typed as events but
+ * never handed out (see LazyEvents). Null when `keys` is not the keys of `count` events.
  */
 export function placeholdersFrom(
   keys: unknown,
   count: number,
 ): { events: StoredEvent[]; publishedPerTerm: Map<number, number>; seconds: Float64Array } | null {
-  const { ids, statuses, dates, hidden, languages, publishedPerTerm } = (keys ?? {}) as Partial<EventKeys>;
-  const valid =
-    isArrayOf(ids, 'number', count) &&
-    isArrayOf(statuses, 'string', count) &&
-    typeof dates === 'string' &&
-    dates.length === 2 * DATE_LENGTH * count &&
-    isArrayOf(hidden, 'number', count) &&
-    isArrayOf(languages, 'string', count) &&
-    Array.isArray(publishedPerTerm) &&
-    publishedPerTerm.every((entry) => isArrayOf(entry, 'number', 2));
-  if (!valid) return null;
+  const { ids, statuses, statusNames, dates, hidden, languages, languageNames, publishedPerTerm } = (keys ??
+    {}) as Partial<Record<keyof EventKeys, unknown>>;
+  if (
+    !isArrayOf(ids, 'number', count) ||
+    typeof dates !== 'string' ||
+    dates.length !== 2 * DATE_LENGTH * count ||
+    !Array.isArray(publishedPerTerm) ||
+    !publishedPerTerm.every((entry) => isArrayOf(entry, 'number', 2))
+  )
+    return null;
+  const statusAt = columnOf(statuses, statusNames, count);
+  const languageAt = columnOf(languages, languageNames, count);
+  const hiddenAt = hiddenColumnOf(hidden, count);
+  if (!statusAt || !languageAt || !hiddenAt) return null;
+  const idList = ids as number[];
   const events = new Array<StoredEvent>(count);
   // Each start and end in seconds, read in place from `dates` (what EventIndex.reset sorts and places by).
   const seconds = new Float64Array(2 * count);
@@ -79,16 +137,18 @@ export function placeholdersFrom(
     const from = 2 * DATE_LENGTH * at;
     seconds[2 * at] = wallClockSecondsAt(dates, from) ?? NaN;
     seconds[2 * at + 1] = wallClockSecondsAt(dates, from + DATE_LENGTH) ?? NaN;
-    events[at] = {
-      id: ids![at],
-      status: statuses![at],
+    const placeholder = {
+      id: idList[at]!,
+      status: statusAt(at),
       startLocal: dates.slice(from, from + DATE_LENGTH),
       endLocal: dates.slice(from + DATE_LENGTH, from + 2 * DATE_LENGTH),
-      hideFromListings: hidden![at] === 1,
-      language: languages![at],
-    } as StoredEvent;
+      hideFromListings: hiddenAt(at),
+      language: languageAt(at),
+      placeholderLine: at,
+    };
+    events[at] = placeholder as unknown as StoredEvent;
   }
-  return { events, publishedPerTerm: new Map(publishedPerTerm), seconds };
+  return { events, publishedPerTerm: new Map(publishedPerTerm as Array<[number, number]>), seconds };
 }
 
 /**
@@ -97,8 +157,9 @@ export function placeholdersFrom(
  * first used; the store reads the rest between requests.
  */
 export class LazyEvents {
-  /** Event id → its line (= its placeholder's position): numbers only, no object per event to collect. */
-  private readonly pending = new Map<number, number>();
+  /** 1 for each line whose record is still to be read (a placeholder knows its line): no map of 100,000. */
+  private readonly unread: Uint8Array;
+  private unreadCount: number;
   /** Where the next `nextPending` looks from: placeholders before it are all read. */
   private cursor = 0;
 
@@ -106,24 +167,31 @@ export class LazyEvents {
     private readonly lines: Lines,
     private readonly placeholders: readonly StoredEvent[],
   ) {
-    for (let line = 0; line < placeholders.length; line++) this.pending.set(placeholders[line]!.id, line);
+    this.unread = new Uint8Array(placeholders.length).fill(1);
+    this.unreadCount = placeholders.length;
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.unreadCount;
+  }
+
+  /** The line of `event` when it is a placeholder still to be read, else undefined. */
+  private lineOf(event: StoredEvent): number | undefined {
+    const line = (event as Partial<Placeholder>).placeholderLine;
+    return line !== undefined && this.unread[line] === 1 && this.placeholders[line] === event
+      ? line
+      : undefined;
   }
 
   /** Whether `event` is a placeholder whose record is still to be read. */
   isPlaceholder(event: StoredEvent): boolean {
-    const line = this.pending.get(event.id);
-    return line !== undefined && this.placeholders[line] === event;
+    return this.lineOf(event) !== undefined;
   }
 
   /** The next placeholder still to be read, in the data file's order (undefined when all are). */
   nextPending(): StoredEvent | undefined {
     while (this.cursor < this.placeholders.length) {
-      const placeholder = this.placeholders[this.cursor];
-      if (this.isPlaceholder(placeholder!)) return placeholder;
+      if (this.unread[this.cursor] === 1) return this.placeholders[this.cursor];
       this.cursor++;
     }
     return undefined;
@@ -131,7 +199,8 @@ export class LazyEvents {
 
   /** The record of `placeholder`, parsed from its line and checked against it (still pending: see `done`). */
   parse(placeholder: StoredEvent): StoredEvent {
-    const line = this.pending.get(placeholder.id)!;
+    const line = this.lineOf(placeholder);
+    if (line === undefined) throw new Error(`event ${placeholder.id} is not a placeholder still to be read`);
     const record = this.lines.parse(line) as StoredEvent;
     const keysAgree =
       record !== null &&
@@ -149,8 +218,10 @@ export class LazyEvents {
 
   /** `placeholder`'s record is in its place everywhere: it is no longer pending. */
   done(placeholder: StoredEvent): void {
-    this.pending.delete(placeholder.id);
-    if (this.pending.size === 0) this.close();
+    const line = this.lineOf(placeholder);
+    if (line === undefined) return;
+    this.unread[line] = 0;
+    if (--this.unreadCount === 0) this.close();
   }
 
   /** Lets go of the data file the lines are read from (all read, or the store closes first). */
