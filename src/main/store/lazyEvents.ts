@@ -103,8 +103,31 @@ function hiddenColumnOf(hidden: unknown, count: number): ((at: number) => boolea
   return (at) => hidden.charCodeAt(at) === 0x31;
 }
 
-/** A placeholder and the line of the data file its record is on. */
-type Placeholder = StoredEvent & { readonly placeholderLine: number };
+/**
+ * A placeholder: the fields the listing reads, and the line of the data file its record is on. Its dates are
+ * read from the keys' `dates` when asked (rarely: the listing places it by the seconds `placeholdersFrom`
+ * gives), not cut out for each of 100,000 events at the start.
+ */
+class Placeholder {
+  constructor(
+    readonly id: number,
+    readonly status: string,
+    readonly hideFromListings: boolean,
+    readonly language: string,
+    readonly placeholderLine: number,
+    private readonly keysDates: string,
+  ) {}
+
+  get startLocal(): string {
+    const from = 2 * DATE_LENGTH * this.placeholderLine;
+    return this.keysDates.slice(from, from + DATE_LENGTH);
+  }
+
+  get endLocal(): string {
+    const from = (2 * this.placeholderLine + 1) * DATE_LENGTH;
+    return this.keysDates.slice(from, from + DATE_LENGTH);
+  }
+}
 
 /**
  * Placeholders for the `count` events that `keys` describes, in their order: objects holding only the
@@ -137,15 +160,7 @@ export function placeholdersFrom(
     const from = 2 * DATE_LENGTH * at;
     seconds[2 * at] = wallClockSecondsAt(dates, from) ?? NaN;
     seconds[2 * at + 1] = wallClockSecondsAt(dates, from + DATE_LENGTH) ?? NaN;
-    const placeholder = {
-      id: idList[at]!,
-      status: statusAt(at),
-      startLocal: dates.slice(from, from + DATE_LENGTH),
-      endLocal: dates.slice(from + DATE_LENGTH, from + 2 * DATE_LENGTH),
-      hideFromListings: hiddenAt(at),
-      language: languageAt(at),
-      placeholderLine: at,
-    };
+    const placeholder = new Placeholder(idList[at]!, statusAt(at), hiddenAt(at), languageAt(at), at, dates);
     events[at] = placeholder as unknown as StoredEvent;
   }
   return { events, publishedPerTerm: new Map(publishedPerTerm as Array<[number, number]>), seconds };
@@ -177,7 +192,7 @@ export class LazyEvents {
 
   /** The line of `event` when it is a placeholder still to be read, else undefined. */
   private lineOf(event: StoredEvent): number | undefined {
-    const line = (event as Partial<Placeholder>).placeholderLine;
+    const line = (event as Partial<Pick<Placeholder, 'placeholderLine'>>).placeholderLine;
     return line !== undefined && this.unread[line] === 1 && this.placeholders[line] === event
       ? line
       : undefined;
