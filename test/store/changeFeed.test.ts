@@ -217,7 +217,7 @@ describe('the change feed of the store', () => {
     };
     await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v3));
     const store = await open();
-    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 4/);
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 5/);
     expect(summary(store, null)).toEqual([
       '1 upsert category 1',
       '2 upsert tag 2',
@@ -232,6 +232,54 @@ describe('the change feed of the store', () => {
     expect(reopened.changeFeed.id).toBe(id);
     expect(reopened.notices.join(' ')).not.toMatch(/upgraded/);
     await reopened.close();
+  });
+
+  it('reads a schema version 4 file’s feed (entries as arrays) as the same feed, and keeps it in columns', async () => {
+    const v4 = {
+      schemaVersion: 4,
+      journalSeq: 0,
+      counters: { post: 2, term: 2, user: 0 },
+      settings,
+      ...{ venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
+      events: [event(1, 'Fair'), event(2, 'Market')],
+      terms: [term(1, 'Music', 'category'), term(2, 'weekly')],
+      changeFeed: {
+        id: '6f1c1f9e-4a57-4f53-9a51-2b1c1c7d8e90',
+        seq: 9,
+        horizon: 0,
+        live: [
+          [3, 'category', 1],
+          [5, 'tag', 2],
+          [7, 'event', 2],
+          [9, 'event', 1],
+        ],
+        tombstones: [],
+      },
+    };
+    await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v4));
+    const store = await open();
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 5/);
+    expect(summary(store, null)).toEqual([
+      '3 upsert category 1',
+      '5 upsert tag 2',
+      '7 upsert event 2',
+      '9 upsert event 1',
+    ]);
+    expect(store.changeFeed.id).toBe(v4.changeFeed.id);
+    const onDisk = JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')) as DataFile;
+    expect(onDisk.changeFeed.live).toEqual({
+      seqs: [3, 5, 7, 9],
+      kinds: expect.any(String),
+      ids: [1, 2, 2, 1],
+    });
+    await store.close();
+    // A kind no record has: the file is refused with the feed named, not read as another feed.
+    await writeFile(
+      join(dataDir, DATA_FILE_NAME),
+      JSON.stringify({ ...v4, changeFeed: { ...v4.changeFeed, live: [[3, 'song', 1]] } }),
+    );
+    await rm(join(dataDir, 'backups'), { recursive: true, force: true });
+    await expect(open()).rejects.toThrow(/changeFeed.live/);
   });
 
   it('numbers the changes of journal batches written before the feed existed, deletions as tombstones', async () => {

@@ -275,8 +275,8 @@ describe('the journaled store', () => {
     await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v1));
     const store = await open();
     expect(tagNames(store)).toEqual(['Old']);
-    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 4/);
-    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(4);
+    expect(store.notices.join(' ')).toMatch(/upgraded to schema version 5/);
+    expect(JSON.parse(await readFile(join(dataDir, DATA_FILE_NAME), 'utf8')).schemaVersion).toBe(5);
     await store.close();
   });
 

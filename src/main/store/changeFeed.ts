@@ -1,5 +1,11 @@
 import { wallClockSeconds, wallClockText } from './eventIndex';
-import { FEED_KINDS, type ChangeFeedState, type FeedKind, type Tombstone } from './schema';
+import {
+  FEED_KIND_CODE_BASE,
+  FEED_KINDS,
+  type ChangeFeedState,
+  type FeedKind,
+  type Tombstone,
+} from './schema';
 
 /** How long deletions stay in the feed: the newest `count`, and none older than `days` before the newest. */
 export interface TombstoneLimits {
@@ -86,14 +92,11 @@ export class ChangeFeed {
     this.id = state.id;
     this.seq = state.seq;
     this.horizon = state.horizon;
-    const count = state.live.length;
-    this.seqs = new Array<number>(count);
-    this.keys = new Array<number>(count);
-    for (let at = 0; at < count; at++) {
-      const [seq, kind, id] = state.live[at]!;
-      this.seqs[at] = seq;
-      this.keys[at] = keyOf(kind, id);
-    }
+    const { seqs, kinds, ids } = state.live;
+    this.seqs = seqs.slice();
+    this.keys = new Array<number>(seqs.length);
+    for (let at = 0; at < seqs.length; at++)
+      this.keys[at] = ids[at]! * 8 + (kinds.charCodeAt(at) - FEED_KIND_CODE_BASE);
     // The file's entries are its live records, one each: the map is made from them when first needed.
     this.currentMap = null;
     this.tombs = [...state.tombstones];
@@ -119,7 +122,11 @@ export class ChangeFeed {
       id,
       seq,
       horizon,
-      live: live.map((at) => [seqs[at]!, kindOf(keys[at]!), idOf(keys[at]!)]),
+      live: {
+        seqs: live.map((at) => seqs[at]!),
+        kinds: live.map((at) => String.fromCharCode(FEED_KIND_CODE_BASE + (keys[at]! % 8))).join(''),
+        ids: live.map((at) => idOf(keys[at]!)),
+      },
       tombstones,
     });
   }

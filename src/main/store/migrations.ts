@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { emptyChangeFeed, recordUid, SCHEMA_VERSION, type FeedKind } from './schema';
+import {
+  emptyChangeFeed,
+  FEED_KIND_CODE_BASE,
+  FEED_KINDS,
+  recordUid,
+  SCHEMA_VERSION,
+  type FeedKind,
+} from './schema';
 
 /** One step forward: turns a file of `version - 1` into a file of `version`. */
 export interface Migration {
@@ -25,7 +32,31 @@ export const MIGRATIONS: Migration[] = [
     describe: 'the change feed (calendar-desk/v1/changes) starts with every record as it is',
     migrate: (data) => ({ ...data, changeFeed: changeFeedOf(data), schemaVersion: 4 }),
   },
+  {
+    version: 5,
+    describe: 'the change feed keeps its entries in columns (a faster start)',
+    migrate: (data) => ({ ...data, changeFeed: withLiveColumns(data.changeFeed), schemaVersion: 5 }),
+  },
 ];
+
+/** A version 4 change feed (an array of `[seq, kind, id]`) with its entries in columns; anything else as it is. */
+function withLiveColumns(feed: unknown): unknown {
+  if (feed === null || typeof feed !== 'object' || !Array.isArray((feed as { live?: unknown }).live))
+    return feed;
+  const entries = (feed as { live: unknown[] }).live;
+  const columns = { seqs: [] as unknown[], kinds: '', ids: [] as unknown[] };
+  const kinds: string[] = [];
+  for (const entry of entries) {
+    // An entry that is not one leaves a kind no record has: the schema's check then names the feed.
+    const [seq, kind, id] = Array.isArray(entry) ? (entry as unknown[]) : [];
+    const position = FEED_KINDS.indexOf(kind as FeedKind);
+    columns.seqs.push(seq);
+    kinds.push(String.fromCharCode(FEED_KIND_CODE_BASE + (position < 0 ? FEED_KINDS.length : position)));
+    columns.ids.push(id);
+  }
+  columns.kinds = kinds.join('');
+  return { ...feed, live: columns };
+}
 
 /**
  * A new change feed holding every record of `data`, numbered in dependency order (terms, venues, organizers,
@@ -39,13 +70,17 @@ export function changeFeedOf(data: Record<string, unknown>) {
     ['organizers', () => 'organizer'],
     ['events', () => 'event'],
   ];
+  const codes: string[] = [];
   for (const [name, kindOf] of kinds) {
     const records = data[name];
     if (!Array.isArray(records)) continue;
     for (const record of records as Array<{ id: number; taxonomy?: unknown }>) {
-      feed.live.push([++feed.seq, kindOf(record), record.id]);
+      feed.live.seqs.push(++feed.seq);
+      codes.push(String.fromCharCode(FEED_KIND_CODE_BASE + FEED_KINDS.indexOf(kindOf(record))));
+      feed.live.ids.push(record.id);
     }
   }
+  feed.live.kinds = codes.join('');
   return feed;
 }
 

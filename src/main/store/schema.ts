@@ -12,7 +12,7 @@ import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
  * presenters. Every date is a `Y-m-d H:i:s` string; `*Utc` ones are in UTC, `*Local` ones are wall-clock
  * time in the record's own time zone.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const sqlDate = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 const id = z.number().int().nonnegative();
@@ -143,6 +143,24 @@ export const tombstoneSchema = z.object({
   deletedUtc: sqlDate,
 });
 
+/** The character standing for `FEED_KINDS[0]` in the change feed's `kinds` (then `1`, `2`…). */
+export const FEED_KIND_CODE_BASE = 0x30;
+
+/**
+ * The change feed's live entries in columns (schema 5): entry `i` is change `seqs[i]` of the record of kind
+ * `kinds[i]` (one character each, see FEED_KIND_CODE_BASE) and id `ids[i]`. An array of `[seq, kind, id]`
+ * per record took ~15 ms more to parse at 100,000 events, and left 100,000 arrays to collect.
+ */
+export const liveColumnsSchema = z
+  .object({ seqs: z.array(changeSeq), kinds: z.string(), ids: z.array(id) })
+  .refine(
+    ({ seqs, kinds, ids }) =>
+      seqs.length === kinds.length &&
+      ids.length === kinds.length &&
+      [...kinds].every((code) => FEED_KINDS[code.charCodeAt(0) - FEED_KIND_CODE_BASE] !== undefined),
+    { message: 'the change feed’s columns differ in length, or name a kind of record that does not exist' },
+  );
+
 /**
  * The change feed (CONTRACT §7, `calendar-desk/v1/changes`): every change of an event, venue, organizer,
  * category or tag takes the next `seq`; `live` says at which one each existing record last changed, and
@@ -155,8 +173,8 @@ export const changeFeedSchema = z.object({
   /** The last number given. */
   seq: z.number().int().nonnegative(),
   horizon: z.number().int().nonnegative(),
-  /** `[seq, kind, id]` of every existing record, ascending seq. */
-  live: z.array(z.tuple([changeSeq, feedKind, id])),
+  /** Every existing record's latest change, ascending seq: see liveColumnsSchema. */
+  live: liveColumnsSchema,
   /** Ascending seq. */
   tombstones: z.array(tombstoneSchema),
 });
@@ -242,7 +260,9 @@ export const dataFileShapeSchema = dataFileSchema.extend({
   media: uncheckedArray,
   users: uncheckedArray,
   tokens: uncheckedArray,
-  changeFeed: changeFeedSchema.extend({ live: uncheckedArray }),
+  changeFeed: changeFeedSchema.extend({
+    live: z.object({ seqs: uncheckedArray, kinds: z.string(), ids: uncheckedArray }),
+  }),
 }) as unknown as typeof dataFileSchema;
 
 export type StoredEvent = z.infer<typeof storedEventSchema>;
@@ -279,5 +299,5 @@ export function emptyDataFile(settings: Settings): DataFile {
 
 /** The change feed of a calendar that has had no change yet: a sequence of its own. */
 export function emptyChangeFeed(): ChangeFeedState {
-  return { id: randomUUID(), seq: 0, horizon: 0, live: [], tombstones: [] };
+  return { id: randomUUID(), seq: 0, horizon: 0, live: { seqs: [], kinds: '', ids: [] }, tombstones: [] };
 }
