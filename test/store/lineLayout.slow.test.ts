@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,16 @@ afterEach(() => {
 const open = () => CalendarStore.open({ dataDir, initialSettings: settings, lock: false });
 const dataFile = () => join(dataDir, DATA_FILE_NAME);
 const layoutFile = () => `${dataFile()}.lines`;
+/** The lines' lengths a layout file records (base64 of 32-bit little-endian numbers), and back. */
+const decodedLengths = (encoded: string) => {
+  const bytes = Buffer.from(encoded, 'base64');
+  return Array.from({ length: bytes.length / 4 }, (_, at) => bytes.readUInt32LE(4 * at));
+};
+const encodedLengths = (lengths: number[]) => {
+  const bytes = Buffer.alloc(4 * lengths.length);
+  lengths.forEach((length, at) => bytes.writeUInt32LE(length, 4 * at));
+  return bytes.toString('base64');
+};
 const eventsOnDisk = async () =>
   (JSON.parse(await readFile(dataFile(), 'utf8')) as { events: StoredEvent[] }).events;
 
@@ -51,6 +62,25 @@ async function retitleFirst(title: string) {
 
 describe('a start with the layout of the data file it was written for', () => {
   it('leaves the events unread, then reads each record by position exactly as the file holds it', async () => {
+    const store = await open();
+    expect(store.unreadEvents).toBe(EVENTS);
+    const { events, byPosition } = await readEverything(store);
+    expect(byPosition).toBe(EVENTS);
+    expect(events).toEqual(await eventsOnDisk());
+    await store.close();
+  });
+
+  it('reads a layout written by the version before (its lengths as a JSON array) as well', async () => {
+    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
+      fingerprint: string;
+      first: number;
+      lengths: string;
+    };
+    const lengths = decodedLengths(layout.lengths);
+    const checksum = createHash('sha256')
+      .update(`1|${layout.fingerprint}|${layout.first}|${lengths.join(',')}`)
+      .digest('hex');
+    await writeFile(layoutFile(), JSON.stringify({ ...layout, version: 1, lengths, checksum }));
     const store = await open();
     expect(store.unreadEvents).toBe(EVENTS);
     const { events, byPosition } = await readEverything(store);
@@ -99,10 +129,10 @@ describe('a layout that does not match the data file is ignored: the start reads
   });
 
   it('a layout edited by hand (its checksum no longer holds), or cut short', async () => {
-    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as { lengths: number[] };
-    const lengths = [...layout.lengths];
-    [lengths[0], lengths[1]] = [lengths[1] + 1, lengths[0] - 1];
-    await writeFile(layoutFile(), JSON.stringify({ ...layout, lengths }));
+    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as { lengths: string };
+    const lengths = decodedLengths(layout.lengths);
+    [lengths[0], lengths[1]] = [lengths[1]! + 1, lengths[0]! - 1];
+    await writeFile(layoutFile(), JSON.stringify({ ...layout, lengths: encodedLengths(lengths) }));
     await expectFullRead();
     const text = await readFile(layoutFile(), 'utf8');
     await writeFile(layoutFile(), text.slice(0, text.length >> 1));
@@ -123,9 +153,9 @@ describe('a layout that holds together but is wrong (its lines are not where it 
     const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
       fingerprint: string;
       first: number;
-      lengths: number[];
+      lengths: string;
     };
-    const lengths = [...layout.lengths];
+    const lengths = decodedLengths(layout.lengths);
     [lengths[3], lengths[4]] = [lengths[4] + 7, lengths[3] - 7];
     const offsets = [layout.first];
     for (const length of lengths) offsets.push(offsets[offsets.length - 1] + length);

@@ -18,21 +18,55 @@ export interface LineLayout {
   readonly offsets: number[];
 }
 
-const VERSION = 1;
+/**
+ * Version 2 keeps the lines' lengths as one base64 text of 32-bit little-endian numbers, its checksum taken
+ * over that text: version 1's JSON array of 100,000 numbers, checked one by one and joined again for the
+ * checksum, took ~15 ms of a start. Files of version 1 are still read.
+ */
+const VERSION = 2;
 
-const checksumOf = (fingerprint: string, first: number, lengths: readonly number[]) =>
-  createHash('sha256')
-    .update(`${VERSION}|${fingerprint}|${first}|${lengths.join(',')}`)
-    .digest('hex');
+const checksumOf = (version: number, fingerprint: string, first: number, lengths: string) =>
+  createHash('sha256').update(`${version}|${fingerprint}|${first}|${lengths}`).digest('hex');
 
 /** The layout file's text for the data file `fingerprint` identifies (null when the array was empty). */
 export function layoutText(layout: LineLayout, fingerprint: string): string | null {
   const { offsets } = layout;
   if (offsets.length < 2) return null;
-  const lengths = offsets.slice(1).map((offset, at) => offset - offsets[at]!);
-  const first = offsets[0];
-  const checksum = checksumOf(fingerprint, first!, lengths);
-  return JSON.stringify({ version: VERSION, key: layout.key, fingerprint, first, lengths, checksum });
+  const lengths = Buffer.alloc(4 * (offsets.length - 1));
+  for (let at = 1; at < offsets.length; at++)
+    lengths.writeUInt32LE(offsets[at]! - offsets[at - 1]!, 4 * (at - 1));
+  const first = offsets[0]!;
+  const encoded = lengths.toString('base64');
+  const checksum = checksumOf(VERSION, fingerprint, first, encoded);
+  return JSON.stringify({
+    version: VERSION,
+    key: layout.key,
+    fingerprint,
+    first,
+    lengths: encoded,
+    checksum,
+  });
+}
+
+/** The lines' lengths a layout file of either version records, or null when they are not intact. */
+function lengthsOf(
+  version: unknown,
+  fingerprint: string,
+  first: number,
+  lengths: unknown,
+  checksum: unknown,
+) {
+  if (version === 1) {
+    if (!Array.isArray(lengths) || lengths.length === 0) return null;
+    if (!lengths.every((length) => Number.isSafeInteger(length) && (length as number) >= 3)) return null;
+    if (checksum !== checksumOf(1, fingerprint, first, lengths.join(','))) return null;
+    return { count: lengths.length, at: (index: number) => lengths[index] as number };
+  }
+  if (version !== VERSION || typeof lengths !== 'string') return null;
+  if (checksum !== checksumOf(VERSION, fingerprint, first, lengths)) return null;
+  const bytes = Buffer.from(lengths, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return null;
+  return { count: bytes.length / 4, at: (index: number) => bytes.readUInt32LE(4 * index) };
 }
 
 /** The offsets the layout file `path` records, if it is intact, for `key`, and for the file `fingerprint` names. */
@@ -43,15 +77,18 @@ function trustedOffsets(path: string, key: string, fingerprint: string, size: nu
   } catch {
     return null;
   }
-  const { version, first, lengths, checksum } = parsed ?? {};
-  if (version !== VERSION || parsed.key !== key || parsed.fingerprint !== fingerprint) return null;
-  if (!Number.isSafeInteger(first) || !Array.isArray(lengths) || lengths.length === 0) return null;
-  if (!lengths.every((length) => Number.isSafeInteger(length) && (length as number) >= 3)) return null;
-  if (checksum !== checksumOf(fingerprint, first as number, lengths as number[])) return null;
-  const offsets = new Float64Array(lengths.length + 1);
+  const { version, first, lengths: recorded, checksum } = parsed ?? {};
+  if (parsed.key !== key || parsed.fingerprint !== fingerprint || !Number.isSafeInteger(first)) return null;
+  const lengths = lengthsOf(version, fingerprint, first as number, recorded, checksum);
+  if (!lengths) return null;
+  const offsets = new Float64Array(lengths.count + 1);
   offsets[0] = first as number;
-  for (let at = 0; at < lengths.length; at++) offsets[at + 1] = offsets[at]! + (lengths[at] as number);
-  return offsets[0] > 0 && offsets[lengths.length]! < size ? offsets : null;
+  for (let at = 0; at < lengths.count; at++) {
+    const length = lengths.at(at);
+    if (length < 3) return null;
+    offsets[at + 1] = offsets[at]! + length;
+  }
+  return offsets[0] > 0 && offsets[lengths.count]! < size ? offsets : null;
 }
 
 function readAt(fd: number, from: number, to: number): Buffer {
