@@ -65,7 +65,7 @@ describe("a start from the data file's keys", () => {
     const events = [...regular, ...odd, event(44, '2030-01-05 09:00:00', '2030-01-05 10:00:00', 'pending')];
     const keys = JSON.parse(JSON.stringify(eventKeysOf(events, [[1, 2]]))) as Record<string, unknown>;
     const earlier = {
-      ids: keys.ids,
+      ids: events.map((stored) => stored.id),
       statuses: events.map((stored) => stored.status),
       dates: keys.dates,
       hidden: events.map((stored) => (stored.hideFromListings ? 1 : 0)),
@@ -78,11 +78,18 @@ describe("a start from the data file's keys", () => {
     expect(today.events.map(({ status, hideFromListings }) => [status, hideFromListings])).toEqual(
       events.map(({ status, hideFromListings }) => [status, hideFromListings]),
     );
+    // Ids beyond 32 bits are kept as numbers.
+    const large = events.map((stored, at) => ({ ...stored, id: 2 ** 40 + at }));
+    const largeKeys = JSON.parse(JSON.stringify(eventKeysOf(large, []))) as Record<string, unknown>;
+    expect(placeholdersFrom(largeKeys, large.length)!.events.map(({ id }) => id)).toEqual(
+      large.map(({ id }) => id),
+    );
     // A code with no name, or a column of the wrong length: not the keys of these events.
     expect(
       placeholdersFrom({ ...keys, statuses: `${(keys.statuses as string).slice(1)}~` }, events.length),
     ).toBeNull();
     expect(placeholdersFrom({ ...keys, hidden: '01' }, events.length)).toBeNull();
+    expect(placeholdersFrom({ ...keys, ids: (keys.ids as string).slice(8) }, events.length)).toBeNull();
   });
 
   it('reads each record from its own line, and refuses a line that does not match its keys', () => {

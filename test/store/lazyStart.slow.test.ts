@@ -198,8 +198,9 @@ describe('a start from the events’ keys', () => {
 
   it('keys in a file someone else changed are ignored: every record is read and checked', async () => {
     const content = await readDataFile();
-    const keys = content.eventKeys as { ids: number[] };
-    keys.ids.reverse();
+    // Keys that would be read (ids as an array, as files written before kept them), but wrong.
+    const keys = content.eventKeys as { ids: unknown };
+    keys.ids = (content.events as StoredEvent[]).map((event) => event.id).reverse();
     // In the app's own layout (records line by line), so only the fingerprint tells it is not the app's file.
     await writeFile(dataFile(), [...serializeInChunks(content)].join(''));
     const store = await open();
