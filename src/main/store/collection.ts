@@ -57,6 +57,15 @@ export class Collection<T extends { id: number }> {
     return [...this.values()];
   }
 
+  /** Inserts records with ids not in the collection yet (a start fills an empty one). */
+  putNew(records: readonly T[]): void {
+    for (let at = 0; at < records.length; at++) {
+      const record = records[at]!;
+      this.byId.set(record.id, record);
+      if (this.keyOf) this.byKey.set(this.keyOf(record), record.id);
+    }
+  }
+
   /** Inserts or replaces; returns the previous version. (Placeholders are all read before any change.) */
   put(record: T): T | undefined {
     const previous = this.byId.get(record.id);

@@ -404,7 +404,7 @@ export class CalendarStore {
     this.lazyStart = null;
     if (lazyStart) {
       // Placeholders: the slugs are known once the records are read (finishReading).
-      for (const event of data.events) this.events.put(event);
+      this.events.putNew(data.events);
       // The seconds hold only if the validated array has the very placeholders, in order (the outline's check
       // passes the array on as it is; a migration may have made another).
       const { placeholders } = lazyStart;
