@@ -698,20 +698,44 @@ export class EventIndex {
   }
 }
 
-/** Most events, and widest range of starts in seconds, a numeric sort key holds exactly (2^21 × 2^32 = 2^53). */
+/** Most events, and widest range of starts in seconds, the sort by numbers takes (starts as 32-bit numbers). */
 const KEY_POSITIONS = 2 ** 21;
 const KEY_SPAN_LIMIT = 2 ** 32;
 
 /**
- * `events` in compareStart order. At a start this sorts the whole calendar, so each event gets one number,
- * (start in wall-clock seconds − earliest start) × 2^21 + its position, and the numbers are sorted natively: a
- * few tens of milliseconds where comparing start strings takes a few hundred at 100k events. Canonical dates
- * compare as strings exactly as their seconds do, and positions break ties as ids do when the ids ascend (as
- * the data file lists them). Anything else (a non-canonical date, ids out of order, more than 2^21 events,
- * starts more than 136 years apart) is sorted by compareStart itself.
+ * `events` in compareStart order. At a start this sorts the whole calendar, so each event's start becomes one
+ * number, its wall-clock seconds after the earliest start, and the positions are sorted by those numbers (a
+ * radix sort that keeps positions in order for equal starts): a few milliseconds where comparing start strings
+ * takes a few hundred at 100k events. Canonical dates compare as strings exactly as their seconds do, and
+ * positions break ties as ids do when the ids ascend (as the data file lists them). Anything else (a
+ * non-canonical date, ids out of order, more than 2^21 events, starts more than 136 years apart) is sorted by
+ * compareStart itself.
  */
 export function sortByStart(events: StoredEvent[]): StoredEvent[] {
   return startOrder(events).sorted;
+}
+
+/**
+ * The positions 0…n−1 of `keys` (whole numbers below 2^32) in ascending key order, equal keys in position
+ * order: a radix sort of two 16-bit digits, ~2 ms at 100,000 events where sorting packed numbers took ~15.
+ */
+function positionsByKey(keys: Float64Array): Uint32Array {
+  let order = new Uint32Array(keys.length);
+  let next = new Uint32Array(keys.length);
+  for (let at = 0; at < order.length; at++) order[at] = at;
+  const counts = new Uint32Array(0x10001);
+  for (const divisor of [1, 0x10000]) {
+    counts.fill(0);
+    for (let at = 0; at < keys.length; at++) counts[(Math.floor(keys[at]! / divisor) & 0xffff) + 1]!++;
+    for (let digit = 1; digit <= 0x10000; digit++) counts[digit]! += counts[digit - 1]!;
+    // In `order`'s order: each pass keeps the order of the one before for equal digits (stable).
+    for (let at = 0; at < order.length; at++) {
+      const position = order[at]!;
+      next[counts[Math.floor(keys[position]! / divisor) & 0xffff]!++] = position;
+    }
+    [order, next] = [next, order];
+  }
+  return order;
 }
 
 /**
@@ -738,17 +762,19 @@ function startOrder(
     if (start > latest) latest = start;
   }
   if (latest - earliest >= KEY_SPAN_LIMIT) return byComparing();
-  for (let at = 0; at < keys.length; at++) keys[at] = (keys[at]! - earliest) * KEY_POSITIONS + at;
-  keys.sort();
+  // Each start as seconds after the earliest (below 2^32), then positions sorted by it, ties in position order.
+  for (let at = 0; at < keys.length; at++) keys[at] = keys[at]! - earliest;
+  const order = positionsByKey(keys);
   const sorted = new Array<StoredEvent>(events.length);
+  const starts = new Float64Array(events.length);
   const ends = seconds ? new Float64Array(events.length) : null;
-  for (let at = 0; at < keys.length; at++) {
-    const position = keys[at]! % KEY_POSITIONS;
+  for (let at = 0; at < order.length; at++) {
+    const position = order[at]!;
     sorted[at] = events[position]!;
+    starts[at] = keys[position]! + earliest;
     if (ends) ends[at] = seconds![2 * position + 1]!;
-    keys[at] = Math.floor(keys[at]! / KEY_POSITIONS) + earliest;
   }
-  return { sorted, starts: keys, ends };
+  return { sorted, starts, ends };
 }
 
 /** Adds the event to the listing of each of its terms (a term repeated in `termIds` counts once). */
