@@ -88,6 +88,11 @@ export class ChangeFeed {
   /** How long deletions are kept (tests shorten it). */
   limits: TombstoneLimits = DEFAULT_TOMBSTONE_LIMITS;
 
+  /** Makes the map of each record's latest change now, if it is not made yet (between requests, after a start). */
+  prepare(): void {
+    void this.current;
+  }
+
   reset(state: ChangeFeedState): void {
     this.id = state.id;
     this.seq = state.seq;

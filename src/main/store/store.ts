@@ -636,8 +636,15 @@ export class CalendarStore {
       () =>
         new Promise((resolve) => {
           const step = () => {
-            if (this.closed || this.lazy || this.eventIndex.buildSome(INDEX_SLICE)) resolve();
-            else setImmediate(step);
+            if (this.closed || this.lazy) resolve();
+            else if (this.eventIndex.buildSome(INDEX_SLICE)) {
+              // The change feed's map too (~10 ms at 100,000 events), in a turn of its own rather than in the
+              // first write's.
+              setImmediate(() => {
+                if (!this.closed) this.changeFeed.prepare();
+                resolve();
+              });
+            } else setImmediate(step);
           };
           setImmediate(step);
         }),
