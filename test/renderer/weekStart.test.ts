@@ -4,23 +4,31 @@ import {
   firstDayOfWeek,
   luxonWeekdayOfColumn,
 } from '../../src/renderer/src/calendar/weekStart';
+import { formatLocale } from '../../src/renderer/src/i18n/formats';
 
-// Weeks start where people of the system's region start them (CLDR), in the interface's language.
+// Weeks start where people of the dates' locale start them (CLDR): the same rule as the dates' conventions.
 describe('the first day of the week', () => {
-  it("comes from the system's region", () => {
-    expect(firstDayOfWeek('en', ['en-US', 'en'])).toBe(0);
-    expect(firstDayOfWeek('en', ['en-GB'])).toBe(1);
-    // An English interface on a German system: the German week.
-    expect(firstDayOfWeek('en', ['de-DE', 'en'])).toBe(1);
-    expect(firstDayOfWeek('de', ['de-CH'])).toBe(1);
-    // The first language with a region decides.
-    expect(firstDayOfWeek('fr', ['fr', 'fr-CA'])).toBe(0);
+  it('follows the locale whose conventions the dates follow', () => {
+    expect(firstDayOfWeek('en-US')).toBe(0);
+    expect(firstDayOfWeek('en-GB')).toBe(1);
+    expect(firstDayOfWeek('de-CH')).toBe(1);
+    expect(firstDayOfWeek('fr-CA')).toBe(0);
+    expect(firstDayOfWeek('ar-EG')).toBe(6);
+    expect(firstDayOfWeek('not a language!')).toBe(1);
   });
 
-  it("is the language's own without a region, and Monday when nothing tells", () => {
-    expect(firstDayOfWeek('en', ['en'])).toBe(0);
-    for (const language of ['cs', 'de', 'es', 'fr', 'it', 'pl']) expect(firstDayOfWeek(language, [])).toBe(1);
-    expect(firstDayOfWeek('not a language!', ['also not'])).toBe(1);
+  it("agrees with the dates: the region of a system speaking the language, else the language's usual one", () => {
+    // An English interface on an American system: 12/24/2026, weeks from Sunday.
+    expect(formatLocale('en', ['en-US', 'en'])).toBe('en-US');
+    expect(firstDayOfWeek(formatLocale('en', ['en-US', 'en']))).toBe(0);
+    // On a system that gives no English region, or a German one: 24/12/2026, weeks from Monday.
+    for (const system of [['en'], ['de-DE', 'en'], []]) {
+      expect(formatLocale('en', system)).toBe('en-GB');
+      expect(firstDayOfWeek(formatLocale('en', system))).toBe(1);
+    }
+    for (const language of ['cs', 'de', 'es', 'fr', 'it', 'pl'])
+      expect(firstDayOfWeek(formatLocale(language, []))).toBe(1);
+    expect(firstDayOfWeek(formatLocale('fr', ['fr-CA']))).toBe(0);
   });
 
   it('lays out the columns and the days before a date in its week', () => {

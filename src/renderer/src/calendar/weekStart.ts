@@ -1,26 +1,17 @@
 /**
- * The day a week starts on, as people of this region count it (CLDR's week data through `Intl.Locale`):
- * Sunday in the United States, Monday in most of Europe, Saturday in much of the Middle East. The region comes
- * from the system's languages (`navigator.languages`: `en-US`, `de-CH`…), the language from the interface; a
- * system without a region gives the language's own (English: the United States). FullCalendar's numbering:
- * 0 is Sunday, 1 Monday… 6 Saturday.
+ * The day a week starts on in `locale` (CLDR's week data through `Intl.Locale`): Sunday in the United States,
+ * Monday in most of Europe, Saturday in much of the Middle East. The calendar passes the locale whose
+ * conventions its dates follow (`formatLocale` in i18n/formats.ts), so that weeks and dates agree: an English
+ * interface on an American system writes 12/24/2026 and starts weeks on Sunday, on any other 24/12/2026 and
+ * Monday. FullCalendar's numbering: 0 is Sunday, 1 Monday… 6 Saturday.
  */
-export function firstDayOfWeek(language: string, systemLocales: readonly string[]): number {
-  const region = systemLocales
-    .map((tag) => {
-      try {
-        return new Intl.Locale(tag).region;
-      } catch {
-        return undefined;
-      }
-    })
-    .find(Boolean);
+export function firstDayOfWeek(locale: string): number {
   try {
-    const locale = new Intl.Locale(language, region ? { region } : {}).maximize() as Intl.Locale & {
+    const maximized = new Intl.Locale(locale).maximize() as Intl.Locale & {
       getWeekInfo?: () => { firstDay: number };
       weekInfo?: { firstDay: number };
     };
-    const firstDay = (locale.getWeekInfo?.() ?? locale.weekInfo)?.firstDay;
+    const firstDay = (maximized.getWeekInfo?.() ?? maximized.weekInfo)?.firstDay;
     // CLDR counts 1 (Monday) to 7 (Sunday).
     return typeof firstDay === 'number' && firstDay >= 1 && firstDay <= 7 ? firstDay % 7 : MONDAY;
   } catch {
@@ -30,14 +21,6 @@ export function firstDayOfWeek(language: string, systemLocales: readonly string[
 
 /** Where the browser cannot tell (no week data): Monday, ISO 8601's first day. */
 const MONDAY = 1;
-
-/** The system's languages, most preferred first (empty outside a browser). */
-export const systemLocales = (): readonly string[] =>
-  typeof navigator === 'undefined'
-    ? []
-    : navigator.languages.length
-      ? navigator.languages
-      : [navigator.language];
 
 /** Luxon's weekday (1 Monday … 7 Sunday) of the `index`-th column of a week starting on `firstDay`. */
 export const luxonWeekdayOfColumn = (firstDay: number, index: number): number =>

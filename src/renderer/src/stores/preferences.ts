@@ -6,7 +6,8 @@ import {
   isInterfaceLanguage,
   type InterfaceLanguage,
 } from '../i18n/browserLanguage';
-import { firstDayOfWeek, systemLocales } from '../calendar/weekStart';
+import { firstDayOfWeek } from '../calendar/weekStart';
+import { formatLocale } from '../i18n/formats';
 
 export type Theme = 'system' | 'light' | 'dark';
 export type CalendarViewName = 'dayGridMonth' | 'timeGridWeek' | 'timeGridDay' | 'listMonth';
@@ -58,8 +59,8 @@ export const usePreferencesStore = defineStore('preferences', () => {
     { flush: 'sync' },
   );
 
-  /** The day weeks start on in the calendars (0 Sunday … 6 Saturday): the system's region, in this language. */
-  const firstDay = computed(() => firstDayOfWeek(language.value, systemLocales()));
+  /** The day weeks start on in the calendars (0 Sunday … 6 Saturday): as where the dates' conventions come from. */
+  const firstDay = computed(() => firstDayOfWeek(formatLocale(language.value)));
 
   return { theme, language, calendarView, shareGuideDone, firstDay };
 });
