@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addUser } from '../../src/main/core/users';
 import type { Role } from '../../src/shared/enums';
+import { onFreePort } from './ports';
 import { startTestServer, type TestServer } from './server';
 
 /*
@@ -62,15 +62,6 @@ export function pythonCaldav(
   });
 }
 
-/** A free loopback port (for a server that cannot be asked to pick one itself). */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
 /** Debian's Radicale on a free port, signing the users in with their passwords, each owning their calendars. */
 export interface Radicale {
   url: string;
@@ -82,26 +73,31 @@ export interface Radicale {
  * it answers or when what answers is not it (`isIt`, from the answer to OPTIONS /): another test's server may take
  * the port between `freePort` closing its probe and the process binding it.
  */
-export async function spawnOnFreePort(
+export function spawnOnFreePort(
   name: string,
   spawnAt: (port: number) => ChildProcess,
   isIt: (answer: Response) => boolean,
 ): Promise<{ url: string; child: ChildProcess }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/`;
-    const child = spawnAt(port);
-    for (let poll = 0; poll < 300 && child.exitCode === null; poll++) {
-      const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => null);
-      if (answer && child.exitCode === null && isIt(answer)) return { url, child };
-      // Another process has the port.
-      if (answer) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    child.kill('SIGKILL');
-    if (attempt === 3) throw new Error(`${name} did not start on a free loopback port (3 attempts).`);
-  }
+  return onFreePort(
+    async (port) => {
+      const url = `http://127.0.0.1:${port}/`;
+      const child = spawnAt(port);
+      for (let poll = 0; poll < 300 && child.exitCode === null; poll++) {
+        const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => null);
+        if (answer && child.exitCode === null && isIt(answer)) return { url, child };
+        // Another process has the port.
+        if (answer) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      child.kill('SIGKILL');
+      throw new PortNotServed(`${name} did not start on a free loopback port (3 attempts).`);
+    },
+    (error) => error instanceof PortNotServed,
+  );
 }
+
+/** The process exited before it answered, or what answered on its port was not it. */
+class PortNotServed extends Error {}
 
 /** Radicale answers from Python's WSGI server, with the CalDAV methods (`DAV: …calendar-access`). */
 const isRadicale = (answer: Response) =>

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import { onFreePort } from './ports';
 
 /**
  * The real original: WordPress + The Events Calendar, started by `../shared/peer/wordpress-peer.sh` beside the
@@ -56,37 +56,19 @@ export interface PeerResult {
   body: any;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** How many ports a start tries: the free port found may be taken by another test before nginx binds it. */
-const PORT_ATTEMPTS = 3;
-
-/** Starts a new, empty site (its own database, files and port). */
+/** Starts a new, empty site (its own database, files and port; another port when nginx found it taken). */
 export async function startWordPressPeer(options: { timezone?: string } = {}): Promise<WordPressPeer> {
   if (!PEER_AVAILABLE) throw new Error(PEER_ABSENT_REASON);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startPeerOnce(options);
-    } catch (error) {
-      if (attempt === PORT_ATTEMPTS || !/Address already in use/.test((error as Error).message)) throw error;
-    }
-  }
+  return onFreePort(
+    (port) => startPeerOnce(options, port),
+    (error) => /Address already in use/.test(error.message),
+  );
 }
 
-async function startPeerOnce(options: { timezone?: string }): Promise<WordPressPeer> {
+async function startPeerOnce(options: { timezone?: string }, port: number): Promise<WordPressPeer> {
   // Under /tmp, reachable by the mysql and www-data users (mkdtemp makes it private: open it up).
   const dir = await mkdtemp('/tmp/calendar-desk-peer-');
   await chmod(dir, 0o755);
-  const port = await freePort();
   const env = { ...process.env, PEER_DIR: dir, WP_TIMEZONE: options.timezone ?? 'UTC' };
   let stdout: string;
   try {

@@ -1,10 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { bigIcs } from '../helpers/bigImports';
+import { freePort } from '../helpers/ports';
 import {
   googleCalendar,
   SECRET,
@@ -49,15 +48,6 @@ function admin(path: string, init: { method?: string; json?: unknown; auth?: Rec
     json: init.json,
     auth: init.auth ?? server.admin,
   });
-}
-
-/** A loopback port nothing listens on: taken, then given back. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const dataFile = () => readFile(join(server.dataDir, DATA_FILE_NAME));
