@@ -205,16 +205,19 @@ describe('the change feed of the store', () => {
     await crashed.close();
   });
 
+  /** A data file of an older `schemaVersion` with two events and two terms (a category and a tag). */
+  const fairAndMarket = (schemaVersion: number) => ({
+    schemaVersion,
+    journalSeq: 0,
+    counters: { post: 2, term: 2, user: 0 },
+    settings,
+    ...{ venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
+    events: [event(1, 'Fair'), event(2, 'Market')],
+    terms: [term(1, 'Music', 'category'), term(2, 'weekly')],
+  });
+
   it('starts with every record of a schema version 3 file, terms first and events last, once', async () => {
-    const v3 = {
-      schemaVersion: 3,
-      journalSeq: 0,
-      counters: { post: 2, term: 2, user: 0 },
-      settings,
-      ...{ venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
-      events: [event(1, 'Fair'), event(2, 'Market')],
-      terms: [term(1, 'Music', 'category'), term(2, 'weekly')],
-    };
+    const v3 = fairAndMarket(3);
     await writeFile(join(dataDir, DATA_FILE_NAME), JSON.stringify(v3));
     const store = await open();
     expect(store.notices.join(' ')).toMatch(/upgraded to schema version 5/);
@@ -236,13 +239,7 @@ describe('the change feed of the store', () => {
 
   it('reads a schema version 4 file’s feed (entries as arrays) as the same feed, and keeps it in columns', async () => {
     const v4 = {
-      schemaVersion: 4,
-      journalSeq: 0,
-      counters: { post: 2, term: 2, user: 0 },
-      settings,
-      ...{ venues: [], organizers: [], media: [], users: [], tokens: [], syncLinks: {} },
-      events: [event(1, 'Fair'), event(2, 'Market')],
-      terms: [term(1, 'Music', 'category'), term(2, 'weekly')],
+      ...fairAndMarket(4),
       changeFeed: {
         id: '6f1c1f9e-4a57-4f53-9a51-2b1c1c7d8e90',
         seq: 9,

@@ -38,6 +38,15 @@ const encodedLengths = (lengths: number[]) => {
   lengths.forEach((length, at) => bytes.writeUInt32LE(length, 4 * at));
   return bytes.toString('base64');
 };
+/** The layout file as written, and the lines' lengths it records. */
+async function recordedLayout() {
+  const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
+    fingerprint: string;
+    first: number;
+    lengths: string;
+  };
+  return { layout, lengths: decodedLengths(layout.lengths) };
+}
 const eventsOnDisk = async () =>
   (JSON.parse(await readFile(dataFile(), 'utf8')) as { events: StoredEvent[] }).events;
 
@@ -60,33 +69,28 @@ async function retitleFirst(title: string) {
   await store.close();
 }
 
+/** A start leaves every event unread, then reads each record by position exactly as the file holds it. */
+async function expectEveryRecordByPosition() {
+  const store = await open();
+  expect(store.unreadEvents).toBe(EVENTS);
+  const { events, byPosition } = await readEverything(store);
+  expect(byPosition).toBe(EVENTS);
+  expect(events).toEqual(await eventsOnDisk());
+  await store.close();
+}
+
 describe('a start with the layout of the data file it was written for', () => {
   it('leaves the events unread, then reads each record by position exactly as the file holds it', async () => {
-    const store = await open();
-    expect(store.unreadEvents).toBe(EVENTS);
-    const { events, byPosition } = await readEverything(store);
-    expect(byPosition).toBe(EVENTS);
-    expect(events).toEqual(await eventsOnDisk());
-    await store.close();
+    await expectEveryRecordByPosition();
   });
 
   it('reads a layout written by the version before (its lengths as a JSON array) as well', async () => {
-    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
-      fingerprint: string;
-      first: number;
-      lengths: string;
-    };
-    const lengths = decodedLengths(layout.lengths);
+    const { layout, lengths } = await recordedLayout();
     const checksum = createHash('sha256')
       .update(`1|${layout.fingerprint}|${layout.first}|${lengths.join(',')}`)
       .digest('hex');
     await writeFile(layoutFile(), JSON.stringify({ ...layout, version: 1, lengths, checksum }));
-    const store = await open();
-    expect(store.unreadEvents).toBe(EVENTS);
-    const { events, byPosition } = await readEverything(store);
-    expect(byPosition).toBe(EVENTS);
-    expect(events).toEqual(await eventsOnDisk());
-    await store.close();
+    await expectEveryRecordByPosition();
   });
 
   it('writes the layout anew with each data file: changes are found by the next start', async () => {
@@ -129,8 +133,7 @@ describe('a layout that does not match the data file is ignored: the start reads
   });
 
   it('a layout edited by hand (its checksum no longer holds), or cut short', async () => {
-    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as { lengths: string };
-    const lengths = decodedLengths(layout.lengths);
+    const { layout, lengths } = await recordedLayout();
     [lengths[0], lengths[1]] = [lengths[1]! + 1, lengths[0]! - 1];
     await writeFile(layoutFile(), JSON.stringify({ ...layout, lengths: encodedLengths(lengths) }));
     await expectFullRead();
@@ -150,12 +153,7 @@ describe('a layout that does not match the data file is ignored: the start reads
 
 describe('a layout that holds together but is wrong (its lines are not where it says)', () => {
   it('is found out as the records are read: reported, nothing changed, and the next start reads the whole file', async () => {
-    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
-      fingerprint: string;
-      first: number;
-      lengths: string;
-    };
-    const lengths = decodedLengths(layout.lengths);
+    const { layout, lengths } = await recordedLayout();
     [lengths[3], lengths[4]] = [lengths[4] + 7, lengths[3] - 7];
     const offsets = [layout.first];
     for (const length of lengths) offsets.push(offsets[offsets.length - 1] + length);
