@@ -84,6 +84,13 @@ describe("a start from the data file's keys", () => {
     expect(placeholdersFrom(largeKeys, large.length)!.events.map(({ id }) => id)).toEqual(
       large.map(({ id }) => id),
     );
+    // More languages than one character can name (the schema allows seven): no keys, every record is read.
+    const babel = Array.from({ length: 0xd800 }, (_, at) => ({
+      ...events[0]!,
+      id: at + 1,
+      language: `x-${at}`,
+    }));
+    expect(eventKeysOf(babel as unknown as StoredEvent[], [])).toBeUndefined();
     // A code with no name, or a column of the wrong length: not the keys of these events.
     expect(
       placeholdersFrom({ ...keys, statuses: `${(keys.statuses as string).slice(1)}~` }, events.length),

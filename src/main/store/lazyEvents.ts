@@ -33,6 +33,9 @@ const DATE_LENGTH = 19;
 /** The character standing for the first name of a column (`0`, then `1`…: printable, as JSON keeps it). */
 const CODE_BASE = 0x30;
 
+/** How many names a column's characters can stand for: those from CODE_BASE up to the surrogates. */
+const MAX_NAMES = 0xd800 - CODE_BASE;
+
 /** `values` as one character each, and the names the characters stand for. */
 function coded(values: readonly string[]): { codes: string; names: string[] } {
   const positions = new Map<string, number>();
@@ -65,9 +68,11 @@ export function eventKeysOf(
     hidden[at] = event.hideFromListings ? '1' : '0';
     languages[at] = event.language;
   }
-  const fitIn32Bits = ids.every((id) => id >= 0 && id <= 0xffffffff);
+  const fitIn32Bits = ids.every((id) => Number.isInteger(id) && id >= 0 && id <= 0xffffffff);
   const status = coded(statuses);
   const language = coded(languages);
+  // More names than characters before the surrogates: no keys (the start reads every record, as without them).
+  if (status.names.length > MAX_NAMES || language.names.length > MAX_NAMES) return undefined;
   return {
     ids: fitIn32Bits ? idsText(ids) : ids,
     statuses: status.codes,
