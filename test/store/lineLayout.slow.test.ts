@@ -140,6 +140,11 @@ describe('a layout that does not match the data file is ignored: the start reads
     const text = await readFile(layoutFile(), 'utf8');
     await writeFile(layoutFile(), text.slice(0, text.length >> 1));
     await expectFullRead();
+    // JSON, but not a layout at all.
+    for (const other of ['null', '7', '"lines"']) {
+      await writeFile(layoutFile(), other);
+      await expectFullRead();
+    }
   });
 
   it('a data file edited by hand (same size, one title changed), even with its fingerprint and layout kept', async () => {

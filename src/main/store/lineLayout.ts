@@ -77,7 +77,8 @@ function trustedOffsets(path: string, key: string, fingerprint: string, size: nu
   } catch {
     return null;
   }
-  const { version, first, lengths: recorded, checksum } = parsed ?? {};
+  if (parsed === null || typeof parsed !== 'object') return null;
+  const { version, first, lengths: recorded, checksum } = parsed;
   if (parsed.key !== key || parsed.fingerprint !== fingerprint || !Number.isSafeInteger(first)) return null;
   const lengths = lengthsOf(version, fingerprint, first as number, recorded, checksum);
   if (!lengths) return null;
