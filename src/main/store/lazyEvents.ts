@@ -1,4 +1,5 @@
 import { EventIndex, wallClockSecondsAt } from './eventIndex';
+import { littleEndianUint32s } from './littleEndian';
 import type { Lines } from './rawLines';
 import type { StoredEvent } from './schema';
 
@@ -92,38 +93,64 @@ function idsText(ids: readonly number[]): string {
   return bytes.toString('base64');
 }
 
-/** The `count` ids of the keys, as `at => id`: base64 of 32-bit numbers, or an array; null when neither. */
-function idColumnOf(ids: unknown, count: number): ((at: number) => number) | null {
-  if (isArrayOf(ids, 'number', count)) return (at) => (ids as number[])[at]!;
+/** The `count` ids of the keys: base64 of 32-bit numbers, or an array; null when neither. */
+function idColumnOf(ids: unknown, count: number): ArrayLike<number> | null {
+  if (isArrayOf(ids, 'number', count)) return ids as number[];
   if (typeof ids !== 'string') return null;
   const bytes = Buffer.from(ids, 'base64');
-  return bytes.length === 4 * count ? (at) => bytes.readUInt32LE(4 * at) : null;
+  return bytes.length === 4 * count ? littleEndianUint32s(bytes) : null;
 }
 
 const isArrayOf = (value: unknown, type: string, length: number): boolean =>
   Array.isArray(value) && value.length === length && value.every((item) => typeof item === type);
 
 /**
- * A column of `count` strings, as `at => value`: one character per event standing for one of `names`, or
- * (files written before) an array of the strings themselves. Null when it is neither, or a code has no name.
+ * A column of `count` strings, as the names and each event's position among them (one character per event
+ * standing for one of `names`), or (files written before) the strings themselves. Null when it is neither,
+ * or a code has no name. Positions in a typed array, read in the placeholders' loop: at a start that code is
+ * still cold, and a closure called per event cost tens of milliseconds on a slow machine.
  */
-function columnOf(values: unknown, names: unknown, count: number): ((at: number) => string) | null {
-  if (isArrayOf(values, 'string', count)) return (at) => (values as string[])[at]!;
+function columnOf(
+  values: unknown,
+  names: unknown,
+  count: number,
+): { names: readonly string[]; positions: Uint32Array } | null {
+  if (isArrayOf(values, 'string', count)) {
+    const known = new Map<string, number>();
+    const positions = new Uint32Array(count);
+    for (let at = 0; at < count; at++) {
+      const value = (values as string[])[at]!;
+      let position = known.get(value);
+      if (position === undefined) known.set(value, (position = known.size));
+      positions[at] = position;
+    }
+    return { names: [...known.keys()], positions };
+  }
   if (typeof values !== 'string' || values.length !== count) return null;
   if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return null;
-  const known = names;
+  const positions = new Uint32Array(count);
   for (let at = 0; at < count; at++) {
     const position = values.charCodeAt(at) - CODE_BASE;
-    if (!(position >= 0 && position < known.length)) return null;
+    if (!(position >= 0 && position < names.length)) return null;
+    positions[at] = position;
   }
-  return (at) => known[values.charCodeAt(at) - CODE_BASE]!;
+  return { names, positions };
 }
 
-/** The hidden flags of `count` events, as `at => hidden`: a string of "0"/"1", or (before) an array of 0/1. */
-function hiddenColumnOf(hidden: unknown, count: number): ((at: number) => boolean) | null {
-  if (isArrayOf(hidden, 'number', count)) return (at) => (hidden as number[])[at] === 1;
-  if (typeof hidden !== 'string' || hidden.length !== count || !/^[01]*$/.test(hidden)) return null;
-  return (at) => hidden.charCodeAt(at) === 0x31;
+/** The hidden flags of `count` events, 1 for hidden: a string of "0"/"1", or (before) an array of 0/1. */
+function hiddenColumnOf(hidden: unknown, count: number): Uint8Array | null {
+  const flags = new Uint8Array(count);
+  if (isArrayOf(hidden, 'number', count)) {
+    for (let at = 0; at < count; at++) flags[at] = (hidden as number[])[at] === 1 ? 1 : 0;
+    return flags;
+  }
+  if (typeof hidden !== 'string' || hidden.length !== count) return null;
+  for (let at = 0; at < count; at++) {
+    const code = hidden.charCodeAt(at);
+    if (code !== 0x30 && code !== 0x31) return null;
+    flags[at] = code - 0x30;
+  }
+  return flags;
 }
 
 /**
@@ -170,11 +197,11 @@ export function placeholdersFrom(
     !publishedPerTerm.every((entry) => isArrayOf(entry, 'number', 2))
   )
     return null;
-  const statusAt = columnOf(statuses, statusNames, count);
-  const languageAt = columnOf(languages, languageNames, count);
-  const hiddenAt = hiddenColumnOf(hidden, count);
-  const idAt = idColumnOf(ids, count);
-  if (!idAt || !statusAt || !languageAt || !hiddenAt) return null;
+  const status = columnOf(statuses, statusNames, count);
+  const language = columnOf(languages, languageNames, count);
+  const hiddenFlags = hiddenColumnOf(hidden, count);
+  const idColumn = idColumnOf(ids, count);
+  if (!idColumn || !status || !language || !hiddenFlags) return null;
   const events = new Array<StoredEvent>(count);
   // Each start and end in seconds, read in place from `dates` (what EventIndex.reset sorts and places by).
   const seconds = new Float64Array(2 * count);
@@ -182,7 +209,14 @@ export function placeholdersFrom(
     const from = 2 * DATE_LENGTH * at;
     seconds[2 * at] = wallClockSecondsAt(dates, from) ?? NaN;
     seconds[2 * at + 1] = wallClockSecondsAt(dates, from + DATE_LENGTH) ?? NaN;
-    const placeholder = new Placeholder(idAt(at), statusAt(at), hiddenAt(at), languageAt(at), at, dates);
+    const placeholder = new Placeholder(
+      idColumn[at]!,
+      status.names[status.positions[at]!]!,
+      hiddenFlags[at] === 1,
+      language.names[language.positions[at]!]!,
+      at,
+      dates,
+    );
     events[at] = placeholder as unknown as StoredEvent;
   }
   return { events, publishedPerTerm: new Map(publishedPerTerm as Array<[number, number]>), seconds };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
 import { ChunkedJsonReader, feedLines } from './chunkedJson';
 import { FileLines } from './fileLines';
+import { littleEndianUint32s } from './littleEndian';
 
 /**
  * Where the lines of the data file's events array are (issue 32): written beside the data file after each
@@ -58,15 +59,21 @@ function lengthsOf(
 ) {
   if (version === 1) {
     if (!Array.isArray(lengths) || lengths.length === 0) return null;
-    if (!lengths.every((length) => Number.isSafeInteger(length) && (length as number) >= 3)) return null;
+    if (
+      !lengths.every(
+        (length) =>
+          Number.isSafeInteger(length) && (length as number) >= 3 && (length as number) <= 0xffffffff,
+      )
+    )
+      return null;
     if (checksum !== checksumOf(1, fingerprint, first, lengths.join(','))) return null;
-    return { count: lengths.length, at: (index: number) => lengths[index] as number };
+    return Uint32Array.from(lengths as number[]);
   }
   if (version !== VERSION || typeof lengths !== 'string') return null;
   if (checksum !== checksumOf(VERSION, fingerprint, first, lengths)) return null;
   const bytes = Buffer.from(lengths, 'base64');
   if (bytes.length === 0 || bytes.length % 4 !== 0) return null;
-  return { count: bytes.length / 4, at: (index: number) => bytes.readUInt32LE(4 * index) };
+  return littleEndianUint32s(bytes);
 }
 
 /** The offsets the layout file `path` records, if it is intact, for `key`, and for the file `fingerprint` names. */
@@ -82,14 +89,14 @@ function trustedOffsets(path: string, key: string, fingerprint: string, size: nu
   if (parsed.key !== key || parsed.fingerprint !== fingerprint || !Number.isSafeInteger(first)) return null;
   const lengths = lengthsOf(version, fingerprint, first as number, recorded, checksum);
   if (!lengths) return null;
-  const offsets = new Float64Array(lengths.count + 1);
-  offsets[0] = first as number;
-  for (let at = 0; at < lengths.count; at++) {
-    const length = lengths.at(at);
+  const offsets = new Float64Array(lengths.length + 1);
+  let offset = (offsets[0] = first as number);
+  for (let at = 0; at < lengths.length; at++) {
+    const length = lengths[at]!;
     if (length < 3) return null;
-    offsets[at + 1] = offsets[at]! + length;
+    offsets[at + 1] = offset += length;
   }
-  return offsets[0] > 0 && offsets[lengths.count]! < size ? offsets : null;
+  return offsets[0] > 0 && offset < size ? offsets : null;
 }
 
 function readAt(fd: number, from: number, to: number): Buffer {

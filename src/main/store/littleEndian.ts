@@ -1,0 +1,13 @@
+import { endianness } from 'node:os';
+
+/**
+ * `bytes` as the 32-bit little-endian numbers they hold (the store's files keep ids and line lengths so).
+ * One copy into a typed array, not `readUInt32LE` per number: at a start this code is still cold, and
+ * 100,000 calls took ~40 ms on a slow machine.
+ */
+export function littleEndianUint32s(bytes: Buffer): Uint32Array {
+  const numbers = new Uint32Array(bytes.length >>> 2);
+  if (endianness() === 'LE') new Uint8Array(numbers.buffer).set(bytes.subarray(0, 4 * numbers.length));
+  else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readUInt32LE(4 * at);
+  return numbers;
+}
