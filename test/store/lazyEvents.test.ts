@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventIndex, wallClockSeconds } from '../../src/main/store/eventIndex';
-import { eventKeysOf, LazyEvents, placeholdersFrom } from '../../src/main/store/lazyEvents';
+import { EventKeyColumns, eventKeysOf, LazyEvents, placeholdersFrom } from '../../src/main/store/lazyEvents';
 import { RawLines } from '../../src/main/store/rawLines';
 import type { StoredEvent } from '../../src/main/store/schema';
 
@@ -97,6 +97,47 @@ describe("a start from the data file's keys", () => {
     ).toBeNull();
     expect(placeholdersFrom({ ...keys, hidden: '01' }, events.length)).toBeNull();
     expect(placeholdersFrom({ ...keys, ids: (keys.ids as string).slice(8) }, events.length)).toBeNull();
+  });
+
+  it("starts from the layout file's columns (numbers) exactly as from the data file's keys (text)", () => {
+    const events = [...regular, event(44, '2030-01-05 09:00:00', '2030-01-05 10:00:00', 'pending')];
+    const keys = eventKeysOf(events, [[1, 2]])!;
+    const columns = EventKeyColumns.of(keys)!;
+    const fromText = placeholdersFrom(keys, events.length)!;
+    const fromColumns = placeholdersFrom(columns, events.length)!;
+    const seen = (placeholders: StoredEvent[]) =>
+      placeholders.map(({ id, status, hideFromListings, language, startLocal, endLocal }) => ({
+        id,
+        status,
+        hideFromListings,
+        language,
+        startLocal,
+        endLocal,
+      }));
+    expect(seen(fromColumns.events)).toEqual(seen(fromText.events));
+    expect(seen(fromColumns.events).map(({ startLocal }) => startLocal)).toEqual(
+      events.map((e) => e.startLocal),
+    );
+    expect(fromColumns.seconds).toEqual(fromText.seconds);
+    expect(fromColumns.publishedPerTerm).toEqual(fromText.publishedPerTerm);
+    // A date that is not a real one could not be written back from seconds: no columns (the text keys serve).
+    expect(EventKeyColumns.of(eventKeysOf([...events, ...odd], [])!)).toBeNull();
+    // Columns for another number of events, or a code with no name: not the keys of these events.
+    expect(placeholdersFrom(columns, events.length - 1)).toBeNull();
+    const statuses = Uint8Array.from(columns.statuses);
+    statuses[3] = columns.statusNames.length;
+    const { ids, seconds, statusNames, hidden, languages, languageNames, publishedPerTerm } = columns;
+    const unnamed = new EventKeyColumns(
+      ids,
+      seconds,
+      statuses,
+      statusNames,
+      hidden,
+      languages,
+      languageNames,
+      publishedPerTerm,
+    );
+    expect(placeholdersFrom(unnamed, events.length)).toBeNull();
   });
 
   it('reads each record from its own line, and refuses a line that does not match its keys', () => {

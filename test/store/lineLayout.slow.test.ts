@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedDataFolder } from '../../bench/seedData';
 import { FileLines } from '../../src/main/store/fileLines';
-import { layoutText } from '../../src/main/store/lineLayout';
+import type { EventKeyColumns } from '../../src/main/store/lazyEvents';
+import { layoutFileBytes } from '../../src/main/store/lineLayout';
 import type { Settings, StoredEvent } from '../../src/main/store/schema';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
 
@@ -28,25 +29,34 @@ afterEach(() => {
 const open = () => CalendarStore.open({ dataDir, initialSettings: settings, lock: false });
 const dataFile = () => join(dataDir, DATA_FILE_NAME);
 const layoutFile = () => `${dataFile()}.lines`;
-/** The lines' lengths a layout file records (base64 of 32-bit little-endian numbers), and back. */
-const decodedLengths = (encoded: string) => {
-  const bytes = Buffer.from(encoded, 'base64');
-  return Array.from({ length: bytes.length / 4 }, (_, at) => bytes.readUInt32LE(4 * at));
-};
 const encodedLengths = (lengths: number[]) => {
   const bytes = Buffer.alloc(4 * lengths.length);
   lengths.forEach((length, at) => bytes.writeUInt32LE(length, 4 * at));
   return bytes.toString('base64');
 };
-/** The layout file as written, and the lines' lengths it records. */
+/** The layout file as written (version 3: a line of JSON, then the lengths and key columns in binary). */
 async function recordedLayout() {
-  const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as {
+  const bytes = await readFile(layoutFile());
+  const newline = bytes.indexOf(0x0a);
+  const layout = JSON.parse(bytes.toString('utf8', 0, newline)) as {
+    version: number;
+    key: string;
     fingerprint: string;
     first: number;
-    lengths: string;
+    count: number;
+    keys: Record<string, unknown> | null;
+    checksum: string;
   };
-  return { layout, lengths: decodedLengths(layout.lengths) };
+  const body = bytes.subarray(newline + 1);
+  const lengths = Array.from({ length: layout.count }, (_, at) => body.readUInt32LE(4 * at));
+  return { layout, lengths, body };
 }
+/** A layout file whose lines have `lengths`, written as the app writes one (its checksum holds). */
+const writeLayout = (first: number, lengths: number[], fingerprint: string, keys: EventKeyColumns | null) => {
+  const offsets = [first];
+  for (const length of lengths) offsets.push(offsets[offsets.length - 1]! + length);
+  return writeFile(layoutFile(), layoutFileBytes({ key: 'events', offsets }, fingerprint, keys)!);
+};
 const eventsOnDisk = async () =>
   (JSON.parse(await readFile(dataFile(), 'utf8')) as { events: StoredEvent[] }).events;
 
@@ -84,13 +94,40 @@ describe('a start with the layout of the data file it was written for', () => {
     await expectEveryRecordByPosition();
   });
 
-  it('reads a layout written by the version before (its lengths as a JSON array) as well', async () => {
+  it('reads layouts written by the versions before (the lengths as a JSON array, then as base64 in JSON)', async () => {
     const { layout, lengths } = await recordedLayout();
-    const checksum = createHash('sha256')
-      .update(`1|${layout.fingerprint}|${layout.first}|${lengths.join(',')}`)
-      .digest('hex');
-    await writeFile(layoutFile(), JSON.stringify({ ...layout, version: 1, lengths, checksum }));
+    const { fingerprint, first } = layout;
+    const checksum = (version: number, text: string) =>
+      createHash('sha256').update(`${version}|${fingerprint}|${first}|${text}`).digest('hex');
+    const common = { key: 'events', fingerprint, first };
+    const version1 = { ...common, version: 1, lengths, checksum: checksum(1, lengths.join(',')) };
+    await writeFile(layoutFile(), JSON.stringify(version1));
     await expectEveryRecordByPosition();
+    const base64 = encodedLengths(lengths);
+    await writeFile(
+      layoutFile(),
+      JSON.stringify({ ...common, version: 2, lengths: base64, checksum: checksum(2, base64) }),
+    );
+    await expectEveryRecordByPosition();
+  });
+
+  it("keeps the events' keys as numbers and starts from them, not from the data file's keys", async () => {
+    const { layout, body } = await recordedLayout();
+    expect(layout.version).toBe(3);
+    expect(layout.keys).toMatchObject({ statusNames: expect.arrayContaining(['publish']) });
+    expect(body.length).toBe(EVENTS * (4 + 4 + 16 + 3));
+    // The data file's own keys line is not parsed: a start that had to would fail on it.
+    const parse = vi.spyOn(JSON, 'parse');
+    const store = await open();
+    const keysParsed = parse.mock.calls.some(([text]) => String(text).includes('"eventKeys"'));
+    parse.mockRestore();
+    expect(keysParsed).toBe(false);
+    expect(store.unreadEvents).toBe(EVENTS);
+    // What the columns say is what the records hold: every placeholder is read and checked against its record.
+    const { events, byPosition } = await readEverything(store);
+    expect(byPosition).toBe(EVENTS);
+    expect(events).toEqual(await eventsOnDisk());
+    await store.close();
   });
 
   it('writes the layout anew with each data file: changes are found by the next start', async () => {
@@ -127,21 +164,31 @@ describe('a layout that does not match the data file is ignored: the start reads
   });
 
   it('a layout for another fingerprint', async () => {
-    const layout = JSON.parse(await readFile(layoutFile(), 'utf8')) as Record<string, unknown>;
-    await writeFile(layoutFile(), JSON.stringify({ ...layout, fingerprint: '{"size":1}' }));
+    const { layout, lengths } = await recordedLayout();
+    await writeLayout(layout.first, lengths, '{"size":1}', null);
     await expectFullRead();
   });
 
   it('a layout edited by hand (its checksum no longer holds), or cut short', async () => {
-    const { layout, lengths } = await recordedLayout();
-    [lengths[0], lengths[1]] = [lengths[1]! + 1, lengths[0]! - 1];
-    await writeFile(layoutFile(), JSON.stringify({ ...layout, lengths: encodedLengths(lengths) }));
+    const { body } = await recordedLayout();
+    const bytes = await readFile(layoutFile());
+    const bodyAt = bytes.length - body.length;
+    // Two lines' lengths swapped but summing as before; then one event's status code changed.
+    const edited = Buffer.from(bytes);
+    edited.writeUInt32LE(body.readUInt32LE(4) + 1, bodyAt);
+    edited.writeUInt32LE(body.readUInt32LE(0) - 1, bodyAt + 4);
+    await writeFile(layoutFile(), edited);
     await expectFullRead();
-    const text = await readFile(layoutFile(), 'utf8');
-    await writeFile(layoutFile(), text.slice(0, text.length >> 1));
+    const status = Buffer.from(bytes);
+    status[bodyAt + EVENTS * (4 + 4 + 16)] ^= 1;
+    await writeFile(layoutFile(), status);
+    await expectFullRead();
+    await writeFile(layoutFile(), bytes.subarray(0, bytes.length - 3));
+    await expectFullRead();
+    await writeFile(layoutFile(), bytes.subarray(0, bytes.length >> 1));
     await expectFullRead();
     // JSON, but not a layout at all.
-    for (const other of ['null', '7', '"lines"']) {
+    for (const other of ['null', '7', '"lines"', 'null\n', '{"version":3}\n']) {
       await writeFile(layoutFile(), other);
       await expectFullRead();
     }
@@ -159,10 +206,8 @@ describe('a layout that does not match the data file is ignored: the start reads
 describe('a layout that holds together but is wrong (its lines are not where it says)', () => {
   it('is found out as the records are read: reported, nothing changed, and the next start reads the whole file', async () => {
     const { layout, lengths } = await recordedLayout();
-    [lengths[3], lengths[4]] = [lengths[4] + 7, lengths[3] - 7];
-    const offsets = [layout.first];
-    for (const length of lengths) offsets.push(offsets[offsets.length - 1] + length);
-    await writeFile(layoutFile(), layoutText({ key: 'events', offsets }, layout.fingerprint)!);
+    [lengths[3], lengths[4]] = [lengths[4]! + 7, lengths[3]! - 7];
+    await writeLayout(layout.first, lengths, layout.fingerprint, null);
     const store = await open();
     expect(store.unreadEvents).toBe(EVENTS);
     expect(() => store.readAllEvents()).toThrow(/damaged: the record of event \d+ .* cannot be read/);

@@ -34,10 +34,27 @@ export class ChunkedJsonReader {
   private closed = false;
   private refused = false;
 
-  constructor(private readonly rawArray?: string) {}
+  /** The start of the line of the member `skipped` (`"name":`), as bytes. */
+  private readonly skippedPrefix: Buffer | null;
+
+  /**
+   * `skipped`: a top-level member whose value is not parsed (nor decoded): it is left out of the document,
+   * for the caller has it in another form (the events' keys, kept in the layout file as numbers).
+   */
+  constructor(
+    private readonly rawArray?: string,
+    skipped?: string,
+  ) {
+    this.skippedPrefix = skipped === undefined ? null : Buffer.from(`${JSON.stringify(skipped)}:`);
+  }
 
   /** Takes the next line as bytes, `buffer[from, to)` (kept, not copied, when it is a raw element). */
   bytes(buffer: Buffer, from: number, to: number): boolean {
+    const prefix = this.skippedPrefix;
+    if (prefix && !this.raw && !this.array && to - from > prefix.length + 1) {
+      if (buffer.compare(prefix, 0, prefix.length, from, from + prefix.length) === 0)
+        return this.skip(buffer[to - 1] === 0x2c);
+    }
     if (this.raw && !this.refused) {
       const hasComma = buffer[to - 1] === 0x2c;
       const end = hasComma ? to - 1 : to;
@@ -80,6 +97,17 @@ export class ChunkedJsonReader {
   /** The document, or undefined when the lines did not form one. */
   result(): { value: unknown } | undefined {
     return this.closed && !this.refused ? { value: this.document } : undefined;
+  }
+
+  /** The skipped member's line, in the place of a member (its comma, if any, at its end). */
+  private skip(hasComma: boolean): boolean {
+    if (this.refused || !this.opened || this.closed || (this.any && !this.comma)) {
+      this.refused = true;
+      return false;
+    }
+    this.any = true;
+    this.comma = hasComma;
+    return true;
   }
 
   private take(line: string): boolean {

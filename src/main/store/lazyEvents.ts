@@ -1,4 +1,4 @@
-import { EventIndex, wallClockSecondsAt } from './eventIndex';
+import { EventIndex, wallClockSecondsAt, wallClockText } from './eventIndex';
 import { littleEndianUint32s } from './littleEndian';
 import type { Lines } from './rawLines';
 import type { StoredEvent } from './schema';
@@ -93,6 +93,60 @@ function idsText(ids: readonly number[]): string {
   return bytes.toString('base64');
 }
 
+/**
+ * The keys as the layout file keeps them beside the data file (lineLayout.ts): columns of numbers a start
+ * takes as they are, where the data file's `eventKeys` line (4.6 MB at 100,000 events) is text to decode and
+ * parse, and its dates text to read again as seconds — ~100 ms of a start on a slow machine.
+ */
+export class EventKeyColumns {
+  constructor(
+    readonly ids: Uint32Array,
+    /** Each event's start and end in wall-clock seconds, one after the other (never NaN: see `of`). */
+    readonly seconds: Float64Array,
+    /** Each event's status as its position in `statusNames`. */
+    readonly statuses: Uint8Array,
+    readonly statusNames: readonly string[],
+    /** 1 for an event hidden from listings. */
+    readonly hidden: Uint8Array,
+    readonly languages: Uint8Array,
+    readonly languageNames: readonly string[],
+    readonly publishedPerTerm: ReadonlyArray<readonly [number, number]>,
+  ) {}
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  /** The columns of `keys`; null when they cannot hold them (an id past 32 bits, more than 256 names, a date
+   * that is not a real one: its text could not be given back from seconds). */
+  static of(keys: EventKeys): EventKeyColumns | null {
+    const count = keys.statuses.length;
+    const ids = idColumnOf(keys.ids, count);
+    const status = columnOf(keys.statuses, keys.statusNames, count);
+    const language = columnOf(keys.languages, keys.languageNames, count);
+    const hidden = hiddenColumnOf(keys.hidden, count);
+    if (!(ids instanceof Uint32Array) || !status || !language || !hidden) return null;
+    if (status.names.length > 256 || language.names.length > 256) return null;
+    if (keys.dates.length !== 2 * DATE_LENGTH * count) return null;
+    const seconds = new Float64Array(2 * count);
+    for (let at = 0; at < 2 * count; at++) {
+      const value = wallClockSecondsAt(keys.dates, at * DATE_LENGTH);
+      if (value === null) return null;
+      seconds[at] = value;
+    }
+    return new EventKeyColumns(
+      ids,
+      seconds,
+      Uint8Array.from(status.positions),
+      status.names,
+      hidden,
+      Uint8Array.from(language.positions),
+      language.names,
+      keys.publishedPerTerm,
+    );
+  }
+}
+
 /** The `count` ids of the keys: base64 of 32-bit numbers, or an array; null when neither. */
 function idColumnOf(ids: unknown, count: number): ArrayLike<number> | null {
   if (isArrayOf(ids, 'number', count)) return ids as number[];
@@ -153,10 +207,31 @@ function hiddenColumnOf(hidden: unknown, count: number): Uint8Array | null {
   return flags;
 }
 
+/** Where placeholders' dates are read from when asked: the keys' text, or their seconds. */
+interface KeyDates {
+  dateAt(slot: number): string;
+}
+
+/** The keys' `dates`: each event's start and end, 19 characters each. */
+class TextDates implements KeyDates {
+  constructor(private readonly text: string) {}
+  dateAt(slot: number): string {
+    return this.text.slice(slot * DATE_LENGTH, (slot + 1) * DATE_LENGTH);
+  }
+}
+
+/** The columns' seconds, written back as text (canonical dates only are kept as seconds). */
+class SecondsDates implements KeyDates {
+  constructor(private readonly seconds: Float64Array) {}
+  dateAt(slot: number): string {
+    return wallClockText(this.seconds[slot]!);
+  }
+}
+
 /**
  * A placeholder: the fields the listing reads, and the line of the data file its record is on. Its dates are
- * read from the keys' `dates` when asked (rarely: the listing places it by the seconds `placeholdersFrom`
- * gives), not cut out for each of 100,000 events at the start.
+ * read from the keys when asked (rarely: the listing places it by the seconds `placeholdersFrom` gives), not
+ * cut out for each of 100,000 events at the start.
  */
 class Placeholder {
   constructor(
@@ -165,29 +240,31 @@ class Placeholder {
     readonly hideFromListings: boolean,
     readonly language: string,
     readonly placeholderLine: number,
-    private readonly keysDates: string,
+    private readonly dates: KeyDates,
   ) {}
 
   get startLocal(): string {
-    const from = 2 * DATE_LENGTH * this.placeholderLine;
-    return this.keysDates.slice(from, from + DATE_LENGTH);
+    return this.dates.dateAt(2 * this.placeholderLine);
   }
 
   get endLocal(): string {
-    const from = (2 * this.placeholderLine + 1) * DATE_LENGTH;
-    return this.keysDates.slice(from, from + DATE_LENGTH);
+    return this.dates.dateAt(2 * this.placeholderLine + 1);
   }
 }
 
-/**
- * Placeholders for the `count` events that `keys` describes, in their order: objects holding only the
- * fields the listing reads (id, status, dates, hidden flag, language) and their line, typed as events but
- * never handed out (see LazyEvents). Null when `keys` is not the keys of `count` events.
- */
-export function placeholdersFrom(
-  keys: unknown,
-  count: number,
-): { events: StoredEvent[]; publishedPerTerm: Map<number, number>; seconds: Float64Array } | null {
+/** What the placeholders are made of, from either form of the keys. */
+interface KeyColumns {
+  ids: ArrayLike<number>;
+  status: { names: readonly string[]; positions: ArrayLike<number> };
+  language: { names: readonly string[]; positions: ArrayLike<number> };
+  hidden: ArrayLike<number>;
+  seconds: Float64Array;
+  dates: KeyDates;
+  publishedPerTerm: ReadonlyArray<readonly [number, number]>;
+}
+
+/** The data file's keys (JSON) as columns; null when they are not the keys of `count` events. */
+function columnsOfText(keys: unknown, count: number): KeyColumns | null {
   const { ids, statuses, statusNames, dates, hidden, languages, languageNames, publishedPerTerm } = (keys ??
     {}) as Partial<Record<keyof EventKeys, unknown>>;
   if (
@@ -202,24 +279,68 @@ export function placeholdersFrom(
   const hiddenFlags = hiddenColumnOf(hidden, count);
   const idColumn = idColumnOf(ids, count);
   if (!idColumn || !status || !language || !hiddenFlags) return null;
-  const events = new Array<StoredEvent>(count);
   // Each start and end in seconds, read in place from `dates` (what EventIndex.reset sorts and places by).
   const seconds = new Float64Array(2 * count);
+  for (let slot = 0; slot < 2 * count; slot++)
+    seconds[slot] = wallClockSecondsAt(dates, slot * DATE_LENGTH) ?? NaN;
+  return {
+    ids: idColumn,
+    status,
+    language,
+    hidden: hiddenFlags,
+    seconds,
+    dates: new TextDates(dates),
+    publishedPerTerm: publishedPerTerm as Array<[number, number]>,
+  };
+}
+
+/** The layout file's columns, when they are those of `count` events and every code has its name. */
+function columnsOfBinary(keys: EventKeyColumns, count: number): KeyColumns | null {
+  const { ids, seconds, statuses, statusNames, hidden, languages, languageNames } = keys;
+  if (ids.length !== count || seconds.length !== 2 * count || statuses.length !== count) return null;
+  if (hidden.length !== count || languages.length !== count) return null;
   for (let at = 0; at < count; at++) {
-    const from = 2 * DATE_LENGTH * at;
-    seconds[2 * at] = wallClockSecondsAt(dates, from) ?? NaN;
-    seconds[2 * at + 1] = wallClockSecondsAt(dates, from + DATE_LENGTH) ?? NaN;
+    if (statuses[at]! >= statusNames.length || languages[at]! >= languageNames.length || hidden[at]! > 1)
+      return null;
+  }
+  return {
+    ids,
+    status: { names: statusNames, positions: statuses },
+    language: { names: languageNames, positions: languages },
+    hidden,
+    seconds,
+    dates: new SecondsDates(seconds),
+    publishedPerTerm: keys.publishedPerTerm,
+  };
+}
+
+/**
+ * Placeholders for the `count` events that `keys` describes, in their order: objects holding only the
+ * fields the listing reads (id, status, dates, hidden flag, language) and their line, typed as events but
+ * never handed out (see LazyEvents). `keys` is the data file's `eventKeys`, or the layout file's columns
+ * (EventKeyColumns). Null when `keys` is not the keys of `count` events.
+ */
+export function placeholdersFrom(
+  keys: unknown,
+  count: number,
+): { events: StoredEvent[]; publishedPerTerm: Map<number, number>; seconds: Float64Array } | null {
+  const columns = keys instanceof EventKeyColumns ? columnsOfBinary(keys, count) : columnsOfText(keys, count);
+  if (!columns) return null;
+  const { ids, status, language, hidden, seconds, dates } = columns;
+  const events = new Array<StoredEvent>(count);
+  for (let at = 0; at < count; at++) {
     const placeholder = new Placeholder(
-      idColumn[at]!,
+      ids[at]!,
       status.names[status.positions[at]!]!,
-      hiddenFlags[at] === 1,
+      hidden[at] === 1,
       language.names[language.positions[at]!]!,
       at,
       dates,
     );
     events[at] = placeholder as unknown as StoredEvent;
   }
-  return { events, publishedPerTerm: new Map(publishedPerTerm as Array<[number, number]>), seconds };
+  const publishedPerTerm = new Map(columns.publishedPerTerm as Array<[number, number]>);
+  return { events, publishedPerTerm, seconds };
 }
 
 /**

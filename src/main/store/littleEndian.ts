@@ -11,3 +11,11 @@ export function littleEndianUint32s(bytes: Buffer): Uint32Array {
   else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readUInt32LE(4 * at);
   return numbers;
 }
+
+/** `bytes` as the 64-bit little-endian floating-point numbers they hold. */
+export function littleEndianFloat64s(bytes: Buffer): Float64Array {
+  const numbers = new Float64Array(bytes.length >>> 3);
+  if (endianness() === 'LE') new Uint8Array(numbers.buffer).set(bytes.subarray(0, 8 * numbers.length));
+  else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readDoubleLE(8 * at);
+  return numbers;
+}

@@ -2,7 +2,8 @@ import { copyFile, link, readdir, readFile, unlink, mkdir, stat, writeFile } fro
 import { basename, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DurableJsonFile, serializeInChunks, syncFolder, writeFileDurably } from './durableJsonFile';
-import { layoutText, readWithLayout, type LineLayout } from './lineLayout';
+import { EventKeyColumns, type EventKeys } from './lazyEvents';
+import { layoutFileBytes, readWithLayout, type LineLayout } from './lineLayout';
 import { Journal, parseJournal, type JournalDamage, type JournalEntry } from './journal';
 import type { DataFile } from './schema';
 import { appendAll } from '../../shared/arrays';
@@ -34,6 +35,8 @@ const LAYOUT_FILE = `${DATA_FILE_NAME}.lines`;
  * reads the events' records when they are first used, so that a big calendar answers sooner after a start.
  */
 const RAW_ARRAY = 'events';
+/** The member holding the events' keys (lazyEvents.ts): the layout file keeps them as numbers as well. */
+const KEYS_MEMBER = 'eventKeys';
 
 /** The file's identity and last change, as the file system reports them (null: no such file). */
 async function fileStamp(file: string) {
@@ -212,7 +215,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     }
     if (!stamp || !Number.isSafeInteger(stamp.size)) return null;
     const layoutFile = join(this.dataDir, LAYOUT_FILE);
-    return readWithLayout(this.file, layoutFile, RAW_ARRAY, written, stamp.size);
+    return readWithLayout(this.file, layoutFile, RAW_ARRAY, KEYS_MEMBER, written, stamp.size);
   }
 
   /** The data file, or the newest good backup when it is damaged (the damaged file is kept aside). */
@@ -361,9 +364,10 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     this.retired = this.retired.filter((path) => !covered.includes(path));
     // Not fsynced on purpose: a lost fingerprint (or layout) only means a full read on the next start.
     const fingerprint = fingerprintFrom(await fileStamp(this.file), data.journalSeq);
-    const text = layoutText(layout, fingerprint);
+    const keys = (data as { [KEYS_MEMBER]?: EventKeys })[KEYS_MEMBER];
+    const bytes = layoutFileBytes(layout, fingerprint, keys ? EventKeyColumns.of(keys) : null);
     const layoutFile = join(this.dataDir, LAYOUT_FILE);
-    await (text ? writeFile(layoutFile, text, { mode: 0o600 }) : unlink(layoutFile)).catch(() => undefined);
+    await (bytes ? writeFile(layoutFile, bytes, { mode: 0o600 }) : unlink(layoutFile)).catch(() => undefined);
     await writeFile(join(this.dataDir, FINGERPRINT_FILE), fingerprint, { mode: 0o600 });
     this.fileSeq = data.journalSeq;
     appendAll(this.kept, covered);
