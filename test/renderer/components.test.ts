@@ -20,6 +20,7 @@ import { ApiError } from '../../src/renderer/src/api/client';
 import { categoryTree } from '../../src/renderer/src/components/pickers';
 import { useSessionStore } from '../../src/renderer/src/stores/session';
 import { useNoticesStore } from '../../src/renderer/src/stores/notices';
+import { usePreferencesStore } from '../../src/renderer/src/stores/preferences';
 import type { TermResponse, VenueResponse } from '../../src/renderer/src/api/records';
 
 let pinia: Pinia;
@@ -484,6 +485,32 @@ describe('EventRepeatFields', () => {
       'Every month on the last Thursday',
     ]);
     expect(lines.value).toEqual(['RRULE:FREQ=MONTHLY;BYDAY=5TH']);
+  });
+
+  it('lists the days from the first day of the week where the user is, as the calendar does', async () => {
+    const preferences = usePreferencesStore();
+    const boxes = async (language: typeof preferences.language) => {
+      preferences.language = language;
+      const { wrapper } = repeatOf({ date: '2026-12-01', time: '19:30' });
+      await wrapper.get('[data-testid="repeat-frequency"]').setValue('weekly');
+      const days = wrapper.findAll('.repeat-days input').map((box) => box.attributes('data-testid'));
+      const names = wrapper.findAll('.repeat-day').map((label) => label.text());
+      wrapper.unmount();
+      return { days: days.map((id) => id!.replace('repeat-day-', '')), names };
+    };
+    const previous = preferences.language;
+    try {
+      // happy-dom's system is American English: weeks from Sunday.
+      const english = await boxes('en');
+      expect(english.days).toEqual(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']);
+      expect(english.names[0]).toMatch(/^Sun/);
+      expect(preferences.firstDay).toBe(0);
+      const german = await boxes('de');
+      expect(german.days).toEqual(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']);
+      expect(german.names[0]).toMatch(/^Mo/);
+    } finally {
+      preferences.language = previous;
+    }
   });
 
   it('keeps a stored series’ days when one of its events is moved', async () => {
