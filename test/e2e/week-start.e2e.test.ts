@@ -46,4 +46,20 @@ describe('the first day of the week', { timeout: 60_000 }, () => {
     await screenshot(page, 'week-start-en-us-1440');
     expect(signedIn.problems).toEqual([]);
   });
+
+  it("is Sunday in the repeat editor's day boxes too", async () => {
+    await page.goto(`${app.origin}/#/events/new`);
+    await page.getByRole('heading', { name: 'New event' }).waitFor();
+    await page.getByTestId('repeat-frequency').selectOption('weekly');
+    const boxes = page.locator('.repeat-days input');
+    await boxes.first().waitFor();
+    const days = await boxes.evaluateAll((inputs) =>
+      inputs.map((input) => input.getAttribute('data-testid')),
+    );
+    expect(days).toEqual(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'].map((day) => `repeat-day-${day}`));
+    expect((await page.locator('.repeat-day').first().innerText()).trim()).toMatch(/^Sun/);
+    await page.locator('.repeat-days').scrollIntoViewIfNeeded();
+    await screenshot(page, 'week-start-repeat-en-us-1440');
+    expect(signedIn.problems).toEqual([]);
+  });
 });
