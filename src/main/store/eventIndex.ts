@@ -163,17 +163,22 @@ function placementOf(
   end = wallClockSeconds(event.endLocal),
 ): Placement {
   const span = start !== null && end !== null && end >= start ? end - start : -1;
-  // Class 0 for irregular events, 1 for spans up to a day, then each class up to 4× longer (at most 13).
-  let spanClass = 0;
-  if (span >= 0) {
-    spanClass = 1;
-    for (let limit = DAY_SECONDS; span > limit; limit *= 4) spanClass++;
-  }
   const hidden = event.hideFromListings;
-  const key =
-    ((codeOf(event.status) * 2 + (hidden ? 1 : 0)) * 64 + spanClass) * 2 ** 20 + codeOf(event.language);
+  const key = keyOf(event.status, hidden, spanClassOf(span), event.language);
   return { key, status: event.status, hidden, language: event.language, span };
 }
+
+/** Class 0 for irregular events (span -1), 1 for spans up to a day, then each class up to 4× longer (at most 13). */
+function spanClassOf(span: number): number {
+  if (span < 0) return 0;
+  let spanClass = 1;
+  for (let limit = DAY_SECONDS; span > limit; limit *= 4) spanClass++;
+  return spanClass;
+}
+
+/** A partition's key: status, hidden flag, span class and language packed in one number. */
+const keyOf = (status: string, hidden: boolean, spanClass: number, language: string): number =>
+  ((codeOf(status) * 2 + (hidden ? 1 : 0)) * 64 + spanClass) * 2 ** 20 + codeOf(language);
 
 /** Events of one status, hidden flag, language and span class, sorted by (start, id). */
 interface Partition {
@@ -598,19 +603,39 @@ export class EventIndex {
     this.publishedPerTerm.clear();
     const { sorted, starts, ends } = startOrder(Array.isArray(events) ? events : [...events], seconds);
     // In start order, every partition is filled by appending.
-    for (let at = 0; at < sorted.length; at++) {
-      const event = sorted[at];
-      const placement = !starts
-        ? placementOf(event!)
-        : ends
-          ? placementOf(event!, starts[at], Number.isNaN(ends[at]) ? null : ends[at])
-          : placementOf(event!, starts[at]);
-      this.listing.add(event!, placement, true);
-      if (!publishedPerTerm) this.countTerms(event!, 1);
+    if (starts && ends) this.placeAll(sorted, starts, ends);
+    else {
+      for (let at = 0; at < sorted.length; at++) {
+        const event = sorted[at]!;
+        this.listing.add(event, starts ? placementOf(event, starts[at]) : placementOf(event), true);
+      }
     }
+    if (!publishedPerTerm) for (const event of sorted) this.countTerms(event, 1);
     for (const [termId, count] of publishedPerTerm ?? []) this.publishedPerTerm.set(termId, count);
     this.links = new EventLinks();
     this.build = sorted.length > 0 ? { events: sorted, next: 0, changes: [] } : null;
+  }
+
+  /**
+   * Places a start's events (sorted, with their seconds) in the listing as `placementOf` would, with one
+   * placement object for all: this loop runs cold at a start, where an object and two calls per event cost
+   * tens of milliseconds at 100,000 events.
+   */
+  private placeAll(sorted: readonly StoredEvent[], starts: Float64Array, ends: Float64Array): void {
+    const placement: Placement = { key: 0, status: '', hidden: false, language: '', span: -1 };
+    for (let at = 0; at < sorted.length; at++) {
+      const event = sorted[at]!;
+      const start = starts[at]!;
+      const end = ends[at]!;
+      // NaN (an end that is not canonical) compares false: irregular, as placementOf's null end.
+      const span = end >= start ? end - start : -1;
+      placement.status = event.status;
+      placement.hidden = event.hideFromListings;
+      placement.language = event.language;
+      placement.span = span;
+      placement.key = keyOf(event.status, event.hideFromListings, spanClassOf(span), event.language);
+      this.listing.add(event, placement, true);
+    }
   }
 
   /** Puts the full record `next` in the listing in the place of the placeholder `current` (same id). */
