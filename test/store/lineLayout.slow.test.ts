@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedDataFolder } from '../../bench/seedData';
 import { FileLines } from '../../src/main/store/fileLines';
-import type { EventKeyColumns } from '../../src/main/store/lazyEvents';
+import { EventKeyColumns, type EventKeys } from '../../src/main/store/lazyEvents';
 import { layoutFileBytes } from '../../src/main/store/lineLayout';
 import type { Settings, StoredEvent } from '../../src/main/store/schema';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
@@ -52,11 +52,23 @@ async function recordedLayout() {
   return { layout, lengths, body };
 }
 /** A layout file whose lines have `lengths`, written as the app writes one (its checksum holds). */
-const writeLayout = (first: number, lengths: number[], fingerprint: string, keys: EventKeyColumns | null) => {
+const writeLayout = (
+  first: number,
+  lengths: number[],
+  fingerprint: string,
+  keys: EventKeyColumns | null,
+  keysLine?: { from: number; to: number },
+) => {
   const offsets = [first];
   for (const length of lengths) offsets.push(offsets[offsets.length - 1]! + length);
-  return writeFile(layoutFile(), layoutFileBytes({ key: 'events', offsets }, fingerprint, keys)!);
+  const member = keysLine && { key: 'eventKeys', ...keysLine };
+  return writeFile(layoutFile(), layoutFileBytes({ key: 'events', offsets, member }, fingerprint, keys)!);
 };
+/** The key columns of the data file's own keys (as the app writes them into the layout). */
+const columnsOnDisk = async () =>
+  EventKeyColumns.of((JSON.parse(await readFile(dataFile(), 'utf8')) as { eventKeys: EventKeys }).eventKeys)!;
+/** Bytes this process has read so far (by any means: `rchar` of /proc/self/io). */
+const bytesRead = async () => Number(/rchar: (\d+)/.exec(await readFile('/proc/self/io', 'utf8'))![1]);
 const eventsOnDisk = async () =>
   (JSON.parse(await readFile(dataFile(), 'utf8')) as { events: StoredEvent[] }).events;
 
@@ -130,6 +142,27 @@ describe('a start with the layout of the data file it was written for', () => {
     await store.close();
   });
 
+  it("does not even read the bytes of the data file's keys line", async () => {
+    const { layout, lengths } = await recordedLayout();
+    const [from, to] = layout.keys!.line as [number, number];
+    const file = await readFile(dataFile());
+    expect(file.toString('utf8', from, from + 13)).toBe('"eventKeys":{');
+    expect([0x2c, 0x0a]).toContain(file[to]);
+    const startReads = async () => {
+      const before = await bytesRead();
+      const store = await open();
+      const read = (await bytesRead()) - before;
+      expect(store.unreadEvents).toBe(EVENTS);
+      await store.close();
+      return read;
+    };
+    const skipping = await startReads();
+    // The same layout without the line's place: the start reads its bytes (and still does not parse them).
+    await writeLayout(layout.first, lengths, layout.fingerprint, await columnsOnDisk());
+    const reading = await startReads();
+    expect(reading - skipping).toBeGreaterThanOrEqual(0.9 * (to - from));
+  });
+
   it('writes the layout anew with each data file: changes are found by the next start', async () => {
     await retitleFirst('Retitled');
     const store = await open();
@@ -192,6 +225,16 @@ describe('a layout that does not match the data file is ignored: the start reads
       await writeFile(layoutFile(), other);
       await expectFullRead();
     }
+  });
+
+  it("a layout whose keys line is not where it says (the data file's line is checked before it is skipped)", async () => {
+    const { layout, lengths } = await recordedLayout();
+    const [from, to] = layout.keys!.line as [number, number];
+    await writeLayout(layout.first, lengths, layout.fingerprint, await columnsOnDisk(), {
+      from: from - 2,
+      to,
+    });
+    await expectFullRead();
   });
 
   it('a data file edited by hand (same size, one title changed), even with its fingerprint and layout kept', async () => {

@@ -99,6 +99,17 @@ export class ChunkedJsonReader {
     return this.closed && !this.refused ? { value: this.document } : undefined;
   }
 
+  /**
+   * The skipped member's line, known to be there without being read (see lineLayout.ts): `start` is its first
+   * bytes, which must name that member; `hasComma` whether another member follows.
+   */
+  skippedLine(start: Buffer, hasComma: boolean): boolean {
+    const prefix = this.skippedPrefix;
+    if (!prefix || this.raw || this.array || start.length <= prefix.length) return false;
+    if (start.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) return false;
+    return this.skip(hasComma);
+  }
+
   /** The skipped member's line, in the place of a member (its comma, if any, at its end). */
   private skip(hasComma: boolean): boolean {
     if (this.refused || !this.opened || this.closed || (this.any && !this.comma)) {

@@ -55,11 +55,16 @@ export function* serializeInChunks(data: unknown, layout?: LineLayout): Generato
   };
   yield counted('{');
   for (const [index, [key, value]] of entries.entries()) {
+    const member = layout?.member?.key === key ? layout.member : null;
+    // The member's line starts after the comma and newline ending the line before.
+    if (member) member.from = bytes + (index > 0 ? 2 : 1);
     yield counted(`${index > 0 ? ',' : ''}\n${JSON.stringify(key)}:`);
     if (!Array.isArray(value)) {
       yield counted(JSON.stringify(value));
+      if (member) member.to = bytes;
       continue;
     }
+    if (member) member.from = undefined;
     if (value.length === 0) {
       yield counted('[]');
       continue;

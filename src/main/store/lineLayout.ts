@@ -18,6 +18,12 @@ export interface LineLayout {
   readonly key: string;
   /** Byte offset of each line of that array, then the offset of the `]` line after them. */
   readonly offsets: number[];
+  /**
+   * A top-level member (not an array) whose line is recorded too: where it starts and where its value ends
+   * (before the comma, if another member follows). The events' keys: a start with the layout's own columns
+   * need not read their bytes at all.
+   */
+  readonly member?: { readonly key: string; from?: number; to?: number };
 }
 
 /**
@@ -43,6 +49,8 @@ interface LayoutHeader {
     statusNames: readonly string[];
     languageNames: readonly string[];
     publishedPerTerm: ReadonlyArray<readonly [number, number]>;
+    /** Where the data file's own keys line is (`LineLayout.member`), when recorded. */
+    line?: readonly [number, number];
   } | null;
 }
 
@@ -87,6 +95,9 @@ export function layoutFileBytes(
           statusNames: keys.statusNames,
           languageNames: keys.languageNames,
           publishedPerTerm: keys.publishedPerTerm,
+          ...(layout.member?.from !== undefined && layout.member.to !== undefined
+            ? { line: [layout.member.from, layout.member.to] as const }
+            : {}),
         }
       : null,
   };
@@ -124,7 +135,7 @@ const isStrings = (value: unknown): value is string[] =>
 function binaryLayoutOf(
   parsed: Record<string, unknown>,
   body: Buffer,
-): { lengths: Uint32Array; keys: EventKeyColumns | null } | null {
+): { lengths: Uint32Array; keys: EventKeyColumns | null; keysLine: [number, number] | null } | null {
   const { version, key, fingerprint, first, count, keys, checksum } = parsed;
   if (version !== VERSION || typeof key !== 'string' || typeof fingerprint !== 'string') return null;
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || (count as number) < 1) return null;
@@ -133,18 +144,22 @@ function binaryLayoutOf(
   if (names !== null && !isStrings(names.languageNames)) return null;
   const perTerm = names?.publishedPerTerm;
   if (names !== null && !(Array.isArray(perTerm) && perTerm.every(isPairOfNumbers))) return null;
+  const line = names?.line;
+  const isOffset = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+  if (line !== undefined && !(Array.isArray(line) && line.length === 2 && line.every(isOffset))) return null;
   const events = count as number;
   if (body.length !== 4 * events + (names ? KEY_BYTES * events : 0)) return null;
   const header = { version, key, fingerprint, first, count, keys } as LayoutHeader;
   if (checksum !== binaryChecksumOf(header, body)) return null;
   const lengths = littleEndianUint32s(body.subarray(0, 4 * events));
-  if (!names) return { lengths, keys: null };
+  if (!names) return { lengths, keys: null, keysLine: null };
   let at = 4 * events;
   const ids = littleEndianUint32s(body.subarray(at, (at += 4 * events)));
   const seconds = littleEndianFloat64s(body.subarray(at, (at += 16 * events)));
   const column = () => Uint8Array.from(body.subarray(at, (at += events)));
   return {
     lengths,
+    keysLine: (line as [number, number] | undefined) ?? null,
     keys: new EventKeyColumns(
       ids,
       seconds,
@@ -170,7 +185,7 @@ function trustedLayout(
   key: string,
   fingerprint: string,
   size: number,
-): { offsets: Float64Array; keys: EventKeyColumns | null } | null {
+): { offsets: Float64Array; keys: EventKeyColumns | null; keysLine: [number, number] | null } | null {
   let layout: ReturnType<typeof layoutOf>;
   try {
     layout = layoutOf(readFileSync(path));
@@ -186,7 +201,11 @@ function trustedLayout(
     if (length < 3) return null;
     offsets[at + 1] = offset += length;
   }
-  return offsets[0] > 0 && offset < size ? { offsets, keys: layout.keys } : null;
+  if (!(offsets[0] > 0 && offset < size)) return null;
+  // The keys' line lies in the tail, after the events' array, or is not used.
+  const line = layout.keysLine;
+  const keysLine = line && line[0] > offset && line[1] > line[0] && line[1] < size ? line : null;
+  return { offsets, keys: layout.keys, keysLine };
 }
 
 /** A layout file's contents, of any version, when intact (not yet compared with the data file). */
@@ -205,7 +224,7 @@ function layoutOf(bytes: Buffer) {
     return binary && { ...common, ...binary };
   }
   const lengths = lengthsOf(version, fields.fingerprint, first as number, recorded, checksum);
-  return lengths && { ...common, lengths, keys: null };
+  return lengths && { ...common, lengths, keys: null, keysLine: null };
 }
 
 function readAt(fd: number, from: number, to: number): Buffer {
@@ -217,6 +236,30 @@ function readAt(fd: number, from: number, to: number): Buffer {
     read += bytes;
   }
   return buffer;
+}
+
+/**
+ * Feeds the lines of `file[from, size)` to `reader`. With `skipped` (the keys' line, which the layout's columns
+ * stand in for), the bytes of that line are not read: only its first bytes, to see it is where it was written.
+ */
+function readTail(
+  fd: number,
+  reader: ChunkedJsonReader,
+  from: number,
+  size: number,
+  skipped: readonly [number, number] | null,
+): boolean {
+  if (!skipped) return feedLines(reader, readAt(fd, from, size));
+  const [lineFrom, lineTo] = skipped;
+  const before = readAt(fd, from, lineFrom);
+  if (before[before.length - 1] !== 0x0a || !feedLines(reader, before.subarray(0, before.length - 1)))
+    return false;
+  // After the line's value: its comma when another member follows, then the newline ending it.
+  const after = readAt(fd, lineTo, size);
+  const hasComma = after[0] === 0x2c;
+  if (!reader.skippedLine(readAt(fd, lineFrom, Math.min(lineTo, lineFrom + 64)), hasComma)) return false;
+  const rest = after.subarray(hasComma ? 1 : 0);
+  return rest[0] === 0x0a && feedLines(reader, rest.subarray(1));
 }
 
 /**
@@ -235,17 +278,20 @@ export function readWithLayout(
 ): { value: Record<string, unknown>; lines: FileLines } | null {
   const layout = trustedLayout(layoutPath, key, fingerprint, size);
   if (!layout) return null;
-  const { offsets, keys } = layout;
+  const { offsets, keys, keysLine } = layout;
   const fd = openSync(file, 'r');
   let kept = false;
   try {
     const head = readAt(fd, 0, offsets[0]!);
-    const tail = readAt(fd, offsets[offsets.length - 1]!, size);
     const reader = new ChunkedJsonReader(key, keys ? keysMember : undefined);
     // The head ends with the array's opening line and its newline: the lines before it, then that one.
     if (head[head.length - 1] !== 0x0a || !feedLines(reader, head.subarray(0, head.length - 1))) return null;
     const lines = new FileLines(fd, offsets);
-    if (!reader.rawElements(lines) || !feedLines(reader, tail)) return null;
+    if (
+      !reader.rawElements(lines) ||
+      !readTail(fd, reader, offsets[offsets.length - 1]!, size, keys && keysLine)
+    )
+      return null;
     const result = reader.result();
     if (!result) return null;
     const value = result.value as Record<string, unknown>;

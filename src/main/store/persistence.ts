@@ -357,7 +357,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   async writeSnapshot(data: DataFile): Promise<void> {
     const covered = [...this.retired];
     const backup = await this.backupTarget();
-    const layout: LineLayout = { key: RAW_ARRAY, offsets: [] };
+    const layout: LineLayout = { key: RAW_ARRAY, offsets: [], member: { key: KEYS_MEMBER } };
     await writeFileDurably(this.file, serializeInChunks(data, layout), backup);
     if (backup) await syncFolder(join(this.dataDir, BACKUP_FOLDER));
     // Only now are they covered: a failed write leaves them to the next snapshot.
