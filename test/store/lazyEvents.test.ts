@@ -99,10 +99,10 @@ describe("a start from the data file's keys", () => {
     expect(placeholdersFrom({ ...keys, ids: (keys.ids as string).slice(8) }, events.length)).toBeNull();
   });
 
-  it("starts from the layout file's columns (numbers) exactly as from the data file's keys (text)", () => {
+  it("starts from the layout file's columns (numbers) exactly as from the data file's keys (text)", async () => {
     const events = [...regular, event(44, '2030-01-05 09:00:00', '2030-01-05 10:00:00', 'pending')];
     const keys = eventKeysOf(events, [[1, 2]])!;
-    const columns = EventKeyColumns.of(keys)!;
+    const columns = (await EventKeyColumns.of(keys))!;
     const fromText = placeholdersFrom(keys, events.length)!;
     const fromColumns = placeholdersFrom(columns, events.length)!;
     const seen = (placeholders: StoredEvent[]) =>
@@ -121,7 +121,7 @@ describe("a start from the data file's keys", () => {
     expect(fromColumns.seconds).toEqual(fromText.seconds);
     expect(fromColumns.publishedPerTerm).toEqual(fromText.publishedPerTerm);
     // A date that is not a real one could not be written back from seconds: no columns (the text keys serve).
-    expect(EventKeyColumns.of(eventKeysOf([...events, ...odd], [])!)).toBeNull();
+    expect(await EventKeyColumns.of(eventKeysOf([...events, ...odd], [])!)).toBeNull();
     // Columns for another number of events, or a code with no name: not the keys of these events.
     expect(placeholdersFrom(columns, events.length - 1)).toBeNull();
     const statuses = Uint8Array.from(columns.statuses);

@@ -62,7 +62,10 @@ const writeLayout = (
   const offsets = [first];
   for (const length of lengths) offsets.push(offsets[offsets.length - 1]! + length);
   const member = keysLine && { key: 'eventKeys', ...keysLine };
-  return writeFile(layoutFile(), layoutFileBytes({ key: 'events', offsets, member }, fingerprint, keys)!);
+  return writeFile(
+    layoutFile(),
+    Buffer.concat(layoutFileBytes({ key: 'events', offsets, member }, fingerprint, keys)!),
+  );
 };
 /** The key columns of the data file's own keys (as the app writes them into the layout). */
 const columnsOnDisk = async () =>

@@ -19,3 +19,15 @@ export function littleEndianFloat64s(bytes: Buffer): Float64Array {
   else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readDoubleLE(8 * at);
   return numbers;
 }
+
+/** The bytes of `numbers` in little-endian order (a view where the machine is little-endian, else a copy). */
+export function littleEndianBytes(numbers: Uint8Array | Uint32Array | Float64Array): Buffer {
+  const view = Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength);
+  if (endianness() === 'LE' || numbers instanceof Uint8Array) return view;
+  const bytes = Buffer.alloc(numbers.byteLength);
+  for (let at = 0; at < numbers.length; at++) {
+    if (numbers instanceof Float64Array) bytes.writeDoubleLE(numbers[at]!, 8 * at);
+    else bytes.writeUInt32LE(numbers[at]!, 4 * at);
+  }
+  return bytes;
+}

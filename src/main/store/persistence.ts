@@ -365,7 +365,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     // Not fsynced on purpose: a lost fingerprint (or layout) only means a full read on the next start.
     const fingerprint = fingerprintFrom(await fileStamp(this.file), data.journalSeq);
     const keys = (data as { [KEYS_MEMBER]?: EventKeys })[KEYS_MEMBER];
-    const bytes = layoutFileBytes(layout, fingerprint, keys ? EventKeyColumns.of(keys) : null);
+    const bytes = layoutFileBytes(layout, fingerprint, keys ? await EventKeyColumns.of(keys) : null);
     const layoutFile = join(this.dataDir, LAYOUT_FILE);
     await (bytes ? writeFile(layoutFile, bytes, { mode: 0o600 }) : unlink(layoutFile)).catch(() => undefined);
     await writeFile(join(this.dataDir, FINGERPRINT_FILE), fingerprint, { mode: 0o600 });
