@@ -131,6 +131,8 @@ describe('a start with the layout of the data file it was written for', () => {
     expect(layout.version).toBe(3);
     expect(layout.keys).toMatchObject({ statusNames: expect.arrayContaining(['publish']) });
     expect(body.length).toBe(EVENTS * (4 + 4 + 16 + 3));
+    // The columns start 8-byte aligned (the JSON line padded with spaces): a start reads them in place.
+    expect(((await readFile(layoutFile())).length - body.length) % 8).toBe(0);
     // The data file's own keys line is not parsed: a start that had to would fail on it.
     const parse = vi.spyOn(JSON, 'parse');
     const store = await open();
