@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  dateInputPattern,
   formatDateInput,
   formatLocale,
   formatTimeInput,
@@ -7,6 +8,10 @@ import {
   parseDateInput,
   parseTimeInput,
 } from '../../src/renderer/src/i18n/formats';
+import { de } from '../../src/renderer/src/i18n/de';
+import { en } from '../../src/renderer/src/i18n/en';
+import { fr } from '../../src/renderer/src/i18n/fr';
+import { pl } from '../../src/renderer/src/i18n/pl';
 
 describe('dates and times written the way of the interface language', () => {
   it('uses the browser region when it speaks the language, else the language default', () => {
@@ -14,6 +19,14 @@ describe('dates and times written the way of the interface language', () => {
     expect(formatLocale('it', ['en-US', 'it-CH'])).toBe('it-CH');
     expect(formatLocale('en', ['it-IT'])).toBe('en-GB');
     expect(formatLocale('pl', [])).toBe('pl-PL');
+  });
+
+  it("shows an empty date field's order in the language's letters, not an example date", () => {
+    expect(dateInputPattern('en-US', en.fields.dateLetters)).toBe('mm/dd/yyyy');
+    expect(dateInputPattern('en-GB', en.fields.dateLetters)).toBe('dd/mm/yyyy');
+    expect(dateInputPattern('de-DE', de.fields.dateLetters)).toBe('TT.MM.JJJJ');
+    expect(dateInputPattern('fr-FR', fr.fields.dateLetters)).toBe('jj/mm/aaaa');
+    expect(dateInputPattern('pl-PL', pl.fields.dateLetters)).toBe('dd.mm.rrrr');
   });
 
   it('writes and reads dates in the locale order, ISO always accepted, impossible dates refused', () => {

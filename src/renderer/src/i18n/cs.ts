@@ -243,6 +243,7 @@ export const cs: Messages = {
     parent: 'Nadřazená',
     events: 'Události',
     pickDate: 'Vybrat datum v kalendáři',
+    dateLetters: { day: 'd', month: 'm', year: 'r' },
   },
   status: {
     publish: 'Zveřejněno',

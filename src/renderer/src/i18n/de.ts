@@ -244,6 +244,7 @@ export const de: Messages = {
     parent: 'Übergeordnet',
     events: 'Veranstaltungen',
     pickDate: 'Datum im Kalender auswählen',
+    dateLetters: { day: 'T', month: 'M', year: 'J' },
   },
   status: {
     publish: 'Veröffentlicht',

@@ -234,6 +234,8 @@ export const en = {
     parent: 'Parent',
     events: 'Events',
     pickDate: 'Pick a date on a calendar',
+    /** The letters an empty date field shows for the day, month and year (as in dd/mm/yyyy). */
+    dateLetters: { day: 'd', month: 'm', year: 'y' },
   },
   status: {
     publish: 'Published',

@@ -235,6 +235,7 @@ export const es: Messages = {
     parent: 'Superior',
     events: 'Eventos',
     pickDate: 'Elegir una fecha en un calendario',
+    dateLetters: { day: 'd', month: 'm', year: 'a' },
   },
   status: {
     publish: 'Publicado',

@@ -47,6 +47,18 @@ export function formatDateInput(iso: string, locale: string): string {
   return order.map((part) => values[part]).join(separator);
 }
 
+/**
+ * What an empty date field shows: the locale's order and separator with letters for the parts (dd/mm/yyyy,
+ * TT.MM.JJJJ), as browsers' own date fields do; an example date there looked like a date already set.
+ */
+export function dateInputPattern(
+  locale: string,
+  letters: { day: string; month: string; year: string },
+): string {
+  const { order, separator } = dateShape(locale);
+  return order.map((part) => letters[part].repeat(part === 'year' ? 4 : 2)).join(separator);
+}
+
 /** A date typed in the locale's order (any of / . - as separators), or ISO; null when it is no real date. */
 export function parseDateInput(text: string, locale: string): string | null {
   const trimmed = text.trim();

@@ -238,6 +238,7 @@ export const fr: Messages = {
     parent: 'Parent',
     events: 'Événements',
     pickDate: 'Choisir une date dans un calendrier',
+    dateLetters: { day: 'j', month: 'm', year: 'a' },
   },
   status: {
     publish: 'Publié',

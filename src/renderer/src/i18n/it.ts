@@ -240,6 +240,7 @@ export const it: Messages = {
     parent: 'Genitore',
     events: 'Eventi',
     pickDate: 'Scegli una data dal calendario',
+    dateLetters: { day: 'g', month: 'm', year: 'a' },
   },
   status: {
     publish: 'Pubblicato',

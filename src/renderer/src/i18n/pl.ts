@@ -240,6 +240,7 @@ export const pl: Messages = {
     parent: 'Nadrzędna',
     events: 'Wydarzenia',
     pickDate: 'Wybierz datę z kalendarza',
+    dateLetters: { day: 'd', month: 'm', year: 'r' },
   },
   status: {
     publish: 'Opublikowane',
