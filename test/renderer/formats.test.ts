@@ -7,6 +7,7 @@ import {
   localNumbers,
   parseDateInput,
   parseTimeInput,
+  timeInputPattern,
 } from '../../src/renderer/src/i18n/formats';
 import { de } from '../../src/renderer/src/i18n/de';
 import { en } from '../../src/renderer/src/i18n/en';
@@ -27,6 +28,10 @@ describe('dates and times written the way of the interface language', () => {
     expect(dateInputPattern('de-DE', de.fields.dateLetters)).toBe('TT.MM.JJJJ');
     expect(dateInputPattern('fr-FR', fr.fields.dateLetters)).toBe('jj/mm/aaaa');
     expect(dateInputPattern('pl-PL', pl.fields.dateLetters)).toBe('dd.mm.rrrr');
+    // Times: dashes where the digits and AM/PM go.
+    expect(timeInputPattern('en-US')).toBe('--:-- --');
+    expect(timeInputPattern('de-DE')).toBe('--:--');
+    expect(timeInputPattern('en-GB')).toBe('--:--');
   });
 
   it('writes and reads dates in the locale order, ISO always accepted, impossible dates refused', () => {

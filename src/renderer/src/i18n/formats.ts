@@ -98,6 +98,16 @@ export function formatTimeInput(time: string, locale: string): string {
   );
 }
 
+/**
+ * What an empty time field shows: the locale's time with dashes for its digits and its AM/PM (--:-- or
+ * --:-- --), as browsers' own time fields do; an example time there looked like a time already set.
+ */
+export function timeInputPattern(locale: string): string {
+  return formatTimeInput('10:30', locale)
+    .replace(/\d/g, '-')
+    .replace(/[^\s\-:.,]+/gu, '--');
+}
+
 /** A time typed as 18:30, 18.30, 1830, 6:30 pm or 6pm; null when it is no time of day. */
 export function parseTimeInput(text: string): string | null {
   const match = /^(\d{1,2})(?:[:.h]?(\d{2}))?\s*([ap])?\.?\s*(?:m\.?)?$/i.exec(text.trim());
