@@ -85,7 +85,7 @@ describe('reading a data file line by line', () => {
     fc.assert(
       fc.property(dataFile, (data) => {
         const content = Buffer.from(text(data), 'utf8');
-        const read = parseChunkedJson(content, 'events');
+        const read = parseChunkedJson(content, ['events']);
         const events = (read?.value as { events: unknown }).events;
         expect(events instanceof RawLines || (Array.isArray(events) && events.length === 0)).toBe(true);
         expect(parsingRaw(read, 'events')).toEqual({ value: JSON.parse(content.toString('utf8')) });
@@ -99,7 +99,7 @@ describe('reading a data file line by line', () => {
       fc.property(editedFile('{}', '\n{"x":1}', '},{'), (edited) => {
         let parsed: { value: unknown } | undefined;
         try {
-          parsed = parsingRaw(parseChunkedJson(edited, 'events'), 'events');
+          parsed = parsingRaw(parseChunkedJson(edited, ['events']), 'events');
         } catch {
           // A kept line that is not one JSON value (two records on a line, a damaged one): the store reads the
           // file again as a whole (persistence.ts), where JSON.parse decides.
@@ -138,7 +138,7 @@ describe('reading a data file line by line', () => {
       await writeFile(file, [...serializeInChunks(data)].join(''));
       expect(await readJsonFile(file)).toEqual(data);
       // Kept as lines, on pieces that are never reused: every line reads back as written.
-      const kept = (await readJsonFile(file, 'events')) as { events: RawLines };
+      const kept = (await readJsonFile(file, ['events'])) as { events: RawLines };
       expect(kept.events).toBeInstanceOf(RawLines);
       expect(kept.events.parseAll()).toEqual(events);
       // The same document on one line is read as a whole, with the same result.

@@ -9,7 +9,13 @@ import { serializeInChunks } from '../../src/main/store/durableJsonFile';
 import { JournaledPersistence } from '../../src/main/store/persistence';
 import { FileLines } from '../../src/main/store/fileLines';
 import { RawLines } from '../../src/main/store/rawLines';
-import type { DataFile, Settings, StoredEvent } from '../../src/main/store/schema';
+import type {
+  DataFile,
+  Settings,
+  StoredEvent,
+  StoredOrganizer,
+  StoredVenue,
+} from '../../src/main/store/schema';
 import { CalendarStore, DATA_FILE_NAME } from '../../src/main/store/store';
 
 // A start from the data file's events' keys (issue 17): the listing of all events is built from them and the
@@ -315,6 +321,76 @@ describe('a start from the keys and the journal', () => {
     expect(store.unreadEvents).toBe(0);
     expect(store.events.size).toBe(EVENTS);
     expect(store.notices).toEqual([]);
+    await store.close();
+  });
+});
+
+describe('venues and organizers a start leaves unread', () => {
+  /** The venues and organizers in the data file, as a start that parses it whole has them. */
+  const postsInFile = async () => {
+    const content = await readDataFile();
+    return { venues: content.venues as StoredVenue[], organizers: content.organizers as StoredOrganizer[] };
+  };
+
+  it('are read when first used, by id or by slug, and equal the data file’s records, in its order', async () => {
+    const { venues, organizers } = await postsInFile();
+    expect(venues.length).toBeGreaterThan(3);
+    const store = await open();
+    expect(store.unreadLinkedPosts).toBe(venues.length + organizers.length);
+    expect(store.venues.size).toBe(venues.length);
+    expect(store.venues.get(venues[1]!.id)).toEqual(venues[1]);
+    expect(store.organizers.get(organizers[1]!.id)).toEqual(organizers[1]);
+    expect(store.unreadLinkedPosts).toBe(venues.length + organizers.length - 2);
+    // A slug is known once its record is read: a lookup by slug reads them all.
+    expect(store.venues.getByKey(venues[2]!.slug)).toEqual(venues[2]);
+    expect(store.venues.hasKey(venues[0]!.slug)).toBe(true);
+    expect(store.venues.hasKey('no-such-venue')).toBe(false);
+    expect([...store.venues.values()]).toEqual(venues);
+    expect([...store.organizers.values()]).toEqual(organizers);
+    expect(store.unreadLinkedPosts).toBe(0);
+    await store.close();
+  });
+
+  it('are read between requests after the start, and before any change', async () => {
+    const store = await open();
+    expect(store.unreadLinkedPosts).toBeGreaterThan(0);
+    await store.completeIndexesSoon();
+    expect(store.unreadLinkedPosts).toBe(0);
+    await store.close();
+
+    const { venues } = await postsInFile();
+    const next = await open();
+    expect(next.unreadLinkedPosts).toBeGreaterThan(0);
+    await next.mutate((tx) => tx.putVenue({ ...venues[0]!, name: 'Renamed right after the start' }));
+    expect(next.unreadLinkedPosts).toBe(0);
+    expect(next.venues.get(venues[0]!.id)?.name).toBe('Renamed right after the start');
+    await next.close();
+    const last = await open();
+    expect(last.venues.get(venues[0]!.id)?.name).toBe('Renamed right after the start');
+    expect([...last.venues.values()].map((venue) => venue.id)).toEqual(venues.map((venue) => venue.id));
+    await last.close();
+  });
+
+  it('one the disk damaged after the start is reported, and changes are refused', async () => {
+    const { venues } = await postsInFile();
+    const damaged = venues[3]!;
+    const store = await open();
+    const parse = RawLines.prototype.parse;
+    const spy = vi.spyOn(RawLines.prototype, 'parse').mockImplementation(function (this: RawLines, at) {
+      if (this.leadingId(at) === damaged.id) throw new SyntaxError('Unexpected token in JSON');
+      return parse.call(this, at);
+    });
+    try {
+      expect(store.venues.get(venues[2]!.id)).toEqual(venues[2]);
+      expect(() => store.venues.get(damaged.id)).toThrow(
+        new RegExp(`damaged: the record of venue ${damaged.id} in .* cannot be read`),
+      );
+      await expect(
+        store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed' })),
+      ).rejects.toThrow(new RegExp(`read-only because the record of venue ${damaged.id} `));
+    } finally {
+      spy.mockRestore();
+    }
     await store.close();
   });
 });

@@ -18,14 +18,15 @@ import { RawLines } from './rawLines';
  * document, and then it equals `JSON.parse` of the whole text. Any other layout (hand-edited, one-line, CRLF,
  * damaged) is refused, and the caller parses the whole text instead.
  *
- * The elements of the top-level array named `rawArray` (when one is given and its lines are objects) are not
- * parsed: that member is a RawLines of their bytes, for the caller to parse when it needs them.
+ * The elements of the top-level arrays named in `rawArrays` (when their lines are objects) are not parsed: each
+ * such member is a RawLines of their bytes, for the caller to parse when it needs them.
  */
 export class ChunkedJsonReader {
   private readonly document: Record<string, unknown> = {};
   private array: unknown[] | null = null;
-  /** The array of `rawArray` while its lines are being read. */
+  /** The array of one of `rawArrays` while its lines are being read, and its name. */
   private raw: RawLines | null = null;
+  private rawName = '';
   /** Whether the previous member / element ended with a comma (so another one must follow). */
   private comma = false;
   /** Whether a member (or element) was already read in the object (or array) being read. */
@@ -42,7 +43,7 @@ export class ChunkedJsonReader {
    * for the caller has it in another form (the events' keys, kept in the layout file as numbers).
    */
   constructor(
-    private readonly rawArray?: string,
+    private readonly rawArrays: readonly string[] = [],
     skipped?: string,
   ) {
     this.skippedPrefix = skipped === undefined ? null : Buffer.from(`${JSON.stringify(skipped)}:`);
@@ -88,7 +89,7 @@ export class ChunkedJsonReader {
    */
   rawElements(lines: { readonly length: number }): boolean {
     if (this.refused || !this.raw || this.any || lines.length === 0) return false;
-    this.document[this.rawArray!] = lines;
+    this.document[this.rawName] = lines;
     this.any = true;
     this.comma = false;
     return true;
@@ -151,8 +152,9 @@ export class ChunkedJsonReader {
     if (body.endsWith(':[')) {
       const key: unknown = JSON.parse(body.slice(0, -2));
       if (typeof key !== 'string' || key === '__proto__' || hasComma) return false;
-      if (key === this.rawArray) {
+      if (this.rawArrays.includes(key)) {
         this.document[key] = this.raw = new RawLines();
+        this.rawName = key;
         this.any = false;
         this.comma = false;
         return true;
@@ -187,8 +189,11 @@ export function feedLines(reader: ChunkedJsonReader, buffer: Buffer): boolean {
 }
 
 /** `content` read by a ChunkedJsonReader: the document, or undefined when it is not in that layout. */
-export function parseChunkedJson(content: Buffer, rawArray?: string): { value: unknown } | undefined {
-  const reader = new ChunkedJsonReader(rawArray);
+export function parseChunkedJson(
+  content: Buffer,
+  rawArrays?: readonly string[],
+): { value: unknown } | undefined {
+  const reader = new ChunkedJsonReader(rawArrays);
   return feedLines(reader, content) ? reader.result() : undefined;
 }
 
@@ -196,22 +201,23 @@ const READ_CHUNK = 4 * 1024 * 1024;
 
 /**
  * Reads `filename` through a ChunkedJsonReader a few megabytes at a time, so that neither the file's bytes nor
- * its text are ever held whole (except the raw lines of `rawArray`, kept as read); undefined when it is not in
+ * its text are ever held whole (except the raw lines of `rawArrays`, kept as read); undefined when it is not in
  * that layout.
  */
 export async function readChunkedJsonFile(
   filename: string,
-  rawArray?: string,
+  rawArrays: readonly string[] = [],
 ): Promise<{ value: unknown } | undefined> {
   const handle = await open(filename, 'r');
   // Two pieces in turn: the next is read from the disk while this one is parsed. Raw lines keep the pieces
   // they are in, so then every piece is a new one.
   const chunks = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
-  const next = (turn: number) => (rawArray ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn]);
+  const next = (turn: number) =>
+    rawArrays.length > 0 ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn];
   let position = 0;
   let reading = handle.read(chunks[0]!, 0, READ_CHUNK, position);
   try {
-    const reader = new ChunkedJsonReader(rawArray);
+    const reader = new ChunkedJsonReader(rawArrays);
     let rest: Buffer = Buffer.alloc(0);
     for (let turn = 0; ; turn ^= 1) {
       const { bytesRead } = await reading;

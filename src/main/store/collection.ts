@@ -19,9 +19,10 @@ export class Collection<T extends { id: number }> {
     this.placeholders = placeholders;
   }
 
-  /** Puts the full record of a placeholder in its place (same id and key: nothing else changes). */
+  /** Puts the full record of a placeholder in its place (same id: nothing else changes but its key). */
   fill(record: T): void {
     this.byId.set(record.id, record);
+    if (this.keyOf) this.byKey.set(this.keyOf(record), record.id);
   }
 
   get size(): number {
@@ -40,12 +41,19 @@ export class Collection<T extends { id: number }> {
   }
 
   getByKey(key: string): T | undefined {
+    this.readKeys();
     const id = this.byKey.get(key);
     return id === undefined ? undefined : this.get(id);
   }
 
   hasKey(key: string): boolean {
+    this.readKeys();
     return this.byKey.has(key);
+  }
+
+  /** A placeholder's key is known once its record is read (see `fill`): a lookup by key reads them all. */
+  private readKeys(): void {
+    if (this.keyOf) this.placeholders?.readAll();
   }
 
   values(): IterableIterator<T> {
@@ -57,17 +65,21 @@ export class Collection<T extends { id: number }> {
     return [...this.values()];
   }
 
-  /** Inserts records with ids not in the collection yet (a start fills an empty one). */
-  putNew(records: readonly T[]): void {
+  /**
+   * Inserts records with ids not in the collection yet (a start fills an empty one). Placeholders (see
+   * `holdPlaceholders`) get their keys when their records are read.
+   */
+  putNew(records: readonly T[], placeholders = false): void {
     for (let at = 0; at < records.length; at++) {
       const record = records[at]!;
       this.byId.set(record.id, record);
-      if (this.keyOf) this.byKey.set(this.keyOf(record), record.id);
+      if (this.keyOf && !placeholders) this.byKey.set(this.keyOf(record), record.id);
     }
   }
 
-  /** Inserts or replaces; returns the previous version. (Placeholders are all read before any change.) */
+  /** Inserts or replaces; returns the previous version. Placeholders must all be read before any change. */
   put(record: T): T | undefined {
+    this.assertNoPlaceholders();
     const previous = this.byId.get(record.id);
     if (previous && this.keyOf) this.byKey.delete(this.keyOf(previous));
     this.byId.set(record.id, record);
@@ -81,10 +93,16 @@ export class Collection<T extends { id: number }> {
   }
 
   delete(id: number): T | undefined {
+    this.assertNoPlaceholders();
     const previous = this.byId.get(id);
     if (!previous) return undefined;
     this.byId.delete(id);
     if (this.keyOf) this.byKey.delete(this.keyOf(previous));
     return previous;
+  }
+
+  /** A change while placeholders remain would be undone when they are read: the store reads them first. */
+  private assertNoPlaceholders(): void {
+    if (this.placeholders) throw new Error('a collection is changed while some of its records are unread');
   }
 }

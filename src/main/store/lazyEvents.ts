@@ -1,5 +1,6 @@
 import { EventIndex, wallClockSecondsAt, wallClockText } from './eventIndex';
 import { littleEndianUint32s } from './littleEndian';
+import { LazyRecords } from './lazyRecords';
 import type { Lines } from './rawLines';
 import type { StoredEvent } from './schema';
 
@@ -356,77 +357,21 @@ export function placeholdersFrom(
  * the line of the data file its record is on. A record is read (and checked against its placeholder) when
  * first used; the store reads the rest between requests.
  */
-export class LazyEvents {
-  /** 1 for each line whose record is still to be read (a placeholder knows its line): no map of 100,000. */
-  private readonly unread: Uint8Array;
-  private unreadCount: number;
-  /** Where the next `nextPending` looks from: placeholders before it are all read. */
-  private cursor = 0;
-
-  constructor(
-    private readonly lines: Lines,
-    private readonly placeholders: readonly StoredEvent[],
-  ) {
-    this.unread = new Uint8Array(placeholders.length).fill(1);
-    this.unreadCount = placeholders.length;
+export class LazyEvents extends LazyRecords<StoredEvent> {
+  constructor(lines: Lines, placeholders: readonly StoredEvent[]) {
+    super(lines, placeholders, 'event');
   }
 
-  get size(): number {
-    return this.unreadCount;
-  }
-
-  /** The line of `event` when it is a placeholder still to be read, else undefined. */
-  private lineOf(event: StoredEvent): number | undefined {
-    const line = (event as Partial<Pick<Placeholder, 'placeholderLine'>>).placeholderLine;
-    return line !== undefined && this.unread[line] === 1 && this.placeholders[line] === event
-      ? line
-      : undefined;
-  }
-
-  /** Whether `event` is a placeholder whose record is still to be read. */
-  isPlaceholder(event: StoredEvent): boolean {
-    return this.lineOf(event) !== undefined;
-  }
-
-  /** The next placeholder still to be read, in the data file's order (undefined when all are). */
-  nextPending(): StoredEvent | undefined {
-    while (this.cursor < this.placeholders.length) {
-      if (this.unread[this.cursor] === 1) return this.placeholders[this.cursor];
-      this.cursor++;
-    }
-    return undefined;
-  }
-
-  /** The record of `placeholder`, parsed from its line and checked against it (still pending: see `done`). */
-  parse(placeholder: StoredEvent): StoredEvent {
-    const line = this.lineOf(placeholder);
-    if (line === undefined) throw new Error(`event ${placeholder.id} is not a placeholder still to be read`);
-    const record = this.lines.parse(line) as StoredEvent;
-    const keysAgree =
-      record !== null &&
-      typeof record === 'object' &&
+  /** The keys a placeholder holds are the record's (the listing placed it by them). */
+  protected override agrees(record: StoredEvent, placeholder: StoredEvent): boolean {
+    return (
       record.id === placeholder.id &&
       record.status === placeholder.status &&
       record.startLocal === placeholder.startLocal &&
       record.endLocal === placeholder.endLocal &&
       record.hideFromListings === placeholder.hideFromListings &&
-      record.language === placeholder.language;
-    if (!keysAgree)
-      throw new Error(`the data file's line for event ${placeholder.id} does not match its keys`);
-    return record;
-  }
-
-  /** `placeholder`'s record is in its place everywhere: it is no longer pending. */
-  done(placeholder: StoredEvent): void {
-    const line = this.lineOf(placeholder);
-    if (line === undefined) return;
-    this.unread[line] = 0;
-    if (--this.unreadCount === 0) this.close();
-  }
-
-  /** Lets go of the data file the lines are read from (all read, or the store closes first). */
-  close(): void {
-    this.lines.close?.();
+      record.language === placeholder.language
+    );
   }
 }
 

@@ -22,7 +22,9 @@ import { ChangeFeed, type TombstoneLimits } from './changeFeed';
 import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
 import { eventKeysOf, LazyEvents, placeholdersFrom } from './lazyEvents';
+import { LazyRecords } from './lazyRecords';
 import { RawLines, type Lines } from './rawLines';
+import { UnreadPosts } from './unreadPosts';
 import { FileLines } from './fileLines';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
 import {
@@ -154,6 +156,13 @@ export class CalendarStore {
   } | null = null;
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
+  /** The venues and organizers a start left unread, read when first used (see UnreadPosts). */
+  private readonly lazyPosts = new UnreadPosts((kind, id, error) => this.damagedAfterStart(kind, id, error));
+  /** What `validate` found for such a start: the records of each kind, as placeholders. */
+  private lazyPostsStart: {
+    venues?: LazyRecords<StoredVenue>;
+    organizers?: LazyRecords<StoredOrganizer>;
+  } = {};
   /** Set once a record turned out unreadable: the fingerprint being removed (see damagedAfterStart). */
   private distrusting: Promise<void> = Promise.resolve();
   private allRead: Promise<void> = Promise.resolve();
@@ -299,6 +308,7 @@ export class CalendarStore {
     }
     const version = (raw as { schemaVersion?: unknown }).schemaVersion;
     this.startFromKeys(raw, trusted && version === SCHEMA_VERSION);
+    this.startPostsFromLines(raw, trusted && version === SCHEMA_VERSION);
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
       throw new DataFileTooNewError(
         `The data file ${file} was written by a newer Calendar Desk (schema version ${version}; ` +
@@ -343,6 +353,23 @@ export class CalendarStore {
   }
 
   /**
+   * The venues and organizers of a data file read with their lines left unparsed: placeholders by the ids the
+   * lines start with when it is trusted and current, each record read when first used; otherwise parsed now.
+   */
+  private startPostsFromLines(raw: { venues?: unknown; organizers?: unknown }, trustedAndCurrent: boolean) {
+    const lazily = <T extends { id: number }>(lines: unknown, kind: string) => {
+      if (!(lines instanceof RawLines)) return { records: lines };
+      const lazy = trustedAndCurrent ? LazyRecords.byLeadingIds<T>(lines, kind) : null;
+      return lazy ? { records: lazy.placeholders, lazy } : { records: lines.parseAll() };
+    };
+    const venues = lazily<StoredVenue>(raw.venues, 'venue');
+    const organizers = lazily<StoredOrganizer>(raw.organizers, 'organizer');
+    raw.venues = venues.records;
+    raw.organizers = organizers.records;
+    this.lazyPostsStart = { venues: venues.lazy, organizers: organizers.lazy };
+  }
+
+  /**
    * Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk.
    * True when replayed batches are still to be folded into the data file.
    */
@@ -372,7 +399,7 @@ export class CalendarStore {
     this.commits.seq = base.journalSeq;
     if (loaded.entries.length > 0) {
       try {
-        this.readAllEvents();
+        this.readAllRecords();
       } catch (error) {
         await this.distrusting;
         throw error;
@@ -429,8 +456,14 @@ export class CalendarStore {
       }
       this.eventIndex.reset(data.events);
     }
-    for (const venue of data.venues) this.venues.put(venue);
-    for (const organizer of data.organizers) this.organizers.put(organizer);
+    // Placeholders only when the validated arrays are the very ones made for them (a migration makes others).
+    const postsStart = this.lazyPostsStart;
+    this.lazyPostsStart = {};
+    if (postsStart.venues?.placeholders === data.venues) this.lazyPosts.hold(this.venues, postsStart.venues);
+    else for (const venue of data.venues) this.venues.put(venue);
+    if (postsStart.organizers?.placeholders === data.organizers)
+      this.lazyPosts.hold(this.organizers, postsStart.organizers);
+    else for (const organizer of data.organizers) this.organizers.put(organizer);
     for (const term of data.terms) this.terms.put(term);
     for (const media of data.media) this.media.put(media);
     for (const user of data.users) this.users.put(user);
@@ -446,7 +479,7 @@ export class CalendarStore {
       // First, as it may fail: nothing is changed until it did not.
       this.eventIndex.replacePlaceholder(placeholder, record);
     } catch (error) {
-      throw this.damagedAfterStart(placeholder, error as Error);
+      throw this.damagedAfterStart('event', placeholder.id, error as Error);
     }
     this.events.fill(record);
     // Here rather than all at once when the last is read: that would hold the event loop for 100,000 slugs.
@@ -461,9 +494,9 @@ export class CalendarStore {
    * written): nothing may be changed, since the next data file would lack the record, and the next start
    * checks the whole file (restoring the last backup if it is damaged).
    */
-  private damagedAfterStart(placeholder: StoredEvent, error: Error): RecordUnreadableError {
+  private damagedAfterStart(kind: string, id: number, error: Error): RecordUnreadableError {
     const file = join(this.dataDir, DATA_FILE_NAME);
-    const problem = `the record of event ${placeholder.id} in ${file} cannot be read (${error.message})`;
+    const problem = `the record of ${kind} ${id} in ${file} cannot be read (${error.message})`;
     const todo =
       'restart Calendar Desk: it checks the whole file and restores the last backup if it is damaged';
     // Closed: the data file was let go (see close), which says nothing of its bytes.
@@ -493,6 +526,29 @@ export class CalendarStore {
     this.readSomeEvents(Infinity);
   }
 
+  /** Reads every record a start left unread, events, venues and organizers. */
+  private readAllRecords(): void {
+    this.readAllEvents();
+    this.lazyPosts.readSome(Infinity);
+  }
+
+  /** Whether a start left records unread. */
+  private get someUnread(): boolean {
+    return this.lazy !== null || this.lazyPosts.size > 0;
+  }
+
+  /** Reads up to `count` more records a start left unread, events first; true once every record is read. */
+  private readSomeRecords(count: number): boolean {
+    const eventsLeft = this.lazy?.size ?? 0;
+    if (!this.readSomeEvents(count)) return false;
+    return this.lazyPosts.readSome(count - Math.min(count, eventsLeft));
+  }
+
+  /** How many venues' and organizers' records a start left to read (0 once all are). */
+  get unreadLinkedPosts(): number {
+    return this.lazyPosts.size;
+  }
+
   /** How many events' records a start from the data file's keys left to read (0 once all are). */
   get unreadEvents(): number {
     return this.lazy?.size ?? 0;
@@ -515,6 +571,7 @@ export class CalendarStore {
 
   private clear() {
     this.lazy = null;
+    this.lazyPosts.clear();
     this.events.holdPlaceholders(null);
     this.eventIndex.beforeLinks = null;
     this.eventIndex.reset([]);
@@ -607,7 +664,7 @@ export class CalendarStore {
    */
   async mutate<T>(change: (tx: Transaction) => T): Promise<T> {
     this.assertWritable();
-    if (this.lazy || this.writeGate) {
+    if (this.someUnread || this.writeGate) {
       // Soon after a start from the keys: reading every record now, in one piece, would stall every request
       // for most of a second at 100,000 events. The change waits for the reading between requests instead
       // (it is not acknowledged before it is applied and durable, so nothing is lost by waiting).
@@ -617,8 +674,8 @@ export class CalendarStore {
       await this.writeGate;
       this.assertWritable();
     }
-    // A change may read or replace any event: none may be a placeholder (a damaged record throws here).
-    this.readAllEvents();
+    // A change may read or replace any record: none may be a placeholder (a damaged record throws here).
+    this.readAllRecords();
     const { result, ops, undo } = this.transactions.run(change);
     if (ops.length === 0) return result;
     this.changeCount++;
@@ -657,18 +714,19 @@ export class CalendarStore {
    * the rest stays unread, and whatever needs it gets the error). One reading at a time, shared.
    */
   private readInSlices(): Promise<void> {
-    if (!this.lazy) return Promise.resolve();
+    if (!this.someUnread) return Promise.resolve();
     this.reading ??= new Promise<void>((resolve) => {
       const step = () => {
         try {
           const until = performance.now() + READ_SLICE_MS;
-          while (!this.closed && this.lazy && performance.now() < until) this.readSomeEvents(READ_SLICE);
+          while (!this.closed && this.someUnread && performance.now() < until)
+            this.readSomeRecords(READ_SLICE);
         } catch {
           this.reading = null;
           resolve();
           return;
         }
-        if (!this.closed && this.lazy) {
+        if (!this.closed && this.someUnread) {
           setImmediate(step);
           return;
         }
