@@ -536,6 +536,9 @@ async function applyInSlices<Row>(
   try {
     while (next < inputs.length || current) {
       await sliceThenYield((context) => {
+        // A slice made while an earlier one waited (a change right after a start waits for the records to be
+        // read) may find every row written by then.
+        if (!current && next >= inputs.length) return;
         if (next === 0) steps.first?.();
         const started = performance.now();
         do {

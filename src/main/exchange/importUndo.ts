@@ -59,6 +59,9 @@ export async function undoImport(store: CalendarStore, id: string, now: Date): P
           else if (kind === 'venue') tx.putVenue(record as StoredVenue);
           else tx.putOrganizer(record as StoredOrganizer);
         };
+        // A slice made while an earlier one waited (a change right after a start waits for the records to be
+        // read) may find every record done by then.
+        if (next >= entry.records.length) return;
         const started = performance.now();
         do {
           const written = entry.records[next++]!;
