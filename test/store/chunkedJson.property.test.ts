@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseChunkedJson } from '../../src/main/store/chunkedJson';
+import { DeferredValue, parseChunkedJson } from '../../src/main/store/chunkedJson';
 import { RawLines } from '../../src/main/store/rawLines';
 import { readJsonFile, serializeInChunks } from '../../src/main/store/durableJsonFile';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,12 +16,16 @@ function whole(content: Buffer): { value: unknown } | { error: true } {
     return { error: true };
   }
 }
-/** The document with its raw array (if it was kept as lines) parsed: what the store makes of it. */
-function parsingRaw(read: { value: unknown } | undefined, rawArray: string) {
+/** The document with its raw parts (arrays kept as lines, other values as text) parsed: what the store makes. */
+function parsingRaw(read: { value: unknown } | undefined, rawParts: string[]) {
   if (!read) return read;
-  const document = read.value as Record<string, unknown>;
-  const lines = document[rawArray];
-  return { value: { ...document, ...(lines instanceof RawLines ? { [rawArray]: lines.parseAll() } : {}) } };
+  const document = { ...(read.value as Record<string, unknown>) };
+  for (const name of rawParts) {
+    const part = document[name];
+    if (part instanceof RawLines) document[name] = part.parseAll();
+    if (part instanceof DeferredValue) document[name] = part.parse();
+  }
+  return { value: document };
 }
 /** What reading the file gives: the line-by-line result when it applies, JSON.parse of the whole otherwise. */
 function read(content: Buffer): { value: unknown } | { error: true } {
@@ -81,14 +85,17 @@ describe('reading a data file line by line', () => {
     );
   });
 
-  it('keeps the lines of the raw array unparsed, and parsing them gives what JSON.parse gives', () => {
+  it('keeps the raw parts unparsed (arrays as lines, a value as text), and parsing them gives what JSON.parse gives', () => {
     fc.assert(
       fc.property(dataFile, (data) => {
         const content = Buffer.from(text(data), 'utf8');
-        const read = parseChunkedJson(content, ['events']);
-        const events = (read?.value as { events: unknown }).events;
-        expect(events instanceof RawLines || (Array.isArray(events) && events.length === 0)).toBe(true);
-        expect(parsingRaw(read, 'events')).toEqual({ value: JSON.parse(content.toString('utf8')) });
+        const parts = ['events', 'terms', 'settings'];
+        const read = parseChunkedJson(content, parts);
+        const { events, terms, settings } = read?.value as Record<string, unknown>;
+        for (const array of [events, terms])
+          expect(array instanceof RawLines || (Array.isArray(array) && array.length === 0)).toBe(true);
+        expect(settings).toBeInstanceOf(DeferredValue);
+        expect(parsingRaw(read, parts)).toEqual({ value: JSON.parse(content.toString('utf8')) });
       }),
       { numRuns: 60 },
     );
@@ -99,7 +106,7 @@ describe('reading a data file line by line', () => {
       fc.property(editedFile('{}', '\n{"x":1}', '},{'), (edited) => {
         let parsed: { value: unknown } | undefined;
         try {
-          parsed = parsingRaw(parseChunkedJson(edited, ['events']), 'events');
+          parsed = parsingRaw(parseChunkedJson(edited, ['events', 'settings']), ['events', 'settings']);
         } catch {
           // A kept line that is not one JSON value (two records on a line, a damaged one): the store reads the
           // file again as a whole (persistence.ts), where JSON.parse decides.

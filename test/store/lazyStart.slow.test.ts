@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedDataFolder } from '../../bench/seedData';
 import { runEventQuery, type EventQuery } from '../../src/main/core/eventQuery';
+import { DeferredValue } from '../../src/main/store/chunkedJson';
 import { serializeInChunks } from '../../src/main/store/durableJsonFile';
 import { JournaledPersistence } from '../../src/main/store/persistence';
 import { FileLines } from '../../src/main/store/fileLines';
@@ -388,6 +389,51 @@ describe('venues and organizers a start leaves unread', () => {
       await expect(
         store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed' })),
       ).rejects.toThrow(new RegExp(`read-only because the record of venue ${damaged.id} `));
+    } finally {
+      spy.mockRestore();
+    }
+    await store.close();
+  });
+});
+
+describe('the change feed a start leaves unparsed', () => {
+  it('is parsed when first used, or between requests, and is the feed the data file holds', async () => {
+    const { changeFeed } = (await readDataFile()) as { changeFeed: { id: string; seq: number } };
+    const store = await open();
+    expect(store.changeFeed.unread).toBe(true);
+    expect(store.changeFeed.seq).toBe(changeFeed.seq);
+    expect(store.changeFeed.id).toBe(changeFeed.id);
+    expect(store.changeFeed.unread).toBe(false);
+    expect(JSON.stringify(store.changeFeed.state())).toBe(JSON.stringify(changeFeed));
+    await store.close();
+
+    const next = await open();
+    expect(next.changeFeed.unread).toBe(true);
+    await next.completeIndexesSoon();
+    expect(next.changeFeed.unread).toBe(false);
+    await next.close();
+  });
+
+  it('a change right after the start takes the next number of the file’s feed', async () => {
+    const { changeFeed } = (await readDataFile()) as { changeFeed: { seq: number } };
+    const store = await open();
+    const [venue] = (await readDataFile()).venues as StoredVenue[];
+    await store.mutate((tx) => tx.putVenue({ ...venue!, name: 'Renamed' }));
+    expect(store.changeFeed.seqOf('venue', venue!.id)).toBe(changeFeed.seq + 1);
+    await store.close();
+  });
+
+  it('one the disk damaged after the start is reported, and changes are refused', async () => {
+    const store = await open();
+    const spy = vi.spyOn(DeferredValue.prototype, 'parse').mockImplementation(() => {
+      throw new SyntaxError('Unexpected end of JSON input');
+    });
+    try {
+      expect(() => store.changeFeed.seq).toThrow(/damaged: the change feed in .* cannot be read/);
+      await store.completeIndexesSoon();
+      await expect(
+        store.mutate((tx) => tx.setSettings({ ...store.settings, siteName: 'Changed' })),
+      ).rejects.toThrow(/read-only because the change feed in /);
     } finally {
       spy.mockRestore();
     }

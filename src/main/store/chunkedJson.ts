@@ -18,13 +18,14 @@ import { RawLines } from './rawLines';
  * document, and then it equals `JSON.parse` of the whole text. Any other layout (hand-edited, one-line, CRLF,
  * damaged) is refused, and the caller parses the whole text instead.
  *
- * The elements of the top-level arrays named in `rawArrays` (when their lines are objects) are not parsed: each
- * such member is a RawLines of their bytes, for the caller to parse when it needs them.
+ * The elements of the top-level arrays named in `rawParts` (when their lines are objects) are not parsed: each
+ * such member is a RawLines of their bytes, for the caller to parse when it needs them. Another member named
+ * there (one line, not an array) is not parsed either: it is a DeferredValue of its text.
  */
 export class ChunkedJsonReader {
   private readonly document: Record<string, unknown> = {};
   private array: unknown[] | null = null;
-  /** The array of one of `rawArrays` while its lines are being read, and its name. */
+  /** The array of one of `rawParts` while its lines are being read, and its name. */
   private raw: RawLines | null = null;
   private rawName = '';
   /** Whether the previous member / element ended with a comma (so another one must follow). */
@@ -43,7 +44,7 @@ export class ChunkedJsonReader {
    * for the caller has it in another form (the events' keys, kept in the layout file as numbers).
    */
   constructor(
-    private readonly rawArrays: readonly string[] = [],
+    private readonly rawParts: readonly string[] = [],
     skipped?: string,
   ) {
     this.skippedPrefix = skipped === undefined ? null : Buffer.from(`${JSON.stringify(skipped)}:`);
@@ -122,6 +123,17 @@ export class ChunkedJsonReader {
     return true;
   }
 
+  /**
+   * `"key":value` of a member named in `rawParts` (its key a plain name) whose value is not an array (those
+   * are RawLines, or parsed when on one line), as a DeferredValue.
+   */
+  private deferredMember(body: string): { key: string; value: DeferredValue } | null {
+    const match = /^"([A-Za-z][A-Za-z0-9]*)":(?!\[)./.exec(body);
+    if (!match || !this.rawParts.includes(match[1]!)) return null;
+    const valueFrom = match[0].length - 1;
+    return { key: match[1]!, value: new DeferredValue(body.slice(valueFrom)) };
+  }
+
   private take(line: string): boolean {
     if (!this.opened) return (this.opened = line === '{');
     // Only trailing whitespace (as JSON defines it) may follow the closing brace.
@@ -152,7 +164,7 @@ export class ChunkedJsonReader {
     if (body.endsWith(':[')) {
       const key: unknown = JSON.parse(body.slice(0, -2));
       if (typeof key !== 'string' || key === '__proto__' || hasComma) return false;
-      if (this.rawArrays.includes(key)) {
+      if (this.rawParts.includes(key)) {
         this.document[key] = this.raw = new RawLines();
         this.rawName = key;
         this.any = false;
@@ -164,6 +176,13 @@ export class ChunkedJsonReader {
       this.comma = false;
       return true;
     }
+    const deferred = this.deferredMember(body);
+    if (deferred) {
+      this.document[deferred.key] = deferred.value;
+      this.any = true;
+      this.comma = hasComma;
+      return true;
+    }
     // `"key":value` is a one-member object once wrapped in braces.
     const member = JSON.parse(`{${body}}`) as Record<string, unknown>;
     const keys = Object.keys(member);
@@ -173,6 +192,18 @@ export class ChunkedJsonReader {
     this.any = true;
     this.comma = hasComma;
     return true;
+  }
+}
+
+/**
+ * A member's value kept as its text (see ChunkedJsonReader's `rawParts`), parsed when the caller needs it: a
+ * SyntaxError then when it is not one JSON value.
+ */
+export class DeferredValue {
+  constructor(private readonly text: string) {}
+
+  parse(): unknown {
+    return JSON.parse(this.text);
   }
 }
 
@@ -191,9 +222,9 @@ export function feedLines(reader: ChunkedJsonReader, buffer: Buffer): boolean {
 /** `content` read by a ChunkedJsonReader: the document, or undefined when it is not in that layout. */
 export function parseChunkedJson(
   content: Buffer,
-  rawArrays?: readonly string[],
+  rawParts?: readonly string[],
 ): { value: unknown } | undefined {
-  const reader = new ChunkedJsonReader(rawArrays);
+  const reader = new ChunkedJsonReader(rawParts);
   return feedLines(reader, content) ? reader.result() : undefined;
 }
 
@@ -201,23 +232,23 @@ const READ_CHUNK = 4 * 1024 * 1024;
 
 /**
  * Reads `filename` through a ChunkedJsonReader a few megabytes at a time, so that neither the file's bytes nor
- * its text are ever held whole (except the raw lines of `rawArrays`, kept as read); undefined when it is not in
+ * its text are ever held whole (except the raw lines of `rawParts`, kept as read); undefined when it is not in
  * that layout.
  */
 export async function readChunkedJsonFile(
   filename: string,
-  rawArrays: readonly string[] = [],
+  rawParts: readonly string[] = [],
 ): Promise<{ value: unknown } | undefined> {
   const handle = await open(filename, 'r');
   // Two pieces in turn: the next is read from the disk while this one is parsed. Raw lines keep the pieces
   // they are in, so then every piece is a new one.
   const chunks = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
   const next = (turn: number) =>
-    rawArrays.length > 0 ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn];
+    rawParts.length > 0 ? (chunks[turn] = Buffer.allocUnsafe(READ_CHUNK)) : chunks[turn];
   let position = 0;
   let reading = handle.read(chunks[0]!, 0, READ_CHUNK, position);
   try {
-    const reader = new ChunkedJsonReader(rawArrays);
+    const reader = new ChunkedJsonReader(rawParts);
     let rest: Buffer = Buffer.alloc(0);
     for (let turn = 0; ; turn ^= 1) {
       const { bytesRead } = await reading;

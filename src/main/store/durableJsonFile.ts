@@ -15,11 +15,11 @@ import { isRunning } from './processes';
 export class DurableJsonFile<T> implements Adapter<T> {
   constructor(private readonly filename: string) {}
 
-  /** The file's document; the arrays named in `rawArrays` may be RawLines (see ChunkedJsonReader). */
-  async read(rawArrays?: readonly string[]): Promise<T | null> {
+  /** The file's document; the arrays named in `rawParts` may be RawLines (see ChunkedJsonReader). */
+  async read(rawParts?: readonly string[]): Promise<T | null> {
     let data: T | null;
     try {
-      data = (await readJsonFile(this.filename, rawArrays)) as T | null;
+      data = (await readJsonFile(this.filename, rawParts)) as T | null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -95,8 +95,8 @@ export function* serializeInChunks(data: unknown, layout?: LineLayout): Generato
  * a ~240 MB string (UTF-16 once one character is not Latin-1) left for the garbage collector. Anything else
  * is parsed as a whole, so the result (or the SyntaxError) is always what `JSON.parse` gives.
  */
-export async function readJsonFile(filename: string, rawArrays?: readonly string[]): Promise<unknown> {
-  const read = await readChunkedJsonFile(filename, rawArrays);
+export async function readJsonFile(filename: string, rawParts?: readonly string[]): Promise<unknown> {
+  const read = await readChunkedJsonFile(filename, rawParts);
   return read ? read.value : JSON.parse(await readFile(filename, 'utf8'));
 }
 

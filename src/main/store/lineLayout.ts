@@ -270,13 +270,13 @@ function readTail(
  * The document in `file` with the array `key` as FileLines, reading only the bytes around it, when the layout
  * file `layoutPath` is for the file `fingerprint` names (of `size` bytes); null otherwise (read it in full).
  * When the layout has the events' key columns, the member `keysMember` is not parsed: the columns stand in
- * its place. The arrays named in `rawArrays` are kept as RawLines (read, not parsed). The caller still checks that the file did not change meanwhile (its stamp), as for a full read.
+ * its place. The arrays named in `rawParts` are kept as RawLines (read, not parsed). The caller still checks that the file did not change meanwhile (its stamp), as for a full read.
  */
 export function readWithLayout(
   file: string,
   layoutPath: string,
   key: string,
-  rawArrays: readonly string[],
+  rawParts: readonly string[],
   keysMember: string,
   fingerprint: string,
   size: number,
@@ -288,7 +288,7 @@ export function readWithLayout(
   let kept = false;
   try {
     const head = readAt(fd, 0, offsets[0]!);
-    const reader = new ChunkedJsonReader([key, ...rawArrays], keys ? keysMember : undefined);
+    const reader = new ChunkedJsonReader([key, ...rawParts], keys ? keysMember : undefined);
     // The head ends with the array's opening line and its newline: the lines before it, then that one.
     if (head[head.length - 1] !== 0x0a || !feedLines(reader, head.subarray(0, head.length - 1))) return null;
     const lines = new FileLines(fd, offsets);

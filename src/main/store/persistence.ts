@@ -35,9 +35,12 @@ const LAYOUT_FILE = `${DATA_FILE_NAME}.lines`;
  * reads the events' records when they are first used, so that a big calendar answers sooner after a start.
  */
 const RAW_ARRAY = 'events';
-/** The venues and organizers are handed over unparsed too: their records are read when first used. */
-const OTHER_RAW_ARRAYS = ['venues', 'organizers'];
-const RAW_ARRAYS = [RAW_ARRAY, ...OTHER_RAW_ARRAYS];
+/**
+ * The venues and organizers are handed over unparsed too (their records are read when first used), and the
+ * change feed (parsed when first used: see ChangeFeed.resetLater).
+ */
+const OTHER_RAW_PARTS = ['venues', 'organizers', 'changeFeed'];
+const RAW_PARTS = [RAW_ARRAY, ...OTHER_RAW_PARTS];
 /** The member holding the events' keys (lazyEvents.ts): the layout file keeps them as numbers as well. */
 const KEYS_MEMBER = 'eventKeys';
 
@@ -222,7 +225,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       this.file,
       layoutFile,
       RAW_ARRAY,
-      OTHER_RAW_ARRAYS,
+      OTHER_RAW_PARTS,
       KEYS_MEMBER,
       written,
       stamp.size,
@@ -240,7 +243,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       const ours = written.startsWith(`${stampBefore.slice(0, -1)},"journalSeq":`);
       // With the layout of its events' lines, only the bytes around them are read now (lineLayout.ts).
       const laidOut = ours ? this.readWithLayout(written) : null;
-      let raw = laidOut ? laidOut.value : await reader.read(ours ? RAW_ARRAYS : undefined);
+      let raw = laidOut ? laidOut.value : await reader.read(ours ? RAW_PARTS : undefined);
       if (raw === null) {
         // No data file: a new folder — unless backups exist (a deleted file, or a crash while restoring one).
         if ((await this.backups()).length === 0) return null;
@@ -257,7 +260,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
       if (laidOut && !trusted) {
         // Changed while its head and tail were read: read as any file is.
         laidOut.lines.close();
-        raw = await reader.read(RAW_ARRAYS);
+        raw = await reader.read(RAW_PARTS);
       }
       let data: DataFile;
       try {

@@ -22,16 +22,19 @@ import { ChangeFeed, type TombstoneLimits } from './changeFeed';
 import { CommitQueue } from './commitQueue';
 import { EventIndex } from './eventIndex';
 import { eventKeysOf, LazyEvents, placeholdersFrom } from './lazyEvents';
+import { DeferredValue } from './chunkedJson';
 import { LazyRecords } from './lazyRecords';
 import { RawLines, type Lines } from './rawLines';
 import { UnreadPosts } from './unreadPosts';
 import { FileLines } from './fileLines';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
 import {
+  changeFeedShapeSchema,
   dataFileSchema,
   dataFileShapeSchema,
   emptyDataFile,
   SCHEMA_VERSION,
+  type ChangeFeedState,
   type DataFile,
   type Settings,
   type StoredEvent,
@@ -99,6 +102,9 @@ const READ_SLICE = 50;
  */
 const READ_SLICE_MS = 12;
 
+/** The id of the empty feed standing in for one a start left unparsed (never seen: see startFeedFromText). */
+const UNREAD_FEED_ID = '00000000-0000-4000-8000-000000000000';
+
 /**
  * The calendar's data: one data folder owned by one process, read from memory, changed through `mutate()`.
  * A change is applied in memory at once; concurrent changes are committed together (group commit) as one
@@ -157,7 +163,11 @@ export class CalendarStore {
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
   /** The venues and organizers a start left unread, read when first used (see UnreadPosts). */
-  private readonly lazyPosts = new UnreadPosts((kind, id, error) => this.damagedAfterStart(kind, id, error));
+  private readonly lazyPosts = new UnreadPosts((kind, id, error) =>
+    this.damagedAfterStart(`the record of ${kind} ${id}`, error),
+  );
+  /** The change feed's text that `validate` left unparsed (see ChangeFeed.resetLater), for `hydrate`. */
+  private changeFeedStart: DeferredValue | null = null;
   /** What `validate` found for such a start: the records of each kind, as placeholders. */
   private lazyPostsStart: {
     venues?: LazyRecords<StoredVenue>;
@@ -309,6 +319,7 @@ export class CalendarStore {
     const version = (raw as { schemaVersion?: unknown }).schemaVersion;
     this.startFromKeys(raw, trusted && version === SCHEMA_VERSION);
     this.startPostsFromLines(raw, trusted && version === SCHEMA_VERSION);
+    this.startFeedFromText(raw, trusted && version === SCHEMA_VERSION);
     if (typeof version === 'number' && version > SCHEMA_VERSION) {
       throw new DataFileTooNewError(
         `The data file ${file} was written by a newer Calendar Desk (schema version ${version}; ` +
@@ -370,6 +381,39 @@ export class CalendarStore {
   }
 
   /**
+   * The change feed of a data file read with its text left unparsed: parsed when first used (a change, a sync,
+   * the reading between requests) when the file is trusted and current, now otherwise. Until `hydrate`, the
+   * document holds an empty feed in its place, which the check of its shape passes.
+   */
+  private startFeedFromText(raw: { changeFeed?: unknown }, trustedAndCurrent: boolean) {
+    this.changeFeedStart = null;
+    if (!(raw.changeFeed instanceof DeferredValue)) return;
+    if (!trustedAndCurrent) {
+      raw.changeFeed = raw.changeFeed.parse();
+      return;
+    }
+    this.changeFeedStart = raw.changeFeed;
+    raw.changeFeed = {
+      id: UNREAD_FEED_ID,
+      seq: 0,
+      horizon: 0,
+      live: { seqs: [], kinds: '', ids: [] },
+      tombstones: [],
+    } satisfies ChangeFeedState;
+  }
+
+  /** The change feed `startFeedFromText` left unparsed, parsed and checked (a damaged one is reported). */
+  private changeFeedOf(text: DeferredValue): ChangeFeedState {
+    try {
+      const parsed = changeFeedShapeSchema.safeParse(text.parse());
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'not a change feed');
+      return parsed.data;
+    } catch (error) {
+      throw this.damagedAfterStart('the change feed', error as Error);
+    }
+  }
+
+  /**
    * Reads the data file and replays newer journal batches; a new folder gets an empty calendar on disk.
    * True when replayed batches are still to be folded into the data file.
    */
@@ -426,7 +470,10 @@ export class CalendarStore {
     this.records.settings = data.settings;
     this.records.counters = { ...data.counters };
     this.records.syncLinks = data.syncLinks;
-    this.changeFeed.reset(data.changeFeed);
+    const feedText = this.changeFeedStart;
+    this.changeFeedStart = null;
+    if (feedText) this.changeFeed.resetLater(() => this.changeFeedOf(feedText));
+    else this.changeFeed.reset(data.changeFeed);
     const lazyStart = this.lazyStart;
     this.lazyStart = null;
     if (lazyStart) {
@@ -479,7 +526,7 @@ export class CalendarStore {
       // First, as it may fail: nothing is changed until it did not.
       this.eventIndex.replacePlaceholder(placeholder, record);
     } catch (error) {
-      throw this.damagedAfterStart('event', placeholder.id, error as Error);
+      throw this.damagedAfterStart(`the record of event ${placeholder.id}`, error as Error);
     }
     this.events.fill(record);
     // Here rather than all at once when the last is read: that would hold the event loop for 100,000 slugs.
@@ -494,9 +541,9 @@ export class CalendarStore {
    * written): nothing may be changed, since the next data file would lack the record, and the next start
    * checks the whole file (restoring the last backup if it is damaged).
    */
-  private damagedAfterStart(kind: string, id: number, error: Error): RecordUnreadableError {
+  private damagedAfterStart(what: string, error: Error): RecordUnreadableError {
     const file = join(this.dataDir, DATA_FILE_NAME);
-    const problem = `the record of ${kind} ${id} in ${file} cannot be read (${error.message})`;
+    const problem = `${what} in ${file} cannot be read (${error.message})`;
     const todo =
       'restart Calendar Desk: it checks the whole file and restores the last backup if it is damaged';
     // Closed: the data file was let go (see close), which says nothing of its bytes.
@@ -530,11 +577,17 @@ export class CalendarStore {
   private readAllRecords(): void {
     this.readAllEvents();
     this.lazyPosts.readSome(Infinity);
+    this.changeFeed.prepare();
   }
 
   /** Whether a start left records unread. */
-  private get someUnread(): boolean {
+  private get recordsUnread(): boolean {
     return this.lazy !== null || this.lazyPosts.size > 0;
+  }
+
+  /** Whether a start left records or the change feed unread. */
+  private get someUnread(): boolean {
+    return this.recordsUnread || this.changeFeed.unread;
   }
 
   /** Reads up to `count` more records a start left unread, events first; true once every record is read. */
@@ -698,7 +751,11 @@ export class CalendarStore {
               // The change feed's map too (~10 ms at 100,000 events), in a turn of its own rather than in the
               // first write's.
               setImmediate(() => {
-                if (!this.closed) this.changeFeed.prepare();
+                try {
+                  if (!this.closed) this.changeFeed.prepare();
+                } catch {
+                  // A damaged change feed: reported (damagedAfterStart), and whatever uses it gets the error.
+                }
                 resolve();
               });
             } else setImmediate(step);
@@ -719,8 +776,13 @@ export class CalendarStore {
       const step = () => {
         try {
           const until = performance.now() + READ_SLICE_MS;
-          while (!this.closed && this.someUnread && performance.now() < until)
-            this.readSomeRecords(READ_SLICE);
+          if (this.recordsUnread) {
+            while (!this.closed && this.recordsUnread && performance.now() < until)
+              this.readSomeRecords(READ_SLICE);
+          }
+          // The change feed last, in a turn of its own (~30 ms at 100,000 events; its map in another one, see
+          // completeIndexesSoon).
+          else if (!this.closed) this.changeFeed.load();
         } catch {
           this.reading = null;
           resolve();
