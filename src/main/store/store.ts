@@ -25,6 +25,7 @@ import { eventKeysOf, LazyEvents, placeholdersFrom } from './lazyEvents';
 import { DeferredValue } from './chunkedJson';
 import { LazyRecords } from './lazyRecords';
 import { RawLines, type Lines } from './rawLines';
+import { StringPool } from './stringPool';
 import { UnreadPosts } from './unreadPosts';
 import { FileLines } from './fileLines';
 import { Transactions, type StoreOp, type StoreRecords, type Transaction } from './transaction';
@@ -160,6 +161,8 @@ export class CalendarStore {
     seconds: Float64Array;
     placeholders: StoredEvent[];
   } | null = null;
+  /** Equal values of the events read at a start share one string (see StringPool); emptied once all are read. */
+  private readonly stringPool = new StringPool();
   /** A data file of ours without the events' keys (an older version wrote it): written again soon. */
   private keysMissing = false;
   /** The venues and organizers a start left unread, read when first used (see UnreadPosts). */
@@ -498,9 +501,11 @@ export class CalendarStore {
       this.allRead = new Promise((resolve) => (this.markAllRead = resolve));
     } else {
       for (const event of data.events) {
+        this.stringPool.internEvent(event);
         this.events.put(event);
         this.eventSlugs.set(event.slug, event.id);
       }
+      this.stringPool.clear();
       this.eventIndex.reset(data.events);
     }
     // Placeholders only when the validated arrays are the very ones made for them (a migration makes others).
@@ -523,6 +528,7 @@ export class CalendarStore {
     let record: StoredEvent;
     try {
       record = lazy.parse(placeholder);
+      this.stringPool.internEvent(record);
       // First, as it may fail: nothing is changed until it did not.
       this.eventIndex.replacePlaceholder(placeholder, record);
     } catch (error) {
@@ -613,6 +619,7 @@ export class CalendarStore {
   }
 
   private finishReading() {
+    this.stringPool.clear();
     this.lazy = null;
     this.events.holdPlaceholders(null);
     this.eventIndex.beforeLinks = null;
@@ -623,6 +630,7 @@ export class CalendarStore {
   }
 
   private clear() {
+    this.stringPool.clear();
     this.lazy = null;
     this.lazyPosts.clear();
     this.events.holdPlaceholders(null);
