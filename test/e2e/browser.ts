@@ -7,6 +7,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
 } from 'playwright-core';
 import { ensureBuilt, isolatedEnv, ROOT, startServe, type ServeProcess } from '../cli/cliProcess';
@@ -181,6 +182,37 @@ export interface SignInOptions {
   /** Playwright's default wait for each action, when the screens under test need longer. */
   timeout?: number;
   ready?: (page: Page) => Promise<unknown>;
+}
+
+/**
+ * Where `locator` is once the page has settled: visible, and at the same place on two reads a frame apart.
+ * A drag must start from there; FullCalendar lays a month's events out hidden first (to count what fits in a day)
+ * and may draw them again once the range's events arrive, so a single `boundingBox()` can catch one mid-layout
+ * (null, or a place the event leaves).
+ */
+export async function settledBox(
+  locator: Locator,
+  timeoutMs = 10_000,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let previous: Awaited<ReturnType<Locator['boundingBox']>> = null;
+  for (;;) {
+    await locator.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+    const box = await locator.boundingBox();
+    if (
+      box &&
+      previous &&
+      box.x === previous.x &&
+      box.y === previous.y &&
+      box.width === previous.width &&
+      box.height === previous.height
+    ) {
+      return box;
+    }
+    if (Date.now() > deadline) throw new Error(`${String(locator)} never settled in ${timeoutMs} ms`);
+    previous = box;
+    await locator.page().waitForTimeout(50);
+  }
 }
 
 /** Waits for the calendar's own heading (the screen signing in lands on). */

@@ -6,6 +6,7 @@ import {
   EVENTS_API,
   navigateTo,
   screenshot,
+  settledBox,
   signIn,
   startApp,
   stopApp,
@@ -90,10 +91,8 @@ async function openEditorOf(date: string) {
 }
 
 async function dragEvent(from: string, to: string) {
-  const source = (await eventOn(from).first().boundingBox())!;
-  const target = (await page
-    .locator(`.fc-daygrid-day[data-date="${to}"] .fc-daygrid-day-frame`)
-    .boundingBox())!;
+  const source = await settledBox(eventOn(from).first());
+  const target = await settledBox(page.locator(`.fc-daygrid-day[data-date="${to}"] .fc-daygrid-day-frame`));
   await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
   await page.mouse.down();
   await page.mouse.move(source.x + source.width / 2 + 5, source.y + source.height / 2 + 5, { steps: 5 });
