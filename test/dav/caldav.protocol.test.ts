@@ -255,7 +255,7 @@ describe('writes', () => {
     const found = await server.api('events?search=Quiz%20night&per_page=5', { auth: server.admin });
     const head = found.body.events.find(
       (event: { recurrence_id: string | null; title: string }) => event.title === 'Quiz night',
-    );
+    )!;
     const renamed = await server.api(`events/${head.id}`, {
       method: 'POST',
       json: { title: 'Quiz evening', scope: 'all' },
@@ -281,7 +281,7 @@ describe('writes', () => {
     const before = await dav(`${calendar}${uid}.ics`);
     expect(await before.text()).toContain('LOCATION:Old Town Hall');
     const venues = await server.api('venues?search=Old%20Town%20Hall', { auth: server.admin });
-    const venue = venues.body.venues.find((one: { venue: string }) => one.venue === 'Old Town Hall');
+    const venue = venues.body.venues.find((one: { venue: string }) => one.venue === 'Old Town Hall')!;
     expect(
       (
         await server.api(`venues/${venue.id}`, {

@@ -335,7 +335,7 @@ describe('the calendar in a browser, against serve', { timeout: 60_000 }, () => 
       });
       const talk = remoteEvents.body.events.find(
         (event: { title: string }) => event.title === 'Published talk',
-      );
+      )!;
       const local = await fetch(
         `${origin}/wp-json/cal/events/v1/events?search=Published%20talk&start_date=${day}&end_date=${day}`,
       );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { eventBody, startTestServer, type ApiResult, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let editor: Record<string, string>;
@@ -9,10 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const paramsOf = (result: {
-  status: number;
-  body: { code: string; data: { params: Record<string, string> } };
-}) => {
+const paramsOf = (result: ApiResult) => {
   expect(result.status).toBe(400);
   expect(result.body.code).toBe('rest_invalid_param');
   return result.body.data.params;

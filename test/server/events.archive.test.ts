@@ -950,10 +950,10 @@ describe('GET /events: password-protected events', () => {
       'sticky',
       'featured',
       'ticketed',
-    ]) {
+    ] as const) {
       expect(event[flag], flag).toBeNull();
     }
-    for (const list of ['categories', 'tags', 'venue', 'organizer', 'custom_fields']) {
+    for (const list of ['categories', 'tags', 'venue', 'organizer', 'custom_fields'] as const) {
       expect(event[list], list).toEqual([]);
     }
   });

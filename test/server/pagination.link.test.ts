@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody, startTestServer, type TestServer } from '../helpers/server';
+import { eventBody, startTestServer, type ApiResult, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ async function followNext(
   const pages: string[][] = [];
   let url: string | undefined = `${server.base}${path}`;
   while (url && pages.length < 10) {
-    const result = await server.api(url);
+    const result: ApiResult = await server.api(url);
     expect(result.status).toBe(200);
     pages.push(pick(result.body));
     url = /<([^>]+)>; rel="next"/.exec(result.headers.get('Link') ?? '')?.[1];

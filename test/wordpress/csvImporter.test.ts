@@ -28,7 +28,7 @@ interface SiteEvent {
   hide_from_listings: boolean;
   cost: string;
   website: string;
-  venue: Record<string, string> | [];
+  venue: Record<string, unknown> | unknown[];
   organizer: { organizer: string; email: string }[];
   categories: { name: string }[];
   tags: { name: string }[];
@@ -190,7 +190,7 @@ describeWithPeer("our CSV files through the plugin's own importer on the real si
     const recital = site.find((event) => event.title === 'Morning recital in Tokyo')!;
     expect(recital.organizer.map((organizer) => organizer.organizer)).toEqual(['Choir Board']);
     expect(recital.venue).toEqual([]);
-    const venue = concert.venue as Record<string, string>;
+    const venue = concert.venue as Record<string, unknown>;
     expect(venue).toMatchObject({
       venue: 'Town Hall',
       address: '1 Main Street',
