@@ -243,26 +243,29 @@ async function startServer(dataDir) {
  * same way, by bench/startup.mjs; the ratio of the medians of the first answers, and each pair's.
  */
 async function startRatio(dataDir) {
-  const output = await runNode(
-    [
-      STARTUP,
-      '--data',
-      dataDir,
-      '--floor-events',
-      String(TARGETS.floorEvents),
-      '--runs',
-      String(TARGETS.startPairs),
-    ],
-    { cwd: root },
-  );
-  const found = /start ratio .*?: ([\d.]+)× the floor's \(.*?per pair ([\d. ]+)\)/.exec(output);
-  if (!found) throw new Error(`bench/startup.mjs gave no start ratio:\n${output}`);
-  const medians = [...output.matchAll(/^ {2}(.+?): (\d+) \(/gm)].map((match) => Number(match[2]));
-  return {
-    ratio: Number(found[1]),
-    pairs: found[2].trim().split(/\s+/).map(Number),
-    medianFirstAnswerMs: { calendar: medians[0] ?? null, floor: medians[1] ?? null },
-  };
+  const folder = await mkdtemp(join(tmpdir(), 'calendar-desk-start-ratio-'));
+  try {
+    const json = join(folder, 'startup.json');
+    await runNode(
+      [
+        STARTUP,
+        '--data',
+        dataDir,
+        '--floor-events',
+        String(TARGETS.floorEvents),
+        '--runs',
+        String(TARGETS.startPairs),
+        '--json',
+        json,
+      ],
+      { cwd: root },
+    );
+    const found = Object.values(JSON.parse(await readFile(json, 'utf8')).ratios)[0];
+    if (!found) throw new Error('bench/startup.mjs gave no start ratio');
+    return found;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 const ratio = (real, bare) => (real && bare ? round(real / bare, 3) : null);
@@ -480,6 +483,14 @@ async function benchSize(events, dataRoot) {
     const eventsPath = `${apiPath}/events`;
     let writes = 0;
     if (measures('mixed')) {
+      // The floor of "no stall": an idle Node process watched the same way over the same seconds. What holds it
+      // too (the machine: another process, the host) is not the server's own work.
+      const idle = await spawnUntil(
+        ['--import', LOOP_DELAY_MODULE, '-e', 'console.log("idle"); setInterval(() => {}, 1000)'],
+        { match: (line) => line === 'idle' },
+      );
+      cleanups.push(() => stopChild(idle.child));
+      await loopDelaySince(idle.child);
       await loopDelaySince(server.child); // starts the server's watch afresh
       const mixed = await openLoop({
         origin: serverOrigin,
@@ -503,16 +514,21 @@ async function benchSize(events, dataRoot) {
       });
       // The server's longest event-loop delay during the load, its background work included.
       const loopDelay = await loopDelaySince(server.child);
+      const idleLoopDelay = await loopDelaySince(idle.child);
+      await cleanups.pop()(); // the idle process
       result.mixed = {
         writeShare: TARGETS.mixedWriteShare,
         ...mixed,
         serverLoopDelayMs: loopDelay,
+        idleProcessLoopDelayMs: idleLoopDelay,
         bareStringifying: mixedBare,
         p99OverBare: mixedBare ? ratio(mixed.latencyMs.p99, mixedBare.latencyMs.p99) : null,
       };
       log(
         `mixed: the server's event loop was delayed up to ${loopDelay?.maxMs ?? '?'} ms ` +
-          `(p99 ${loopDelay?.p99Ms ?? '?'} ms; target < ${TARGETS.loopDelayMs} ms)`,
+          `(p99 ${loopDelay?.p99Ms ?? '?'} ms; target < ${TARGETS.loopDelayMs} ms); longest holds ` +
+          `${JSON.stringify(loopDelay?.holds ?? [])}, collector ${JSON.stringify(loopDelay?.gc ?? {})}; an idle ` +
+          `process beside it up to ${idleLoopDelay?.maxMs ?? '?'} ms (holds ${JSON.stringify(idleLoopDelay?.holds ?? [])})`,
       );
       log(
         `mixed at ${mixed.rate} req/s: p50 ${mixed.latencyMs.p50} ms, p99 ${mixed.latencyMs.p99} ms ` +

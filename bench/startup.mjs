@@ -6,16 +6,17 @@
 // medians, with the machine's load average: compare figures only within one run.
 //
 //   node bench/startup.mjs [--events 100000] [--runs 7] [--data DIR] [--against OTHER_CHECKOUT] [--profile DIR]
-//                          [--floor-events 1000] [--floor-data DIR]
+//                          [--floor-events 1000] [--floor-data DIR] [--json FILE]
 //
 // --data reuses a seeded folder (the seed takes a while at 100,000 events); --against alternates the starts
 // with another checkout's build (e.g. a copy of main), so that both face the same load; --profile writes a
 // V8 CPU profile of each start (node --cpu-prof) into DIR. Run `npm run build` first: this measures out/.
 // --floor-events (issue 32) alternates every start with one on a calendar of that many events (seeded the same
 // way, or --floor-data) and reports the ratio of the medians: "the start does not grow with the calendar" is
-// that ratio, measured under the same load, whatever the machine.
+// that ratio, measured under the same load, whatever the machine. --json writes every start, the medians and the
+// ratios to FILE as well (what `npm run bench` reads).
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     'settle-ms': { type: 'string', default: '3000' },
     'floor-events': { type: 'string' },
     'floor-data': { type: 'string' },
+    json: { type: 'string' },
   },
 });
 
@@ -124,10 +126,13 @@ async function main() {
         console.log(`${side.label}: ${JSON.stringify(result)}`);
       }
     }
+    /** What --json writes: each side's starts and median first answer, and each checkout's ratio to its floor. */
+    const report = { sides: {}, ratios: {} };
     console.log('\nmedians: first answer ms (listening ms), CPU ms, RSS MB at first answer → settled');
     const medianOf = (label, key) => median(results.get(label).map((result) => result[key]));
     for (const [label, runs] of results) {
       const of = (key) => medianOf(label, key);
+      report.sides[label] = { starts: runs, medianFirstAnswerMs: of('firstAnswerMs') };
       console.log(
         `  ${label}: ${of('firstAnswerMs')} (${of('listeningMs')}), CPU ${of('cpuMs')}, ` +
           `RSS ${of('rssMB')} → ${of('settledRssMB')} [${runs.map((result) => result.firstAnswerMs).join(' ')}]`,
@@ -145,10 +150,19 @@ async function main() {
         console.log(
           `  start ratio ${checkout}: ${ratio}× the floor's (target ≤ 1.5×; per pair ${pairs.join(' ')})`,
         );
+        report.ratios[checkout] = {
+          ratio,
+          pairs,
+          medianFirstAnswerMs: {
+            calendar: medianOf(checkout, 'firstAnswerMs'),
+            floor: median(floor.map((r) => r.firstAnswerMs)),
+          },
+        };
       }
     }
     const loads = [...results.values()].flat().map((result) => result.load);
     console.log(`load average (1 min) during the starts: ${Math.min(...loads)} to ${Math.max(...loads)}`);
+    if (args.json) await writeFile(args.json, `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     for (const folder of seeded) await rm(folder, { recursive: true, force: true });
   }
