@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StorageUnavailableError } from '../../src/main/store/storageRefusal';
 import { startEngine } from '../../src/main/engine';
-import { TimeSlices } from '../../src/main/exchange/timeSlices';
+import { TimeSlices } from '../../src/main/core/timeSlices';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startCalendarSite } from '../helpers/calendarSite';
 

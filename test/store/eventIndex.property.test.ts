@@ -93,7 +93,7 @@ const everything = { bounds: [], statuses: new Set<string>(POST_STATUSES), inclu
 const allByStart = (store: CalendarStore) => store.eventIndex.listing.run(everything, 0, Infinity).items;
 
 /** Every index of the store, recomputed by brute force from the events themselves. */
-function expectIndexMatchesScan(store: CalendarStore) {
+async function expectIndexMatchesScan(store: CalendarStore) {
   const events = [...store.events.values()];
   const sorted = [...events].sort((a, b) =>
     a.startLocal === b.startLocal ? a.id - b.id : a.startLocal < b.startLocal ? -1 : 1,
@@ -194,7 +194,7 @@ function expectIndexMatchesScan(store: CalendarStore) {
     const expected = events
       .filter((event) => matchesQuery(event, query, store))
       .sort((a, b) => (a.startLocal === b.startLocal ? a.id - b.id : a.startLocal < b.startLocal ? -1 : 1));
-    const { total, items } = runEventQuery(query, store, { offset: 1, limit: 3 });
+    const { total, items } = await runEventQuery(query, store, { offset: 1, limit: 3 });
     expect({ total, ids: items.map((event) => event.id) }).toEqual({
       total: expected.length,
       ids: expected.slice(1, 4).map((event) => event.id),
@@ -289,12 +289,12 @@ describe('EventIndex', () => {
         const writes: Promise<unknown>[] = [];
         for (const op of operations) {
           await applyOperation(store, op, writes);
-          expectIndexMatchesScan(store);
+          await expectIndexMatchesScan(store);
         }
         // Group-committed writes all settle, and a store reopened from what was written indexes the same.
         await Promise.all(writes);
         const reopened = await memoryStore(adapter);
-        expectIndexMatchesScan(reopened);
+        await expectIndexMatchesScan(reopened);
         expect(allByStart(reopened).map((event) => event.id)).toEqual(
           allByStart(store).map((event) => event.id),
         );
@@ -334,7 +334,7 @@ describe('EventIndex', () => {
           }
           await Promise.all(writes);
           // Whatever is left is built when first asked for, with every change made meanwhile applied.
-          expectIndexMatchesScan(store);
+          await expectIndexMatchesScan(store);
           expect(store.eventIndex.complete).toBe(true);
         },
       ),
@@ -367,6 +367,6 @@ describe('EventIndex', () => {
     await store.mutate((tx) => tx.putEvent({ ...first, categoryIds: [4], venueId: 3, featured: false }));
     await built;
     expect(store.eventIndex.complete).toBe(true);
-    expectIndexMatchesScan(store);
+    await expectIndexMatchesScan(store);
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesQuery, runEventQuery, type DateBound, type EventQuery } from '../../src/main/core/eventQuery';
 import { eventRecord } from '../../src/main/core/eventRecord';
+import { TimeSlices } from '../../src/main/core/timeSlices';
 import {
   EventIndex,
   wallClockSeconds,
@@ -276,7 +277,7 @@ function preferringIdSets(index: EventIndex): EventIndex {
   });
 }
 
-function expectSameAnswer(
+async function expectSameAnswer(
   index: EventIndex,
   events: Map<number, StoredEvent>,
   q: EventQuery,
@@ -284,7 +285,7 @@ function expectSameAnswer(
 ) {
   const expected = bruteForce(events, q, p);
   for (const variant of [index, preferringIdSets(index)]) {
-    const result = runEventQuery(q, storeOf(variant, events), p);
+    const result = await runEventQuery(q, storeOf(variant, events), p);
     expect({ total: result.total, ids: result.items.map((event) => event.id) }).toEqual(expected);
   }
 }
@@ -300,13 +301,13 @@ const operation = fc.oneof(
 );
 
 describe('runEventQuery', () => {
-  it('equals a brute-force filter and sort, after any changes and on a rebuilt index', () => {
-    fc.assert(
-      fc.property(
+  it('equals a brute-force filter and sort, after any changes and on a rebuilt index', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(eventFields, { maxLength: 60, size: 'max' }),
         fc.array(operation, { maxLength: 25, size: 'max' }),
         fc.array(fc.tuple(query, page), { minLength: 1, maxLength: 8 }),
-        (initial, operations, queries) => {
+        async (initial, operations, queries) => {
           const events = new Map<number, StoredEvent>();
           initial.forEach((fields, at) => events.set(at + 1, makeEvent(at + 1, fields)));
           const index = new EventIndex();
@@ -329,8 +330,8 @@ describe('runEventQuery', () => {
           const rebuilt = new EventIndex();
           rebuilt.reset(events.values());
           for (const [q, p] of queries) {
-            expectSameAnswer(index, events, q, p);
-            expectSameAnswer(rebuilt, events, q, p);
+            await expectSameAnswer(index, events, q, p);
+            await expectSameAnswer(rebuilt, events, q, p);
           }
         },
       ),
@@ -338,16 +339,16 @@ describe('runEventQuery', () => {
     );
   });
 
-  it('answers every kind of bound on an empty calendar', () => {
-    fc.assert(
-      fc.property(query, page, (q, p) => {
+  it('answers every kind of bound on an empty calendar', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, page, async (q, p) => {
         const events = new Map<number, StoredEvent>();
-        expect(runEventQuery(q, storeOf(new EventIndex(), events), p)).toEqual({ total: 0, items: [] });
+        expect(await runEventQuery(q, storeOf(new EventIndex(), events), p)).toEqual({ total: 0, items: [] });
       }),
     );
   });
 
-  it('counts bounds equal to starts and ends exactly, for zero-length and long events', () => {
+  it('counts bounds equal to starts and ends exactly, for zero-length and long events', async () => {
     const base = fc.sample(eventFields, { numRuns: 1, seed: 1 })[0];
     const at = (startLocal: string, endLocal: string, id: number) =>
       makeEvent(id, {
@@ -381,14 +382,14 @@ describe('runEventQuery', () => {
               statuses: new Set(['publish']),
               includeHidden: false,
             };
-            expectSameAnswer(index, events, q, { offset, limit: 2 });
+            await expectSameAnswer(index, events, q, { offset, limit: 2 });
           }
         }
       }
     }
   });
 
-  it('stays exact on a larger calendar with many partitions', () => {
+  it('stays exact on a larger calendar with many partitions', async () => {
     const [initial] = fc.sample(fc.array(eventFields, { minLength: 1500, maxLength: 1500 }), {
       numRuns: 1,
       seed: 7,
@@ -397,9 +398,71 @@ describe('runEventQuery', () => {
     const index = new EventIndex();
     index.reset(events.values());
     for (const [q, p] of fc.sample(fc.tuple(query, page), { numRuns: 300, seed: 11 })) {
-      expectSameAnswer(index, events, q, { offset: p.offset * 20, limit: p.limit });
+      await expectSameAnswer(index, events, q, { offset: p.offset * 20, limit: p.limit });
     }
   });
+});
+
+describe('a query that looks at every candidate (issue 32: no stall)', () => {
+  const [sampled] = fc.sample(fc.array(eventFields, { minLength: 2000, maxLength: 2000 }), {
+    numRuns: 1,
+    seed: 3,
+  });
+  const published = (fields: EventFields, day: number): EventFields => ({
+    ...fields,
+    status: 'publish',
+    hideFromListings: false,
+    language: 'en',
+    schedule: {
+      startLocal: `2030-01-${String(day).padStart(2, '0')} 10:00:00`,
+      endLocal: `2030-01-${String(day).padStart(2, '0')} 12:00:00`,
+    },
+  });
+  const query: EventQuery = {
+    bounds: [{ field: 'start', op: '>=', value: '2030-01-01 00:00:00' }],
+    statuses: new Set(['publish']),
+    includeHidden: false,
+    searchWords: [WORDS[0]!.toLowerCase()],
+  };
+
+  for (const plan of ['a walk of the listing', 'an id set of an index'] as const) {
+    it(`lets other work run between its slices, and answers the calendar as it was when it began (${plan})`, async () => {
+      const events = new Map(
+        sampled.map((fields, at) => [at + 1, makeEvent(at + 1, published(fields, 1 + (at % 28)))] as const),
+      );
+      const index = new EventIndex();
+      index.reset(events.values());
+      const q: EventQuery =
+        plan === 'a walk of the listing' ? query : { ...query, categoryIds: new Set([1, 2, 3, 4]) };
+      const p = { offset: 3, limit: 20 };
+      const expected = bruteForce(new Map(events), q, p);
+      expect(expected.total).toBeGreaterThan(p.offset + p.limit);
+      const variant = plan === 'a walk of the listing' ? index : preferringIdSets(index);
+
+      let turns = 0;
+      let running = true;
+      const countTurns = () => {
+        turns++;
+        if (running) setImmediate(countTurns);
+      };
+      setImmediate(countTurns);
+      const answer = runEventQuery(q, storeOf(variant, events), p, new TimeSlices(0));
+      // Written while it runs: a matching event before all others, and the first match trashed.
+      const early = makeEvent(9999, { ...published(sampled[0]!, 1), title: WORDS[0]! });
+      events.set(early.id, early);
+      index.update(undefined, early);
+      const first = events.get(expected.ids[0]!)!;
+      const trashed: StoredEvent = { ...first, status: 'trash' };
+      events.set(first.id, trashed);
+      index.update(first, trashed);
+      const result = await answer;
+      running = false;
+
+      expect({ total: result.total, ids: result.items.map((event) => event.id) }).toEqual(expected);
+      // 2,000 candidates, a pause every 64: the event loop turned between the slices.
+      expect(turns).toBeGreaterThanOrEqual(10);
+    });
+  }
 });
 
 describe('wall-clock seconds', () => {

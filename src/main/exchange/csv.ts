@@ -26,7 +26,7 @@ import {
 } from './csvColumns';
 import { csvWallClock, type CsvDateOptions } from './csvDates';
 import { neutraliseCell, restoreCell } from './csvFormulas';
-import { TimeSlices } from './timeSlices';
+import { TimeSlices } from '../core/timeSlices';
 
 export {
   CSV_KINDS,

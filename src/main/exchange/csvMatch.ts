@@ -6,7 +6,7 @@ import { updateEvent, type EventWriteContext } from '../core/eventRecord';
 import { applyOrganizerInput, applyVenueInput } from '../core/linkedPosts';
 import { findSameLinkedPost, identityOf } from '../core/linkedPostMatch';
 import { cellsOfRecord, rowInput, type CsvDates, type CsvInput } from './csv';
-import { TimeSlices } from './timeSlices';
+import { TimeSlices } from '../core/timeSlices';
 
 /*
  * Re-importing a CSV updates instead of duplicating, as the original's importer does: an event row is the

@@ -8,7 +8,7 @@ import { costInput } from './icsCost';
 import { descriptionInput, flagInput, geoInput, organizerInput, statusInput } from './icsFields';
 import { icsDateLine, recurrenceOfVevent, wallClock, wallOfProperty, type SeriesClock } from './icsSeries';
 import { lineOf, veventTexts, type IcsVeventText } from './icsText';
-import { TimeSlices } from './timeSlices';
+import { TimeSlices } from '../core/timeSlices';
 
 /** A changed occurrence of a series in the file: a VEVENT with the series' UID and a RECURRENCE-ID. */
 export interface IcsOverride {

@@ -4,7 +4,7 @@ import type { SeriesPattern } from '../core/recurrence/expand';
 import { horizonOf } from '../core/recurrence/series';
 import { IMPORT_OCCURRENCE_BUDGET, ImportTooLargeError } from './errors';
 import type { IcsEvent } from './icsImport';
-import { TimeSlices } from './timeSlices';
+import { TimeSlices } from '../core/timeSlices';
 
 /**
  * Refuses an .ics import whose events would be more than the budget (issue 26 item 3), before any is made.

@@ -25,7 +25,7 @@ import { createOrganizer, createVenue } from '../core/linkedPosts';
 import { ImportError, type ImportProblem } from './errors';
 import { applyDump, checkDumpTarget, dumpRecordCount, parseDump } from './jsonDump';
 import { digestOf, importHistoryOf, type WrittenRecord } from './importHistory';
-import { SLICE_MS } from './timeSlices';
+import { SLICE_MS } from '../core/timeSlices';
 import { nowUtc } from '../core/posts';
 import type { ImportRow } from '../../shared/schemas/imports';
 import { icsUidOf, identityOfIcsUid } from './ics';

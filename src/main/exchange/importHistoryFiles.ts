@@ -19,7 +19,7 @@ import {
 import { open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { temporaryNameOf } from '../store/durableJsonFile';
-import { TimeSlices } from './timeSlices';
+import { TimeSlices } from '../core/timeSlices';
 
 /** Characters of text converted and written at once: a few milliseconds of work. */
 const PIECE = 1 << 20;

@@ -4,7 +4,7 @@ import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema'
 import { nowUtc, trashedPost } from '../core/posts';
 import type { ImportUndoAnswer } from '../../shared/schemas/imports';
 import { digestOf, importHistoryOf, type Tracked } from './importHistory';
-import { SLICE_MS } from './timeSlices';
+import { SLICE_MS } from '../core/timeSlices';
 
 /** An undo refused: no such import, or it is undone already. `status` is the HTTP status that says so. */
 export class ImportUndoRefused extends Error {

@@ -264,7 +264,8 @@ function mergeWalk(cursors: Cursor[], visit: (event: StoredEvent) => boolean) {
  *   a k-way merge of the ranges from their start. A query costs O(partitions × log n + events straddling its
  *   end bounds + offset + limit).
  *
- * Queries with other filters walk the ranges with a predicate instead (O(range)), merging only the page.
+ * Queries with other filters look at every event of the ranges instead (O(range): `rangeEvents`), merging
+ * only the page (`mergedPage`).
  */
 export class PartitionedEvents {
   private readonly partitions = new Map<number, Partition>();
@@ -389,20 +390,13 @@ export class PartitionedEvents {
   }
 
   /**
-   * The events the filter (and `predicate`, if any) keeps, in (start, id) order: how many, and the page
-   * from `offset`. Without a predicate only the page and the end-bound regions are read; with one, the
-   * whole range is walked (see `walkWith`).
+   * The events the filter keeps, in (start, id) order: how many, and the page from `offset`. Only the page
+   * and the end-bound regions are read.
    */
-  run(
-    filter: ListingFilter,
-    offset: number,
-    limit: number,
-    predicate?: (event: StoredEvent) => boolean,
-  ): { total: number; items: StoredEvent[] } {
+  run(filter: ListingFilter, offset: number, limit: number): { total: number; items: StoredEvent[] } {
     const ranges = this.ranges(filter);
     const ends = filter.bounds.filter((bound) => bound.field === 'end');
-    const keeps = (event: StoredEvent) => passes(event, filter.bounds) && (!predicate || predicate(event));
-    if (predicate) return this.walkWith(ranges, keeps, offset, limit);
+    const keeps = (event: StoredEvent) => passes(event, filter.bounds);
     let total = 0;
     for (const { partition, from, to } of ranges) {
       if (from < to) total += to - from - (ends.length > 0 ? this.endFailures(partition, from, to, ends) : 0);
@@ -427,40 +421,41 @@ export class PartitionedEvents {
   }
 
   /**
-   * `run` with a predicate: every event of the ranges is looked at anyway (to count them), so each range is
-   * read in sequence, not through the merge (a heap step per event: costly for a search that keeps few). The
-   * page can only hold the first `offset + limit` events a range keeps: only those are kept, then merged.
+   * The events of the ranges the filter's start bounds give, one array per partition in (start, id) order,
+   * copied out: a query with other filters looks at every one of them (to count them), across several turns of
+   * the event loop (core/eventQuery.ts), and sees them as they were when it began. Its end bounds are not
+   * applied (the caller's filter checks every bound).
    */
-  private walkWith(
-    ranges: Range[],
-    keeps: (event: StoredEvent) => boolean,
-    offset: number,
-    limit: number,
-  ): { total: number; items: StoredEvent[] } {
-    const pageEnd = limit > 0 ? offset + limit : 0;
-    let total = 0;
-    const firsts: Cursor[] = [];
-    for (const { partition, from, to } of ranges) {
-      const kept: StoredEvent[] = [];
-      partition.events.forEachBetween(from, to, (event) => {
-        if (!keeps(event)) return;
-        if (kept.length < pageEnd) kept.push(event);
-        total++;
-      });
-      if (kept.length > 0)
-        firsts.push({ events: { at: (position) => kept[position]! }, position: 0, end: kept.length });
+  rangeEvents(filter: ListingFilter): StoredEvent[][] {
+    const lists: StoredEvent[][] = [];
+    for (const { partition, from, to } of this.ranges(filter)) {
+      if (from >= to) continue;
+      const events: StoredEvent[] = [];
+      partition.events.forEachBetween(from, to, (event) => events.push(event));
+      lists.push(events);
     }
-    const items: StoredEvent[] = [];
-    let seen = 0;
-    if (offset < pageEnd) {
-      mergeWalk(firsts, (event) => {
-        if (seen >= offset) items.push(event);
-        seen++;
-        return seen < pageEnd;
-      });
-    }
-    return { total, items };
+    return lists;
   }
+}
+
+/**
+ * The page from `offset` of lists each in (start, id) order, merged: a list need hold only its first
+ * `offset + limit` events, since the page cannot take more from one list.
+ */
+export function mergedPage(lists: readonly StoredEvent[][], offset: number, limit: number): StoredEvent[] {
+  const pageEnd = limit > 0 ? offset + limit : 0;
+  const items: StoredEvent[] = [];
+  if (offset >= pageEnd) return items;
+  const cursors: Cursor[] = lists
+    .filter((list) => list.length > 0)
+    .map((list) => ({ events: { at: (position) => list[position]! }, position: 0, end: list.length }));
+  let seen = 0;
+  mergeWalk(cursors, (event) => {
+    if (seen >= offset) items.push(event);
+    seen++;
+    return seen < pageEnd;
+  });
+  return items;
 }
 
 const NO_EVENTS = new PartitionedEvents();

@@ -16,10 +16,10 @@ import { endpoint, type ApiRequest, type ApiResponse, type RouteDef } from './ta
 // The filters of `GET /events`, without its pages: a calendar range comes whole.
 const { page: _page, per_page: _perPage, ...calendarListArgs } = eventArchiveArgs;
 
-function calendarList(request: ApiRequest<typeof calendarListArgs>): ApiResponse {
+async function calendarList(request: ApiRequest<typeof calendarListArgs>): Promise<ApiResponse> {
   // The same query as the events archive (dates, statuses by role, hidden events, filters).
   const { query } = archiveQueryOf(request);
-  const { total, items } = runEventQuery(query, request.store, { offset: 0, limit: CALENDAR_LIST_MAX });
+  const { total, items } = await runEventQuery(query, request.store, { offset: 0, limit: CALENDAR_LIST_MAX });
   if (total > CALENDAR_LIST_MAX) {
     throw new ApiError(
       400,

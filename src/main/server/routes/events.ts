@@ -26,12 +26,15 @@ import { anyone, postChangers, postCreators } from './permissions';
 import { endpoint, ID_PARAM, type ApiRequest, type ApiResponse, type RouteDef } from './table';
 import { textOf } from '../../core/values';
 
-function archive(request: ApiRequest<typeof eventArchiveArgs>): ApiResponse {
+async function archive(request: ApiRequest<typeof eventArchiveArgs>): Promise<ApiResponse> {
   const { args, store, links } = request;
   const page = args.page ?? 1;
   const perPage = clampPerPage(args.per_page, store.settings.postsPerPage);
   const { query, statuses, dateEcho } = archiveQueryOf(request);
-  const { total, items } = runEventQuery(query, store, { offset: (page - 1) * perPage, limit: perPage });
+  const { total, items } = await runEventQuery(query, store, {
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  });
   const passwordOf = (event: StoredEvent) =>
     request.postPassword(
       { kind: 'event', id: event.id, password: event.password },

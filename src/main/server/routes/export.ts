@@ -19,7 +19,7 @@ function fileName(format: ExportFormat, kind: string, filtered: boolean, now: Da
   return `${['calendar-desk', ...what, now.toISOString().slice(0, 10)].join('-')}.${format}`;
 }
 
-function exportFile(request: ApiRequest<typeof exportArgs>) {
+async function exportFile(request: ApiRequest<typeof exportArgs>) {
   const { args, store, now } = request;
   const format = args.format!;
   const kind = args.kind ?? 'events';
@@ -27,7 +27,7 @@ function exportFile(request: ApiRequest<typeof exportArgs>) {
   const filtered = args.scope === 'filter' && format !== 'json' && (format === 'ics' || kind === 'events');
   const query = filtered ? archiveQueryOf(request).query : undefined;
   const events = query
-    ? runEventQuery(query, store, { offset: 0, limit: Number.MAX_SAFE_INTEGER }).items
+    ? (await runEventQuery(query, store, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).items
     : undefined;
   // A series in the .ics keeps only the dates the filter shows (a draft date is not in a published-only file).
   const includes = query ? (event: StoredEvent) => matchesQuery(event, query, store) : undefined;
