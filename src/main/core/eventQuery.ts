@@ -1,7 +1,7 @@
 import type { Language, PostStatus } from '../../shared/enums';
 import type { CalendarStore } from '../store/store';
 import type { StoredEvent } from '../store/schema';
-import { mergedPage, type ListingFilter, type PartitionedEvents } from '../store/eventIndex';
+import { mergedPage, pageEndOf, type ListingFilter, type PartitionedEvents } from '../store/eventIndex';
 import { TimeSlices } from './timeSlices';
 import { shownOrganizerIds, shownVenueId } from './eventLinks';
 
@@ -290,25 +290,20 @@ export async function runEventQuery(
       if (event) candidates.push(event);
     }
     const matching: StoredEvent[] = [];
-    for (let at = 0; at < candidates.length; at++) {
-      if (at % CHECK_EVERY === 0) await slices.pause();
-      if (matchesIt(candidates[at]!)) matching.push(candidates[at]!);
-    }
+    await eachMatchInSlices(candidates, matchesIt, slices, (event) => matching.push(event));
     matching.sort(query.include ? byPostDate : byStart);
     return { total: matching.length, items: matching.slice(page.offset, page.offset + page.limit) };
   }
   // Each range is read in order; it can give the page only its first `offset + limit` events it keeps.
-  const pageEnd = page.limit > 0 ? page.offset + page.limit : 0;
+  const keep = pageEndOf(page.offset, page.limit);
   let total = 0;
   const kept: StoredEvent[][] = [];
   for (const events of walk.rangeEvents(filter)) {
     const firsts: StoredEvent[] = [];
-    for (let at = 0; at < events.length; at++) {
-      if (at % CHECK_EVERY === 0) await slices.pause();
-      if (!matchesIt(events[at]!)) continue;
-      if (firsts.length < pageEnd) firsts.push(events[at]!);
+    await eachMatchInSlices(events, matchesIt, slices, (event) => {
+      if (firsts.length < keep) firsts.push(event);
       total++;
-    }
+    });
     kept.push(firsts);
   }
   return { total, items: mergedPage(kept, page.offset, page.limit) };
@@ -316,3 +311,16 @@ export async function runEventQuery(
 
 /** How many candidates are looked at between two looks at the clock (each takes a few microseconds). */
 const CHECK_EVERY = 64;
+
+/** Calls `found` with each of `events` that `matches`, in order, pausing between slices. */
+async function eachMatchInSlices(
+  events: readonly StoredEvent[],
+  matches: (event: StoredEvent) => boolean,
+  slices: TimeSlices,
+  found: (event: StoredEvent) => void,
+): Promise<void> {
+  for (let at = 0; at < events.length; at++) {
+    if (at % CHECK_EVERY === 0) await slices.pause();
+    if (matches(events[at]!)) found(events[at]!);
+  }
+}

@@ -438,12 +438,17 @@ export class PartitionedEvents {
   }
 }
 
+/** How many events in order a page from `offset` needs: none when the page asks for none (`limit` 0). */
+export function pageEndOf(offset: number, limit: number): number {
+  return limit > 0 ? offset + limit : 0;
+}
+
 /**
  * The page from `offset` of lists each in (start, id) order, merged: a list need hold only its first
  * `offset + limit` events, since the page cannot take more from one list.
  */
 export function mergedPage(lists: readonly StoredEvent[][], offset: number, limit: number): StoredEvent[] {
-  const pageEnd = limit > 0 ? offset + limit : 0;
+  const pageEnd = pageEndOf(offset, limit);
   const items: StoredEvent[] = [];
   if (offset >= pageEnd) return items;
   const cursors: Cursor[] = lists
