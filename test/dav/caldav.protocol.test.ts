@@ -281,7 +281,7 @@ describe('writes', () => {
     const before = await dav(`${calendar}${uid}.ics`);
     expect(await before.text()).toContain('LOCATION:Old Town Hall');
     const venues = await server.api('venues?search=Old%20Town%20Hall', { auth: server.admin });
-    const venue = venues.body.venues.find((one: { venue: string }) => one.venue === 'Old Town Hall')!;
+    const venue = venues.body.venues.find((one) => one.venue === 'Old Town Hall')!;
     expect(
       (
         await server.api(`venues/${venue.id}`, {

@@ -102,16 +102,15 @@ type Leaf = string | number | boolean | bigint | null | undefined;
 /** The parts of a value that have fields: WordPress' `[]` for "none" (a venue, an image) is left out. */
 type WithFields<T> = Exclude<T, Leaf | readonly never[] | false>;
 /**
- * An answer's fields, deeply, with every value left open (`any` at the leaves): a test that reads a field the
- * schema does not have fails to compile, while reading a venue without first ruling out WordPress' `[]` for
- * "none" does not (the test asserts what it expects there).
+ * An answer's fields, deeply, each value of the schema's type: a test that reads a field the schema does not
+ * have, or uses a value as another type, fails to compile. Reading a venue's fields without first ruling out
+ * WordPress' `[]` for "none" does not (the test asserts what it expects there).
  */
 export type Fields<T> = unknown extends T
   ? // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema says nothing of it
     any
   : [WithFields<T>] extends [never]
-    ? // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a plain value: any comparison is the test's
-      any
+    ? T
     : WithFields<T> extends readonly (infer E)[]
       ? Fields<E>[]
       : { [K in keyof WithFields<T>]-?: Fields<WithFields<T>[K]> };

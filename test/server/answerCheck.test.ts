@@ -59,6 +59,11 @@ describe("the types of the tests helper's answers", () => {
     expect(created.body.start).toBeUndefined();
 
     const id: number = created.body.id;
+    // A field's value has the schema's type: a test that treats a number as text fails to compile.
+    expectTypeOf(created.body.id).toEqualTypeOf<number>();
+    expectTypeOf(created.body.title).toEqualTypeOf<string>();
+    // @ts-expect-error -- an id is a number
+    expect(created.body.id.startsWith).toBeUndefined();
     const read = await server.api(`events/${id}?context=edit`);
     expectTypeOf(read.body.venue).toHaveProperty('address'); // WordPress' `[]` for "no venue" is left open
     // @ts-expect-error -- a venue has no `town`

@@ -865,7 +865,7 @@ describe('POST /events: venue and organizers', () => {
         ],
       }),
     );
-    expect(event.organizer.map((organizer: { organizer: string }) => organizer.organizer)).toEqual([
+    expect(event.organizer.map((organizer) => organizer.organizer)).toEqual([
       'A org',
       'Org Two',
       'Org One',

@@ -76,7 +76,7 @@ describeWithPeer('sync compares what the real WordPress site shows with the loca
 
   it('the same edit made on both sides is not a conflict', async () => {
     const local = (await pair.local.api('venues?per_page=50', { auth: pair.local.admin })).body.venues;
-    const pub = local.find((venue: { venue: string }) => venue.venue.startsWith('O'))!;
+    const pub = local.find((venue) => typeof venue.venue === 'string' && venue.venue.startsWith('O'))!;
     await pair.post(`venues/${pub.id}`, { city: 'Dublin', description: 'Upstairs & left.\nSecond door.' });
     const remote = (await pair.site.api('tribe/events/v1/venues/by-slug/' + pub.slug)).body;
     const edited = await pair.site.api(`tribe/events/v1/venues/${remote.id}`, {
