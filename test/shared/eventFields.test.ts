@@ -1,12 +1,24 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedEventSchema } from '../../src/main/store/schema';
 import { EVENT_COLUMN_LIST } from '../../src/main/exchange/csvColumns';
-import { EVENT_FLAG_FIELDS } from '../../src/shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../src/shared/fields/event';
 import { eventBody, startTestServer, type TestServer } from '../helpers/server';
 
 // The event's yes/no fields come from one table (issue 29): a new stored flag without a row fails here, and each
 // row reaches every writer (a new event's value, the answer, CSV and iCalendar exports).
 const FLAGS_WITH_RULES_OF_THEIR_OWN = ['allDay', 'ticketed', 'override'];
+// The same for its free texts: those below are not written as typed text (a slug is made unique, a zone and a
+// currency are checked, the website falls back to the permalink, the password is never exported…).
+const TEXTS_WITH_RULES_OF_THEIR_OWN = [
+  'slug',
+  'password',
+  'timezone',
+  'currencySymbol',
+  'currencyCode',
+  'website',
+  'icsUid',
+];
 
 let server: TestServer;
 beforeAll(async () => {
@@ -56,6 +68,60 @@ describe('event flag table (issue 29)', () => {
     for (const row of EVENT_FLAG_FIELDS) {
       const column = EVENT_COLUMN_LIST.find((column) => column.key === row.csv)!;
       expect(cells[headers.indexOf(column.header)], row.csv).toBe(row.default ? 'FALSE' : 'TRUE');
+    }
+  });
+});
+
+describe('event text table (issue 29)', () => {
+  it('has a row for every stored free text of an event but those with rules of their own', () => {
+    const texts = Object.entries(storedEventSchema.shape)
+      .filter(([, schema]) => schema.safeParse('any words').success)
+      .map(([key]) => key);
+    expect(texts.filter((key) => !TEXTS_WITH_RULES_OF_THEIR_OWN.includes(key)).sort()).toEqual(
+      EVENT_TEXT_FIELDS.map((row) => row.stored).sort(),
+    );
+    const columns = EVENT_COLUMN_LIST.map((column) => column.key as string);
+    for (const row of EVENT_TEXT_FIELDS) expect(columns).toContain(row.csv);
+  });
+
+  it('writes each text by its kind, answers it by its wire key and exports it in its CSV column', async () => {
+    const sent = {
+      text: 'Spring <b>concert</b>',
+      html: '<p>Choir &amp; <em>strings</em><script>alert(1)</script></p>',
+    };
+    const written = { text: 'Spring concert', html: '<p>Choir &amp; <em>strings</em></p>' };
+    const made = await server.api('events', {
+      method: 'POST',
+      json: {
+        ...eventBody('Texts', 3),
+        ...Object.fromEntries(EVENT_TEXT_FIELDS.map((row) => [row.wire, sent[row.type]])),
+      },
+      auth: server.admin,
+    });
+    expect(made.status).toBe(201);
+    for (const row of EVENT_TEXT_FIELDS) expect(made.body[row.wire], row.wire).toBe(written[row.type]);
+
+    // A write that leaves a text out keeps it; one that sends it changes only it.
+    const [first, ...others] = EVENT_TEXT_FIELDS;
+    const changed = await server.api(`events/${made.body.id}`, {
+      method: 'POST',
+      json: { [first.wire]: 'Summer concert' },
+      auth: server.admin,
+    });
+    expect(changed.body[first.wire]).toBe('Summer concert');
+    for (const row of others) expect(changed.body[row.wire], row.wire).toBe(written[row.type]);
+
+    const csv = await fetch(
+      `${server.engine.origin}/wp-json/calendar-desk/v1/export?format=csv&kind=events`,
+      {
+        headers: server.admin,
+      },
+    ).then((response) => response.text());
+    const exported = parse(csv, { bom: true }) as string[][];
+    const line = exported.find((cells) => cells.includes('Summer concert'))!;
+    for (const row of EVENT_TEXT_FIELDS) {
+      const column = EVENT_COLUMN_LIST.find((column) => column.key === row.csv)!;
+      expect(line[exported[0]!.indexOf(column.header)], row.csv).toBe(changed.body[row.wire]);
     }
   });
 });

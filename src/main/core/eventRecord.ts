@@ -14,7 +14,13 @@ import { createOrganizer, createVenue } from './linkedPosts';
 import { linkedEntries, normaliseInlineKeys } from './linkedEntries';
 import { givenStatus } from './writes';
 import { textOf } from './values';
-import { EVENT_FLAG_FIELDS, type EventFlagInput } from '../../shared/fields/event';
+import {
+  EVENT_FLAG_FIELDS,
+  EVENT_TEXT_FIELDS,
+  type EventFlagInput,
+  type EventTextInput,
+  type TextRow,
+} from '../../shared/fields/event';
 import { objectOfRows } from '../../shared/fields/table';
 
 export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
@@ -22,14 +28,11 @@ export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
 export type SeriesScope = (typeof SERIES_SCOPES)[number];
 
 /** Validated event arguments (create or update); absent keys are not changed on update. */
-export interface EventInput extends EventFlagInput {
+export interface EventInput extends EventFlagInput, EventTextInput {
   author?: number;
   date?: string | number;
   date_utc?: string | number;
-  title?: string;
-  description?: string | null;
   slug?: string;
-  excerpt?: string | null;
   status?: string;
   timezone?: string;
   all_day?: boolean;
@@ -173,9 +176,7 @@ export function applyEventInput(
     ...base,
     ...schedule(base, input, zone, now),
     timezone: zone,
-    title: has('title') ? toPlainText(input.title!) : base.title,
-    description: has('description') ? sanitizeRichText(input.description ?? '') : base.description,
-    excerpt: has('excerpt') ? sanitizeRichText(input.excerpt ?? '') : base.excerpt,
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'stored', (row) => writtenText(row, input[row.wire], base[row.stored])),
     authorId: input.author ?? base.authorId,
     dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? base.dateUtc,
     imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,
@@ -201,6 +202,12 @@ export function applyEventInput(
   if (has('status')) event.status = givenStatus(context.caller, input.status);
   if (has('slug')) event.slug = postSlug(store, 'event', input.slug!, event.id, `event-${event.id}`);
   return event;
+}
+
+/** A text after a write: plain text or sanitized HTML, as its row says; unchanged when not sent. */
+function writtenText(row: TextRow, sent: string | null | undefined, before: string): string {
+  if (sent === undefined) return before;
+  return row.type === 'text' ? toPlainText(sent ?? '') : sanitizeRichText(sent ?? '');
 }
 
 /**

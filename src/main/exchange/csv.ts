@@ -7,7 +7,7 @@ import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema'
 import type { EventInput } from '../core/eventRecord';
 import type { OrganizerInput, VenueInput } from '../core/linkedPosts';
 import { objectOfRows, shapeOfRows, type FieldRow, type InputOfRows } from '../../shared/fields/table';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
@@ -102,9 +102,7 @@ function eventCells(store: CalendarStore, event: StoredEvent, site: Currency): C
   const currency = eventCurrency(event, site);
   const priced = event.cost.length > 0;
   return {
-    event_name: event.title,
-    event_description: event.description,
-    event_excerpt: event.excerpt,
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'csv', (row) => event[row.stored]),
     // The wall clock in the event's own zone, with that zone beside it: the instant survives the trip.
     event_start_date: event.startLocal.slice(0, 10),
     event_start_time: event.startLocal.slice(11),
@@ -305,9 +303,8 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
   );
   const optional = <T>(present: unknown, value: T) => (present ? value : undefined);
   const input: EventInput = {
-    title: row.event_name,
-    description: optional(row.event_description, row.event_description),
-    excerpt: optional(row.event_excerpt, row.event_excerpt),
+    // An empty cell leaves the text as it is (the name is required: see the row's schema).
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (field) => optional(row[field.csv], row[field.csv])),
     start_date: schedule.start,
     end_date: schedule.end,
     timezone: optional(row.event_timezone, row.event_timezone),

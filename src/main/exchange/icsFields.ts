@@ -4,7 +4,7 @@ import { sanitizeRichText } from '../core/html';
 import type { StoredEvent, StoredOrganizer, StoredVenue } from '../store/schema';
 import type { PostStatus } from '../../shared/enums';
 import type { ImportProblem } from './errors';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 
 /*
  * The iCalendar mapping of an event's fields (issue 30 item 3), written once: the .ics export (ics.ts) writes
@@ -42,8 +42,7 @@ export const MAPPED_PROPERTIES: ReadonlySet<string> = new Set([
   'DTSTART',
   'DTEND',
   'DURATION',
-  'SUMMARY',
-  'DESCRIPTION',
+  ...EVENT_TEXT_FIELDS.flatMap((row) => ('ics' in row ? [row.ics] : [])),
   'LOCATION',
   'URL',
   'CATEGORIES',

@@ -6,7 +6,7 @@ import { costDetailsValues, costWithSymbol, eventCurrency, siteCurrency } from '
 import { shownOrganizerIds, shownVenueId } from '../core/eventLinks';
 import type { LocalImage, LocalRecord } from './model';
 import { currencySymbolSchema } from '../../shared/schemas/currency';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 import { objectOfRows } from '../../shared/fields/table';
 
 /** The picture a record shows, as the sync sends it (a media id whose item is gone counts as none). */
@@ -115,11 +115,9 @@ export function localEvent(event: StoredEvent, store: CalendarStore): LocalRecor
     slug: event.slug,
     deleted: event.status === 'trash',
     fields: {
-      title: event.title,
+      ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) => event[row.stored]),
       slug: event.slug,
       status: event.status,
-      description: event.description,
-      excerpt: event.excerpt,
       all_day: event.allDay,
       start_date: event.startLocal,
       end_date: event.endLocal,

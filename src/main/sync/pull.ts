@@ -16,7 +16,7 @@ import { costDetailsValues, eventCurrency, siteCurrency, typedCost } from '../co
 import { WriteRefused } from '../core/writes';
 import { RecordProblem } from './eventPassword';
 import type { RemoteRecord, RemoteTexts, SyncKind } from './model';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 import { objectOfRows } from '../../shared/fields/table';
 
 /** Local id of a remote record, as far as the links know it. */
@@ -201,9 +201,7 @@ function eventInputOf(
       .filter((id): id is number => id !== null);
   const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
   return {
-    title: text(fields.title),
-    description: text(fields.description),
-    excerpt: text(fields.excerpt),
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) => text(fields[row.wire])),
     status: text(fields.status) || current?.status || 'publish',
     start_date: text(fields.start_date),
     end_date: text(fields.end_date),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAMESPACE } from '../../shared/enums';
 import { shapeOfRows } from '../../shared/fields/table';
 import { VENUE_TEXT_FIELDS } from '../../shared/fields/venue';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 import { ORGANIZER_TEXT_FIELDS } from '../../shared/fields/organizer';
 import {
   costDetailsSchema,
@@ -49,9 +49,7 @@ const calendarDeskEvent = eventResponseSchema
     slug: true,
     uid: true,
     status: true,
-    title: true,
-    description: true,
-    excerpt: true,
+    ...shapeOfRows(EVENT_TEXT_FIELDS, 'wire', true),
     all_day: true,
     start_date: true,
     end_date: true,

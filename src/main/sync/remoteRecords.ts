@@ -13,7 +13,7 @@ import {
   type RemoteVenueAnswer,
 } from './remoteDialects';
 import { textOf } from '../core/values';
-import { EVENT_FLAG_FIELDS } from '../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../shared/fields/event';
 import { objectOfRows } from '../../shared/fields/table';
 
 /** A value a remote sent, named for a message (never the whole value: it may be large). */
@@ -166,10 +166,10 @@ export function toRemoteRecord(
   // Only a Calendar Desk has series; WordPress' records have no such keys (one it sent would not be read).
   const series = dialect === 'calendar-desk' ? (event as CalendarDeskEventAnswer) : undefined;
   const fields = {
-    title: text(event.title),
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) =>
+      row.type === 'html' ? description(event[row.wire]) : text(event[row.wire]),
+    ),
     status: text(event.status),
-    description: description(event.description),
-    excerpt: description(event.excerpt),
     all_day: flag(event.all_day),
     start_date: event.start_date ?? '',
     end_date: event.end_date ?? '',

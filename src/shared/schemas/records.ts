@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, POST_STATUSES } from '../enums';
-import { EVENT_FLAG_FIELDS } from '../fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../fields/event';
 import { shapeOfRows } from '../fields/table';
 
 /**
@@ -160,9 +160,7 @@ export const eventResponseSchema = z
     modified_utc: sqlDate,
     url: z.string(),
     rest_url: z.string(),
-    title: z.string(),
-    description: z.string(),
-    excerpt: z.string(),
+    ...shapeOfRows(EVENT_TEXT_FIELDS, 'wire', z.string()),
     slug: z.string(),
     image: z.union([imageSchema, z.literal(false)]),
     all_day: nullableFlag,

@@ -9,7 +9,7 @@ import { eventJsonLd } from './jsonLd';
 import { blankProtected } from './protect';
 import { canChangePost } from '../../core/capabilities';
 import { shownOrganizerIds, shownVenueId } from '../../core/eventLinks';
-import { EVENT_FLAG_FIELDS } from '../../../shared/fields/event';
+import { EVENT_FLAG_FIELDS, EVENT_TEXT_FIELDS } from '../../../shared/fields/event';
 import { objectOfRows } from '../../../shared/fields/table';
 
 interface EventOptions {
@@ -79,9 +79,7 @@ export function eventOwnFields(event: StoredEvent, env: PresentEnv) {
     global_id_lineage: [globalId(event.id, env.links)],
     ...postHeader(event, env),
     rest_url: `${env.links.nsRoot}events/${event.id}`,
-    title: event.title,
-    description: event.description,
-    excerpt: event.excerpt,
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) => event[row.stored]),
     slug: event.slug,
     image: presentImage(event.imageId, env),
     all_day: event.allDay,
