@@ -74,12 +74,14 @@ function documentValidators() {
 }
 
 describe('record schemas', () => {
-  test('every record schema is registered with its id, in this order, before any other answer schema', () => {
+  test('every record schema is registered with its id, in this order', () => {
     const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12' }) as {
       schemas: Record<string, unknown>;
     };
-    // After them: the admin answers the routes imported here register (SiteSettings).
-    expect(Object.keys(schemas).slice(0, REGISTERED.length)).toEqual(REGISTERED);
+    // Other answers (SiteSettings…) register when their modules are first imported: where they fall depends on
+    // what this test process imported before (the fast tier shares modules between files), so only the
+    // records' own order is checked.
+    expect(Object.keys(schemas).filter((id) => REGISTERED.includes(id))).toEqual(REGISTERED);
   });
 
   test('they convert to JSON Schema without unrepresentable parts', () => {
