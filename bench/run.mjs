@@ -25,6 +25,7 @@ import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, wait
 import { runLoad } from './lib/load.mjs';
 import { loopDelaySince } from './lib/askLoopDelay.mjs';
 import { distinctQueries, openLoop } from './lib/distinct.mjs';
+import { START_RATIO_TARGET } from './lib/targets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'bin', 'calendar-desk.js');
@@ -52,7 +53,7 @@ const TARGETS = {
   createP99Ms: 50,
   startMs: 1000,
   /** Start at `events` against a start at `floorEvents`, alternating (issue 32 item 1). */
-  startRatio: 1.5,
+  startRatio: START_RATIO_TARGET,
   floorEvents: 1000,
   startPairs: 5,
   rssMB: 600,

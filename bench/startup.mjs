@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild } from './lib/proc.mjs';
+import { START_RATIO_TARGET } from './lib/targets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -148,7 +149,7 @@ async function main() {
           2,
         );
         console.log(
-          `  start ratio ${checkout}: ${ratio}× the floor's (target ≤ 1.5×; per pair ${pairs.join(' ')})`,
+          `  start ratio ${checkout}: ${ratio}× the floor's (target ≤ ${START_RATIO_TARGET}×; per pair ${pairs.join(' ')})`,
         );
         report.ratios[checkout] = {
           ratio,
