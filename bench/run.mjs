@@ -202,6 +202,42 @@ function fixtureOf(url, response) {
   return { url: pathname + search, status: response.status, headers, body: response.body.toString('base64') };
 }
 
+/**
+ * The floor of a durable create, measured right after the server's creates under the same writers: a bare Koa
+ * app that parses each body, appends it to a file and answers a real create's answer (`probe`) once fdatasync
+ * returns, writes arriving meanwhile sharing the next one (bench/lib/bareKoa.mjs). Reported beside the create
+ * target (an absolute p50, issue 17), so a run on a slower machine shows how much of it the machine takes.
+ */
+async function durableCreateFloor({ dataDir, probe, writeLoad, pid }) {
+  const path = new URL(writeLoad.url).pathname;
+  const fixtureFile = join(dataDir, 'bench-bare-create.json');
+  const journal = join(dataDir, 'bench-bare-journal.ndjson');
+  await writeFile(
+    fixtureFile,
+    JSON.stringify([{ ...fixtureOf(writeLoad.url, probe), url: path, durable: journal }]),
+  );
+  const bare = await spawnUntil([BARE_KOA, fixtureFile], {
+    match: (line) => /^listening (\S+)/.exec(line)?.[1],
+  });
+  try {
+    const load = { ...writeLoad, url: `${bare.found}${path}`, idle: [pid, bare.child.pid] };
+    await runLoad({
+      ...load,
+      amount: Math.min(100, settings.createAmount),
+      maxSeconds: settings.warmupSeconds + 1,
+    });
+    return await runLoad({
+      ...load,
+      amount: settings.createAmount,
+      maxSeconds: settings.createSeconds,
+      pid: bare.child.pid,
+    });
+  } finally {
+    await stopChild(bare.child);
+    await rm(journal, { force: true });
+  }
+}
+
 /** Starts `calendar-desk serve` on the folder; start-up = spawn until the first list request is answered. */
 async function startServer(dataDir) {
   const started = performance.now();
@@ -589,6 +625,13 @@ async function benchSize(events, dataRoot) {
       );
       await waitIdle(pid);
       result.memoryAfterCreates = memoryOf(pid);
+      const floor = await durableCreateFloor({ dataDir, probe, writeLoad, pid });
+      result.create.floor = { ...floor, p50Ratio: round(create.latencyMs.p50 / floor.latencyMs.p50, 2) };
+      log(
+        `floor of a durable create (bare Koa: parse, append, fdatasync, a real create's answer): p50 ` +
+          `${result.create.floor.latencyMs.p50} ms, p99 ${result.create.floor.latencyMs.p99} ms, ` +
+          `${result.create.floor.requestsPerSecond} req/s: the create's p50 is ${result.create.floor.p50Ratio}× it`,
+      );
 
       // A daily series for two years: one request, one durable write of its 730 events (tested in
       // test/server/events.series.test.ts); the time it takes is reported here.
@@ -653,6 +696,9 @@ function judge(sizes) {
         ),
       )
     : undefined;
+  // Beside the absolute target: the same writers on a bare durable route (see durableCreateFloor).
+  const floor = at?.create?.floor;
+  const floorNote = floor ? `; bare durable floor ${floor.latencyMs.p50} ms, ${floor.p50Ratio}× it` : '';
   return [
     check(
       `Filtered list ≥ ${TARGETS.listRatio}× bare Koa (same bytes)`,
@@ -690,7 +736,7 @@ function judge(sizes) {
       '×',
     ),
     check(
-      `Durable create p50 (${settings.writers} writers)`,
+      `Durable create p50 (${settings.writers} writers${floorNote})`,
       `≤ ${TARGETS.createP50Ms} ms`,
       at?.create?.answered2xx ? at.create.latencyMs.p50 : undefined,
       (v) => v <= TARGETS.createP50Ms,

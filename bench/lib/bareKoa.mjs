@@ -2,8 +2,12 @@
 // headers and body bytes the real server returned, and nothing else. Run as its own process, like the server.
 // A fixture marked `stringify` is kept as the parsed page and answers every query of its path: Koa serializes
 // it again on each request (the cost of producing a page of that size with JSON.stringify).
+// A fixture marked `durable` is the floor of a durable create: the request's JSON body is parsed and appended as a
+// line to the file `durable` names, answered (with the fixture: a real create's answer) once fdatasync has put it
+// on disk; writes that arrive meanwhile share the next fdatasync, as the store's journal does.
 //   node bench/lib/bareKoa.mjs fixtures.json   → prints "listening http://127.0.0.1:PORT"
-import { readFileSync } from 'node:fs';
+import { fdatasync, openSync, readFileSync, write } from 'node:fs';
+import { promisify } from 'node:util';
 import Koa from 'koa';
 
 const fixtures = new Map(
@@ -18,12 +22,59 @@ const fixtures = new Map(
   ]),
 );
 
+const writeChunk = promisify(write);
+const datasync = promisify(fdatasync);
+
+async function writeAll(fd, buffer) {
+  for (let at = 0; at < buffer.length; ) at += (await writeChunk(fd, buffer, at, buffer.length - at)).bytesWritten ?? 0;
+}
+
+/** Lines waiting for the next write and fdatasync, with what to call once they are on disk. */
+let waiting = [];
+let writing = false;
+const journals = new Map();
+
+function appendDurably(file, line) {
+  if (!journals.has(file)) journals.set(file, openSync(file, 'a'));
+  return new Promise((resolve, reject) => {
+    waiting.push({ fd: journals.get(file), line, resolve, reject });
+    if (!writing) void writeWaiting();
+  });
+}
+
+async function writeWaiting() {
+  writing = true;
+  while (waiting.length > 0) {
+    const batch = waiting;
+    waiting = [];
+    const fd = batch[0].fd;
+    try {
+      await writeAll(fd, Buffer.from(batch.map((entry) => entry.line).join('')));
+      await datasync(fd);
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+  writing = false;
+}
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 const app = new Koa();
-app.use((ctx) => {
+app.use(async (ctx) => {
   const fixture = fixtures.get(ctx.url) ?? fixtures.get(ctx.path);
   if (!fixture) {
     ctx.status = 404;
     return;
+  }
+  if (fixture.durable) {
+    const record = JSON.parse(await readBody(ctx.req));
+    await appendDurably(fixture.durable, `${JSON.stringify(record)}\n`);
   }
   ctx.status = fixture.status;
   // Headers first: Koa keeps a Content-Type that is already set when the body is a Buffer or an object.
