@@ -93,7 +93,9 @@ if (args.help) {
   --duration 5                seconds of each read measurement (after --warmup 1 s)
   --connections 10            concurrent connections of the read measurements
   --writers 16                concurrent connections of the create measurement
-  --create-amount 10000       creates to send at most, within --create-seconds 15 (enough to include a compaction)
+  --create-amount 10000       creates to send at most, within --create-seconds 15 (a compaction comes once the
+                              journal holds 8 MB or a quarter of the data file: within them up to 10,000 events;
+                              at 100,000 about every 25,000 creates, so --create-amount 30000 --create-seconds 40)
   --mixed-seconds 10          seconds of the mixed load (150 requests/s, 10% writes)
   --data-root DIR             where the seeded data folders go (default: the system temp folder)
   --out FILE                  JSON result (default: bench/results/latest.json for a whole run, the system

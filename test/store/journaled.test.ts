@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -70,6 +70,33 @@ describe('the journaled store', () => {
     expect(file.journalSeq).toBe(30);
     const reopened = await open();
     expect(tagNames(reopened)).toHaveLength(30);
+    await reopened.close();
+  });
+
+  it('lets the journal grow to a share of a larger data file before folding it into the file', async () => {
+    // Folding rewrites the whole file: were it done every few megabytes whatever the file's size, each change
+    // would pay a share of a rewrite that grows with the calendar (issue 32).
+    const seeded = await open();
+    for (let index = 0; index < 150; index++) await addTag(seeded, `seed${index}`);
+    await seeded.close();
+    const file = join(dataDir, DATA_FILE_NAME);
+    const fileBytes = (await stat(file)).size;
+    const seqOnDisk = async () =>
+      (JSON.parse(await readFile(file, 'utf8')) as { journalSeq: number }).journalSeq;
+    const folded = await seqOnDisk();
+    // The journal being appended to: the newest (older ones are kept, folded, for the backups).
+    const journalBytes = async () => (await stat(join(dataDir, (await journals()).sort().at(-1)!))).size;
+
+    const store = await open({ journal: { compactAfterBytes: 1_000, compactAtShareOfFile: 0.5 } });
+    let added = 0;
+    while ((await journalBytes()) < fileBytes * 0.4) await addTag(store, `more${added++}`);
+    expect(fileBytes * 0.4).toBeGreaterThan(1_000);
+    expect(await seqOnDisk()).toBe(folded); // past 1,000 bytes, below half the file: not folded yet
+    while ((await journalBytes()) < fileBytes * 0.6) await addTag(store, `more${added++}`);
+    await vi.waitFor(async () => expect(await seqOnDisk()).toBeGreaterThan(folded), { timeout: 5_000 });
+    await store.close();
+    const reopened = await open();
+    expect(tagNames(reopened)).toHaveLength(150 + added);
     await reopened.close();
   });
 

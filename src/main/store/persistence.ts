@@ -98,8 +98,14 @@ export class SnapshotPersistence<Op> implements Persistence<Op> {
 }
 
 export interface JournaledOptions {
-  /** Fold the journal into the data file once it holds this many bytes. */
+  /** Fold the journal into the data file once it holds this many bytes… */
   compactAfterBytes?: number;
+  /**
+   * …or, when more, this share of the data file's size: folding rewrites the whole file, so a journal that may
+   * grow with the file keeps the cost of that rewrite per change from growing with the calendar (issue 32).
+   * The price: a start after a crash replays up to this much journal (none after a clean shutdown, which folds).
+   */
+  compactAtShareOfFile?: number;
   /** Backups kept, and the least time between two of them. */
   backups?: number;
   backupIntervalMs?: number;
@@ -131,6 +137,8 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   private kept: string[] = [];
   /** `journalSeq` of the data file now on disk (what a backup made of it will contain). */
   private fileSeq = 0;
+  /** The size of the data file now on disk. */
+  private fileBytes = 0;
   private readonly file: string;
   private readonly options: Required<JournaledOptions>;
 
@@ -141,6 +149,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     this.file = join(dataDir, DATA_FILE_NAME);
     this.options = {
       compactAfterBytes: options.compactAfterBytes ?? 8 * 1024 * 1024,
+      compactAtShareOfFile: options.compactAtShareOfFile ?? 0.25,
       backups: options.backups ?? 3,
       backupIntervalMs: options.backupIntervalMs ?? 10 * 60_000,
       now: options.now ?? (() => new Date()),
@@ -150,6 +159,7 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   async load(validate: Validate): Promise<LoadedData<Op>> {
     const notices: string[] = [];
     const base = await this.loadBase(validate, notices);
+    this.fileBytes = (await fileStamp(this.file))?.size ?? 0;
     const baseSeq = base?.journalSeq ?? 0;
     this.fileSeq = baseSeq;
     const files = (await readdir(this.dataDir)).filter((name) => JOURNAL_PATTERN.test(name)).sort();
@@ -350,7 +360,8 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
   }
 
   needsCompaction(): boolean {
-    return (this.journal?.size ?? 0) >= this.options.compactAfterBytes;
+    const { compactAfterBytes, compactAtShareOfFile } = this.options;
+    return (this.journal?.size ?? 0) >= Math.max(compactAfterBytes, this.fileBytes * compactAtShareOfFile);
   }
 
   /** Whether anything was appended since the data file was last written (kept journals do not count). */
@@ -377,7 +388,9 @@ export class JournaledPersistence<Op> implements Persistence<Op> {
     // Only now are they covered: a failed write leaves them to the next snapshot.
     this.retired = this.retired.filter((path) => !covered.includes(path));
     // Not fsynced on purpose: a lost fingerprint (or layout) only means a full read on the next start.
-    const fingerprint = fingerprintFrom(await fileStamp(this.file), data.journalSeq);
+    const written = await fileStamp(this.file);
+    this.fileBytes = written?.size ?? 0;
+    const fingerprint = fingerprintFrom(written, data.journalSeq);
     const keys = (data as { [KEYS_MEMBER]?: EventKeys })[KEYS_MEMBER];
     const bytes = layoutFileBytes(layout, fingerprint, keys ? await EventKeyColumns.of(keys) : null);
     const layoutFile = join(this.dataDir, LAYOUT_FILE);
