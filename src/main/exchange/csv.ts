@@ -102,7 +102,6 @@ function eventCells(store: CalendarStore, event: StoredEvent, site: Currency): C
   const currency = eventCurrency(event, site);
   const priced = event.cost.length > 0;
   return {
-    ...objectOfRows(EVENT_TEXT_FIELDS, 'csv', (row) => event[row.stored]),
     // The wall clock in the event's own zone, with that zone beside it: the instant survives the trip.
     event_start_date: event.startLocal.slice(0, 10),
     event_start_time: event.startLocal.slice(11),
@@ -111,6 +110,8 @@ function eventCells(store: CalendarStore, event: StoredEvent, site: Currency): C
     event_timezone: event.timezone,
     event_all_day: yesNo(event.allDay),
     ...objectOfRows(EVENT_FLAG_FIELDS, 'csv', (row) => yesNo(event[row.stored])),
+    // Spread after the record's own keys, not first (see sync/localRecords.ts); the columns' order is the list's.
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'csv', (row) => event[row.stored]),
     event_venue_name: store.venues.get(shownVenueId(store, event))?.name ?? '',
     event_organizer_name: names(shownOrganizerIds(store, event).map((id) => store.organizers.get(id)!.name)),
     event_cost: typedCost(event.cost),
@@ -303,14 +304,14 @@ function eventInput(row: EventRow, schedule: { start: string; end: string }): Ev
   );
   const optional = <T>(present: unknown, value: T) => (present ? value : undefined);
   const input: EventInput = {
-    // An empty cell leaves the text as it is (the name is required: see the row's schema).
-    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (field) => optional(row[field.csv], row[field.csv])),
     start_date: schedule.start,
     end_date: schedule.end,
     timezone: optional(row.event_timezone, row.event_timezone),
     all_day: allDay,
     // An empty cell leaves the flag as it is (a new event: its default), so a re-import of a shorter file keeps it.
     ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (field) => optional(row[field.csv], isYes(row[field.csv]))),
+    // An empty cell leaves the text as it is (the name is required: see the row's schema).
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (field) => optional(row[field.csv], row[field.csv])),
     cost: optional(row.event_cost, row.event_cost),
     currency_code: optional(row.event_currency_code, row.event_currency_code.toUpperCase()),
     currency_symbol: optional(row.event_currency_symbol, row.event_currency_symbol),

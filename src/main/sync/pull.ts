@@ -201,13 +201,13 @@ function eventInputOf(
       .filter((id): id is number => id !== null);
   const venue = Number(fields.venue) ? localIdOf('venue', Number(fields.venue)) : 0;
   return {
-    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) => text(fields[row.wire])),
     status: text(fields.status) || current?.status || 'publish',
     start_date: text(fields.start_date),
     end_date: text(fields.end_date),
     ...(text(fields.timezone) || current ? { timezone: text(fields.timezone) || current!.timezone } : {}),
     all_day: flag(fields.all_day),
     ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => flag(fields[row.wire])),
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) => text(fields[row.wire])),
     organizer: ids('organizer', fields.organizer),
     categories: ids('category', fields.categories),
     tags: ids('tag', fields.tags),

@@ -166,9 +166,6 @@ export function toRemoteRecord(
   // Only a Calendar Desk has series; WordPress' records have no such keys (one it sent would not be read).
   const series = dialect === 'calendar-desk' ? (event as CalendarDeskEventAnswer) : undefined;
   const fields = {
-    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) =>
-      row.type === 'html' ? description(event[row.wire]) : text(event[row.wire]),
-    ),
     status: text(event.status),
     all_day: flag(event.all_day),
     start_date: event.start_date ?? '',
@@ -176,6 +173,10 @@ export function toRemoteRecord(
     timezone: text(event.timezone),
     website: text(event.website),
     ...objectOfRows(EVENT_FLAG_FIELDS, 'wire', (row) => flag(event[row.wire])),
+    // After the record's own keys, not first (see localEvent).
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'wire', (row) =>
+      row.type === 'html' ? description(event[row.wire]) : text(event[row.wire]),
+    ),
     venue: venueOf(event.venue),
     organizer: idsOf(event.organizer),
     categories: idsOf(event.categories),
