@@ -26,7 +26,8 @@ const writeChunk = promisify(write);
 const datasync = promisify(fdatasync);
 
 async function writeAll(fd, buffer) {
-  for (let at = 0; at < buffer.length; ) at += (await writeChunk(fd, buffer, at, buffer.length - at)).bytesWritten ?? 0;
+  for (let at = 0; at < buffer.length;)
+    at += (await writeChunk(fd, buffer, at, buffer.length - at)).bytesWritten ?? 0;
 }
 
 /** Lines waiting for the next write and fdatasync, with what to call once they are on disk. */

@@ -84,7 +84,9 @@ async function choirSeason(server: TestServer) {
   /** The occurrences of a series but its first, by original start. */
   const restOf = async (headId: number) => {
     const rest = await api(`events?post_parent=${headId}&per_page=50`, { auth: admin });
-    return [...rest.body.events].sort((a, b) => String(a.recurrence_id).localeCompare(String(b.recurrence_id)));
+    return [...rest.body.events].sort((a, b) =>
+      String(a.recurrence_id).localeCompare(String(b.recurrence_id)),
+    );
   };
   const rehearsal = await write(
     'events',

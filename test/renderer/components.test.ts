@@ -328,9 +328,7 @@ describe('the cost and its currency against the real API', () => {
     await wrapper.get('form').trigger('submit');
     await vi.waitFor(() => expect(router.currentRoute.value.path).toBe('/calendar'));
     const saved = (await server.api(`events/${created.body.id}`)).body;
-    expect(saved.organizer.map((organizer: { organizer: string }) => organizer.organizer)).toEqual([
-      'Youth choir',
-    ]);
+    expect(saved.organizer.map((organizer) => organizer.organizer)).toEqual(['Youth choir']);
     expect(saved.categories.map((category: { name: string }) => category.name)).toEqual(['Rehearsals']);
     wrapper.unmount();
   });

@@ -176,7 +176,9 @@ export function applyEventInput(
     ...base,
     ...schedule(base, input, zone, now),
     timezone: zone,
-    ...objectOfRows(EVENT_TEXT_FIELDS, 'stored', (row) => writtenText(row, input[row.wire], base[row.stored])),
+    ...objectOfRows(EVENT_TEXT_FIELDS, 'stored', (row) =>
+      writtenText(row, input[row.wire], base[row.stored]),
+    ),
     authorId: input.author ?? base.authorId,
     dateUtc: publicationDateUtc(input, store.settings.timezone, now) ?? base.dateUtc,
     imageId: has('image') ? resolveImage(tx, store, input.image, base.authorId, now) : base.imageId,

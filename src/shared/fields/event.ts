@@ -73,4 +73,6 @@ export const EVENT_TEXT_FIELDS = [
 export type EventTextRow = (typeof EVENT_TEXT_FIELDS)[number];
 
 /** What a write may send for the texts: each by its wire key (an HTML text may be null: cleared). */
-export type EventTextInput = { [R in EventTextRow as R['wire']]?: R['type'] extends 'html' ? string | null : string };
+export type EventTextInput = {
+  [R in EventTextRow as R['wire']]?: R['type'] extends 'html' ? string | null : string;
+};
