@@ -33,12 +33,13 @@ async function writeAll(fd, buffer) {
 /** Lines waiting for the next write and fdatasync, with what to call once they are on disk. */
 let waiting = [];
 let writing = false;
-const journals = new Map();
+/** The one file the durable fixture appends to, opened on its first write. */
+let journalFd;
 
 function appendDurably(file, line) {
-  if (!journals.has(file)) journals.set(file, openSync(file, 'a'));
+  journalFd ??= openSync(file, 'a');
   return new Promise((resolve, reject) => {
-    waiting.push({ fd: journals.get(file), line, resolve, reject });
+    waiting.push({ line, resolve, reject });
     if (!writing) void writeWaiting();
   });
 }
@@ -48,10 +49,9 @@ async function writeWaiting() {
   while (waiting.length > 0) {
     const batch = waiting;
     waiting = [];
-    const fd = batch[0].fd;
     try {
-      await writeAll(fd, Buffer.from(batch.map((entry) => entry.line).join('')));
-      await datasync(fd);
+      await writeAll(journalFd, Buffer.from(batch.map((entry) => entry.line).join('')));
+      await datasync(journalFd);
       for (const entry of batch) entry.resolve();
     } catch (error) {
       for (const entry of batch) entry.reject(error);
