@@ -88,6 +88,12 @@ export class LinkState {
 
   remoteIdOf = (kind: SyncKind, localId: number): number | null => this.get(kind, localId)?.remoteId ?? null;
 
+  /** The local record linked to a remote record, as the links are now (kept as they change: no scan per call). */
+  localIdOf = (kind: SyncKind, remoteId: number): number | null => {
+    const localId = this.localOfRemote.get(linkKey(kind, remoteId));
+    return localId !== undefined && this.get(kind, localId)?.remoteId === remoteId ? localId : null;
+  };
+
   /**
    * The other local record linked to a remote record, if any: two local records are never linked to one remote
    * record (each sync would copy its fields over both).

@@ -12,7 +12,6 @@ import {
   importIntoLocal,
   pullIntoLocal,
   trashLocal,
-  type LocalIdOf,
   type LocalMediaOf,
 } from '../pull';
 import { localRecordOf } from '../localRecords';
@@ -359,7 +358,7 @@ export class RunOperations {
       kind,
       localId,
       remote,
-      this.localIdOf(),
+      this.context.links.localIdOf,
       options.now ?? new Date(),
       options.caller,
       this.localMediaOf(),
@@ -450,7 +449,7 @@ export class RunOperations {
       options.store,
       operation.kind,
       remote,
-      this.localIdOf(),
+      this.context.links.localIdOf,
       options.now ?? new Date(),
       options.caller,
       this.localMediaOf(),
@@ -475,7 +474,7 @@ export class RunOperations {
     const remotes = await Promise.all(
       operations.map((operation) => this.remoteAsStored('event', operation.remoteId, texts)),
     );
-    const localIdOf = this.localIdOf();
+    const localIdOf = this.context.links.localIdOf;
     let written: Link[];
     try {
       ({ also: written } = await importEventsIntoLocal(
@@ -522,14 +521,6 @@ export class RunOperations {
     return client.isCalendarDesk
       ? { ...remote, texts: { ...remote.texts, costAsTyped: true } }
       : { ...remote, texts: { ...remote.texts, currency: undefined } };
-  }
-
-  /** Local ids of remote records, as the links know them now (imports of this run included). */
-  private localIdOf(): LocalIdOf {
-    const byRemote = new Map(
-      this.context.links.all().map((link) => [linkKey(link.kind, link.remoteId ?? -1), link.localId]),
-    );
-    return (kind, remoteId) => byRemote.get(linkKey(kind, remoteId)) ?? null;
   }
 
   private localMediaOf(): LocalMediaOf {
