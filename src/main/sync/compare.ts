@@ -242,5 +242,5 @@ export function remoteChangedSince(link: Link, remote: RemoteRecord): boolean {
   if (link.remoteModifiedUtc && remote.modifiedUtc && link.remoteModifiedUtc !== remote.modifiedUtc)
     return true;
   if (link.remoteEtag && remote.etag && link.remoteEtag !== remote.etag) return true;
-  return link.remoteHash !== null && link.remoteHash !== contentHash(remote.fields);
+  return link.remoteHash !== null && link.remoteHash !== (remote.knownHash ?? contentHash(remote.fields));
 }

@@ -104,6 +104,11 @@ export interface RemoteRecord {
    * remote media id, present only when the record has a picture (so records without one hash as before).
    */
   fields: Record<string, unknown>;
+  /**
+   * The fingerprint of `fields` (compare.ts `contentHash`) when it is already known: a record taken as its link last
+   * saw it, whose fields are the link's base. Hashing those again was a tenth of every sync at 10,000 events.
+   */
+  knownHash?: string;
   /** The address of the remote's picture (`image.url`), or null: matches a picture sent by address. */
   imageUrl?: string | null;
   /** An event of a remote series: its original start there (`recurrence_id`); null or absent otherwise. */

@@ -105,5 +105,7 @@ function lastSeen(link: Link): RemoteRecord | null {
     modifiedUtc: link.remoteModifiedUtc,
     etag: link.remoteEtag,
     fields: link.base,
+    // The base and the hash were written together, from the same answer (linkFor).
+    ...(link.remoteHash === null ? {} : { knownHash: link.remoteHash }),
   };
 }
