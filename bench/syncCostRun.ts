@@ -1,6 +1,7 @@
 // The in-process side of bench/syncCost.mjs: the laptop's data folder opened as the app opens it, its sync with
 // another Calendar Desk run as the CLI runs it, and a few local edits (loaded once through bench/lib/loadTs.mjs).
 import { CalendarStore } from '../src/main/store/store';
+import { preloadHtmlModules } from '../src/main/core/html';
 import { ensureAdminAccess, folderOwner } from '../src/main/core/users';
 import { changeEvent } from '../src/main/core/events';
 import { runSync, type SyncReport } from '../src/main/sync/sync';
@@ -12,6 +13,9 @@ export async function openCalendar(dataDir: string): Promise<CalendarStore> {
     initialSettings: { siteName: 'Bench', siteDescription: '', timezone: 'UTC', postsPerPage: 10 },
   });
   await ensureAdminAccess(store, () => new Date());
+  // As the app's server does once it has answered (preloadWritePath): a sync there pulls into a process that has
+  // the HTML sanitizer loaded. (A `calendar-desk sync` process loads it, some 45 ms, when it first pulls a text.)
+  await preloadHtmlModules();
   return store;
 }
 
