@@ -4,7 +4,7 @@
 // holding the same calendar (a copy of the folder: the first sync adopts every record by uid), then, in-process as
 // the app runs it: 5 two-way syncs with nothing changed, then 3 rounds of 10 events renamed on the laptop and 10
 // described on the hub, each synced, then synced again (which must plan nothing). Targets: unchanged ≤ 1 s; with
-// the changes ≤ 1.5× that (the rounds' median). The load average is printed beside.
+// the changes ≤ 1.5× the unchanged sync right after them (the rounds' median). The load average is printed beside.
 // Writes bench/results/sync-cost-latest.json. Run `npm run build` first: the hub serves out/.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -94,6 +94,9 @@ for (let round = 1; round <= ROUNDS; round++) {
   rounds.push({ hub: hubEdits, ms: changed.ms, operations: changed.operations, afterMs: settled.ms });
 }
 const changedMs = median(rounds.map((round) => round.ms));
+// Each round's changes against the unchanged sync right after them (the two sides alternate, in one state of the
+// process: the first unchanged syncs also pay the adopting sync's garbage and the compiler's warm-up).
+const changedRatio = median(rounds.map((round) => round.ms / round.afterMs));
 
 await store.close();
 await new Promise((resolve) => {
@@ -118,7 +121,7 @@ const result = {
     })),
     medianMs: Math.round(changedMs),
   },
-  changedRatio: Number((changedMs / unchangedMs).toFixed(2)),
+  changedRatio: Number(changedRatio.toFixed(2)),
   changedRatioTarget: 1.5,
 };
 await mkdir(join(root, 'bench', 'results'), { recursive: true });
@@ -132,6 +135,6 @@ console.log(
 const roundsMs = result.changes.rounds.map((round) => round.ms).join(', ');
 const afterMs = result.changes.rounds.map((round) => round.afterMs).join(', ');
 console.log(
-  `  with ${CHANGES} changes here and ${CHANGES} on the hub (${ROUNDS} rounds): ${roundsMs} ms, the median ${result.changedRatio}× the unchanged (target ≤ 1.5×: ${met(result.changedRatio <= 1.5)})`,
+  `  with ${CHANGES} changes here and ${CHANGES} on the hub (${ROUNDS} rounds): ${roundsMs} ms, each against the unchanged sync after it: the median ${result.changedRatio}× (target ≤ 1.5×: ${met(result.changedRatio <= 1.5)})`,
 );
 console.log(`  the sync after each round: ${afterMs} ms, 0 operations`);
