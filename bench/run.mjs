@@ -7,7 +7,8 @@
 //     the response cache cannot answer), against a bare Koa route that JSON.stringifies a page of the same
 //     size on every request (issue 17);
 //   - a mixed load arriving at a fixed rate (150 requests/s, every tenth a create or an update among distinct
-//     reads): latency percentiles from the planned send time;
+//     reads): latency percentiles from the planned send time, against the same arrivals (all reads) on the bare
+//     stringifying route, the two in turn, a quarter of the seconds at a time;
 //   - durable create latency (p50/p99) with 16 concurrent writers;
 //   - start-up time to the first answered request, and resident memory (from /proc);
 //   - at 100k, the start against a start at 1k events, alternating (bench/startup.mjs: issue 32 item 1).
@@ -24,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, waitIdle } from './lib/proc.mjs';
 import { runLoad } from './lib/load.mjs';
 import { loopDelaySince } from './lib/askLoopDelay.mjs';
-import { distinctQueries, openLoop } from './lib/distinct.mjs';
+import { alternatingOpenLoops, distinctQueries } from './lib/distinct.mjs';
 import { START_RATIO_TARGET } from './lib/targets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -495,24 +496,8 @@ async function benchSize(events, dataRoot) {
       result.memoryAfterDistinct = memoryOf(pid);
       log(`RSS after the distinct lists: ${result.memoryAfterDistinct?.rssMB ?? '?'} MB`);
     }
-    // The mixed load's reference (issue 32 item 2): the same arrivals on the bare stringifying route, all reads
-    // (it cannot write), measured before the server's run.
-    let mixedBare = null;
-    if (measures('mixed')) {
-      await waitIdle(bare.child.pid);
-      mixedBare = await openLoop({
-        origin: bare.found,
-        rate: TARGETS.mixedRate,
-        seconds: settings.mixedSeconds,
-        next: () => ({ method: 'GET', path: nextDistinctPath(), kind: 'read' }),
-      });
-      log(
-        `mixed arrivals on the bare stringifying route: p50 ${mixedBare.latencyMs.p50} ms, p99 ` +
-          `${mixedBare.latencyMs.p99} ms (${JSON.stringify(mixedBare.statusCodes)}; load ${mixedBare.loadAverage})`,
-      );
-      await waitIdle(pid);
-    }
-    await cleanups.pop()(); // the bare app is done
+    // The bare app stays up for the mixed load, whose reference runs in turn with the server's.
+    if (!measures('mixed')) await cleanups.pop()(); // the bare app is done
 
     const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
     const createHeaders = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
@@ -529,28 +514,50 @@ async function benchSize(events, dataRoot) {
         { match: (line) => line === 'idle' },
       );
       cleanups.push(() => stopChild(idle.child));
-      await loopDelaySince(idle.child);
-      await loopDelaySince(server.child); // starts the server's watch afresh
-      const mixed = await openLoop({
-        origin: serverOrigin,
+      // Nothing of the start (the rest of the data file, read after the first answer) runs beside the load.
+      await waitIdle(pid);
+      await waitIdle(bare.child.pid);
+      // The same arrivals on the bare stringifying route (issue 32 item 2; all reads: it cannot write), in turn
+      // with the server's, a quarter of the seconds at a time.
+      const [mixedBare, mixed] = await alternatingOpenLoops({
         rate: TARGETS.mixedRate,
         seconds: settings.mixedSeconds,
-        next: (i) => {
-          if (i % Math.round(1 / TARGETS.mixedWriteShare) !== 5) {
-            return { method: 'GET', path: nextDistinctPath(), kind: 'read' };
-          }
-          const isCreate = writes++ % 2 === 0;
-          return {
-            method: 'POST',
-            path: isCreate ? eventsPath : `${eventsPath}/${sample.eventId}`,
-            headers: createHeaders,
-            body: isCreate
-              ? createBody(sample, ++created)
-              : JSON.stringify({ title: `Benchmark Update ${writes}` }),
-            kind: 'write',
-          };
+        segments: 4,
+        warmupSeconds: settings.warmupSeconds,
+        // Both watches start afresh once the warm-up is done.
+        measuring: async () => {
+          await loopDelaySince(idle.child);
+          await loopDelaySince(server.child);
         },
+        sides: [
+          {
+            origin: bare.found,
+            next: () => ({ method: 'GET', path: nextDistinctPath(), kind: 'read' }),
+          },
+          {
+            origin: serverOrigin,
+            next: (i) => {
+              if (i % Math.round(1 / TARGETS.mixedWriteShare) !== 5) {
+                return { method: 'GET', path: nextDistinctPath(), kind: 'read' };
+              }
+              const isCreate = writes++ % 2 === 0;
+              return {
+                method: 'POST',
+                path: isCreate ? eventsPath : `${eventsPath}/${sample.eventId}`,
+                headers: createHeaders,
+                body: isCreate
+                  ? createBody(sample, ++created)
+                  : JSON.stringify({ title: `Benchmark Update ${writes}` }),
+                kind: 'write',
+              };
+            },
+          },
+        ],
       });
+      log(
+        `mixed arrivals on the bare stringifying route: p50 ${mixedBare.latencyMs.p50} ms, p99 ` +
+          `${mixedBare.latencyMs.p99} ms (${JSON.stringify(mixedBare.statusCodes)}; load ${mixedBare.loadAverage})`,
+      );
       // The server's longest event-loop delay during the load, its background work included.
       const loopDelay = await loopDelaySince(server.child);
       const idleLoopDelay = await loopDelaySince(idle.child);
@@ -561,7 +568,7 @@ async function benchSize(events, dataRoot) {
         serverLoopDelayMs: loopDelay,
         idleProcessLoopDelayMs: idleLoopDelay,
         bareStringifying: mixedBare,
-        p99OverBare: mixedBare ? ratio(mixed.latencyMs.p99, mixedBare.latencyMs.p99) : null,
+        p99OverBare: ratio(mixed.latencyMs.p99, mixedBare.latencyMs.p99),
       };
       log(
         `mixed: the server's event loop was delayed up to ${loopDelay?.maxMs ?? '?'} ms ` +
@@ -575,6 +582,7 @@ async function benchSize(events, dataRoot) {
           `${JSON.stringify(mixed.statusCodes)}, ${mixed.errors} errors, ${mixed.lateSends} late sends; ` +
           `load ${mixed.loadAverage}); ${result.mixed.p99OverBare}× the bare stringifying route's p99`,
       );
+      await cleanups.pop()(); // the bare app is done
       await waitIdle(pid);
     }
 

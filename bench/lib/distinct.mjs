@@ -93,20 +93,57 @@ function latencySummary(values) {
  * `next(i)` returns `{ method, path, headers, body, kind }`.
  */
 export async function openLoop({ origin, rate, seconds, next }) {
+  const samples = emptySamples();
+  await sendAtRate(origin, rate, Math.round(rate * seconds), next, samples);
+  return summaryOf(samples, rate);
+}
+
+/**
+ * The same open-loop arrivals on several sides (`[{ origin, next }]`) in turn: `segments` rounds, each side
+ * `seconds / segments` of every round, so that a noisy spell of the machine falls on both (issue 32: "alternating
+ * the two sides"). A first round of `warmupSeconds` a side is not counted; `measuring()` is called when the
+ * counted rounds begin. One summary per side, in their order.
+ */
+export async function alternatingOpenLoops({
+  sides,
+  rate,
+  seconds,
+  segments,
+  warmupSeconds = 1,
+  measuring = async () => {},
+}) {
+  for (const side of sides)
+    await sendAtRate(side.origin, rate, Math.round(rate * warmupSeconds), side.next, emptySamples());
+  await measuring();
+  const collected = sides.map(() => emptySamples());
+  const perSegment = Math.round((rate * seconds) / segments);
+  for (let segment = 0; segment < segments; segment++)
+    for (const [index, side] of sides.entries())
+      await sendAtRate(side.origin, rate, perSegment, side.next, collected[index]);
+  return collected.map((samples) => summaryOf(samples, rate));
+}
+
+const emptySamples = () => ({
+  latencies: { all: [], read: [], write: [] },
+  statusCodes: {},
+  errors: 0,
+  lateSends: 0,
+  sent: 0,
+  wallMs: 0,
+});
+
+/** Sends `count` requests at `rate` (the side's request numbers go on from `samples.sent`), and waits for them. */
+async function sendAtRate(origin, rate, count, next, samples) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const total = Math.round(rate * seconds);
-  const latencies = { all: [], read: [], write: [] };
-  const statusCodes = {};
-  let errors = 0;
-  let lateSends = 0;
+  const { latencies, statusCodes } = samples;
   const started = performance.now();
   const pending = [];
-  for (let i = 0; i < total; i++) {
+  for (let i = 0; i < count; i++) {
     const plannedAt = started + (i * 1000) / rate;
     const wait = plannedAt - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (performance.now() - plannedAt > 5) lateSends++;
-    const spec = next(i);
+    if (performance.now() - plannedAt > 5) samples.lateSends++;
+    const spec = next(samples.sent + i);
     pending.push(
       new Promise((resolve) => {
         const req = request(
@@ -124,7 +161,7 @@ export async function openLoop({ origin, rate, seconds, next }) {
           },
         );
         req.on('error', () => {
-          errors++;
+          samples.errors++;
           resolve();
         });
         req.end(spec.body);
@@ -132,19 +169,23 @@ export async function openLoop({ origin, rate, seconds, next }) {
     );
   }
   await Promise.all(pending);
-  const wallMs = performance.now() - started;
+  samples.sent += count;
+  samples.wallMs += performance.now() - started;
   agent.destroy();
+}
+
+function summaryOf(samples, rate) {
   return {
     rate,
-    sent: total,
-    seconds: round(wallMs / 1000, 2),
-    statusCodes,
-    errors,
+    sent: samples.sent,
+    seconds: round(samples.wallMs / 1000, 2),
+    statusCodes: samples.statusCodes,
+    errors: samples.errors,
     // Sends the generator itself started more than 5 ms late (a busy load generator, not the server).
-    lateSends,
+    lateSends: samples.lateSends,
     loadAverage: round(loadavg()[0], 2),
-    latencyMs: latencySummary(latencies.all),
-    readLatencyMs: latencySummary(latencies.read),
-    writeLatencyMs: latencySummary(latencies.write),
+    latencyMs: latencySummary(samples.latencies.all),
+    readLatencyMs: latencySummary(samples.latencies.read),
+    writeLatencyMs: latencySummary(samples.latencies.write),
   };
 }
