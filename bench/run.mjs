@@ -23,7 +23,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf, memoryOf, round, runMain, runNode, spawnUntil, stopChild, waitIdle } from './lib/proc.mjs';
-import { runLoad } from './lib/load.mjs';
+import { alternatingLoads, runLoad } from './lib/load.mjs';
 import { loopDelaySince } from './lib/askLoopDelay.mjs';
 import { alternatingOpenLoops, distinctQueries } from './lib/distinct.mjs';
 import { START_RATIO_TARGET } from './lib/targets.mjs';
@@ -59,6 +59,12 @@ const TARGETS = {
   startPairs: 5,
   rssMB: 600,
 };
+
+/**
+ * The read measurements run the server and its bare reference in turn, this many rounds (the `--duration` split
+ * between them), so that a noisy spell of the machine falls on both (issue 32).
+ */
+const READ_ROUNDS = 5;
 
 /** What a run measures after each start; `--parts` (or BENCH_PARTS) picks some for a focused run. */
 const PARTS = ['reads', 'distinct', 'mixed', 'create'];
@@ -415,13 +421,15 @@ async function benchSize(events, dataRoot) {
       // Before every run both servers must be idle: they share the machine's cores.
       const load = { connections: settings.connections, idle: [pid, bare.child.pid] };
       await runLoad({ url: target.url, ...load, duration: settings.warmupSeconds });
-      entry.server = await runLoad({ url: target.url, ...load, duration: settings.durationSeconds, pid });
       await runLoad({ url: bareUrl, ...load, duration: settings.warmupSeconds });
-      entry.bareKoa = await runLoad({
-        url: bareUrl,
+      [entry.server, entry.bareKoa] = await alternatingLoads({
         ...load,
+        rounds: READ_ROUNDS,
         duration: settings.durationSeconds,
-        pid: bare.child.pid,
+        sides: [
+          { url: target.url, pid },
+          { url: bareUrl, pid: bare.child.pid },
+        ],
       });
       entry.ratioToBareKoa = ratio(entry.server.requestsPerSecond, entry.bareKoa.requestsPerSecond);
       log(
@@ -456,29 +464,25 @@ async function benchSize(events, dataRoot) {
         ...distinctLoad,
         duration: settings.warmupSeconds,
       });
-      distinctEntry.server = await runLoad({
-        url: serverOrigin,
-        requests: distinctRequests,
-        ...distinctLoad,
-        duration: settings.durationSeconds,
-        pid,
-      });
-      distinctEntry.server.averageResponseBytes = Math.round(
-        distinctEntry.server.bytesPerSecond / distinctEntry.server.requestsPerSecond,
-      );
       await runLoad({
         url: bare.found,
         requests: distinctRequests,
         ...distinctLoad,
         duration: settings.warmupSeconds,
       });
-      distinctEntry.bareKoa = await runLoad({
-        url: bare.found,
-        requests: distinctRequests,
+      [distinctEntry.server, distinctEntry.bareKoa] = await alternatingLoads({
         ...distinctLoad,
+        requests: distinctRequests,
+        rounds: READ_ROUNDS,
         duration: settings.durationSeconds,
-        pid: bare.child.pid,
+        sides: [
+          { url: serverOrigin, pid },
+          { url: bare.found, pid: bare.child.pid },
+        ],
       });
+      distinctEntry.server.averageResponseBytes = Math.round(
+        distinctEntry.server.bytesPerSecond / distinctEntry.server.requestsPerSecond,
+      );
       distinctEntry.requestsSent = distinctCount;
       distinctEntry.allDistinct = distinctCount <= distinct.capacity;
       distinctEntry.ratioToBareKoa = ratio(

@@ -55,3 +55,40 @@ export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
     if (maxSeconds) timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
   });
 }
+
+/**
+ * Two sides loaded in turn (`[{ url, pid, requests? }]`, the same `options` for both): `rounds` rounds, each side
+ * `duration / rounds` seconds of every round (whole seconds, at least one), so that a noisy spell of the machine
+ * falls on both (issue 32: "alternating the two sides"). Each side's requests/s is its answers over its measured
+ * time; its latency the worst round's; `rounds` keeps every round.
+ */
+export async function alternatingLoads({ sides, rounds, duration, ...options }) {
+  const seconds = Math.max(1, Math.round(duration / rounds));
+  const runs = sides.map(() => []);
+  for (let turn = 0; turn < rounds; turn++)
+    for (const [index, side] of sides.entries())
+      runs[index].push(await runLoad({ ...options, ...side, duration: seconds }));
+  return runs.map((sideRuns) => {
+    const totalSeconds = sideRuns.reduce((sum, run) => sum + run.seconds, 0);
+    const answers = sideRuns.reduce((sum, run) => sum + run.requestsPerSecond * run.seconds, 0);
+    const worst = sideRuns.reduce((a, b) => (b.latencyMs.p99 > a.latencyMs.p99 ? b : a));
+    const sum = (key) => sideRuns.reduce((total, run) => total + (run[key] ?? 0), 0);
+    return {
+      ...worst,
+      requestsPerSecond: round(answers / totalSeconds, 1),
+      answered2xx: sum('answered2xx'),
+      non2xx: sum('non2xx'),
+      errors: sum('errors'),
+      timeouts: sum('timeouts'),
+      statusCodes: sideRuns.reduce((codes, run) => {
+        for (const [code, count] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
+        return codes;
+      }, {}),
+      bytesPerSecond: Math.round(
+        sideRuns.reduce((total, run) => total + run.bytesPerSecond * run.seconds, 0) / totalSeconds,
+      ),
+      seconds: round(totalSeconds, 2),
+      rounds: sideRuns.map((run) => ({ requestsPerSecond: run.requestsPerSecond, p99: run.latencyMs.p99 })),
+    };
+  });
+}
