@@ -40,9 +40,11 @@ const VARIANTS = [
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * `path(n)`: the n-th distinct `GET /events?per_page=50` path under `basePath`. Request n takes the day offset
- * (n × 37) mod SPAN_DAYS (37 is prime to 1080: every offset once per cycle, spread over the years) and the
- * variant of its cycle, so paths are distinct for n < SPAN_DAYS × VARIANTS.length (12,960).
+ * `path(n)`: the n-th distinct `GET /events?per_page=50` path under `basePath`. Request n takes the variant
+ * n mod 12 (the shapes interleave, as a client's questions do: a run of 1,080 requests of one shape, 92-day
+ * searches say, measured that shape alone) and, with k = ⌊n / 12⌋, the day offset (k × 37) mod SPAN_DAYS (37 is
+ * prime to 1080: every offset once per cycle, spread over the years), so paths are distinct for
+ * n < SPAN_DAYS × VARIANTS.length (12,960).
  */
 export function distinctQueries({ basePath, events, now = Date.now() }) {
   const first = Math.floor(now / DAY_MS) * DAY_MS - (SPAN_DAYS / 2) * DAY_MS;
@@ -51,8 +53,9 @@ export function distinctQueries({ basePath, events, now = Date.now() }) {
   return {
     capacity: SPAN_DAYS * VARIANTS.length,
     path(n) {
-      const offset = (n * 37) % SPAN_DAYS;
-      const variant = VARIANTS[Math.floor(n / SPAN_DAYS) % VARIANTS.length];
+      const variant = VARIANTS[n % VARIANTS.length];
+      const k = Math.floor(n / VARIANTS.length);
+      const offset = (k * 37) % SPAN_DAYS;
       const start = first + offset * DAY_MS;
       const days = Math.min(SPAN_DAYS, Math.round(variant.days * scale));
       const params = [
@@ -61,9 +64,9 @@ export function distinctQueries({ basePath, events, now = Date.now() }) {
         ['end_date', day(start + days * DAY_MS)],
       ];
       if (variant.page) params.push(['page', String(variant.page)]);
-      if (variant.category) params.push(['categories', CATEGORIES[n % CATEGORIES.length]]);
-      if (variant.tag) params.push(['tags', TAGS[n % TAGS.length]]);
-      if (variant.search) params.push(['search', SEARCHES[n % SEARCHES.length]]);
+      if (variant.category) params.push(['categories', CATEGORIES[k % CATEGORIES.length]]);
+      if (variant.tag) params.push(['tags', TAGS[k % TAGS.length]]);
+      if (variant.search) params.push(['search', SEARCHES[k % SEARCHES.length]]);
       return `${basePath}?${new URLSearchParams(params)}`;
     },
   };
