@@ -1,5 +1,5 @@
 // The in-process side of bench/syncCost.mjs: the laptop's data folder opened as the app opens it, its sync with
-// another Calendar Desk run as the CLI runs it, and a few local edits (loaded once through bench/lib/loadTs.mjs).
+// another Calendar Desk run as the app runs it, and a few local edits (loaded once through bench/lib/loadTs.mjs).
 import { CalendarStore } from '../src/main/store/store';
 import { preloadHtmlModules } from '../src/main/core/html';
 import { ensureAdminAccess, folderOwner } from '../src/main/core/users';

@@ -88,6 +88,12 @@ export async function alternatingLoads({ sides, rounds, duration, ...options }) 
         sideRuns.reduce((total, run) => total + run.bytesPerSecond * run.seconds, 0) / totalSeconds,
       ),
       seconds: round(totalSeconds, 2),
+      serverCpuShare: sideRuns.every((run) => run.serverCpuShare !== null)
+        ? round(
+            sideRuns.reduce((total, run) => total + run.serverCpuShare * run.seconds, 0) / totalSeconds,
+            2,
+          )
+        : null,
       rounds: sideRuns.map((run) => ({ requestsPerSecond: run.requestsPerSecond, p99: run.latencyMs.p99 })),
     };
   });
