@@ -2,7 +2,7 @@
 // change, pages turn. No two requests of a run are the same, so the response cache cannot answer them.
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { round } from './proc.mjs';
+import { inTurns, round } from './proc.mjs';
 
 const DAY_MS = 86_400_000;
 /** Days the seed spreads events over, centred on today (bench/seedData.ts: 1095). */
@@ -120,9 +120,9 @@ export async function alternatingOpenLoops({
   await measuring();
   const collected = sides.map(() => emptySamples());
   const perSegment = Math.round((rate * seconds) / segments);
-  for (let segment = 0; segment < segments; segment++)
-    for (const [index, side] of sides.entries())
-      await sendAtRate(side.origin, rate, perSegment, side.next, collected[index]);
+  await inTurns(sides, segments, (side, index) =>
+    sendAtRate(side.origin, rate, perSegment, side.next, collected[index]),
+  );
   return collected.map((samples) => summaryOf(samples, rate));
 }
 

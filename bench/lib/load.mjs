@@ -1,7 +1,7 @@
 // Load generation with autocannon, in the benchmark's own process (the servers run in child processes).
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { cpuMsOf, round, waitIdle } from './proc.mjs';
+import { cpuMsOf, inTurns, round, waitIdle } from './proc.mjs';
 
 /**
  * Runs autocannon against `url` and summarises it. It starts once the processes of `idle` have finished any
@@ -64,10 +64,7 @@ export async function runLoad({ url, pid, idle = [], maxSeconds, ...options }) {
  */
 export async function alternatingLoads({ sides, rounds, duration, ...options }) {
   const seconds = Math.max(1, Math.round(duration / rounds));
-  const runs = sides.map(() => []);
-  for (let turn = 0; turn < rounds; turn++)
-    for (const [index, side] of sides.entries())
-      runs[index].push(await runLoad({ ...options, ...side, duration: seconds }));
+  const runs = await inTurns(sides, rounds, (side) => runLoad({ ...options, ...side, duration: seconds }));
   return runs.map((sideRuns) => {
     const totalSeconds = sideRuns.reduce((sum, run) => sum + run.seconds, 0);
     const answers = sideRuns.reduce((sum, run) => sum + run.requestsPerSecond * run.seconds, 0);

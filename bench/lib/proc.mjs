@@ -151,3 +151,14 @@ export function runMain(name, main) {
     process.exitCode = 1;
   });
 }
+
+/**
+ * Runs `measure(side, index)` for each side in turn, `rounds` times, so that a noisy spell of the machine falls on
+ * every side (issue 32: "alternating the two sides"). Answers each side's results, in the sides' order.
+ */
+export async function inTurns(sides, rounds, measure) {
+  const results = sides.map(() => []);
+  for (let turn = 0; turn < rounds; turn++)
+    for (const [index, side] of sides.entries()) results[index].push(await measure(side, index));
+  return results;
+}
